@@ -1,0 +1,337 @@
+#include "Cli.h"
+
+#include "DataLoader.h"
+#include "Errors.h"
+#include "Generators.h"
+#include "Metrics.h"
+#include "Normalizer.h"
+#include "Registry.h"
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <set>
+#include <sstream>
+
+namespace olens {
+
+namespace {
+
+const char* kUsage = R"(outlierlens-cli — geometric outlier detectors from the command line
+
+usage:
+  outlierlens-cli list [--json]
+      detectors and their parameters (name, type, default, range, help, paper reference)
+  outlierlens-cli generate NAME --n N --seed S [--param k=v]... --output F.csv
+      toy data (NAME: see 'outlierlens-cli list'); label column 1 = outlier
+  outlierlens-cli score --input F.csv --detector ID [--param k=v]... [--fit-input T.csv]
+                        [--normalize none|zscore|l2|minmax] [--label-column C]
+                        [--save-model M.json] --output S.csv
+      writes index,score,outlier[,label] (index = 0-based data row; score: higher = more outlying)
+  outlierlens-cli evaluate --input F.csv --detector ID [--param k=v]... [--fit-input T.csv]
+                        [--normalize none|zscore|l2|minmax] [--label-column label] --json
+      prints one JSON object: detector, params, n, p, auroc, auprc, fit_seconds, score_seconds, ...
+
+Without --fit-input the detector is fitted on --input itself and the training scores are used
+(e.g. knn excludes each point from its own neighbours). Label values other than 0 count as
+outliers. Any error exits non-zero with a one-line reason.
+)";
+
+struct Args {
+    std::string command;
+    std::vector<std::string> positional;
+    std::map<std::string, std::string> options;
+    ParamAssignments params;
+    std::set<std::string> flags;
+};
+
+Args parseArgs(const std::vector<std::string>& args, const std::set<std::string>& valueOptions,
+               const std::set<std::string>& flagOptions)
+{
+    Args a;
+    a.command = args.empty() ? "" : args[0];
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& s = args[i];
+        if (s.rfind("--", 0) == 0) {
+            std::string name = s.substr(2), value;
+            bool hasValue = false;
+            if (const auto eq = name.find('='); eq != std::string::npos && name != "param") {
+                value = name.substr(eq + 1);
+                name = name.substr(0, eq);
+                hasValue = true;
+            }
+            if (flagOptions.count(name)) {
+                a.flags.insert(name);
+                continue;
+            }
+            if (!valueOptions.count(name) && name != "param")
+                throw ParamError("unknown option '--" + name + "' for '" + a.command + "' (see --help)");
+            if (!hasValue) {
+                if (i + 1 >= args.size())
+                    throw ParamError("option '--" + name + "' needs a value");
+                value = args[++i];
+            }
+            if (name == "param")
+                a.params.push_back(splitAssignment(value));
+            else
+                a.options[name] = value;
+        } else {
+            a.positional.push_back(s);
+        }
+    }
+    return a;
+}
+
+const std::string& require(const Args& a, const std::string& name)
+{
+    const auto it = a.options.find(name);
+    if (it == a.options.end())
+        throw ParamError("'" + a.command + "' needs --" + name);
+    return it->second;
+}
+
+std::string option(const Args& a, const std::string& name, const std::string& fallback)
+{
+    const auto it = a.options.find(name);
+    return it == a.options.end() ? fallback : it->second;
+}
+
+long long parseInteger(const std::string& text, const std::string& what)
+{
+    std::size_t pos = 0;
+    long long v = 0;
+    try {
+        v = std::stoll(text, &pos);
+    } catch (const std::exception&) {
+        pos = 0;
+    }
+    if (pos == 0 || pos != text.size())
+        throw ParamError(what + ": expected an integer, got '" + text + "'");
+    return v;
+}
+
+double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
+{
+    return std::chrono::duration<double>(b - a).count();
+}
+
+nlohmann::json numberOrNull(double v)
+{
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
+
+int cmdList(const Args& a, std::ostream& out)
+{
+    const Registry& reg = Registry::instance();
+    if (a.flags.count("json")) {
+        nlohmann::json gens = nlohmann::json::array();
+        for (const auto& g : generators()) {
+            nlohmann::json ps = nlohmann::json::array();
+            for (const auto& s : g.params)
+                ps.push_back({{"name", s.name}, {"type", toString(s.type)}, {"default", s.defaultValue}, {"help", s.help}});
+            gens.push_back({{"id", g.id}, {"summary", g.summary}, {"params", ps}});
+        }
+        out << nlohmann::json{{"detectors", reg.toJson()}, {"generators", gens}}.dump(2) << "\n";
+        return 0;
+    }
+    out << "Detectors (use --detector ID, --param name=value):\n";
+    for (const auto& d : reg.detectors()) {
+        out << "\n  " << d.id << " — " << d.title << "\n      " << d.summary << "\n      [" << d.reference << "]\n";
+        for (const auto& s : d.params) {
+            out << "      " << std::left << std::setw(16) << s.name << std::setw(7) << toString(s.type)
+                << " default " << s.defaultValue;
+            if (s.type == ParamType::Choice) {
+                out << " {";
+                for (std::size_t i = 0; i < s.choices.size(); ++i)
+                    out << (i ? "|" : "") << s.choices[i];
+                out << "}";
+            }
+            out << " — " << s.help << "\n";
+        }
+    }
+    out << "\nGenerators (outlierlens-cli generate NAME --n N --seed S [--param k=v]):\n";
+    for (const auto& g : generators()) {
+        out << "  " << std::left << std::setw(10) << g.id << " " << g.summary << "\n";
+        for (const auto& s : g.params)
+            out << "      " << std::setw(12) << s.name << " default " << s.defaultValue << " — " << s.help << "\n";
+    }
+    return 0;
+}
+
+int cmdGenerate(const Args& a, std::ostream& out)
+{
+    if (a.positional.size() != 1)
+        throw ParamError("'generate' needs exactly one generator NAME (see 'outlierlens-cli list')");
+    const long long n = parseInteger(require(a, "n"), "--n");
+    const long long seed = parseInteger(option(a, "seed", "0"), "--seed");
+    if (n < 1 || n > 10'000'000)
+        throw ParamError("--n: " + std::to_string(n) + " is outside [1, 10000000]");
+    const Dataset d = generate(a.positional[0], static_cast<int>(n), static_cast<std::uint64_t>(seed), a.params);
+    const std::string path = require(a, "output");
+    if (path == "-")
+        writeCsv(out, d);
+    else
+        writeCsv(path, d);
+    return 0;
+}
+
+struct Prepared {
+    Dataset input;
+    std::unique_ptr<Detector> detector;
+    Normalizer normalizer;
+    Eigen::VectorXd scores;
+    Eigen::VectorXi outlier;
+    double fitSeconds = 0, scoreSeconds = 0;
+};
+
+// Shared by score and evaluate: load, normalise (fitted on the training data), fit, score.
+Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
+{
+    Prepared r;
+    LoadOptions lo;
+    lo.labelColumn = option(a, "label-column", "label");
+    lo.labelRequired = labelRequired || a.options.count("label-column");
+    r.input = loadDataset(require(a, "input"), lo);
+    for (const auto& w : r.input.warnings)
+        err << "outlierlens-cli: warning: " << w << "\n";
+
+    const std::string id = require(a, "detector");
+    r.detector = Registry::instance().create(id, a.params);
+
+    const bool separateFit = a.options.count("fit-input") > 0;
+    Dataset train;
+    if (separateFit) {
+        LoadOptions tl = lo;
+        tl.labelRequired = false;
+        train = loadDataset(a.options.at("fit-input"), tl);
+        if (train.featureNames != r.input.featureNames)
+            throw DataError("--fit-input has features (" + std::to_string(train.cols())
+                            + ") that differ from --input's (" + std::to_string(r.input.cols()) + ")");
+    }
+    const Eigen::MatrixXd& trainX = separateFit ? train.X : r.input.X;
+
+    r.normalizer = Normalizer(parseNormalization(option(a, "normalize", "none")));
+    r.normalizer.fit(trainX);
+    for (const auto& w : r.normalizer.warnings())
+        err << "outlierlens-cli: warning: " << w << "\n";
+    const Eigen::MatrixXd T = r.normalizer.transform(trainX);
+    const Eigen::MatrixXd Xin = separateFit ? r.normalizer.transform(r.input.X) : T;
+
+    const auto t0 = std::chrono::steady_clock::now();
+    r.detector->fit(T);
+    const auto t1 = std::chrono::steady_clock::now();
+    Eigen::VectorXd rescored = r.detector->score(Xin);
+    const auto t2 = std::chrono::steady_clock::now();
+    r.fitSeconds = seconds(t0, t1);
+    r.scoreSeconds = seconds(t1, t2);
+    // Unsupervised use (no --fit-input): the training scores are the method's own scores of its
+    // training points (kNN excludes the point itself).
+    r.scores = separateFit ? rescored : r.detector->trainingScores();
+    r.outlier = (r.scores.array() > r.detector->threshold()).cast<int>().matrix();
+    if (separateFit)
+        r.outlier = r.detector->isOutlier(Xin);
+    return r;
+}
+
+int cmdScore(const Args& a, std::ostream& err)
+{
+    const std::string outPath = require(a, "output");
+    Prepared r = fitAndScore(a, err, false);
+    std::ofstream f(outPath);
+    if (!f)
+        throw DataError("cannot write '" + outPath + "'");
+    f << "index,score,outlier" << (r.input.hasLabels() ? ",label" : "") << "\n";
+    f << std::setprecision(17);
+    for (Eigen::Index i = 0; i < r.scores.size(); ++i) {
+        f << i << "," << r.scores(i) << "," << r.outlier(i);
+        if (r.input.hasLabels())
+            f << "," << r.input.labels(i);
+        f << "\n";
+    }
+    if (!f)
+        throw DataError("error while writing '" + outPath + "'");
+    if (a.options.count("save-model")) {
+        nlohmann::json model = r.detector->toJson();
+        model["normalizer"] = r.normalizer.toJson();
+        std::ofstream m(a.options.at("save-model"));
+        if (!m)
+            throw DataError("cannot write '" + a.options.at("save-model") + "'");
+        m << model.dump(1) << "\n";
+    }
+    return 0;
+}
+
+int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (!a.flags.count("json"))
+        throw ParamError("'evaluate' prints JSON only; add --json");
+    Prepared r = fitAndScore(a, err, true);
+    const Eigen::VectorXi y = r.input.outlierFlags();
+    const Confusion c = confusion(r.outlier, y);
+    nlohmann::json j;
+    j["detector"] = r.detector->id();
+    j["params"] = r.detector->params().toJson();
+    j["normalize"] = toString(r.normalizer.kind());
+    j["n"] = r.input.rows();
+    j["p"] = r.input.cols();
+    j["outliers"] = y.sum();
+    j["auroc"] = numberOrNull(auroc(r.scores, y));
+    j["auprc"] = numberOrNull(averagePrecision(r.scores, y));
+    j["f1"] = f1(c);
+    j["f1_bar"] = f1Bar(c);
+    j["threshold"] = r.detector->threshold();
+    j["fit_seconds"] = r.fitSeconds;
+    j["score_seconds"] = r.scoreSeconds;
+    for (const auto& [k, v] : r.detector->figures())
+        j[k] = numberOrNull(v);
+    out << j.dump() << "\n";
+    return 0;
+}
+
+} // namespace
+
+int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
+{
+    try {
+        if (args.empty()) {
+            err << kUsage;
+            return 2;
+        }
+        const std::string& cmd = args[0];
+        if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+            out << kUsage;
+            return 0;
+        }
+        const std::set<std::string> common = {"input", "detector", "fit-input", "normalize", "label-column"};
+        for (const auto& s : args)
+            if (s == "--help" || s == "-h") {
+                out << kUsage;
+                return 0;
+            }
+        if (cmd == "list")
+            return cmdList(parseArgs(args, {}, {"json"}), out);
+        if (cmd == "generate")
+            return cmdGenerate(parseArgs(args, {"n", "seed", "output"}, {}), out);
+        if (cmd == "score") {
+            auto opts = common;
+            opts.insert({"output", "save-model"});
+            return cmdScore(parseArgs(args, opts, {}), err);
+        }
+        if (cmd == "evaluate")
+            return cmdEvaluate(parseArgs(args, common, {"json"}), out, err);
+        throw ParamError("unknown command '" + cmd + "' (commands: list, generate, score, evaluate; see --help)");
+    } catch (const std::exception& e) {
+        std::string msg = e.what();
+        for (auto& ch : msg)
+            if (ch == '\n')
+                ch = ' ';
+        err << "outlierlens-cli: error: " << msg << "\n";
+        return 1;
+    }
+}
+
+} // namespace olens

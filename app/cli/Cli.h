@@ -1,0 +1,13 @@
+#pragma once
+// outlierlens-cli: list | generate | score | evaluate (DESIGN.md "Command line").
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace olens {
+
+/// Runs one CLI invocation (args without the program name). Returns the process exit code;
+/// errors print one line "outlierlens-cli: error: <reason>" to err and return non-zero.
+int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+} // namespace olens

@@ -1,0 +1,93 @@
+#pragma once
+// The one estimator shape of OutlierLens (scikit-learn's fit/score_samples, mlpack's
+// "the constructor does no training"): parameters → fit → score (higher = more outlying)
+// → isOutlier → geometry.
+#include "Geometry.h"
+#include "Params.h"
+#include "Progress.h"
+
+#include <Eigen/Dense>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace olens {
+
+class Detector {
+public:
+    virtual ~Detector() = default;
+    Detector(const Detector&) = delete;
+    Detector& operator=(const Detector&) = delete;
+
+    virtual std::string id() const = 0;
+    const ParamSet& params() const { return m_params; }
+
+    /// Trains on the rows of X. Validates X (non-empty, finite, enough rows); throws DataError
+    /// on bad input, ParamError when parameters do not fit the data, Cancelled when the callback
+    /// asks. On any exception the detector keeps its previous fitted state.
+    void fit(const Eigen::MatrixXd& X, const ProgressCallback& progress = {});
+
+    /// One value per row; higher = more outlying. Throws NotFittedError / DataError (wrong p).
+    Eigen::VectorXd score(const Eigen::MatrixXd& X) const;
+    /// The detector's own decision rule; by default score > threshold().
+    Eigen::VectorXi isOutlier(const Eigen::MatrixXd& X) const;
+    /// Scores of the training rows as the method defines them (e.g. kNN excludes the point itself).
+    const Eigen::VectorXd& trainingScores() const;
+    /// Decision threshold on the score (default: the (1 - contamination) quantile of training scores).
+    double threshold() const;
+
+    virtual Geometry geometry() const { return {}; }
+    /// Method-specific figures for `evaluate --json` (e.g. msre, clusters).
+    virtual std::map<std::string, double> figures() const { return {}; }
+
+    bool isFitted() const { return m_fitted; }
+    int inputDimension() const { return m_dim; }
+
+    /// Fitted model as JSON: {"detector", "params", "dimension", "threshold", "training_scores", "state"}.
+    nlohmann::json toJson() const;
+
+protected:
+    explicit Detector(ParamSet params) : m_params(std::move(params)) {}
+
+    /// Helper for doFit: reports progress, throws Cancelled when asked.
+    class Progress {
+    public:
+        explicit Progress(const ProgressCallback& cb) : m_cb(cb) {}
+        void report(double fraction, const std::string& message,
+                    std::optional<double> loss = std::nullopt,
+                    std::shared_ptr<const Geometry> snapshot = nullptr) const;
+    private:
+        const ProgressCallback& m_cb;
+    };
+
+    /// Train; return the training scores. State must only be committed at the end (strong guarantee
+    /// is provided by fit() only if doFit writes members after all throwing work).
+    virtual Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) = 0;
+    virtual Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const = 0;
+    virtual Eigen::VectorXi doIsOutlier(const Eigen::MatrixXd& X) const;
+    virtual double doThreshold(const Eigen::VectorXd& trainingScores) const;
+    /// Fewest training rows the method accepts.
+    virtual int minSamples() const { return 2; }
+    virtual nlohmann::json saveState() const = 0;
+    virtual void loadState(const nlohmann::json& state) = 0;
+
+    void requireFitted(const char* what) const;
+
+private:
+    friend class Registry;
+    void restore(const nlohmann::json& j);
+
+    ParamSet m_params;
+    bool m_fitted = false;
+    int m_dim = 0;
+    double m_threshold = 0.0;
+    Eigen::VectorXd m_trainingScores;
+};
+
+/// The "contamination" parameter every detector has (default 0.1) for the default decision rule.
+ParamSpec contaminationParam();
+/// Quantile with linear interpolation (NumPy's default), q in [0,1].
+double quantile(const Eigen::VectorXd& values, double q);
+
+} // namespace olens

@@ -1,0 +1,49 @@
+#pragma once
+// Normalisation fitted on training data and applied to new data (DESIGN.md "Data").
+#include <Eigen/Dense>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+namespace olens {
+
+enum class Normalization { None, ZScore, L2, MinMax };
+
+/// "none" | "zscore" | "l2" | "minmax"; throws ParamError otherwise.
+Normalization parseNormalization(const std::string& text);
+std::string toString(Normalization kind);
+
+class Normalizer {
+public:
+    explicit Normalizer(Normalization kind = Normalization::None) : m_kind(kind) {}
+
+    /// zscore: per column (x-mean)/std (population std, as the KIC paper / scikit-learn);
+    ///         constant columns are dropped with a warning.
+    /// minmax: per column to [0,1]; constant columns become 0 with a warning.
+    /// l2:     each row scaled to unit Euclidean norm (GODS sec. 4.1.1); zero rows stay zero.
+    void fit(const Eigen::MatrixXd& X);
+    Eigen::MatrixXd transform(const Eigen::MatrixXd& X) const;
+    Eigen::MatrixXd fitTransform(const Eigen::MatrixXd& X) { fit(X); return transform(X); }
+
+    Normalization kind() const { return m_kind; }
+    bool isFitted() const { return m_fitted; }
+    /// Input columns kept (all of them except constant columns under zscore).
+    const std::vector<int>& keptColumns() const { return m_kept; }
+    const std::vector<std::string>& warnings() const { return m_warnings; }
+    /// Names of the kept columns, given the input names.
+    std::vector<std::string> keptNames(const std::vector<std::string>& names) const;
+
+    nlohmann::json toJson() const;
+    static Normalizer fromJson(const nlohmann::json& j);
+
+private:
+    Normalization m_kind;
+    bool m_fitted = false;
+    int m_inputCols = 0;
+    std::vector<int> m_kept;
+    Eigen::VectorXd m_offset; // per kept column
+    Eigen::VectorXd m_scale;  // per kept column (multiplier)
+    std::vector<std::string> m_warnings;
+};
+
+} // namespace olens

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages OutlierLens needs, skipping those already present.
+# Why each one is needed is documented in README.md ("Dependencies").
+set -euo pipefail
+PKGS=(
+  cmake ninja-build g++            # build
+  qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev   # GUI, Qt Test, moc/rcc
+  libvtk9-dev                      # rendering, picking, PLY reader, PNG writer
+  libeigen3-dev                    # dense linear algebra in core/
+  libnanoflann-dev                 # kd-tree k-nearest-neighbour search
+  nlohmann-json3-dev               # JSON in the Qt-free core (models, CLI --json)
+  libgl-dev libgl1-mesa-dri        # OpenGL headers and the Mesa software driver
+  xvfb xauth                       # virtual X display for GUI tests and headless screenshots
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "deps: all ${#PKGS[@]} packages present"
+  exit 0
+fi
+echo "deps: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

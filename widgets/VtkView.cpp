@@ -1,0 +1,375 @@
+// vtk_glew.h must come before any Qt OpenGL header (which pulls in gl.h).
+#include <vtk_glew.h>
+
+#include "VtkView.h"
+
+#include <QGuiApplication>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QWheelEvent>
+
+#include <vtkCallbackCommand.h>
+#include <vtkCamera.h>
+#include <vtkCommand.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkGenericRenderWindowInteractor.h>
+#include <vtkInteractorStyleImage.h>
+#include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkOpenGLState.h>
+#include <vtkPointPicker.h>
+#include <vtkProp3D.h>
+#include <vtkPropCollection.h>
+#include <vtkRenderer.h>
+#include <cmath>
+
+namespace olens {
+
+VtkView::VtkView(QWidget* parent) : QOpenGLWidget(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumSize(160, 120);
+
+    // The window renders into its own framebuffers inside Qt's context; we blit the result into
+    // the widget's FBO in paintGL.
+    m_window->SetOwnContext(false);
+    m_window->SetFrameBlitModeToNoBlit();
+    m_window->SetForceMaximumHardwareLineWidth(1);
+    m_window->SetReadyForRendering(false);
+    m_window->SetMultiSamples(0);
+    m_window->AddRenderer(m_renderer);
+    m_renderer->SetBackground(1.0, 1.0, 1.0);
+
+    m_interactor->SetRenderWindow(m_window);
+    // Interaction must not render outside paintGL: it asks for a repaint instead.
+    m_interactor->EnableRenderOff();
+    m_interactor->AddObserver(vtkCommand::RenderEvent, this, &VtkView::onRenderRequest);
+
+    m_window->AddObserver(vtkCommand::WindowMakeCurrentEvent, this, &VtkView::onMakeCurrent);
+    m_window->AddObserver(vtkCommand::WindowIsCurrentEvent, this, &VtkView::onIsCurrent);
+    m_window->AddObserver(vtkCommand::WindowFrameEvent, this, &VtkView::onFrame);
+
+    m_style2d = vtkSmartPointer<vtkInteractorStyleImage>::New();
+    m_style3d = vtkSmartPointer<vtkInteractorStyleTrackballCamera>::New();
+    m_picker->SetTolerance(0.01);
+    m_interactor->SetPicker(m_picker);
+    setMode(Mode::View3D);
+
+}
+
+VtkView::~VtkView()
+{
+    // Release VTK's GL resources while Qt's context still exists.
+    cleanupGL();
+    m_interactor->RemoveAllObservers();
+    m_window->RemoveAllObservers();
+}
+
+void VtkView::cleanupGL()
+{
+    if (!m_glReady)
+        return;
+    if (context() && context()->isValid()) {
+        makeCurrent();
+        m_window->Finalize();
+        doneCurrent();
+    }
+    m_window->SetReadyForRendering(false);
+    m_glReady = false;
+}
+
+vtkRenderer* VtkView::renderer() const { return m_renderer; }
+vtkGenericOpenGLRenderWindow* VtkView::renderWindow() const { return m_window; }
+
+void VtkView::setMode(Mode mode)
+{
+    m_mode = mode;
+    vtkCamera* cam = m_renderer->GetActiveCamera();
+    if (mode == Mode::View2D) {
+        m_interactor->SetInteractorStyle(m_style2d);
+        cam->ParallelProjectionOn();
+        cam->SetViewUp(0, 1, 0);
+        cam->SetPosition(0, 0, 1);
+        cam->SetFocalPoint(0, 0, 0);
+    } else {
+        m_interactor->SetInteractorStyle(m_style3d);
+        cam->ParallelProjectionOff();
+    }
+    update();
+}
+
+void VtkView::resetCamera()
+{
+    vtkCamera* cam = m_renderer->GetActiveCamera();
+    if (m_mode == Mode::View2D) {
+        cam->SetViewUp(0, 1, 0);
+        cam->SetFocalPoint(0, 0, 0);
+        cam->SetPosition(0, 0, 1);
+    }
+    m_renderer->ResetCamera();
+    if (m_mode == Mode::View2D) {
+        // A little margin so points on the border stay fully visible.
+        cam->SetParallelScale(cam->GetParallelScale() * 1.08);
+    }
+    m_renderer->ResetCameraClippingRange();
+    update();
+}
+
+void VtkView::initializeGL()
+{
+    // Called again when the widget moves to another top-level window: start clean.
+    if (m_glReady) {
+        m_window->Finalize();
+        m_glReady = false;
+    }
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &VtkView::cleanupGL, Qt::UniqueConnection);
+    m_window->SetReadyForRendering(true);
+    m_window->SetIsCurrent(true);
+    auto* state = m_window->GetState();
+    state->Reset();
+    state->Push();
+    state->vtkglDepthFunc(GL_LEQUAL);
+    m_window->OpenGLInitContext();
+    state->Pop();
+    m_glReady = true;
+    const qreal dpr = devicePixelRatioF();
+    m_window->SetSize(std::max(1, int(std::lround(width() * dpr))), std::max(1, int(std::lround(height() * dpr))));
+}
+
+void VtkView::resizeGL(int w, int h)
+{
+    const qreal dpr = devicePixelRatioF();
+    const int dw = std::max(1, int(std::lround(w * dpr)));
+    const int dh = std::max(1, int(std::lround(h * dpr)));
+    m_window->SetSize(dw, dh);
+    m_interactor->SetSize(dw, dh);
+    m_interactor->ConfigureEvent();
+}
+
+void VtkView::paintGL()
+{
+    if (!m_glReady)
+        return;
+    m_inPaint = true;
+    auto* state = m_window->GetState();
+    state->Reset();
+    state->Push();
+    state->vtkglDepthFunc(GL_LEQUAL);
+    m_window->Render();
+
+    // Blit VTK's display framebuffer into the widget's FBO.
+    const int w = m_window->GetSize()[0];
+    const int h = m_window->GetSize()[1];
+    state->PushDrawFramebufferBinding();
+    state->vtkglBindFramebuffer(GL_DRAW_FRAMEBUFFER, defaultFramebufferObject());
+    m_window->BlitDisplayFramebuffer(0, 0, 0, w, h, 0, 0, w, h, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    // Qt composes with alpha: force it to 1 so translucent VTK pixels do not show through.
+    state->vtkglColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_TRUE);
+    state->vtkglClearColor(0.0, 0.0, 0.0, 1.0);
+    state->vtkglClear(GL_COLOR_BUFFER_BIT);
+    state->vtkglColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    state->PopDrawFramebufferBinding();
+    state->Pop();
+    m_inPaint = false;
+}
+
+void VtkView::onMakeCurrent(vtkObject*, unsigned long, void*)
+{
+    // Not QOpenGLWidget::makeCurrent(): that rebinds Qt's FBO behind VTK's state cache.
+    if (context())
+        context()->makeCurrent(context()->surface());
+}
+
+void VtkView::onIsCurrent(vtkObject*, unsigned long, void* callData)
+{
+    auto* result = static_cast<bool*>(callData);
+    *result = context() && QOpenGLContext::currentContext() == context();
+}
+
+void VtkView::onFrame(vtkObject*, unsigned long, void*)
+{
+    // Picking renders (double buffered, no swap) must not trigger a repaint.
+    if (m_inPaint)
+        return;
+    if (m_window->GetDoubleBuffer() && !m_window->GetSwapBuffers())
+        return;
+    update();
+}
+
+void VtkView::onRenderRequest(vtkObject*, unsigned long, void*)
+{
+    update();
+}
+
+QPoint VtkView::toDevice(const QPointF& pos) const
+{
+    const qreal dpr = devicePixelRatioF();
+    return QPoint(int(std::lround(pos.x() * dpr)), int(std::lround(pos.y() * dpr)));
+}
+
+void VtkView::setEventPosition(const QPointF& pos, QInputEvent* e)
+{
+    const QPoint d = toDevice(pos);
+    const auto mods = e->modifiers();
+    m_interactor->SetEventInformationFlipY(d.x(), d.y(), (mods & Qt::ControlModifier) ? 1 : 0,
+                                           (mods & Qt::ShiftModifier) ? 1 : 0);
+    m_interactor->SetAltKey((mods & Qt::AltModifier) ? 1 : 0);
+}
+
+void VtkView::mousePressEvent(QMouseEvent* e)
+{
+    m_pressPos = e->position().toPoint();
+    m_dragged = false;
+    setEventPosition(e->position(), e);
+    const int repeat = 0;
+    m_interactor->SetRepeatCount(repeat);
+    switch (e->button()) {
+    case Qt::LeftButton: m_interactor->InvokeEvent(vtkCommand::LeftButtonPressEvent); break;
+    case Qt::MiddleButton: m_interactor->InvokeEvent(vtkCommand::MiddleButtonPressEvent); break;
+    case Qt::RightButton: m_interactor->InvokeEvent(vtkCommand::RightButtonPressEvent); break;
+    default: break;
+    }
+    e->accept();
+}
+
+void VtkView::mouseMoveEvent(QMouseEvent* e)
+{
+    if (e->buttons() != Qt::NoButton && (e->position().toPoint() - m_pressPos).manhattanLength() > 3)
+        m_dragged = true;
+    setEventPosition(e->position(), e);
+    m_interactor->InvokeEvent(vtkCommand::MouseMoveEvent);
+    if (e->buttons() == Qt::NoButton && m_pickTarget) {
+        const int idx = pickPoint(e->position().toPoint());
+        if (idx != m_hovered) {
+            m_hovered = idx;
+            emit pointHovered(idx, e->globalPosition().toPoint());
+        }
+    }
+    e->accept();
+}
+
+void VtkView::mouseReleaseEvent(QMouseEvent* e)
+{
+    setEventPosition(e->position(), e);
+    switch (e->button()) {
+    case Qt::LeftButton: m_interactor->InvokeEvent(vtkCommand::LeftButtonReleaseEvent); break;
+    case Qt::MiddleButton: m_interactor->InvokeEvent(vtkCommand::MiddleButtonReleaseEvent); break;
+    case Qt::RightButton: m_interactor->InvokeEvent(vtkCommand::RightButtonReleaseEvent); break;
+    default: break;
+    }
+    if (e->button() == Qt::LeftButton && !m_dragged)
+        emit pointPicked(pickPoint(e->position().toPoint()));
+    e->accept();
+}
+
+void VtkView::mouseDoubleClickEvent(QMouseEvent* e)
+{
+    // Double-click resets the camera (a common expectation in point-cloud viewers).
+    if (e->button() == Qt::LeftButton)
+        resetCamera();
+    e->accept();
+}
+
+void VtkView::wheelEvent(QWheelEvent* e)
+{
+    setEventPosition(e->position(), e);
+    const int dy = e->angleDelta().y();
+    if (dy > 0)
+        m_interactor->InvokeEvent(vtkCommand::MouseWheelForwardEvent);
+    else if (dy < 0)
+        m_interactor->InvokeEvent(vtkCommand::MouseWheelBackwardEvent);
+    e->accept();
+}
+
+void VtkView::keyPressEvent(QKeyEvent* e)
+{
+    // Only camera keys reach VTK; VTK's default keys (e.g. 'e'/'q' quit, 'w' wireframe, '3' stereo)
+    // would surprise users of a desktop app.
+    if (e->key() == Qt::Key_R && e->modifiers() == Qt::NoModifier) {
+        resetCamera();
+        e->accept();
+        return;
+    }
+    QOpenGLWidget::keyPressEvent(e);
+}
+
+void VtkView::keyReleaseEvent(QKeyEvent* e)
+{
+    QOpenGLWidget::keyReleaseEvent(e);
+}
+
+void VtkView::enterEvent(QEnterEvent* e)
+{
+    m_interactor->InvokeEvent(vtkCommand::EnterEvent);
+    QOpenGLWidget::enterEvent(e);
+}
+
+void VtkView::leaveEvent(QEvent* e)
+{
+    m_interactor->InvokeEvent(vtkCommand::LeaveEvent);
+    if (m_hovered != -1) {
+        m_hovered = -1;
+        emit pointHovered(-1, QPoint());
+    }
+    QOpenGLWidget::leaveEvent(e);
+}
+
+void VtkView::setPickTarget(vtkProp3D* prop)
+{
+    m_pickTarget = prop;
+    m_picker->InitializePickList();
+    if (prop) {
+        m_picker->AddPickList(prop);
+        m_picker->PickFromListOn();
+    }
+}
+
+int VtkView::pickPoint(const QPoint& pos)
+{
+    if (!m_pickTarget || width() <= 0 || height() <= 0)
+        return -1;
+    const QPoint d = toDevice(pos);
+    const int* size = m_window->GetSize();
+    if (size[0] <= 0 || size[1] <= 0)
+        return -1;
+    // The picker's tolerance is a fraction of the window diagonal.
+    const double diag = std::hypot(double(size[0]), double(size[1]));
+    m_picker->SetTolerance(m_pickRadius * devicePixelRatioF() / diag);
+    if (!m_picker->Pick(d.x(), size[1] - 1 - d.y(), 0.0, m_renderer))
+        return -1;
+    return static_cast<int>(m_picker->GetPointId());
+}
+
+QPointF VtkView::worldToWidget(double x, double y, double z)
+{
+    m_renderer->SetWorldPoint(x, y, z, 1.0);
+    m_renderer->WorldToDisplay();
+    double dp[3];
+    m_renderer->GetDisplayPoint(dp);
+    const int* size = m_window->GetSize();
+    const qreal dpr = devicePixelRatioF();
+    return QPointF(dp[0] / dpr, (size[1] - 1 - dp[1]) / dpr);
+}
+
+QImage VtkView::grabImage()
+{
+    return grabFramebuffer();
+}
+
+bool VtkView::saveScreenshot(const QString& path, QString* error)
+{
+    const QImage img = grabImage();
+    if (img.isNull()) {
+        if (error)
+            *error = tr("the view could not be rendered");
+        return false;
+    }
+    if (!img.save(path, "PNG")) {
+        if (error)
+            *error = tr("cannot write PNG file '%1'").arg(path);
+        return false;
+    }
+    return true;
+}
+
+} // namespace olens

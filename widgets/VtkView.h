@@ -1,0 +1,97 @@
+#pragma once
+// A QOpenGLWidget hosting a vtkGenericOpenGLRenderWindow (the design of VTK's
+// QVTKOpenGLNativeWidget, which Debian builds for Qt 5 only). See DESIGN.md for the recipe.
+#include <QImage>
+#include <QOpenGLWidget>
+#include <vtkNew.h>
+#include <vtkSmartPointer.h>
+
+class vtkGenericOpenGLRenderWindow;
+class vtkGenericRenderWindowInteractor;
+class vtkRenderer;
+class vtkInteractorStyle;
+class vtkPointPicker;
+class vtkProp3D;
+class vtkObject;
+class QInputEvent;
+
+namespace olens {
+
+class VtkView : public QOpenGLWidget {
+    Q_OBJECT
+public:
+    enum class Mode { View2D, View3D };
+
+    explicit VtkView(QWidget* parent = nullptr);
+    ~VtkView() override;
+
+    vtkRenderer* renderer() const;
+    vtkGenericOpenGLRenderWindow* renderWindow() const;
+
+    /// 2D: parallel projection, image-style interaction (pan, zoom, no rotation), camera looking
+    /// down -z. 3D: perspective, trackball camera (rotate / pan / zoom).
+    void setMode(Mode mode);
+    Mode mode() const { return m_mode; }
+    void resetCamera();
+
+    /// The actor whose points can be picked (its mapper input's point ids are the sample indices).
+    void setPickTarget(vtkProp3D* prop);
+    /// Index of the pickable point under a widget position (logical pixels), or -1.
+    int pickPoint(const QPoint& pos);
+    /// Widget position (logical pixels) where a world point projects.
+    QPointF worldToWidget(double x, double y, double z);
+
+    /// Renders and returns the current frame (device pixels).
+    QImage grabImage();
+    /// Writes the current frame as PNG; on failure returns false and sets *error.
+    bool saveScreenshot(const QString& path, QString* error = nullptr);
+
+    /// Pick radius in logical pixels (default 8).
+    void setPickRadius(double pixels) { m_pickRadius = pixels; }
+
+signals:
+    /// A click (press+release without drag) over a point; -1 when clicking empty space.
+    void pointPicked(int index);
+    /// The point under the hovering cursor changed (-1 = none).
+    void pointHovered(int index, QPoint globalPos);
+
+protected:
+    void initializeGL() override;
+    void resizeGL(int w, int h) override;
+    void paintGL() override;
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void wheelEvent(QWheelEvent* e) override;
+    void keyPressEvent(QKeyEvent* e) override;
+    void keyReleaseEvent(QKeyEvent* e) override;
+    void enterEvent(QEnterEvent* e) override;
+    void leaveEvent(QEvent* e) override;
+
+private:
+    void onMakeCurrent(vtkObject*, unsigned long, void*);
+    void onIsCurrent(vtkObject*, unsigned long, void* callData);
+    void onFrame(vtkObject*, unsigned long, void*);
+    void onRenderRequest(vtkObject*, unsigned long, void*);
+    void setEventPosition(const QPointF& pos, QInputEvent* e);
+    void cleanupGL();
+    QPoint toDevice(const QPointF& pos) const;
+
+    vtkNew<vtkGenericOpenGLRenderWindow> m_window;
+    vtkNew<vtkRenderer> m_renderer;
+    vtkNew<vtkGenericRenderWindowInteractor> m_interactor;
+    vtkSmartPointer<vtkInteractorStyle> m_style2d;
+    vtkSmartPointer<vtkInteractorStyle> m_style3d;
+    vtkNew<vtkPointPicker> m_picker;
+    vtkProp3D* m_pickTarget = nullptr;
+    Mode m_mode = Mode::View3D;
+    bool m_inPaint = false;
+    bool m_glReady = false;
+    double m_pickRadius = 8.0;
+    QPoint m_pressPos;
+    bool m_dragged = false;
+    int m_hovered = -1;
+};
+
+} // namespace olens
