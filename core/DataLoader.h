@@ -11,8 +11,8 @@
 namespace olens {
 
 struct LoadOptions {
-    /// Column holding ground truth. A header name, or a 1-based column number when there is no
-    /// header. Missing is fine unless labelRequired is set.
+    /// Column holding ground truth: a header name, or a 1-based column number when all digits
+    /// (a header name made of digits wins). Missing is fine unless labelRequired is set.
     std::string labelColumn = "label";
     bool labelRequired = false;
     /// Columns named sigmaPrefix + feature hold that feature's standard deviation.

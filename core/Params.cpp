@@ -6,7 +6,6 @@
 #include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 namespace olens {
 
@@ -14,18 +13,10 @@ namespace {
 
 std::string formatNumber(double v)
 {
-    std::ostringstream s;
-    s.precision(17);
-    s << v;
-    // Prefer the shortest text that round-trips.
-    for (int prec = 1; prec <= 17; ++prec) {
-        std::ostringstream t;
-        t.precision(prec);
-        t << v;
-        if (std::stod(t.str()) == v)
-            return t.str();
-    }
-    return s.str();
+    // Shortest text that round-trips (e.g. 100, 0.001, 1e-12).
+    char buf[64];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
 }
 
 std::string rangeText(const ParamSpec& s)

@@ -50,7 +50,7 @@ std::unique_ptr<Detector> Registry::create(const std::string& id, const ParamAss
     return info(id).make(std::move(p));
 }
 
-std::unique_ptr<Detector> Registry::create(const std::string& id, const ParamSet& params) const
+std::unique_ptr<Detector> Registry::createWith(const std::string& id, const ParamSet& params) const
 {
     ParamSet p = defaultParams(id);
     p.setFromJson(params.toJson()); // re-validates against this detector's schema

@@ -28,7 +28,7 @@ public:
     /// Default parameters of a detector, ready to be edited.
     ParamSet defaultParams(const std::string& id) const;
     std::unique_ptr<Detector> create(const std::string& id, const ParamAssignments& params = {}) const;
-    std::unique_ptr<Detector> create(const std::string& id, const ParamSet& params) const;
+    std::unique_ptr<Detector> createWith(const std::string& id, const ParamSet& params) const;
     /// Rebuilds a fitted detector from Detector::toJson(); throws ParamError/DataError if garbled.
     std::unique_ptr<Detector> load(const nlohmann::json& j) const;
 

@@ -1,4 +1,206 @@
+// outlierlens-cli: the DESIGN.md contract (list, generate, score, evaluate), exit codes and
+// one-line errors; evaluate's AUROC/AUPRC checked against an independent pair-counting computation.
+#include "Cli.h"
+#include "DataLoader.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QtTest>
-class TestCli : public QObject { Q_OBJECT };
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+using namespace olens;
+
+namespace {
+struct Run {
+    int code;
+    std::string out, err;
+};
+
+Run cli(std::vector<std::string> args)
+{
+    std::ostringstream out, err;
+    const int code = runCli(args, out, err);
+    return {code, out.str(), err.str()};
+}
+
+// AUROC as the probability that a random outlier outscores a random inlier (ties count 1/2).
+double pairAuroc(const std::vector<double>& s, const std::vector<int>& y)
+{
+    double wins = 0;
+    long pairs = 0;
+    for (std::size_t i = 0; i < s.size(); ++i)
+        for (std::size_t j = 0; j < s.size(); ++j)
+            if (y[i] == 1 && y[j] == 0) {
+                ++pairs;
+                wins += s[i] > s[j] ? 1.0 : s[i] == s[j] ? 0.5 : 0.0;
+            }
+    return wins / pairs;
+}
+
+// Average precision straight from its definition, assuming distinct scores:
+// mean over outliers of the precision among all points scoring at least as high.
+double definitionAp(const std::vector<double>& s, const std::vector<int>& y)
+{
+    double sum = 0;
+    int positives = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (y[i] != 1)
+            continue;
+        ++positives;
+        int above = 0, hits = 0;
+        for (std::size_t j = 0; j < s.size(); ++j)
+            if (s[j] >= s[i]) {
+                ++above;
+                hits += y[j];
+            }
+        sum += double(hits) / above;
+    }
+    return sum / positives;
+}
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::string path(const char* name) { return m_dir.filePath(name).toStdString(); }
+
+private slots:
+    void helpExitsZero()
+    {
+        const Run r = cli({"--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.find("outlierlens-cli evaluate") != std::string::npos);
+        // The real executable too.
+        QProcess p;
+        p.start(OLENS_CLI_PATH, {"--help"});
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(p.readAllStandardOutput().contains("usage:"));
+    }
+
+    void errorsAreOneLineAndNonZero()
+    {
+        const std::vector<std::vector<std::string>> bad = {
+            {"frobnicate"},
+            {"score", "--detector", "knn", "--output", path("x.csv")},
+            {"evaluate", "--input", path("missing.csv"), "--detector", "knn", "--json"},
+            {"generate", "moons", "--n", "ten", "--output", path("m.csv")},
+            {"list", "--bogus"},
+        };
+        for (const auto& args : bad) {
+            const Run r = cli(args);
+            QVERIFY(r.code != 0);
+            QVERIFY2(r.err.rfind("outlierlens-cli: error: ", 0) == 0, r.err.c_str());
+            QCOMPARE(std::count(r.err.begin(), r.err.end(), '\n'), 1L);
+        }
+        QProcess p;
+        p.start(OLENS_CLI_PATH, {"score", "--input", "/nonexistent.csv", "--detector", "knn", "--output", "/tmp/x"});
+        QVERIFY(p.waitForFinished(20000));
+        QVERIFY(p.exitCode() != 0);
+        QVERIFY(p.readAllStandardError().contains("/nonexistent.csv"));
+    }
+
+    void listShowsDetectorsAndJson()
+    {
+        const Run r = cli({"list"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.find("knn") != std::string::npos);
+        QVERIFY(r.out.find("pca") != std::string::npos);
+        const Run j = cli({"list", "--json"});
+        QCOMPARE(j.code, 0);
+        const auto doc = nlohmann::json::parse(j.out);
+        QVERIFY(doc["detectors"].size() >= 2);
+        QVERIFY(doc["generators"].size() >= 8);
+    }
+
+    void generateIsReproducible()
+    {
+        QCOMPARE(cli({"generate", "moons", "--n", "50", "--seed", "3", "--param", "outliers=0.1", "--output", path("a.csv")}).code, 0);
+        QCOMPARE(cli({"generate", "moons", "--n", "50", "--seed", "3", "--param", "outliers=0.1", "--output", path("b.csv")}).code, 0);
+        std::ifstream a(path("a.csv")), b(path("b.csv"));
+        std::stringstream sa, sb;
+        sa << a.rdbuf();
+        sb << b.rdbuf();
+        QCOMPARE(sa.str(), sb.str());
+        const Dataset d = loadDataset(path("a.csv"));
+        QCOMPARE(d.rows(), Eigen::Index(50));
+        QCOMPARE(d.cols(), Eigen::Index(2));
+        QCOMPARE(d.outlierFlags().sum(), 5);
+    }
+
+    void scoreWritesTheContractColumns()
+    {
+        QCOMPARE(cli({"generate", "blobs", "--n", "80", "--seed", "5", "--param", "outliers=0.1", "--output", path("blobs.csv")}).code, 0);
+        const Run r = cli({"score", "--input", path("blobs.csv"), "--detector", "knn", "--param", "k=3",
+                           "--normalize", "zscore", "--output", path("scores.csv"), "--save-model", path("model.json")});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        std::ifstream f(path("scores.csv"));
+        std::string header;
+        std::getline(f, header);
+        QCOMPARE(QString::fromStdString(header), QString("index,score,outlier,label"));
+        LoadOptions lo;
+        const Dataset s = loadDataset(path("scores.csv"), lo);
+        QCOMPARE(s.rows(), Eigen::Index(80));
+        QCOMPARE(s.X(0, 0), 0.0);
+        QCOMPARE(s.X(79, 0), 79.0);
+        QVERIFY((s.X.col(1).array() >= 0).all());
+        // contamination 0.1 of 80 points: the top 10 % (about 8) are flagged.
+        const double flagged = s.X.col(2).sum();
+        QVERIFY(flagged >= 7 && flagged <= 9);
+        std::ifstream m(path("model.json"));
+        const auto model = nlohmann::json::parse(m);
+        QCOMPARE(model["detector"].get<std::string>(), std::string("knn"));
+        QCOMPARE(model["normalizer"]["kind"].get<std::string>(), std::string("zscore"));
+    }
+
+    void scoreWithSeparateFitInput()
+    {
+        QCOMPARE(cli({"generate", "blobs", "--n", "60", "--seed", "1", "--output", path("train.csv")}).code, 0);
+        QCOMPARE(cli({"generate", "blobs", "--n", "20", "--seed", "2", "--param", "outliers=0.5", "--output", path("test.csv")}).code, 0);
+        const Run r = cli({"score", "--input", path("test.csv"), "--fit-input", path("train.csv"), "--detector", "pca",
+                           "--output", path("s2.csv")});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QCOMPARE(loadDataset(path("s2.csv")).rows(), Eigen::Index(20));
+    }
+
+    void evaluateMatchesIndependentComputation()
+    {
+        QCOMPARE(cli({"generate", "moons", "--n", "200", "--seed", "9", "--param", "outliers=0.1", "--output", path("ev.csv")}).code, 0);
+        const Run r = cli({"evaluate", "--input", path("ev.csv"), "--detector", "knn", "--normalize", "zscore", "--json"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const auto j = nlohmann::json::parse(r.out);
+        for (const char* key : {"detector", "params", "n", "p", "auroc", "auprc", "fit_seconds", "score_seconds"})
+            QVERIFY2(j.contains(key), key);
+        QCOMPARE(j["n"].get<int>(), 200);
+        QCOMPARE(j["p"].get<int>(), 2);
+        QCOMPARE(j["params"]["k"].get<int>(), 5);
+        QVERIFY(j["fit_seconds"].get<double>() >= 0);
+
+        // Independent: the same scores through `score`, then pair counting and the AP definition.
+        QCOMPARE(cli({"score", "--input", path("ev.csv"), "--detector", "knn", "--normalize", "zscore", "--output", path("ev_s.csv")}).code, 0);
+        const Dataset s = loadDataset(path("ev_s.csv"));
+        std::vector<double> score(s.X.col(1).data(), s.X.col(1).data() + s.rows());
+        std::vector<int> y;
+        for (Eigen::Index i = 0; i < s.rows(); ++i)
+            y.push_back(s.labels(i) != 0 ? 1 : 0);
+        QVERIFY(std::abs(j["auroc"].get<double>() - pairAuroc(score, y)) < 1e-12);
+        QVERIFY(std::abs(j["auprc"].get<double>() - definitionAp(score, y)) < 1e-12);
+        // Background outliers on moons are easy for knn.
+        QVERIFY(j["auroc"].get<double>() > 0.8);
+    }
+
+    void evaluateNeedsLabels()
+    {
+        std::ofstream(path("nolabel.csv")) << "x,y\n0,0\n1,1\n2,2\n3,3\n4,4\n5,5\n6,7\n";
+        const Run r = cli({"evaluate", "--input", path("nolabel.csv"), "--detector", "knn", "--json"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.find("label column 'label' not found") != std::string::npos, r.err.c_str());
+    }
+};
+
 QTEST_APPLESS_MAIN(TestCli)
 #include "TestCli.moc"

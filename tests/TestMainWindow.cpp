@@ -1,4 +1,142 @@
+// The main window shell: opening samples (2D, 3D, p>3, PLY), errors keep the previous data,
+// status bar, and the headless --load/--screenshot/--exit flags of the real executable.
+#include "CloudView.h"
+#include "DataDocument.h"
+#include "GuiTestSupport.h"
+#include "LogPanel.h"
+#include "MainWindow.h"
+
+#include <QApplication>
+#include <QDockWidget>
+#include <QLabel>
+#include <QProcess>
+#include <QStatusBar>
+#include <QTemporaryDir>
 #include <QtTest>
-class TestMainWindow : public QObject { Q_OBJECT };
-QTEST_APPLESS_MAIN(TestMainWindow)
+
+using namespace olens;
+
+namespace {
+QString sample(const char* name)
+{
+    return QStringLiteral(OLENS_SOURCE_DIR "/samples/") + name;
+}
+
+// Pixels that are neither background white nor near-grey (axes/text): the coloured points.
+int colouredPixels(const QImage& img)
+{
+    int count = 0;
+    for (int y = 0; y < img.height(); y += 2)
+        for (int x = 0; x < img.width(); x += 2) {
+            const QColor c(img.pixel(x, y));
+            if (c.saturation() > 80 && c.value() > 60)
+                ++count;
+        }
+    return count;
+}
+
+QString statusText(MainWindow& w)
+{
+    for (QLabel* l : w.statusBar()->findChildren<QLabel*>())
+        if (l->text().contains("n = "))
+            return l->text();
+    return {};
+}
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    void hasTheDocks()
+    {
+        MainWindow w;
+        QStringList titles;
+        for (QDockWidget* d : w.findChildren<QDockWidget*>())
+            titles << d->windowTitle();
+        for (const char* t : {"Data", "Detector", "Ranking", "Evaluation", "Log"})
+            QVERIFY2(titles.contains(t), t);
+    }
+
+    void opensSamplesInTheRightMode()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QCOMPARE(w.view()->mode(), VtkView::Mode::View2D);
+        QCOMPARE(statusText(w), QString("n = 300   p = 2   file: moons2d.csv"));
+        QVERIFY(colouredPixels(w.view()->grabImage()) > 200);
+
+        QVERIFY(w.openFile(sample("seam3d.csv")));
+        QCOMPARE(w.view()->mode(), VtkView::Mode::View3D);
+        QVERIFY(w.view()->projectionNote().isEmpty());
+        QVERIFY(colouredPixels(w.view()->grabImage()) > 200);
+
+        QVERIFY(w.openFile(sample("blobs5d.csv")));
+        QCOMPARE(w.view()->mode(), VtkView::Mode::View3D);
+        QVERIFY(w.view()->projectionNote().startsWith("PCA projection of 5 features"));
+
+        QVERIFY(w.openFile(sample("torus.ply")));
+        QCOMPARE(w.document()->dataset().rows(), Eigen::Index(400));
+        QCOMPARE(w.document()->dataset().cols(), Eigen::Index(3));
+    }
+
+    void badFileKeepsPreviousData()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath("bad.csv");
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("x,y\n1,2\n3,abc\n");
+        }
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(sample("seam3d.csv")));
+        QString error;
+        QVERIFY(!w.openFile(bad, &error));
+        QVERIFY2(error.contains("bad.csv:3:2"), qPrintable(error));
+        QCOMPARE(w.document()->dataset().rows(), Eigen::Index(200));
+        QVERIFY(w.log()->toPlainText().contains("bad.csv:3:2"));
+        QVERIFY(!w.openFile(dir.filePath("nope.csv"), &error));
+        QCOMPARE(w.document()->dataset().rows(), Eigen::Index(200));
+    }
+
+    void headlessScreenshotOfTheExecutable()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("s.png");
+        QProcess p;
+        p.start(QStringLiteral(OLENS_GUI_PATH), {"--load", sample("seam3d.csv"), "--screenshot", png, "--exit"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QImage img(png);
+        QVERIFY(!img.isNull());
+        QVERIFY(colouredPixels(img) > 200);
+
+        // A load failure exits non-zero with the reason.
+        QProcess q;
+        q.start(QStringLiteral(OLENS_GUI_PATH), {"--load", dir.filePath("missing.csv"), "--exit"});
+        QVERIFY(q.waitForFinished(60000));
+        QVERIFY(q.exitCode() != 0);
+        QVERIFY(q.readAllStandardError().contains("missing.csv"));
+    }
+
+    void closeIsClean()
+    {
+        auto* w = new MainWindow;
+        w->setInteractive(false);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w));
+        QVERIFY(w->openFile(sample("seam3d.csv")));
+        w->view()->grabImage();
+        QVERIFY(w->close());
+        delete w;
+    }
+};
+
+OLENS_GUI_TEST_MAIN(TestMainWindow)
 #include "TestMainWindow.moc"

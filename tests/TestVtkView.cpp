@@ -1,4 +1,224 @@
+// The VTK-in-Qt6 view: real pixels where points project, background elsewhere, picking,
+// 2D/3D modes, screenshots and clean teardown. Runs under xvfb-run (Mesa llvmpipe).
+#include "CloudView.h"
+#include "DataDocument.h"
+#include "GuiTestSupport.h"
+
+#include <QApplication>
+#include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QtTest>
-class TestVtkView : public QObject { Q_OBJECT };
-QTEST_APPLESS_MAIN(TestVtkView)
+
+#include <vtkActor.h>
+#include <vtkNew.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkSphereSource.h>
+
+#include <cmath>
+
+using namespace olens;
+
+namespace {
+
+// Eight points on a circle of radius 1 plus one at the centre offset; labels alternate 0/1.
+Dataset ring2d()
+{
+    Dataset d;
+    d.source = "ring2d";
+    d.featureNames = {"x", "y"};
+    const int n = 8;
+    d.X.resize(n, 2);
+    d.labels.resize(n);
+    for (int i = 0; i < n; ++i) {
+        const double t = 2.0 * M_PI * i / n;
+        d.X(i, 0) = std::cos(t);
+        d.X(i, 1) = std::sin(t);
+        d.labels(i) = i % 2;
+    }
+    d.labelName = "label";
+    return d;
+}
+
+Dataset cube3d()
+{
+    Dataset d;
+    d.source = "cube3d";
+    d.featureNames = {"x", "y", "z"};
+    d.X.resize(8, 3);
+    for (int i = 0; i < 8; ++i) {
+        d.X(i, 0) = (i & 1) ? 1 : -1;
+        d.X(i, 1) = (i & 2) ? 1 : -1;
+        d.X(i, 2) = (i & 4) ? 1 : -1;
+    }
+    return d;
+}
+
+QPoint devicePixel(CloudView& view, int index, const QImage& img)
+{
+    const auto& P = view.displayPoints();
+    const QPointF w = view.worldToWidget(P(index, 0), P(index, 1), P(index, 2));
+    const double sx = double(img.width()) / view.width();
+    const double sy = double(img.height()) / view.height();
+    return QPoint(int(std::lround(w.x() * sx)), int(std::lround(w.y() * sy)));
+}
+
+} // namespace
+
+class TestVtkView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void rendersSphereInPlainView()
+    {
+        VtkView view;
+        view.resize(300, 240);
+        vtkNew<vtkSphereSource> sphere;
+        vtkNew<vtkPolyDataMapper> mapper;
+        mapper->SetInputConnection(sphere->GetOutputPort());
+        vtkNew<vtkActor> actor;
+        actor->SetMapper(mapper);
+        actor->GetProperty()->SetColor(0.0, 1.0, 0.0);
+        actor->GetProperty()->LightingOff();
+        view.renderer()->AddActor(actor);
+        view.renderer()->SetBackground(0.0, 0.0, 0.0);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.resetCamera();
+        const QImage img = view.grabImage();
+        QVERIFY(!img.isNull());
+        const QRgb centre = img.pixel(img.width() / 2, img.height() / 2);
+        QVERIFY2(test::colourDistance(centre, qRgb(0, 255, 0)) < 10, qPrintable(QString::number(centre, 16)));
+        QCOMPARE(img.pixel(2, 2) & 0xffffff, 0u);
+    }
+
+    void pointsAppearWhereTheyProject2D()
+    {
+        DataDocument doc;
+        CloudView view(&doc);
+        view.resize(420, 360);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        doc.setDataset(ring2d(), "ring2d.csv");
+        QCOMPARE(view.mode(), VtkView::Mode::View2D);
+        const QImage img = view.grabImage();
+        for (int i = 0; i < 8; ++i) {
+            const QPoint px = devicePixel(view, i, img);
+            QVERIFY(img.rect().contains(px));
+            const QColor want = CloudView::colourFor(i % 2);
+            const int dist = test::colourDistance(img.pixel(px), want.rgb());
+            QVERIFY2(dist < 60, qPrintable(QStringLiteral("point %1 at (%2,%3): got %4, want %5")
+                                               .arg(i).arg(px.x()).arg(px.y())
+                                               .arg(QColor(img.pixel(px)).name(), want.name())));
+        }
+        // The centre of the ring is empty: background (white).
+        const auto& P = view.displayPoints();
+        Q_UNUSED(P);
+        const QPointF c = view.worldToWidget(0, 0, 0);
+        const QPoint cp(int(c.x() * img.width() / view.width()), int(c.y() * img.height() / view.height()));
+        QVERIFY2(test::colourDistance(img.pixel(cp), qRgb(255, 255, 255)) < 8,
+                 qPrintable(QColor(img.pixel(cp)).name()));
+    }
+
+    void pointsAppearWhereTheyProject3D()
+    {
+        DataDocument doc;
+        CloudView view(&doc);
+        view.resize(420, 360);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        doc.setDataset(cube3d(), "cube3d.csv");
+        QCOMPARE(view.mode(), VtkView::Mode::View3D);
+        const QImage img = view.grabImage();
+        const QColor want = CloudView::colourFor(std::nan(""));
+        int hits = 0;
+        for (int i = 0; i < 8; ++i) {
+            const QPoint px = devicePixel(view, i, img);
+            if (test::colourDistance(img.pixel(px), want.rgb()) < 60)
+                ++hits;
+        }
+        // Corners can hide behind each other in perspective; at least 7 of 8 must be visible.
+        QVERIFY2(hits >= 7, qPrintable(QString::number(hits)));
+        const QPointF c = view.worldToWidget(0, 0, 0);
+        const QPoint cp(int(c.x() * img.width() / view.width()), int(c.y() * img.height() / view.height()));
+        QVERIFY(test::colourDistance(img.pixel(cp), qRgb(255, 255, 255)) < 8);
+    }
+
+    void clickPicksThePointUnderTheCursor()
+    {
+        DataDocument doc;
+        CloudView view(&doc);
+        view.resize(420, 360);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        doc.setDataset(ring2d(), "ring2d.csv");
+        QSignalSpy spy(&view, &VtkView::pointPicked);
+        for (int target : {2, 5}) {
+            const auto& P = view.displayPoints();
+            const QPointF w = view.worldToWidget(P(target, 0), P(target, 1), 0);
+            QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, w.toPoint());
+            QCOMPARE(spy.count(), 1);
+            QCOMPARE(spy.takeFirst().at(0).toInt(), target);
+            QCOMPARE(doc.selectedPoint(), target);
+        }
+        // Empty space (ring centre) picks nothing.
+        const QPointF c = view.worldToWidget(0, 0, 0);
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, c.toPoint());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.takeFirst().at(0).toInt(), -1);
+    }
+
+    void pickingWorksIn3D()
+    {
+        DataDocument doc;
+        CloudView view(&doc);
+        view.resize(420, 360);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        doc.setDataset(cube3d(), "cube3d.csv");
+        view.grabImage();
+        // The corner nearest the camera is never occluded.
+        const auto& P = view.displayPoints();
+        const QPointF w = view.worldToWidget(P(1, 0), P(1, 1), P(1, 2));
+        QCOMPARE(view.pickPoint(w.toPoint()), 1);
+    }
+
+    void screenshotWritesPng()
+    {
+        DataDocument doc;
+        CloudView view(&doc);
+        view.resize(320, 240);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        doc.setDataset(ring2d(), "ring2d.csv");
+        QTemporaryDir dir;
+        const QString path = dir.filePath("shot.png");
+        QString error;
+        QVERIFY2(view.saveScreenshot(path, &error), qPrintable(error));
+        QImage img(path);
+        QVERIFY(!img.isNull());
+        QVERIFY(img.width() >= 320);
+        QVERIFY(!view.saveScreenshot(dir.filePath("missing/dir/shot.png"), &error));
+        QVERIFY(error.contains("missing/dir"));
+    }
+
+    void teardownIsClean()
+    {
+        // Create, render and destroy several views, also while shown in a window.
+        for (int i = 0; i < 3; ++i) {
+            auto* doc = new DataDocument;
+            auto* view = new CloudView(doc);
+            view->resize(200, 160);
+            view->show();
+            QVERIFY(QTest::qWaitForWindowExposed(view));
+            doc->setDataset(cube3d(), "c.csv");
+            view->grabImage();
+            delete view;
+            delete doc;
+        }
+    }
+};
+
+OLENS_GUI_TEST_MAIN(TestVtkView)
 #include "TestVtkView.moc"

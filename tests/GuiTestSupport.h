@@ -1,0 +1,37 @@
+#pragma once
+// Shared set-up for GUI tests: the OpenGL surface format VTK needs, set before QApplication.
+#include <QSurfaceFormat>
+#include <QtGlobal>
+
+namespace olens::test {
+
+inline void prepareOpenGL()
+{
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "xcb");
+    QSurfaceFormat fmt;
+    fmt.setRenderableType(QSurfaceFormat::OpenGL);
+    fmt.setVersion(3, 2);
+    fmt.setProfile(QSurfaceFormat::CoreProfile);
+    fmt.setDepthBufferSize(24);
+    fmt.setAlphaBufferSize(8);
+    QSurfaceFormat::setDefaultFormat(fmt);
+}
+
+/// Distance between two colours (max channel difference).
+inline int colourDistance(QRgb a, QRgb b)
+{
+    return std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)), std::abs(qBlue(a) - qBlue(b))});
+}
+
+} // namespace olens::test
+
+/// QTEST_MAIN for GUI tests that need a desktop OpenGL context.
+#define OLENS_GUI_TEST_MAIN(TestClass)                 \
+    int main(int argc, char** argv)                    \
+    {                                                  \
+        olens::test::prepareOpenGL();                  \
+        QApplication app(argc, argv);                  \
+        TestClass tc;                                  \
+        return QTest::qExec(&tc, argc, argv);          \
+    }
