@@ -687,3 +687,53 @@ void writeCsv(const std::string& path, const Dataset& data)
 }
 
 } // namespace olens
+
+namespace olens {
+
+void writeScores(std::ostream& out, const Eigen::VectorXd& scores, const Eigen::VectorXi& outlier,
+                 const Eigen::VectorXd* labels)
+{
+    if (outlier.size() != scores.size() || (labels && labels->size() != scores.size()))
+        throw DataError("writeScores: scores, flags and labels differ in length");
+    out << "index,score,outlier" << (labels ? ",label" : "") << "\n";
+    char buf[64];
+    for (Eigen::Index i = 0; i < scores.size(); ++i) {
+        const auto r = std::to_chars(buf, buf + sizeof buf, scores(i));
+        out << i << ',' << std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)) << ',' << outlier(i);
+        if (labels) {
+            const auto rl = std::to_chars(buf, buf + sizeof buf, (*labels)(i));
+            out << ',' << std::string_view(buf, static_cast<std::size_t>(rl.ptr - buf));
+        }
+        out << '\n';
+    }
+}
+
+void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write)
+{
+    const std::string tmp = path + ".tmp-olens";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f)
+            throw DataError("cannot write '" + path + "': " + std::strerror(errno));
+        try {
+            write(f);
+        } catch (...) {
+            f.close();
+            std::remove(tmp.c_str());
+            throw;
+        }
+        f.flush();
+        if (!f) {
+            f.close();
+            std::remove(tmp.c_str());
+            throw DataError("error while writing '" + path + "' (disk full?)");
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        std::remove(tmp.c_str());
+        throw DataError("cannot replace '" + path + "': " + why);
+    }
+}
+
+} // namespace olens

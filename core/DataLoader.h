@@ -3,6 +3,7 @@
 // '#' comments, quoted fields. Every malformed input raises DataError naming file:line:column.
 #include "Dataset.h"
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <string_view>
@@ -33,5 +34,13 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName,
 /// Writes features (then sigma_ columns, then the label column) as CSV with a header.
 void writeCsv(std::ostream& out, const Dataset& data);
 void writeCsv(const std::string& path, const Dataset& data);
+
+/// Scores in the CLI's contract: index,score,outlier[,label] (index = 0-based row).
+void writeScores(std::ostream& out, const Eigen::VectorXd& scores, const Eigen::VectorXi& outlier,
+                 const Eigen::VectorXd* labels = nullptr);
+
+/// Writes a file atomically: the content goes to a temporary file next to `path`, which replaces
+/// `path` only when everything was written (no truncated file on failure). Throws DataError.
+void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 } // namespace olens

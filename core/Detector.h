@@ -11,6 +11,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace olens {
 
@@ -40,6 +41,13 @@ public:
     virtual Geometry geometry() const { return {}; }
     /// Method-specific figures for `evaluate --json` (e.g. msre, clusters).
     virtual std::map<std::string, double> figures() const { return {}; }
+    /// One short human-readable reason per row of X for the ranking table (e.g. "quadric 3
+    /// violated most", "nearest flat 2"). Empty when the method has nothing to add. Requires fit.
+    virtual std::vector<std::string> explain(const Eigen::MatrixXd& X) const
+    {
+        (void)X;
+        return {};
+    }
 
     bool isFitted() const { return m_fitted; }
     int inputDimension() const { return m_dim; }

@@ -173,6 +173,23 @@ Eigen::MatrixXd Normalizer::transform(const Eigen::MatrixXd& X) const
     return X;
 }
 
+Eigen::MatrixXd Normalizer::inverseTransform(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& fill) const
+{
+    if (!m_fitted) throw NotFittedError(toString(m_kind) + " normalization used before fit()");
+    if (m_kind == Normalization::None || m_kind == Normalization::L2)
+        return Xn;
+    if (Xn.cols() != static_cast<Eigen::Index>(m_kept.size()) || fill.size() != m_inputCols)
+        throw DataError(toString(m_kind) + " inverse: expected " + std::to_string(m_kept.size())
+                        + " normalised columns and " + std::to_string(m_inputCols) + " fill values");
+    Eigen::MatrixXd out = fill.transpose().replicate(Xn.rows(), 1);
+    for (Eigen::Index k = 0; k < Xn.cols(); ++k) {
+        const int j = m_kept[static_cast<std::size_t>(k)];
+        if (m_scale(k) != 0.0)
+            out.col(j) = Xn.col(k).array() / m_scale(k) + m_offset(k);
+    }
+    return out;
+}
+
 std::vector<std::string> Normalizer::keptNames(const std::vector<std::string>& names) const
 {
     if (!m_fitted) throw NotFittedError(toString(m_kind) + " normalization used before fit()");

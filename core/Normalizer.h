@@ -24,6 +24,11 @@ public:
     void fit(const Eigen::MatrixXd& X);
     Eigen::MatrixXd transform(const Eigen::MatrixXd& X) const;
     Eigen::MatrixXd fitTransform(const Eigen::MatrixXd& X) { fit(X); return transform(X); }
+    /// Maps normalised rows back to input coordinates, for drawing geometry fitted in normalised
+    /// space. zscore/minmax are inverted exactly; columns that cannot be recovered (dropped or
+    /// constant) take the value of `fill` (p input values, e.g. the data mean). none and l2 return
+    /// the rows unchanged (l2 loses each row's scale: geometry is drawn on the unit sphere).
+    Eigen::MatrixXd inverseTransform(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& fill) const;
 
     Normalization kind() const { return m_kind; }
     bool isFitted() const { return m_fitted; }

@@ -15,6 +15,8 @@ struct DetectorInfo {
     std::string summary;   ///< one sentence
     std::string reference; ///< paper and equations
     std::vector<ParamSpec> params;
+    /// The input normalisation the paper uses ("none", "zscore", "l2", "minmax"); the GUI preselects it.
+    std::string normalization = "none";
     std::function<std::unique_ptr<Detector>(ParamSet)> make;
 };
 

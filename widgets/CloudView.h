@@ -1,16 +1,31 @@
 #pragma once
-// The central point-cloud view: shows the document's data (2D for p<=2, 3D for p=3, the first
-// three PCA axes for p>3 with an on-screen note), coloured by label, with axes and a legend.
+// The central view. Shows the document's data (2D for p ≤ 2, 3D for p = 3, a projection with an
+// on-screen note for p > 3) coloured by label, score or cluster with a legend / scalar bar, and the
+// trained result: 2D score image + contour lines with the decision threshold emphasised, 3D
+// iso-surface of the score at the threshold, and the detector's geometry (quadric zero sets,
+// hyperplanes, flats), each layer switchable. Fields are computed off the GUI thread.
+#include "FieldComputer.h"
+#include "Projection.h"
 #include "VtkView.h"
 
 #include <Eigen/Dense>
 #include <QColor>
+#include <QStringList>
+#include <array>
+#include <memory>
 #include <vtkNew.h>
+#include <vtkSmartPointer.h>
 
 class vtkActor;
+class vtkAssembly;
 class vtkCubeAxesActor;
+class vtkImageActor;
 class vtkLegendBoxActor;
+class vtkLookupTable;
 class vtkPolyData;
+class vtkPropCollection;
+class vtkRenderer;
+class vtkScalarBarActor;
 class vtkTextActor;
 
 namespace olens {
@@ -20,37 +35,107 @@ class DataDocument;
 class CloudView : public VtkView {
     Q_OBJECT
 public:
+    enum class ColourBy { Auto, Label, Score, Cluster };
+    enum class Layer { ScoreImage, Contours, IsoSurface, Quadrics, Hyperplanes, Flats, LayerCount };
+
     explicit CloudView(DataDocument* document, QWidget* parent = nullptr);
     ~CloudView() override;
 
     /// n×3 display coordinates of the samples (z = 0 in 2D).
     const Eigen::MatrixX3d& displayPoints() const { return m_display; }
-    /// Colour used for a label value (inliers 0, outliers 1, other class ids from a palette),
-    /// or for unlabelled data when label is NaN.
+    /// Colour for a label value (0 inlier, 1 outlier, other ids from a palette; NaN = unlabelled).
     static QColor colourFor(double label);
-    /// Text of the projection note (empty when the data are shown as they are).
-    QString projectionNote() const { return m_note; }
+    /// Colour of the k-th geometry component (quadric, frame, cluster).
+    static QColor componentColour(int k);
+    QString projectionNote() const { return QString::fromStdString(m_projection.note); }
+    const Projection& projection() const { return m_projection; }
+    /// Replaces the projection (p > 3: PCA or chosen axes). Rebuilds the scene.
+    void setProjection(const Projection& projection);
 
+    void setColourBy(ColourBy c);
+    ColourBy colourBy() const { return m_colourBy; }
+    /// What Auto resolves to: Score with a result, else Label/Cluster/none.
+    ColourBy effectiveColourBy() const;
+    static QStringList colourMaps();
+    void setColourMap(const QString& name);
+    QString colourMap() const { return m_colourMap; }
     void setPointSize(double pixels);
+
+    void setLayerVisible(Layer layer, bool on);
+    bool layerVisible(Layer layer) const { return m_layerOn[static_cast<int>(layer)]; }
+    void setIsoOpacity(double opacity);
+    void setGridResolution2D(int n);
+    void setGridResolution3D(int n);
+    /// Extra margin around the data box, as a fraction of its size per side.
+    void setGridMargin(double fraction);
+    int gridResolution2D() const { return m_res2d; }
+    int gridResolution3D() const { return m_res3d; }
+    double gridMargin() const { return m_margin; }
+    /// The grid the next field uses (display coordinates).
+    GridSpec gridSpec() const;
+    /// Human-readable grid extent and resolution (shown on screen).
+    QString gridDescription() const;
+
+    /// The field currently drawn (null before one is ready).
+    std::shared_ptr<const FieldData> field() const { return m_field; }
+    /// Number of polyline cells in the emphasised threshold contour (2D) / triangles (3D).
+    vtkIdType thresholdContourCells() const;
 
 public slots:
     void rebuild();
     void showSelection(int index);
+    /// Moves the camera focus to a sample (animated).
+    void flyTo(int index);
+
+signals:
+    void fieldUpdated();
+    void gridChanged(const QString& description);
 
 private:
+    struct Layers;
     void onHover(int index, QPoint globalPos);
     QString describePoint(int index) const;
+    void recolour();
+    void updateLegend();
+    void updateTopK();
+    void requestField();
+    void onField(std::shared_ptr<const FieldData> field);
+    void drawField();
+    void drawFlats();
+    void updateThreshold();
+    void applyLayerVisibility();
+    bool twoD() const;
 
     DataDocument* m_doc;
+    Projection m_projection;
+    bool m_userProjection = false;
     Eigen::MatrixX3d m_display;
-    QString m_note;
+    ColourBy m_colourBy = ColourBy::Auto;
+    QString m_colourMap = "viridis";
+    std::array<bool, static_cast<int>(Layer::LayerCount)> m_layerOn{};
+    double m_isoOpacity = 0.35;
+    float m_pointSize = 9.0f;
+    int m_res2d = 200;
+    int m_res3d = 48;
+    double m_margin = 0.15;
+    double m_scoreLo = 0.0, m_scoreHi = 1.0;
+
+    FieldComputer m_fields;
+    std::shared_ptr<const FieldData> m_field;
+    std::unique_ptr<Layers> m_layers;
+
     vtkNew<vtkPolyData> m_poly;
     vtkNew<vtkActor> m_points;
     vtkNew<vtkPolyData> m_selPoly;
     vtkNew<vtkActor> m_selection;
+    vtkNew<vtkPolyData> m_topPoly;
+    vtkNew<vtkActor> m_top;
     vtkNew<vtkCubeAxesActor> m_axes;
     vtkNew<vtkLegendBoxActor> m_legend;
+    vtkNew<vtkScalarBarActor> m_scalarBar;
+    vtkNew<vtkLookupTable> m_lut;
     vtkNew<vtkTextActor> m_noteActor;
+    vtkNew<vtkTextActor> m_gridActor;
 };
 
 } // namespace olens

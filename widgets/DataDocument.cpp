@@ -5,6 +5,9 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
+#include <numeric>
+
 #include <vtkNew.h>
 #include <vtkPLYReader.h>
 #include <vtkPoints.h>
@@ -17,8 +20,56 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     m_data = std::move(data);
     m_path = path;
     m_selected = -1;
+    m_result.reset();
+    m_live.reset();
+    m_liveNorm.reset();
+    m_ranking.clear();
     emit datasetChanged();
+    emit resultChanged();
     emit selectionChanged(-1);
+}
+
+void DataDocument::setResult(std::shared_ptr<const FitResult> result)
+{
+    if (result && result->scores.size() != m_data.rows())
+        result.reset(); // a result for other data must never be shown
+    m_result = std::move(result);
+    m_live.reset();
+    m_liveNorm.reset();
+    m_ranking.clear();
+    if (m_result) {
+        m_ranking.resize(static_cast<std::size_t>(m_result->scores.size()));
+        std::iota(m_ranking.begin(), m_ranking.end(), 0);
+        const Eigen::VectorXd& s = m_result->scores;
+        std::stable_sort(m_ranking.begin(), m_ranking.end(), [&](int a, int b) { return s(a) > s(b); });
+        m_threshold = m_result->threshold;
+    }
+    emit resultChanged();
+    emit thresholdChanged(m_threshold);
+}
+
+void DataDocument::setThreshold(double t)
+{
+    if (t == m_threshold)
+        return;
+    m_threshold = t;
+    emit thresholdChanged(t);
+}
+
+void DataDocument::setTopK(int k)
+{
+    k = std::max(0, k);
+    if (k == m_topK)
+        return;
+    m_topK = k;
+    emit topKChanged(k);
+}
+
+void DataDocument::setLiveGeometry(std::shared_ptr<const Geometry> g, std::shared_ptr<const Normalizer> normalizer)
+{
+    m_live = std::move(g);
+    m_liveNorm = m_live ? std::move(normalizer) : nullptr;
+    emit liveGeometryChanged();
 }
 
 void DataDocument::setSelectedPoint(int index)

@@ -155,6 +155,9 @@ void VtkView::paintGL()
     state->Reset();
     state->Push();
     state->vtkglDepthFunc(GL_LEQUAL);
+    // Vertex shaders may set gl_PointSize (per-point sprite sizes); VTK's state cache does not
+    // track this capability, so enabling it directly is safe.
+    glEnable(GL_PROGRAM_POINT_SIZE);
     m_window->Render();
 
     // Blit VTK's display framebuffer into the widget's FBO.

@@ -241,26 +241,13 @@ int cmdScore(const Args& a, std::ostream& err)
 {
     const std::string outPath = require(a, "output");
     Prepared r = fitAndScore(a, err, false);
-    std::ofstream f(outPath);
-    if (!f)
-        throw DataError("cannot write '" + outPath + "'");
-    f << "index,score,outlier" << (r.input.hasLabels() ? ",label" : "") << "\n";
-    f << std::setprecision(17);
-    for (Eigen::Index i = 0; i < r.scores.size(); ++i) {
-        f << i << "," << r.scores(i) << "," << r.outlier(i);
-        if (r.input.hasLabels())
-            f << "," << r.input.labels(i);
-        f << "\n";
-    }
-    if (!f)
-        throw DataError("error while writing '" + outPath + "'");
+    writeFileAtomically(outPath, [&](std::ostream& f) {
+        writeScores(f, r.scores, r.outlier, r.input.hasLabels() ? &r.input.labels : nullptr);
+    });
     if (a.options.count("save-model")) {
         nlohmann::json model = r.detector->toJson();
         model["normalizer"] = r.normalizer.toJson();
-        std::ofstream m(a.options.at("save-model"));
-        if (!m)
-            throw DataError("cannot write '" + a.options.at("save-model") + "'");
-        m << model.dump(1) << "\n";
+        writeFileAtomically(a.options.at("save-model"), [&](std::ostream& m) { m << model.dump(1) << "\n"; });
     }
     return 0;
 }

@@ -3,51 +3,79 @@
 #include "CloudView.h"
 #include "DataDocument.h"
 #include "DataPanel.h"
+#include "DetectorPanel.h"
+#include "EvaluationPanel.h"
 #include "LogPanel.h"
+#include "RankingPanel.h"
 #include "Reactions.h"
+#include "TrainingController.h"
+#include "ViewControls.h"
 
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QVBoxLayout>
 
 namespace olens {
 
-namespace {
-QLabel* placeholder(const QString& text)
-{
-    auto* l = new QLabel(text);
-    l->setWordWrap(true);
-    l->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    l->setMargin(8);
-    l->setStyleSheet("color: #555;");
-    return l;
-}
-} // namespace
-
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), m_doc(new DataDocument(this)), m_log(new LogPanel), m_status(new QLabel)
+    : QMainWindow(parent), m_doc(new DataDocument(this)), m_trainer(new TrainingController(m_doc, this)),
+      m_log(new LogPanel), m_status(new QLabel)
 {
     setWindowTitle(tr("OutlierLens"));
     setObjectName("MainWindow");
-    m_view = new CloudView(m_doc, this);
-    setCentralWidget(m_view);
+    auto* central = new QWidget;
+    m_view = new CloudView(m_doc);
+    m_controls = new ViewControls(m_doc, m_view);
+    auto* layout = new QVBoxLayout(central);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_controls);
+    layout->addWidget(m_view, 1);
+    setCentralWidget(central);
     statusBar()->addPermanentWidget(m_status, 1);
     buildDocks();
     buildMenus();
+
     connect(m_doc, &DataDocument::datasetChanged, this, &MainWindow::updateStatus);
+    connect(m_doc, &DataDocument::resultChanged, this, &MainWindow::updateStatus);
     connect(m_doc, &DataDocument::selectionChanged, this, [this](int index) {
         if (index >= 0)
             statusBar()->showMessage(tr("selected point %1").arg(index), 5000);
     });
+    connect(m_trainer, &TrainingController::started, this,
+            [this](const QString& id) { m_log->info(tr("training %1 …").arg(id)); });
+    connect(m_trainer, &TrainingController::finished, this, [this](double s) {
+        const auto r = m_doc->result();
+        m_log->info(tr("trained %1 in %2 s (fit %3 s); threshold %4")
+                        .arg(QString::fromStdString(r ? r->detectorId : "?"))
+                        .arg(s, 0, 'f', 2)
+                        .arg(r ? r->fitSeconds : 0.0, 0, 'f', 3)
+                        .arg(r ? r->threshold : 0.0, 0, 'g', 4));
+        for (const auto& w : r ? r->normalizer.warnings() : std::vector<std::string>{})
+            m_log->warning(QString::fromStdString(w));
+    });
+    connect(m_trainer, &TrainingController::failed, this, [this](const QString& m) { m_log->error(tr("training failed: %1").arg(m)); });
+    connect(m_trainer, &TrainingController::cancelled, this, [this] { m_log->warning(tr("training cancelled; previous result kept")); });
+    connect(m_detector, &DetectorPanel::errorMessage, m_log, &LogPanel::error);
+    connect(m_ranking, &RankingPanel::flyToRequested, m_view, &CloudView::flyTo);
     updateStatus();
-    resize(1280, 820);
+    resize(1400, 900);
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    // Stop training promptly: the worker sees the flag at its next progress report.
+    m_trainer->cancel();
+    QMainWindow::closeEvent(e);
+}
 
 void MainWindow::buildDocks()
 {
@@ -58,23 +86,19 @@ void MainWindow::buildDocks()
         addDockWidget(area, dock);
         return dock;
     };
-    addDock(tr("Data"), "DataDock", new DataPanel(m_doc), Qt::LeftDockWidgetArea);
-    addDock(tr("Detector"), "DetectorDock",
-            placeholder(tr("Detector: choose a detector, edit its parameters (generated from its schema), "
-                           "train in the background with progress, loss plot and Cancel. Coming with the "
-                           "exploration workflow; meanwhile use outlierlens-cli score/evaluate.")),
-            Qt::LeftDockWidgetArea);
-    auto* ranking = addDock(tr("Ranking"), "RankingDock",
-                            placeholder(tr("Ranking: points sorted by outlier score, linked with the view. "
-                                           "Coming with the exploration workflow.")),
-                            Qt::RightDockWidgetArea);
-    auto* eval = addDock(tr("Evaluation"), "EvaluationDock",
-                         placeholder(tr("Evaluation: ROC and PR curves with AUROC/AUPRC when the data have a "
-                                        "label column. Coming with the exploration workflow.")),
-                         Qt::RightDockWidgetArea);
-    tabifyDockWidget(ranking, eval);
-    ranking->raise();
+    auto* data = addDock(tr("Data"), "DataDock", new DataPanel(m_doc), Qt::LeftDockWidgetArea);
+    m_detector = new DetectorPanel(m_doc, m_trainer);
+    auto* det = addDock(tr("Detector"), "DetectorDock", m_detector, Qt::LeftDockWidgetArea);
+    tabifyDockWidget(data, det);
+    det->raise();
+    m_ranking = new RankingPanel(m_doc);
+    auto* ranking = addDock(tr("Ranking"), "RankingDock", m_ranking, Qt::RightDockWidgetArea);
+    m_evaluation = new EvaluationPanel(m_doc);
+    auto* eval = addDock(tr("Evaluation"), "EvaluationDock", m_evaluation, Qt::RightDockWidgetArea);
+    Q_UNUSED(ranking);
+    Q_UNUSED(eval);
     addDock(tr("Log"), "LogDock", m_log, Qt::BottomDockWidgetArea);
+    resizeDocks({det}, {330}, Qt::Horizontal);
 }
 
 void MainWindow::buildMenus()
@@ -84,19 +108,38 @@ void MainWindow::buildMenus()
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Load CSV, TSV, TXT, XYZ or PLY point data"));
     new OpenDataReaction(open, this);
-    QAction* shot = file->addAction(tr("Save &screenshot…"));
+    file->addSeparator();
+    QAction* shot = file->addAction(tr("Save view &screenshot…"));
     shot->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
-    new ScreenshotReaction(shot, this);
+    new ScreenshotReaction(shot, this, ScreenshotReaction::Target::View);
+    QAction* wshot = file->addAction(tr("Save &window screenshot…"));
+    new ScreenshotReaction(wshot, this, ScreenshotReaction::Target::Window);
+    QAction* scores = file->addAction(tr("Export s&cores CSV…"));
+    scores->setShortcut(QKeySequence(tr("Ctrl+E")));
+    new ExportReaction(scores, this, ExportReaction::What::Scores);
+    QAction* model = file->addAction(tr("Export fitted &model JSON…"));
+    new ExportReaction(model, this, ExportReaction::What::Model);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu* train = menuBar()->addMenu(tr("&Train"));
+    QAction* go = train->addAction(tr("&Train detector"));
+    go->setShortcut(QKeySequence(tr("Ctrl+T")));
+    connect(go, &QAction::triggered, m_detector, &DetectorPanel::train);
+    QAction* stop = train->addAction(tr("&Cancel training"));
+    stop->setShortcut(QKeySequence(tr("Ctrl+.")));
+    connect(stop, &QAction::triggered, m_trainer, &TrainingController::cancel);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* reset = view->addAction(tr("&Reset camera"));
     reset->setShortcut(QKeySequence(tr("R")));
     reset->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(reset, &QAction::triggered, m_view, &VtkView::resetCamera);
+    QAction* fly = view->addAction(tr("&Fly to selected point"));
+    fly->setShortcut(QKeySequence(tr("F")));
+    connect(fly, &QAction::triggered, this, [this] { m_view->flyTo(m_doc->selectedPoint()); });
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
@@ -106,9 +149,12 @@ void MainWindow::buildMenus()
     connect(about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About OutlierLens"),
                            tr("<b>OutlierLens %1</b><p>Explore geometric outlier detectors and manifold "
-                              "learners on point clouds.</p><p>Mouse: left drag rotates (3D) or adjusts nothing "
-                              "in 2D, middle drag pans, wheel zooms, click picks a point, double-click or R "
-                              "resets the camera.</p>")
+                              "learners on point clouds.</p>"
+                              "<p><b>Mouse</b>: left drag rotates (3D) / adjusts contrast-free panning in 2D with "
+                              "middle drag, wheel zooms, click picks a point, double-click or R resets the "
+                              "camera, F flies to the selected point.</p>"
+                              "<p><b>Keys</b>: Ctrl+O open, Ctrl+T train, Ctrl+. or Esc cancel, Ctrl+E export "
+                              "scores, Ctrl+Shift+S screenshot, Ctrl+Q quit.</p>")
                                .arg(QApplication::applicationVersion()));
     });
 }
@@ -143,7 +189,10 @@ void MainWindow::updateStatus()
         return;
     }
     const QString name = QFileInfo(m_doc->filePath()).fileName();
-    m_status->setText(tr("n = %1   p = %2   file: %3").arg(d.rows()).arg(d.cols()).arg(name));
+    QString text = tr("n = %1   p = %2   file: %3").arg(d.rows()).arg(d.cols()).arg(name);
+    if (const auto r = m_doc->result())
+        text += tr("   detector: %1").arg(QString::fromStdString(r->detectorId));
+    m_status->setText(text);
     setWindowTitle(tr("%1 — OutlierLens").arg(name));
 }
 

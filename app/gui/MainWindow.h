@@ -9,7 +9,12 @@ namespace olens {
 
 class CloudView;
 class DataDocument;
+class DetectorPanel;
+class EvaluationPanel;
 class LogPanel;
+class RankingPanel;
+class TrainingController;
+class ViewControls;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -19,12 +24,21 @@ public:
 
     DataDocument* document() const { return m_doc; }
     CloudView* view() const { return m_view; }
+    ViewControls* viewControls() const { return m_controls; }
     LogPanel* log() const { return m_log; }
+    TrainingController* trainer() const { return m_trainer; }
+    DetectorPanel* detectorPanel() const { return m_detector; }
+    RankingPanel* rankingPanel() const { return m_ranking; }
+    EvaluationPanel* evaluationPanel() const { return m_evaluation; }
 
     /// Loads a data file; on failure logs the reason, keeps the previous data and returns false.
     bool openFile(const QString& path, QString* error = nullptr);
     /// Interactive use: failures are also shown in a message box.
     void setInteractive(bool on) { m_interactive = on; }
+    bool isInteractive() const { return m_interactive; }
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
 
 private:
     void buildDocks();
@@ -32,8 +46,13 @@ private:
     void updateStatus();
 
     DataDocument* m_doc;
+    TrainingController* m_trainer;
     CloudView* m_view;
+    ViewControls* m_controls;
     LogPanel* m_log;
+    DetectorPanel* m_detector = nullptr;
+    RankingPanel* m_ranking = nullptr;
+    EvaluationPanel* m_evaluation = nullptr;
     QLabel* m_status;
     bool m_interactive = true;
 };

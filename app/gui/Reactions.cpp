@@ -1,12 +1,17 @@
 #include "Reactions.h"
 
 #include "CloudView.h"
+#include "DataDocument.h"
+#include "DataLoader.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
 
 #include <QAction>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QImage>
 #include <QMessageBox>
+#include <QSaveFile>
 #include <QSettings>
 
 namespace olens {
@@ -33,9 +38,22 @@ void OpenDataReaction::onTriggered()
     m_window->openFile(path);
 }
 
-ScreenshotReaction::ScreenshotReaction(QAction* action, MainWindow* window) : QObject(action), m_window(window)
+ScreenshotReaction::ScreenshotReaction(QAction* action, MainWindow* window, Target target)
+    : QObject(action), m_window(window), m_target(target)
 {
     connect(action, &QAction::triggered, this, &ScreenshotReaction::onTriggered);
+}
+
+QString ScreenshotReaction::save(MainWindow* window, Target target, const QString& path)
+{
+    // The window grab composes the QOpenGLWidget's framebuffer with the other widgets.
+    const QImage img = target == Target::View ? window->view()->grabImage() : window->grab().toImage();
+    if (img.isNull())
+        return tr("the view could not be rendered");
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || !img.save(&f, "PNG") || !f.commit())
+        return tr("cannot write PNG file '%1'").arg(path);
+    return {};
 }
 
 void ScreenshotReaction::onTriggered()
@@ -46,12 +64,60 @@ void ScreenshotReaction::onTriggered()
         return;
     if (!path.endsWith(".png", Qt::CaseInsensitive))
         path += ".png";
-    QString error;
-    if (m_window->view()->saveScreenshot(path, &error)) {
+    const QString error = save(m_window, m_target, path);
+    if (error.isEmpty()) {
         m_window->log()->info(tr("screenshot saved to %1").arg(path));
     } else {
         m_window->log()->error(error);
         QMessageBox::warning(m_window, tr("Save screenshot"), error);
+    }
+}
+
+ExportReaction::ExportReaction(QAction* action, MainWindow* window, What what)
+    : QObject(action), m_window(window), m_what(what)
+{
+    connect(action, &QAction::triggered, this, &ExportReaction::onTriggered);
+    auto update = [action, window] { action->setEnabled(window->document()->result() != nullptr); };
+    connect(window->document(), &DataDocument::resultChanged, action, update);
+    update();
+}
+
+QString ExportReaction::save(MainWindow* window, What what, const QString& path)
+{
+    const auto r = window->document()->result();
+    if (!r)
+        return tr("nothing to export: train a detector first");
+    try {
+        if (what == What::Scores) {
+            const Dataset& d = window->document()->dataset();
+            writeFileAtomically(path.toStdString(), [&](std::ostream& out) {
+                writeScores(out, r->scores, r->outlier, d.hasLabels() ? &d.labels : nullptr);
+            });
+        } else {
+            nlohmann::json model = r->detector->toJson();
+            model["normalizer"] = r->normalizer.toJson();
+            writeFileAtomically(path.toStdString(), [&](std::ostream& out) { out << model.dump(1) << "\n"; });
+        }
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+void ExportReaction::onTriggered()
+{
+    const bool scores = m_what == What::Scores;
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, scores ? tr("Export scores") : tr("Export model"), scores ? "scores.csv" : "model.json",
+        scores ? tr("CSV (*.csv)") : tr("JSON (*.json)"));
+    if (path.isEmpty())
+        return;
+    const QString error = save(m_window, m_what, path);
+    if (error.isEmpty()) {
+        m_window->log()->info(tr("exported %1").arg(path));
+    } else {
+        m_window->log()->error(error);
+        QMessageBox::warning(m_window, tr("Export"), error);
     }
 }
 

@@ -7,7 +7,6 @@ class QAction;
 namespace olens {
 
 class MainWindow;
-class VtkView;
 
 /// File → Open: asks for a file and loads it through MainWindow::openFile.
 class OpenDataReaction : public QObject {
@@ -21,15 +20,34 @@ private:
     MainWindow* m_window;
 };
 
-/// File → Save screenshot: writes the central view as PNG.
+/// File → Save screenshot: the central view (its framebuffer) or the whole window, as PNG.
 class ScreenshotReaction : public QObject {
     Q_OBJECT
 public:
-    ScreenshotReaction(QAction* action, MainWindow* window);
+    enum class Target { View, Window };
+    ScreenshotReaction(QAction* action, MainWindow* window, Target target);
+    /// Writes the screenshot; returns an error message or an empty string.
+    static QString save(MainWindow* window, Target target, const QString& path);
 
 private:
     void onTriggered();
     MainWindow* m_window;
+    Target m_target;
+};
+
+/// File → Export scores CSV (the CLI's columns) / fitted model JSON; writes are atomic.
+class ExportReaction : public QObject {
+    Q_OBJECT
+public:
+    enum class What { Scores, Model };
+    ExportReaction(QAction* action, MainWindow* window, What what);
+    /// Writes the export; returns an error message or an empty string.
+    static QString save(MainWindow* window, What what, const QString& path);
+
+private:
+    void onTriggered();
+    MainWindow* m_window;
+    What m_what;
 };
 
 } // namespace olens

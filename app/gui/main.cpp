@@ -1,7 +1,14 @@
-// outlierlens: the GUI. Headless flags for demos and tests: --load FILE --screenshot OUT.png --exit.
+// outlierlens: the GUI. Headless flags for demos and tests:
+//   --load FILE [--detector ID --param k=v ... --train] --screenshot OUT.png --exit
 #include "CloudView.h"
+#include "DataDocument.h"
+#include "DetectorPanel.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
+#include "Normalizer.h"
+#include "ParamForm.h"
+#include "Reactions.h"
+#include "TrainingController.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -9,13 +16,11 @@
 #include <QTimer>
 
 #include <cstdio>
-#include <cstdlib>
 
-int main(int argc, char** argv)
+namespace {
+
+void setOpenGLFormat()
 {
-    // VTK 9.1 cannot run on Qt's EGL platforms (GLEW); default to xcb unless the user chose.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "xcb");
     QSurfaceFormat fmt;
     fmt.setRenderableType(QSurfaceFormat::OpenGL);
     fmt.setVersion(3, 2);
@@ -27,6 +32,16 @@ int main(int argc, char** argv)
     fmt.setAlphaBufferSize(8);
     fmt.setStencilBufferSize(0);
     QSurfaceFormat::setDefaultFormat(fmt);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    // VTK 9.1 cannot run on Qt's EGL platforms (GLEW); default to xcb unless the user chose.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "xcb");
+    setOpenGLFormat();
 
     QApplication app(argc, argv);
     QApplication::setApplicationName("OutlierLens");
@@ -37,45 +52,88 @@ int main(int argc, char** argv)
     parser.setApplicationDescription("OutlierLens — explore geometric outlier detectors on point clouds.");
     parser.addHelpOption();
     parser.addVersionOption();
-    QCommandLineOption load("load", "Load a data file (CSV, TSV, TXT, XYZ, PLY) at start.", "FILE");
-    QCommandLineOption shot("screenshot", "Render once and save the view as PNG.", "OUT.png");
-    QCommandLineOption exitOpt("exit", "Quit after --screenshot (or right after start).");
-    parser.addOptions({load, shot, exitOpt});
+    const QCommandLineOption load("load", "Load a data file (CSV, TSV, TXT, XYZ, PLY) at start.", "FILE");
+    const QCommandLineOption detector("detector", "Select a detector (see outlierlens-cli list).", "ID");
+    const QCommandLineOption param("param", "Set a detector parameter (repeatable).", "name=value");
+    const QCommandLineOption normalize("normalize", "Normalisation: none|zscore|l2|minmax (default: the paper's).", "KIND");
+    const QCommandLineOption train("train", "Train the detector after loading.");
+    const QCommandLineOption topk("top-k", "Highlight the k highest-scoring points.", "K");
+    const QCommandLineOption shot("screenshot", "Save the view as PNG (after training, when --train).", "OUT.png");
+    const QCommandLineOption windowShot("window-screenshot", "Save the whole window as PNG.", "OUT.png");
+    const QCommandLineOption exitOpt("exit", "Quit after the screenshots (or right after start).");
+    parser.addOptions({load, detector, param, normalize, train, topk, shot, windowShot, exitOpt});
     parser.addPositionalArgument("file", "Data file to open (same as --load).", "[file]");
     parser.process(app);
 
     olens::MainWindow window;
     const bool headless = parser.isSet(exitOpt);
     window.setInteractive(!headless);
+    int status = 0;
+    auto fail = [&](const QString& msg) {
+        std::fprintf(stderr, "outlierlens: %s\n", qPrintable(msg));
+        status = 1;
+    };
+
     QString file = parser.value(load);
     if (file.isEmpty() && !parser.positionalArguments().isEmpty())
         file = parser.positionalArguments().first();
-    int status = 0;
     if (!file.isEmpty()) {
         QString error;
-        if (!window.openFile(file, &error)) {
-            std::fprintf(stderr, "outlierlens: %s\n", qPrintable(error));
-            status = 1;
-        }
+        if (!window.openFile(file, &error))
+            fail(error);
     }
+    if (parser.isSet(detector) && !window.detectorPanel()->setCurrentDetector(parser.value(detector)))
+        fail(QStringLiteral("unknown detector '%1' (see outlierlens-cli list)").arg(parser.value(detector)));
+    try {
+        olens::ParamAssignments values;
+        for (const QString& p : parser.values(param))
+            values.push_back(olens::splitAssignment(p.toStdString()));
+        window.detectorPanel()->form()->setValues(values);
+        if (parser.isSet(normalize))
+            window.detectorPanel()->setNormalization(olens::parseNormalization(parser.value(normalize).toStdString()));
+    } catch (const std::exception& e) {
+        fail(QString::fromUtf8(e.what()));
+    }
+    if (parser.isSet(topk))
+        window.document()->setTopK(parser.value(topk).toInt());
     window.show();
 
-    const QString shotPath = parser.value(shot);
-    if (!shotPath.isEmpty() || headless) {
-        // After the first events are processed the GL context exists and the view has its size.
-        QTimer::singleShot(200, &window, [&] {
-            if (!shotPath.isEmpty()) {
-                QString error;
-                if (!window.view()->saveScreenshot(shotPath, &error)) {
-                    std::fprintf(stderr, "outlierlens: screenshot failed: %s\n", qPrintable(error));
-                    status = 1;
-                } else {
-                    std::fprintf(stdout, "outlierlens: screenshot written to %s\n", qPrintable(shotPath));
-                }
-            }
-            if (headless)
-                QApplication::exit(status);
+    auto finish = [&] {
+        if (parser.isSet(shot)) {
+            const QString err = olens::ScreenshotReaction::save(&window, olens::ScreenshotReaction::Target::View, parser.value(shot));
+            if (!err.isEmpty())
+                fail(QStringLiteral("screenshot failed: %1").arg(err));
+            else
+                std::fprintf(stdout, "outlierlens: screenshot written to %s\n", qPrintable(parser.value(shot)));
+        }
+        if (parser.isSet(windowShot)) {
+            const QString err = olens::ScreenshotReaction::save(&window, olens::ScreenshotReaction::Target::Window, parser.value(windowShot));
+            if (!err.isEmpty())
+                fail(QStringLiteral("window screenshot failed: %1").arg(err));
+        }
+        if (headless)
+            QApplication::exit(status);
+    };
+
+    const bool doTrain = parser.isSet(train) && status == 0 && !file.isEmpty();
+    if (doTrain) {
+        // Screenshot once the trained result's field has been drawn (or after a grace period).
+        auto* guard = new QTimer(&window);
+        guard->setSingleShot(true);
+        QObject::connect(guard, &QTimer::timeout, &window, finish);
+        QObject::connect(window.trainer(), &olens::TrainingController::finished, &window, [&, guard](double s) {
+            std::fprintf(stdout, "outlierlens: trained in %.3f s\n", s);
+            guard->start(15000);
+            QObject::connect(window.view(), &olens::CloudView::fieldUpdated, guard, [guard] { guard->start(150); });
         });
+        QObject::connect(window.trainer(), &olens::TrainingController::failed, &window, [&](const QString& m) {
+            fail(QStringLiteral("training failed: %1").arg(m));
+            finish();
+        });
+        QTimer::singleShot(100, &window, [&] { window.detectorPanel()->train(); });
+    } else if (parser.isSet(shot) || parser.isSet(windowShot) || headless) {
+        // After the first events are processed the GL context exists and the view has its size.
+        QTimer::singleShot(300, &window, finish);
     }
     const int rc = app.exec();
     return rc != 0 ? rc : status;

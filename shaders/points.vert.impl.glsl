@@ -1,0 +1,2 @@
+//VTK::PositionVC::Impl
+  gl_PointSize = olensPointSize;

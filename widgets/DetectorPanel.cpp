@@ -1,0 +1,180 @@
+#include "DetectorPanel.h"
+
+#include "DataDocument.h"
+#include "ParamForm.h"
+#include "PlotWidget.h"
+#include "Registry.h"
+#include "TrainingController.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QVBoxLayout>
+
+namespace olens {
+
+DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* controller, QWidget* parent)
+    : QWidget(parent), m_doc(document), m_controller(controller), m_detector(new QComboBox),
+      m_summary(new QLabel), m_norm(new QComboBox), m_form(new ParamForm), m_train(new QPushButton(tr("&Train"))),
+      m_cancel(new QPushButton(tr("Cancel"))), m_defaults(new QPushButton(tr("Defaults"))),
+      m_progress(new QProgressBar), m_status(new QLabel), m_loss(new PlotWidget)
+{
+    for (const auto& d : Registry::instance().detectors())
+        m_detector->addItem(QString::fromStdString(d.id + " — " + d.title), QString::fromStdString(d.id));
+    m_detector->setToolTip(tr("Detector to train (all registered detectors)"));
+    m_summary->setWordWrap(true);
+    m_summary->setStyleSheet("color: #444;");
+    for (const char* n : {"none", "zscore", "l2", "minmax"})
+        m_norm->addItem(n);
+    m_norm->setToolTip(tr("Normalisation fitted on the training data: zscore (KIC paper), l2 rows (GODS, "
+                          "quadrics papers), minmax, or none. Preselected from the detector's paper."));
+    m_train->setToolTip(tr("Train on the loaded data in the background (Ctrl+T)"));
+    m_train->setShortcut(QKeySequence(tr("Ctrl+T")));
+    m_cancel->setToolTip(tr("Stop training; the previous result is kept (Esc)"));
+    m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancel->setEnabled(false);
+    m_defaults->setToolTip(tr("Reset the parameters to the paper's defaults"));
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(true);
+    m_progress->setFormat("%p%");
+    m_status->setWordWrap(true);
+    m_loss->setTitle(tr("training loss"));
+    m_loss->setAxisTitles(tr("report"), tr("loss"));
+    m_loss->setMinimumHeight(140);
+
+    auto* top = new QFormLayout;
+    top->addRow(tr("Detector"), m_detector);
+    top->addRow(m_summary);
+    top->addRow(tr("Normalise"), m_norm);
+    auto* params = new QGroupBox(tr("Parameters"));
+    auto* pl = new QVBoxLayout(params);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_form);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    pl->addWidget(scroll);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_train);
+    buttons->addWidget(m_cancel);
+    buttons->addWidget(m_defaults);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(params, 1);
+    layout->addLayout(buttons);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(m_loss, 1);
+
+    connect(m_detector, &QComboBox::currentIndexChanged, this, &DetectorPanel::onDetectorChanged);
+    connect(m_train, &QPushButton::clicked, this, &DetectorPanel::train);
+    connect(m_cancel, &QPushButton::clicked, m_controller, &TrainingController::cancel);
+    connect(m_defaults, &QPushButton::clicked, m_form, &ParamForm::resetToDefaults);
+    connect(m_controller, &TrainingController::runningChanged, this, &DetectorPanel::onRunning);
+    connect(m_controller, &TrainingController::progress, this, &DetectorPanel::onProgress);
+    connect(m_controller, &TrainingController::lossValues, this, &DetectorPanel::onLoss);
+    connect(m_controller, &TrainingController::finished, this, [this](double s) {
+        m_progress->setValue(1000);
+        m_status->setText(tr("trained in %1 s").arg(s, 0, 'f', 2));
+    });
+    connect(m_controller, &TrainingController::cancelled, this, [this] {
+        m_status->setText(tr("cancelled — previous result kept"));
+    });
+    connect(m_controller, &TrainingController::failed, this, [this](const QString& msg) {
+        m_status->setText(tr("failed: %1").arg(msg));
+    });
+    connect(m_doc, &DataDocument::datasetChanged, this, [this] { m_train->setEnabled(!m_doc->isEmpty() && !m_controller->isRunning()); });
+    onDetectorChanged();
+    m_train->setEnabled(!m_doc->isEmpty());
+}
+
+QString DetectorPanel::currentDetector() const
+{
+    return m_detector->currentData().toString();
+}
+
+bool DetectorPanel::setCurrentDetector(const QString& id)
+{
+    const int i = m_detector->findData(id);
+    if (i < 0)
+        return false;
+    m_detector->setCurrentIndex(i);
+    return true;
+}
+
+Normalization DetectorPanel::normalization() const
+{
+    return parseNormalization(m_norm->currentText().toStdString());
+}
+
+void DetectorPanel::setNormalization(Normalization n)
+{
+    m_norm->setCurrentText(QString::fromStdString(toString(n)));
+}
+
+void DetectorPanel::onDetectorChanged()
+{
+    const std::string id = currentDetector().toStdString();
+    if (id.empty())
+        return;
+    const DetectorInfo& info = Registry::instance().info(id);
+    m_summary->setText(QString::fromStdString(info.summary) + "<br><i>" +
+                       QString::fromStdString(info.reference).toHtmlEscaped() + "</i>");
+    m_form->setSchema(info.params);
+    m_norm->setCurrentText(QString::fromStdString(info.normalization));
+}
+
+void DetectorPanel::train()
+{
+    ParamAssignments values;
+    try {
+        values = m_form->values();
+    } catch (const std::exception& e) {
+        m_status->setText(QString::fromUtf8(e.what()));
+        emit errorMessage(QString::fromUtf8(e.what()));
+        return;
+    }
+    m_lossX.clear();
+    m_lossY.clear();
+    m_loss->clear();
+    m_lossSeries = -1;
+    m_progress->setValue(0);
+    m_status->setText(tr("starting…"));
+    m_controller->train(currentDetector().toStdString(), values, normalization());
+}
+
+void DetectorPanel::onRunning(bool running)
+{
+    m_train->setEnabled(!running && !m_doc->isEmpty());
+    m_cancel->setEnabled(running);
+    m_detector->setEnabled(!running);
+    m_form->setEnabled(!running);
+    m_norm->setEnabled(!running);
+}
+
+void DetectorPanel::onProgress(double fraction, const QString& message, double eta)
+{
+    m_progress->setValue(int(fraction * 1000));
+    QString text = message;
+    if (eta >= 0)
+        text += tr(" — about %1 s left").arg(eta, 0, 'f', eta < 10 ? 1 : 0);
+    m_status->setText(text);
+}
+
+void DetectorPanel::onLoss(const QVector<double>& steps, const QVector<double>& values)
+{
+    m_lossX += steps;
+    m_lossY += values;
+    if (m_lossSeries < 0)
+        m_lossSeries = m_loss->addLine(m_lossX, m_lossY, QColor(30, 90, 160), tr("loss"));
+    else
+        m_loss->setLineData(m_lossSeries, m_lossX, m_lossY);
+}
+
+} // namespace olens

@@ -1,0 +1,64 @@
+#pragma once
+// The Detector dock: pick a registered detector, edit its parameters (form generated from the
+// schema), choose the normalisation, Train / Cancel with progress, ETA and a live loss plot.
+#include "Normalizer.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace olens {
+
+class DataDocument;
+class ParamForm;
+class PlotWidget;
+class TrainingController;
+
+class DetectorPanel : public QWidget {
+    Q_OBJECT
+public:
+    DetectorPanel(DataDocument* document, TrainingController* controller, QWidget* parent = nullptr);
+
+    QString currentDetector() const;
+    /// Selects a detector by id; returns false when unknown.
+    bool setCurrentDetector(const QString& id);
+    Normalization normalization() const;
+    void setNormalization(Normalization n);
+    ParamForm* form() const { return m_form; }
+    QPushButton* trainButton() const { return m_train; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    PlotWidget* lossPlot() const { return m_loss; }
+
+public slots:
+    /// Starts training with the form's values (errors go to the controller's failed signal).
+    void train();
+
+signals:
+    void errorMessage(const QString& text);
+
+private:
+    void onDetectorChanged();
+    void onRunning(bool running);
+    void onProgress(double fraction, const QString& message, double eta);
+    void onLoss(const QVector<double>& steps, const QVector<double>& values);
+
+    DataDocument* m_doc;
+    TrainingController* m_controller;
+    QComboBox* m_detector;
+    QLabel* m_summary;
+    QComboBox* m_norm;
+    ParamForm* m_form;
+    QPushButton* m_train;
+    QPushButton* m_cancel;
+    QPushButton* m_defaults;
+    QProgressBar* m_progress;
+    QLabel* m_status;
+    PlotWidget* m_loss;
+    QVector<double> m_lossX, m_lossY;
+    int m_lossSeries = -1;
+};
+
+} // namespace olens

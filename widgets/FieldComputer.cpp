@@ -1,0 +1,139 @@
+#include "FieldComputer.h"
+
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+#include <chrono>
+
+namespace olens {
+
+Eigen::MatrixXd GridSpec::displayPoints(Eigen::Index first, Eigen::Index count) const
+{
+    Eigen::MatrixXd U(count, dims);
+    const Eigen::Index nx = res[0], ny = res[1];
+    for (Eigen::Index r = 0; r < count; ++r) {
+        const Eigen::Index id = first + r;
+        const Eigen::Index ix = id % nx, iy = (id / nx) % ny, iz = id / (nx * ny);
+        U(r, 0) = lo[0] + ix * spacing(0);
+        if (dims > 1)
+            U(r, 1) = lo[1] + iy * spacing(1);
+        if (dims > 2)
+            U(r, 2) = lo[2] + iz * spacing(2);
+    }
+    return U;
+}
+
+std::optional<FieldData> computeField(const FieldRequest& req, const std::atomic<bool>* stop)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    FieldData out;
+    out.grid = req.grid;
+    const Eigen::Index total = req.grid.count();
+    const bool wantScore = req.detector != nullptr;
+    if (wantScore)
+        out.score.resize(total);
+    for (std::size_t k = 0; k < req.geometry.quadrics.size(); ++k)
+        out.quadricValues.emplace_back(total);
+    for (std::size_t f = 0; f < req.geometry.frames.size(); ++f)
+        for (std::size_t h = 0; h < req.geometry.frames[f].planes.size(); ++h) {
+            out.planeValues.emplace_back(total);
+            out.planeFrame.push_back(static_cast<int>(f));
+        }
+    const int q = req.projection.displayDims();
+    constexpr Eigen::Index chunk = 8192;
+    for (Eigen::Index first = 0; first < total; first += chunk) {
+        if (stop && stop->load())
+            return std::nullopt;
+        const Eigen::Index m = std::min(chunk, total - first);
+        Eigen::MatrixXd U = req.grid.displayPoints(first, m);
+        if (U.cols() < q) { // a 2D grid for a 3D projection cannot happen; a 1D projection uses x only
+            U.conservativeResize(Eigen::NoChange, q);
+        }
+        const Eigen::MatrixXd X = req.projection.toFeature(U.leftCols(q));
+        const Eigen::MatrixXd Xn = req.normalizer.transform(X);
+        if (wantScore)
+            out.score.segment(first, m) = req.detector->score(Xn);
+        for (std::size_t k = 0; k < req.geometry.quadrics.size(); ++k) {
+            const Quadric& Q = req.geometry.quadrics[k];
+            if (Q.A.rows() != Xn.cols())
+                continue;
+            // f(x) = xᵀAx + bᵀx + c (quadrics paper eq. 3), row-wise.
+            const Eigen::MatrixXd XA = Xn * Q.A;
+            out.quadricValues[k].segment(first, m) =
+                (XA.cwiseProduct(Xn)).rowwise().sum() + Xn * Q.b + Eigen::VectorXd::Constant(m, Q.c);
+        }
+        std::size_t idx = 0;
+        for (const auto& frame : req.geometry.frames)
+            for (const auto& h : frame.planes) {
+                if (h.w.size() == Xn.cols())
+                    out.planeValues[idx].segment(first, m) = Xn * h.w + Eigen::VectorXd::Constant(m, h.bias);
+                ++idx;
+            }
+    }
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+struct FieldComputer::Running {
+    QFutureWatcher<std::shared_ptr<const FieldData>> watcher;
+    QString error;
+};
+
+FieldComputer::FieldComputer(QObject* parent) : QObject(parent) {}
+
+FieldComputer::~FieldComputer()
+{
+    m_pending.reset();
+    if (m_stop)
+        *m_stop = true;
+    if (m_running)
+        m_running->watcher.waitForFinished();
+}
+
+void FieldComputer::request(FieldRequest request)
+{
+    if (m_busy) {
+        // Newest wins: abandon the running one; start this when it returns.
+        m_pending = std::move(request);
+        if (m_stop)
+            *m_stop = true;
+        return;
+    }
+    start(std::move(request));
+}
+
+void FieldComputer::start(FieldRequest request)
+{
+    m_busy = true;
+    m_stop = std::make_shared<std::atomic<bool>>(false);
+    auto running = std::make_shared<Running>();
+    m_running = running;
+    auto stop = m_stop;
+    auto errorSlot = std::make_shared<QString>();
+    connect(&running->watcher, &QFutureWatcher<std::shared_ptr<const FieldData>>::finished, this,
+            [this, running, errorSlot] {
+                const auto field = running->watcher.result();
+                m_busy = false;
+                if (m_pending) {
+                    FieldRequest next = std::move(*m_pending);
+                    m_pending.reset();
+                    start(std::move(next));
+                } else if (field) {
+                    emit ready(field);
+                } else if (!errorSlot->isEmpty()) {
+                    emit failed(*errorSlot);
+                }
+            });
+    running->watcher.setFuture(QtConcurrent::run([request = std::move(request), stop, errorSlot]() -> std::shared_ptr<const FieldData> {
+        try {
+            auto f = computeField(request, stop.get());
+            if (!f)
+                return nullptr;
+            return std::make_shared<const FieldData>(std::move(*f));
+        } catch (const std::exception& e) {
+            *errorSlot = QString::fromUtf8(e.what());
+            return nullptr;
+        }
+    }));
+}
+
+} // namespace olens

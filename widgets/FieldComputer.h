@@ -1,0 +1,74 @@
+#pragma once
+// Evaluates a trained detector's score (and the implicit functions of its geometry: quadrics,
+// hyperplanes) on a regular display-space grid in a worker thread. The newest request wins:
+// a running computation is abandoned between chunks when a newer one arrives.
+#include "Detector.h"
+#include "Geometry.h"
+#include "Normalizer.h"
+#include "Projection.h"
+
+#include <QObject>
+#include <atomic>
+#include <memory>
+#include <optional>
+
+namespace olens {
+
+/// A regular grid in display coordinates; 2D grids have res[2] == 1.
+struct GridSpec {
+    int dims = 2;
+    Eigen::Vector3d lo = Eigen::Vector3d::Zero();
+    Eigen::Vector3d hi = Eigen::Vector3d::Ones();
+    Eigen::Vector3i res = Eigen::Vector3i(2, 2, 1);
+
+    Eigen::Index count() const { return Eigen::Index(res[0]) * res[1] * res[2]; }
+    double spacing(int axis) const { return res[axis] > 1 ? (hi[axis] - lo[axis]) / (res[axis] - 1) : 1.0; }
+    /// count×dims display coordinates, x varying fastest (VTK image order).
+    Eigen::MatrixXd displayPoints(Eigen::Index first, Eigen::Index count) const;
+};
+
+struct FieldRequest {
+    std::shared_ptr<const Detector> detector; ///< null: geometry only (live training snapshots)
+    Normalizer normalizer;                    ///< maps feature space to the detector's space
+    Geometry geometry;                        ///< quadrics / hyperplanes to sample (normalised space)
+    Projection projection;
+    GridSpec grid;
+};
+
+struct FieldData {
+    GridSpec grid;
+    Eigen::VectorXd score;                        ///< per grid point; empty without a detector
+    std::vector<Eigen::VectorXd> quadricValues;   ///< f_k at each grid point
+    std::vector<Eigen::VectorXd> planeValues;     ///< wᵀx + b at each grid point
+    std::vector<int> planeFrame;                  ///< frame index of each entry of planeValues
+    double seconds = 0.0;
+};
+
+/// Computes a field synchronously (used by the worker and by tests). Returns nullopt when
+/// `stop` becomes true between chunks.
+std::optional<FieldData> computeField(const FieldRequest& request, const std::atomic<bool>* stop = nullptr);
+
+class FieldComputer : public QObject {
+    Q_OBJECT
+public:
+    explicit FieldComputer(QObject* parent = nullptr);
+    ~FieldComputer() override;
+
+    void request(FieldRequest request);
+    bool isBusy() const { return m_busy; }
+
+signals:
+    void ready(std::shared_ptr<const FieldData> field);
+    void failed(const QString& message);
+
+private:
+    void start(FieldRequest request);
+
+    bool m_busy = false;
+    std::optional<FieldRequest> m_pending;
+    std::shared_ptr<std::atomic<bool>> m_stop;
+    struct Running;
+    std::shared_ptr<Running> m_running;
+};
+
+} // namespace olens

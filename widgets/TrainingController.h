@@ -1,0 +1,71 @@
+#pragma once
+// Trains a detector on the document's data in a worker thread (QtConcurrent + QFutureWatcher).
+// The GUI thread never blocks: progress, loss values and geometry snapshots arrive as queued,
+// throttled signals; cancel is a flag the detector's progress callback sees within its next report.
+// On success the result is installed in the document; on failure or cancel the previous result stays.
+#include "Normalizer.h"
+#include "Params.h"
+
+#include <QElapsedTimer>
+#include <QFutureWatcher>
+#include <QObject>
+#include <atomic>
+#include <memory>
+
+namespace olens {
+
+class DataDocument;
+struct FitResult;
+struct Geometry;
+
+class TrainingController : public QObject {
+    Q_OBJECT
+public:
+    explicit TrainingController(DataDocument* document, QObject* parent = nullptr);
+    /// Cancels a running training and waits for the worker (bounded by the detector's report rate).
+    ~TrainingController() override;
+
+    bool isRunning() const { return m_running; }
+    /// Starts training. Returns false (with failed() emitted) when already running or without data,
+    /// or when the detector id / parameters are invalid.
+    bool train(const std::string& detectorId, const ParamAssignments& params, Normalization normalization);
+
+    /// Minimum interval between progress signals / geometry snapshots (ms).
+    static constexpr int kProgressIntervalMs = 33;
+
+public slots:
+    void cancel();
+
+signals:
+    void started(const QString& detectorId);
+    /// fraction 0..1, message, estimated seconds left (negative when unknown).
+    void progress(double fraction, const QString& message, double etaSeconds);
+    /// New loss values since the last signal (step numbers count reports with a loss).
+    void lossValues(const QVector<double>& steps, const QVector<double>& losses);
+    void finished(double seconds);
+    void failed(const QString& message);
+    void cancelled();
+    void runningChanged(bool running);
+
+private:
+    struct Outcome {
+        std::shared_ptr<FitResult> result;
+        QString error;
+        bool cancelled = false;
+    };
+    struct Shared; // state shared with the worker (mutex-protected)
+
+    void onWorkerDone();
+    void flush(); // runs on the GUI thread: forwards the worker's latest progress
+
+    DataDocument* m_doc;
+    QFutureWatcher<Outcome> m_watcher;
+    std::shared_ptr<Shared> m_shared;
+    QElapsedTimer m_clock;
+    bool m_running = false;
+    bool m_stale = false; // data changed while training: drop the result
+    QString m_detectorId;
+    std::shared_ptr<const Normalizer> m_liveNorm;
+};
+
+} // namespace olens

@@ -1,0 +1,160 @@
+#include "ViewControls.h"
+
+#include "CloudView.h"
+#include "DataDocument.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSlider>
+#include <QSpinBox>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace olens {
+
+ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* parent)
+    : QWidget(parent), m_doc(document), m_view(view), m_colourBy(new QComboBox), m_colourMap(new QComboBox),
+      m_pointSize(new QSpinBox), m_res2d(new QSpinBox), m_res3d(new QSpinBox), m_margin(new QSpinBox),
+      m_opacity(new QSlider(Qt::Horizontal)), m_projection(new QComboBox), m_grid(new QLabel),
+      m_projectionBox(new QWidget)
+{
+    m_colourBy->addItems({tr("auto"), tr("label"), tr("score"), tr("cluster")});
+    m_colourBy->setToolTip(tr("Colour points by ground-truth label, outlier score or cluster (auto: score "
+                              "once a detector is trained)"));
+    m_colourMap->addItems(CloudView::colourMaps());
+    m_colourMap->setCurrentText(m_view->colourMap());
+    m_colourMap->setToolTip(tr("Colour map of the score (points, 2D field and scalar bar)"));
+    m_pointSize->setRange(2, 30);
+    m_pointSize->setValue(9);
+    m_pointSize->setSuffix(" px");
+    m_pointSize->setToolTip(tr("Point size"));
+    m_res2d->setRange(16, 1024);
+    m_res2d->setSingleStep(32);
+    m_res2d->setValue(m_view->gridResolution2D());
+    m_res2d->setPrefix("2D ");
+    m_res2d->setToolTip(tr("Samples per axis of the 2D score grid (contours depend on it)"));
+    m_res3d->setRange(8, 128);
+    m_res3d->setSingleStep(8);
+    m_res3d->setValue(m_view->gridResolution3D());
+    m_res3d->setPrefix("3D ");
+    m_res3d->setToolTip(tr("Samples per axis of the 3D score volume (iso-surfaces and quadric surfaces)"));
+    m_margin->setRange(0, 200);
+    m_margin->setValue(int(m_view->gridMargin() * 100));
+    m_margin->setSuffix(" %");
+    m_margin->setToolTip(tr("Grid extent: the data box enlarged by this fraction per side"));
+    m_opacity->setRange(0, 100);
+    m_opacity->setValue(35);
+    m_opacity->setMaximumWidth(90);
+    m_opacity->setToolTip(tr("Opacity of the 3D threshold iso-surface"));
+    m_grid->setStyleSheet("color: #555;");
+
+    auto* row1 = new QHBoxLayout;
+    row1->setContentsMargins(0, 0, 0, 0);
+    row1->addWidget(new QLabel(tr("Colour")));
+    row1->addWidget(m_colourBy);
+    row1->addWidget(m_colourMap);
+    row1->addWidget(m_pointSize);
+    struct LayerDef {
+        CloudView::Layer layer;
+        QString name, tip;
+    };
+    const LayerDef layers[] = {
+        {CloudView::Layer::ScoreImage, tr("Field"), tr("2D score image under the points")},
+        {CloudView::Layer::Contours, tr("Contours"), tr("Score contour lines; the decision threshold is the thick line")},
+        {CloudView::Layer::IsoSurface, tr("Iso-surface"), tr("3D surface of the score at the decision threshold")},
+        {CloudView::Layer::Quadrics, tr("Quadrics"), tr("Zero sets of the fitted quadrics")},
+        {CloudView::Layer::Hyperplanes, tr("Hyperplanes"), tr("GODS/BODS hyperplanes, coloured by frame")},
+        {CloudView::Layer::Flats, tr("Flats"), tr("Fitted flats (PCA subspace, ACDT clusters) over their extent")},
+    };
+    for (const auto& l : layers) {
+        auto* box = new QCheckBox(l.name);
+        box->setChecked(m_view->layerVisible(l.layer));
+        box->setToolTip(l.tip);
+        const auto layer = l.layer;
+        connect(box, &QCheckBox::toggled, m_view, [this, layer](bool on) { m_view->setLayerVisible(layer, on); });
+        row1->addWidget(box);
+    }
+    row1->addWidget(m_opacity);
+    row1->addStretch(1);
+
+    auto* row2 = new QHBoxLayout;
+    row2->setContentsMargins(0, 0, 0, 0);
+    row2->addWidget(new QLabel(tr("Grid")));
+    row2->addWidget(m_res2d);
+    row2->addWidget(m_res3d);
+    row2->addWidget(m_margin);
+    row2->addWidget(m_grid, 1);
+    auto* pl = new QHBoxLayout(m_projectionBox);
+    pl->setContentsMargins(0, 0, 0, 0);
+    pl->addWidget(new QLabel(tr("Projection")));
+    m_projection->addItems({tr("PCA 3D"), tr("PCA 2D"), tr("feature axes")});
+    m_projection->setToolTip(tr("p > 3: show principal axes or three chosen features; fields are evaluated on "
+                                "the slice through the data mean"));
+    pl->addWidget(m_projection);
+    for (auto*& a : m_axis) {
+        a = new QComboBox;
+        a->setToolTip(tr("Feature shown on this axis"));
+        pl->addWidget(a);
+        connect(a, &QComboBox::currentIndexChanged, this, &ViewControls::applyProjection);
+    }
+    row2->addWidget(m_projectionBox);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 2, 4, 2);
+    layout->setSpacing(2);
+    layout->addLayout(row1);
+    layout->addLayout(row2);
+
+    connect(m_colourBy, &QComboBox::currentIndexChanged, this,
+            [this](int i) { m_view->setColourBy(static_cast<CloudView::ColourBy>(i)); });
+    connect(m_colourMap, &QComboBox::currentTextChanged, m_view, &CloudView::setColourMap);
+    connect(m_pointSize, &QSpinBox::valueChanged, m_view, [this](int v) { m_view->setPointSize(v); });
+    connect(m_res2d, &QSpinBox::valueChanged, m_view, &CloudView::setGridResolution2D);
+    connect(m_res3d, &QSpinBox::valueChanged, m_view, &CloudView::setGridResolution3D);
+    connect(m_margin, &QSpinBox::valueChanged, m_view, [this](int v) { m_view->setGridMargin(v / 100.0); });
+    connect(m_opacity, &QSlider::valueChanged, m_view, [this](int v) { m_view->setIsoOpacity(v / 100.0); });
+    connect(m_view, &CloudView::gridChanged, m_grid, &QLabel::setText);
+    connect(m_projection, &QComboBox::currentIndexChanged, this, &ViewControls::applyProjection);
+    connect(m_doc, &DataDocument::datasetChanged, this, &ViewControls::onDataset);
+    onDataset();
+}
+
+void ViewControls::onDataset()
+{
+    const Dataset& d = m_doc->dataset();
+    const bool many = d.cols() > 3;
+    m_projectionBox->setVisible(many);
+    for (int k = 0; k < 3; ++k) {
+        QSignalBlocker block(m_axis[k]);
+        m_axis[k]->clear();
+        for (const auto& n : d.featureNames)
+            m_axis[k]->addItem(QString::fromStdString(n));
+        m_axis[k]->setCurrentIndex(std::min<int>(k, int(d.cols()) - 1));
+        m_axis[k]->setVisible(false);
+    }
+    QSignalBlocker block(m_projection);
+    m_projection->setCurrentIndex(0);
+    m_grid->setText(m_view->gridDescription());
+}
+
+void ViewControls::applyProjection()
+{
+    const Dataset& d = m_doc->dataset();
+    if (d.cols() <= 3)
+        return;
+    const int mode = m_projection->currentIndex();
+    for (auto* a : m_axis)
+        a->setVisible(mode == 2);
+    if (mode == 0)
+        m_view->setProjection(Projection::pca(d.X, 3));
+    else if (mode == 1)
+        m_view->setProjection(Projection::pca(d.X, 2));
+    else
+        m_view->setProjection(Projection::axes(d.X, d.featureNames,
+                                               {m_axis[0]->currentIndex(), m_axis[1]->currentIndex(),
+                                                m_axis[2]->currentIndex()}));
+}
+
+} // namespace olens
