@@ -98,7 +98,7 @@ Eigen::VectorXd KnnDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
             }
         }
         train(i) = std::sqrt(std::max(0.0, kth));
-        if ((i & 4095) == 0)
+        if ((i & 255) == 0)
             progress.report(0.5 + 0.5 * static_cast<double>(i) / static_cast<double>(n), "scoring training points");
     }
     m_index = std::move(index);

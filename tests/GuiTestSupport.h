@@ -1,6 +1,9 @@
 #pragma once
 // Shared set-up for GUI tests: the OpenGL surface format VTK needs, set before QApplication.
+#include <QColor>
 #include <QSurfaceFormat>
+#include <algorithm>
+#include <cstdlib>
 #include <QtGlobal>
 
 namespace olens::test {

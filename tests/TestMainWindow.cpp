@@ -2,11 +2,17 @@
 // status bar, and the headless --load/--screenshot/--exit flags of the real executable.
 #include "CloudView.h"
 #include "DataDocument.h"
+#include "DetectorPanel.h"
+#include "RankingPanel.h"
+#include "TrainingController.h"
 #include "GuiTestSupport.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
 
 #include <QApplication>
+#include <QItemSelectionModel>
+#include <QSignalSpy>
+#include <QTableView>
 #include <QDockWidget>
 #include <QLabel>
 #include <QProcess>
@@ -30,6 +36,19 @@ int colouredPixels(const QImage& img)
         for (int x = 0; x < img.width(); x += 2) {
             const QColor c(img.pixel(x, y));
             if (c.saturation() > 80 && c.value() > 60)
+                ++count;
+        }
+    return count;
+}
+
+// Near-black pixels: the emphasised threshold contour (and a little axis text).
+int darkPixels(const QImage& img)
+{
+    int count = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QRgb c = img.pixel(x, y);
+            if (qRed(c) < 40 && qGreen(c) < 40 && qBlue(c) < 40)
                 ++count;
         }
     return count;
@@ -67,7 +86,7 @@ private slots:
 
         QVERIFY(w.openFile(sample("moons2d.csv")));
         QCOMPARE(w.view()->mode(), VtkView::Mode::View2D);
-        QCOMPARE(statusText(w), QString("n = 300   p = 2   file: moons2d.csv"));
+        QVERIFY(statusText(w).startsWith("n = 300   p = 2   file: moons2d.csv"));
         QVERIFY(colouredPixels(w.view()->grabImage()) > 200);
 
         QVERIFY(w.openFile(sample("seam3d.csv")));
@@ -123,6 +142,72 @@ private slots:
         QVERIFY(q.waitForFinished(60000));
         QVERIFY(q.exitCode() != 0);
         QVERIFY(q.readAllStandardError().contains("missing.csv"));
+    }
+
+    void trainShowsContoursAndLinksRankingWithView()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        // Contour-free reference image (no result yet).
+        const int darkBefore = darkPixels(w.view()->grabImage());
+
+        QSignalSpy finished(w.trainer(), &TrainingController::finished);
+        QSignalSpy field(w.view(), &CloudView::fieldUpdated);
+        QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
+        w.detectorPanel()->train();
+        QVERIFY(finished.wait(30000));
+        QVERIFY(field.wait(30000));
+        QVERIFY(w.document()->result());
+        QVERIFY(w.view()->thresholdContourCells() > 20);
+        const int darkAfter = darkPixels(w.view()->grabImage());
+        QVERIFY2(darkAfter > darkBefore + 300, qPrintable(QString("%1 -> %2").arg(darkBefore).arg(darkAfter)));
+        // Turning the contours layer off removes those pixels again.
+        w.view()->setLayerVisible(CloudView::Layer::Contours, false);
+        const int darkOff = darkPixels(w.view()->grabImage());
+        QVERIFY2(darkOff < darkAfter - 200, qPrintable(QString("%1 vs %2").arg(darkOff).arg(darkAfter)));
+        w.view()->setLayerVisible(CloudView::Layer::Contours, true);
+
+        // Moving the threshold redraws the emphasised contour.
+        const vtkIdType cellsAtDefault = w.view()->thresholdContourCells();
+        w.document()->setThreshold(w.document()->threshold() * 3.0);
+        QVERIFY(w.view()->thresholdContourCells() != cellsAtDefault);
+
+        // Ranking → view: selecting the first row selects the top-ranked sample.
+        QTableView* table = w.rankingPanel()->table();
+        table->selectRow(0);
+        const int top = w.document()->ranking().front();
+        QCOMPARE(w.document()->selectedPoint(), top);
+        // View → ranking: a click on a point selects its row.
+        const auto& P = w.view()->displayPoints();
+        const int target = w.document()->ranking()[5];
+        const QPointF pos = w.view()->worldToWidget(P(target, 0), P(target, 1), P(target, 2));
+        QTest::mouseClick(w.view(), Qt::LeftButton, Qt::NoModifier, pos.toPoint());
+        QCOMPARE(w.document()->selectedPoint(), target);
+        const QModelIndexList rows = table->selectionModel()->selectedRows();
+        QCOMPARE(rows.size(), qsizetype(1));
+        QCOMPARE(rows.first().row(), w.rankingPanel()->rowOfSample(target));
+    }
+
+    void headlessTrainScreenshotHasContours()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("t.png");
+        QProcess p;
+        p.start(QStringLiteral(OLENS_GUI_PATH),
+                {"--load", sample("moons2d.csv"), "--detector", "knn", "--param", "k=5", "--train", "--screenshot", png, "--exit"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(p.readAllStandardOutput().contains("trained in"));
+        QVERIFY(darkPixels(QImage(png)) > 300);
+        // Unknown detector: clear error, non-zero exit.
+        QProcess q;
+        q.start(QStringLiteral(OLENS_GUI_PATH), {"--load", sample("moons2d.csv"), "--detector", "nope", "--train", "--exit"});
+        QVERIFY(q.waitForFinished(60000));
+        QVERIFY(q.exitCode() != 0);
+        QVERIFY(q.readAllStandardError().contains("unknown detector 'nope'"));
     }
 
     void closeIsClean()

@@ -266,6 +266,33 @@ struct RankingPanel::Impl {
     QString summary;      // the header's first line as plain text
     bool syncing = false; // set while one side updates the other: breaks selection loops
 
+    /// Fixed widths from the header text and the widest expected cell (measuring 1e5 rows is too slow).
+    void sizeColumns()
+    {
+        const QFontMetrics fm = table->fontMetrics();
+        QFont bold = table->font();
+        bold.setBold(true);
+        const QFontMetrics bm(bold); // top-k rows are bold
+        QHeaderView* hh = table->horizontalHeader();
+        const int digits = QString::number(std::max(model->rowCount(), 1)).size();
+        const int indicator = 24; // sort arrow and padding
+        const auto width = [&](int column, const QString& widest) {
+            const int head = fm.horizontalAdvance(model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString());
+            return std::max(head + indicator, bm.horizontalAdvance(widest) + 12);
+        };
+        hh->resizeSection(ColRank, width(ColRank, QString(digits, QLatin1Char('0'))));
+        hh->resizeSection(ColIndex, width(ColIndex, QString(digits, QLatin1Char('0'))));
+        hh->resizeSection(ColScore, width(ColScore, QStringLiteral("-0.000000e-00")));
+        QString widestLabel = QStringLiteral("0");
+        for (int r = 0; r < std::min(model->rowCount(), 200); ++r) { // label names: a sample is enough
+            const QString t = model->text(r, ColLabel);
+            if (t.size() > widestLabel.size())
+                widestLabel = t;
+        }
+        hh->resizeSection(ColLabel, std::min(width(ColLabel, widestLabel), fm.averageCharWidth() * 24));
+        hh->resizeSection(ColOutlier, width(ColOutlier, QStringLiteral("yes")));
+    }
+
     int sampleAtProxyRow(int row) const
     {
         const QModelIndex src = proxy->mapToSource(proxy->index(row, 0));
@@ -319,14 +346,9 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     QHeaderView* hh = d->table->horizontalHeader();
     hh->setSectionResizeMode(QHeaderView::Interactive);
     hh->setStretchLastSection(true);
-    const int digit = d->table->fontMetrics().horizontalAdvance(QLatin1Char('0'));
     hh->setSortIndicator(ColRank, Qt::AscendingOrder); // = the document's ranking order
     d->table->setSortingEnabled(true);
-    hh->resizeSection(ColRank, digit * 7 + 16);
-    hh->resizeSection(ColIndex, digit * 7 + 16);
-    hh->resizeSection(ColScore, digit * 11 + 16);
-    hh->resizeSection(ColLabel, digit * 9 + 16);
-    hh->resizeSection(ColOutlier, digit * 7 + 16);
+    hh->setMinimumSectionSize(24);
 
     auto* copy = new QAction(tr("Copy rows as CSV"), d->table);
     copy->setShortcut(QKeySequence::Copy);
@@ -408,6 +430,7 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
         d->model->rebuild(*d->doc);
         d->table->setColumnHidden(ColLabel, !d->model->hasLabels());
         d->table->setColumnHidden(ColExplanation, !d->model->hasExplanations());
+        d->sizeColumns();
         {
             const QSignalBlocker block(d->topK);
             d->topK->setRange(0, static_cast<int>(d->doc->dataset().rows()));
