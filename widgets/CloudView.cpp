@@ -247,8 +247,8 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     m_scalarBar->SetLabelFormat("%-#.3g");
     m_scalarBar->SetOrientationToVertical();
     m_scalarBar->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-    m_scalarBar->GetPositionCoordinate()->SetValue(0.90, 0.08);
-    m_scalarBar->SetWidth(0.08);
+    m_scalarBar->GetPositionCoordinate()->SetValue(0.885, 0.08);
+    m_scalarBar->SetWidth(0.1);
     m_scalarBar->SetHeight(0.6);
     m_scalarBar->SetMaximumWidthInPixels(70);
     styleText(m_scalarBar->GetTitleTextProperty(), 13);
@@ -274,10 +274,10 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     renderer()->AddActor(m_top);
     renderer()->AddActor(m_selection);
     renderer()->AddActor(m_axes);
-    renderer()->AddActor2D(m_legend);
-    renderer()->AddActor2D(m_scalarBar);
-    renderer()->AddActor2D(m_noteActor);
-    renderer()->AddActor2D(m_gridActor);
+    overlayRenderer()->AddActor2D(m_legend);
+    overlayRenderer()->AddActor2D(m_scalarBar);
+    overlayRenderer()->AddActor2D(m_noteActor);
+    overlayRenderer()->AddActor2D(m_gridActor);
     setPickTarget(m_points);
 
     connect(m_doc, &DataDocument::datasetChanged, this, [this] {
@@ -507,6 +507,8 @@ void CloudView::updateLegend()
     const ColourBy by = effectiveColourBy();
     const bool scoreMode = by == ColourBy::Score && result;
     m_scalarBar->SetVisibility(scoreMode);
+    // Leave the colour bar its own strip on the right.
+    setSceneViewport(0.0, 0.0, scoreMode ? 0.87 : 1.0, 1.0);
 
     vtkNew<vtkRegularPolygonSource> disk;
     disk->SetNumberOfSides(24);

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QSlider>
 #include <QSpinBox>
+#include <QMenu>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -68,14 +69,24 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
         {CloudView::Layer::Hyperplanes, tr("Hyperplanes"), tr("GODS/BODS hyperplanes, coloured by frame")},
         {CloudView::Layer::Flats, tr("Flats"), tr("Fitted flats (PCA subspace, ACDT clusters) over their extent")},
     };
+    // Layers in a drop-down of checkable actions: compact, and each action has a tooltip.
+    auto* layerButton = new QToolButton;
+    layerButton->setText(tr("Layers"));
+    layerButton->setToolTip(tr("Show or hide the score field, contours, iso-surface and the detector's geometry"));
+    layerButton->setPopupMode(QToolButton::InstantPopup);
+    auto* menu = new QMenu(layerButton);
+    menu->setToolTipsVisible(true);
     for (const auto& l : layers) {
-        auto* box = new QCheckBox(l.name);
-        box->setChecked(m_view->layerVisible(l.layer));
-        box->setToolTip(l.tip);
+        QAction* a = menu->addAction(l.name);
+        a->setCheckable(true);
+        a->setChecked(m_view->layerVisible(l.layer));
+        a->setToolTip(l.tip);
         const auto layer = l.layer;
-        connect(box, &QCheckBox::toggled, m_view, [this, layer](bool on) { m_view->setLayerVisible(layer, on); });
-        row1->addWidget(box);
+        connect(a, &QAction::toggled, m_view, [this, layer](bool on) { m_view->setLayerVisible(layer, on); });
     }
+    layerButton->setMenu(menu);
+    row1->addWidget(layerButton);
+    row1->addWidget(new QLabel(tr("Opacity")));
     row1->addWidget(m_opacity);
     row1->addStretch(1);
 

@@ -37,8 +37,19 @@ VtkView::VtkView(QWidget* parent) : QOpenGLWidget(parent)
     m_window->SetForceMaximumHardwareLineWidth(1);
     m_window->SetReadyForRendering(false);
     m_window->SetMultiSamples(0);
+    m_window->SetNumberOfLayers(2);
+    // A full-window background renderer clears what the scene's (possibly smaller) viewport
+    // does not cover; it must come before the scene renderer in the same layer.
+    m_background->SetBackground(1.0, 1.0, 1.0);
+    m_background->InteractiveOff();
+    m_window->AddRenderer(m_background);
     m_window->AddRenderer(m_renderer);
     m_renderer->SetBackground(1.0, 1.0, 1.0);
+    // Legends, colour bars and notes live on a full-window overlay layer, so the scene's
+    // viewport can leave room for them.
+    m_overlay->SetLayer(1);
+    m_overlay->InteractiveOff();
+    m_window->AddRenderer(m_overlay);
 
     m_interactor->SetRenderWindow(m_window);
     // Interaction must not render outside paintGL: it asks for a repaint instead.
@@ -79,6 +90,19 @@ void VtkView::cleanupGL()
 }
 
 vtkRenderer* VtkView::renderer() const { return m_renderer; }
+vtkRenderer* VtkView::overlayRenderer() const { return m_overlay; }
+
+void VtkView::setSceneViewport(double x0, double y0, double x1, double y1)
+{
+    double vp[4];
+    m_renderer->GetViewport(vp);
+    if (vp[0] == x0 && vp[1] == y0 && vp[2] == x1 && vp[3] == y1)
+        return;
+    m_renderer->SetViewport(x0, y0, x1, y1);
+    if (m_cameraAuto)
+        resetCamera();
+    update();
+}
 vtkGenericOpenGLRenderWindow* VtkView::renderWindow() const { return m_window; }
 
 void VtkView::setMode(Mode mode)
@@ -108,10 +132,25 @@ void VtkView::resetCamera()
     }
     m_renderer->ResetCamera();
     if (m_mode == Mode::View2D) {
-        // A little margin so points on the border stay fully visible.
-        cam->SetParallelScale(cam->GetParallelScale() * 1.08);
+        // Fit the visible props' box to the viewport's aspect (VTK fits a bounding sphere in the
+        // height only), with a margin so points on the border stay fully visible.
+        double b[6];
+        m_renderer->ComputeVisiblePropBounds(b);
+        double vp[4];
+        m_renderer->GetViewport(vp);
+        const int* size = m_window->GetSize();
+        const double w = std::max(1.0, (vp[2] - vp[0]) * size[0]);
+        const double h = std::max(1.0, (vp[3] - vp[1]) * size[1]);
+        if (b[0] <= b[1]) {
+            const double halfH = 0.5 * (b[3] - b[2]);
+            const double halfW = 0.5 * (b[1] - b[0]);
+            const double scale = std::max(halfH, halfW * h / w);
+            if (scale > 0)
+                cam->SetParallelScale(scale * 1.2);
+        }
     }
     m_renderer->ResetCameraClippingRange();
+    m_cameraAuto = true;
     update();
 }
 
@@ -144,6 +183,9 @@ void VtkView::resizeGL(int w, int h)
     m_window->SetSize(dw, dh);
     m_interactor->SetSize(dw, dh);
     m_interactor->ConfigureEvent();
+    // Until the user moves the camera, keep the data fitted to the (new) widget shape.
+    if (m_cameraAuto)
+        resetCamera();
 }
 
 void VtkView::paintGL()
@@ -221,6 +263,7 @@ void VtkView::setEventPosition(const QPointF& pos, QInputEvent* e)
 
 void VtkView::mousePressEvent(QMouseEvent* e)
 {
+    m_cameraAuto = false;
     m_pressPos = e->position().toPoint();
     m_dragged = false;
     setEventPosition(e->position(), e);
@@ -275,6 +318,7 @@ void VtkView::mouseDoubleClickEvent(QMouseEvent* e)
 
 void VtkView::wheelEvent(QWheelEvent* e)
 {
+    m_cameraAuto = false;
     setEventPosition(e->position(), e);
     const int dy = e->angleDelta().y();
     if (dy > 0)

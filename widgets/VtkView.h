@@ -26,6 +26,10 @@ public:
     ~VtkView() override;
 
     vtkRenderer* renderer() const;
+    /// Full-window overlay layer for 2D annotations (legends, colour bars, notes).
+    vtkRenderer* overlayRenderer() const;
+    /// Part of the window the scene renderer uses (normalised), e.g. to leave room for a colour bar.
+    void setSceneViewport(double x0, double y0, double x1, double y1);
     vtkGenericOpenGLRenderWindow* renderWindow() const;
 
     /// 2D: parallel projection, image-style interaction (pan, zoom, no rotation), camera looking
@@ -80,6 +84,8 @@ private:
 
     vtkNew<vtkGenericOpenGLRenderWindow> m_window;
     vtkNew<vtkRenderer> m_renderer;
+    vtkNew<vtkRenderer> m_overlay;
+    vtkNew<vtkRenderer> m_background;
     vtkNew<vtkGenericRenderWindowInteractor> m_interactor;
     vtkSmartPointer<vtkInteractorStyle> m_style2d;
     vtkSmartPointer<vtkInteractorStyle> m_style3d;
@@ -91,6 +97,7 @@ private:
     double m_pickRadius = 8.0;
     QPoint m_pressPos;
     bool m_dragged = false;
+    bool m_cameraAuto = true; // camera fitted by resetCamera and not moved by the user since
     int m_hovered = -1;
 };
 

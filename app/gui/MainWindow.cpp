@@ -19,6 +19,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace olens {
@@ -95,10 +96,14 @@ void MainWindow::buildDocks()
     auto* ranking = addDock(tr("Ranking"), "RankingDock", m_ranking, Qt::RightDockWidgetArea);
     m_evaluation = new EvaluationPanel(m_doc);
     auto* eval = addDock(tr("Evaluation"), "EvaluationDock", m_evaluation, Qt::RightDockWidgetArea);
-    Q_UNUSED(ranking);
-    Q_UNUSED(eval);
-    addDock(tr("Log"), "LogDock", m_log, Qt::BottomDockWidgetArea);
-    resizeDocks({det}, {330}, Qt::Horizontal);
+    auto* log = addDock(tr("Log"), "LogDock", m_log, Qt::BottomDockWidgetArea);
+    // The view gets the space; side docks are wide enough for their plots, the log stays short.
+    // Dock sizes only stick once the window has its geometry: apply them when first shown.
+    QTimer::singleShot(0, this, [this, det, ranking, eval, log] {
+        resizeDocks({det, ranking}, {340, 400}, Qt::Horizontal);
+        resizeDocks({ranking, eval}, {300, 560}, Qt::Vertical);
+        resizeDocks({log}, {110}, Qt::Vertical);
+    });
 }
 
 void MainWindow::buildMenus()

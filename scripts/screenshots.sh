@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Regenerates the README tour images with the GUI's headless flags (needs a build; uses xvfb-run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+APP="$BUILD_DIR/app/gui/outlierlens"
+OUT=docs/images
+mkdir -p "$OUT"
+run() { xvfb-run -a -s "-screen 0 1600x1000x24" "$APP" "$@" --exit; }
+run --load samples/moons2d.csv --detector knn --train --top-k 5 --window-screenshot "$OUT/tour-knn-moons.png"
+run --load samples/seam3d.csv --detector knn --train --screenshot "$OUT/tour-knn-seam.png"
+run --load samples/blobs5d.csv --detector pca --param k=2 --train --screenshot "$OUT/tour-pca-5d.png"
+if "$BUILD_DIR/app/cli/outlierlens-cli" list | grep -q "^  quadrics "; then
+  run --load samples/seam3d.csv --detector quadrics --train --screenshot "$OUT/tour-quadrics-seam.png"
+fi
+if "$BUILD_DIR/app/cli/outlierlens-cli" list | grep -q "^  acdt "; then
+  "$BUILD_DIR/app/cli/outlierlens-cli" generate swissroll --n 2000 --seed 1 --output /tmp/olens-swissroll.csv
+  run --load /tmp/olens-swissroll.csv --detector acdt --train --screenshot "$OUT/tour-acdt-swissroll.png"
+fi
+if "$BUILD_DIR/app/cli/outlierlens-cli" list | grep -q "^  kic "; then
+  run --load samples/moons2d.csv --detector kic --train --screenshot "$OUT/tour-kic-moons.png"
+fi
+ls -la "$OUT"
