@@ -113,6 +113,33 @@ Eigen::VectorXd KnnDetector::doScore(const Eigen::MatrixXd& X) const
     return dist.col(dist.cols() - 1);
 }
 
+std::vector<std::string> KnnDetector::explain(const Eigen::MatrixXd& X) const
+{
+    requireFitted("explain");
+    const int k = params().getInt("k");
+    Eigen::MatrixXd dist;
+    Eigen::MatrixXi index;
+    // One extra neighbour so a training point can skip itself (distance 0, same coordinates).
+    neighbours(X, k + 1, dist, index);
+    const Eigen::MatrixXd& P = m_index->points;
+    std::vector<std::string> out(static_cast<std::size_t>(X.rows()));
+    char buf[96];
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+        int seen = 0;
+        for (Eigen::Index j = 0; j < index.cols(); ++j) {
+            const bool self = dist(i, j) == 0.0 && j == 0 && (P.col(index(i, j)) - X.row(i).transpose()).norm() == 0.0;
+            if (self && index.cols() > k)
+                continue;
+            if (++seen == k) {
+                std::snprintf(buf, sizeof buf, "%d-th neighbour: sample %d at %.4g", k, index(i, j), dist(i, j));
+                out[static_cast<std::size_t>(i)] = buf;
+                break;
+            }
+        }
+    }
+    return out;
+}
+
 nlohmann::json KnnDetector::saveState() const
 {
     const Eigen::MatrixXd& P = m_index->points;

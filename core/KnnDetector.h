@@ -15,6 +15,8 @@ public:
     ~KnnDetector() override;
 
     std::string id() const override { return "knn"; }
+    /// "k-th neighbour: sample j at distance d" (training rows exclude themselves, as the scores).
+    std::vector<std::string> explain(const Eigen::MatrixXd& X) const override;
 
     /// Distances and indices of the k nearest training points of each row (ascending distance).
     void neighbours(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const;

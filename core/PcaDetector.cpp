@@ -77,6 +77,27 @@ std::map<std::string, double> PcaDetector::figures() const
     return {{"explained_variance", total > 0 ? kept / total : 1.0}};
 }
 
+std::vector<std::string> PcaDetector::explain(const Eigen::MatrixXd& X) const
+{
+    requireFitted("explain");
+    const Eigen::MatrixXd C = X.rowwise() - m_mean.transpose();
+    const Eigen::MatrixXd coords = C * m_basis;
+    const Eigen::VectorXd residual = (C - coords * m_basis.transpose()).rowwise().norm();
+    std::vector<std::string> out(static_cast<std::size_t>(X.rows()));
+    char buf[128];
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+        if (m_basis.cols() > 0) {
+            const bool outside = coords(i, 0) < m_lower(0) || coords(i, 0) > m_upper(0);
+            std::snprintf(buf, sizeof buf, "residual %.4g off the %d-dim subspace; PC1 coordinate %.3g%s", residual(i),
+                          static_cast<int>(m_basis.cols()), coords(i, 0), outside ? " (beyond the data)" : "");
+        } else {
+            std::snprintf(buf, sizeof buf, "distance %.4g from the mean", residual(i));
+        }
+        out[static_cast<std::size_t>(i)] = buf;
+    }
+    return out;
+}
+
 static std::vector<double> flat(const Eigen::MatrixXd& M)
 {
     return std::vector<double>(M.data(), M.data() + M.size());

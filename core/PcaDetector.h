@@ -15,6 +15,8 @@ public:
     std::string id() const override { return "pca"; }
     Geometry geometry() const override;
     std::map<std::string, double> figures() const override;
+    /// "residual r off the k-dim subspace; coordinate t along PC1".
+    std::vector<std::string> explain(const Eigen::MatrixXd& X) const override;
 
     const Eigen::VectorXd& mean() const { return m_mean; }
     const Eigen::MatrixXd& basis() const { return m_basis; }

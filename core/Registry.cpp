@@ -1,8 +1,14 @@
 #include "Registry.h"
 
+#include "AcdtDetector.h"
 #include "Errors.h"
+#include "IcDetector.h"
+#include "InfDetector.h"
+#include "KicDetector.h"
 #include "KnnDetector.h"
+#include "KspDetector.h"
 #include "PcaDetector.h"
+#include "QuadricsDetector.h"
 
 #include <cmath>
 
@@ -14,7 +20,14 @@ std::vector<DetectorInfo> builtinDetectors()
 {
     return {
         KnnDetector::info(),
+        KicDetector::info(),
+        IcDetector::info(),
+        KspDetector::info(),
+        InfDetector::info(),
         PcaDetector::info(),
+        AcdtDetector::info(),
+        QuadricsDetector::info(),
+        QuadricsBaseDetector::info(),
     };
 }
 } // namespace

@@ -137,6 +137,24 @@ private slots:
         QVERIFY((a->trainingScores() - b->trainingScores()).cwiseAbs().maxCoeff() < 1e-10);
     }
 
+    void explanationsNameTheReason()
+    {
+        auto knn = Registry::instance().create("knn", {{"k", "2"}});
+        const Eigen::MatrixXd X = column({0, 1, 3, 6, 10});
+        knn->fit(X);
+        const auto e = knn->explain(X);
+        QCOMPARE(e.size(), std::size_t(5));
+        // Sample 4 (x=10): neighbours 6 (4) and 3 (7) → the 2nd is sample 2 at distance 7.
+        QCOMPARE(QString::fromStdString(e[4]), QString("2-th neighbour: sample 2 at 7"));
+        auto pca = Registry::instance().create("pca", {{"k", "1"}});
+        Eigen::MatrixXd Y(4, 2);
+        Y << 0, 0, 1, 0, 2, 0, 3, 0;
+        pca->fit(Y);
+        Eigen::MatrixXd Q(1, 2);
+        Q << 1.5, 2;
+        QVERIFY(QString::fromStdString(pca->explain(Q)[0]).startsWith("residual 2 off the 1-dim subspace"));
+    }
+
     void pcaRejectsKNotBelowP()
     {
         auto d = Registry::instance().create("pca", {{"k", "2"}});

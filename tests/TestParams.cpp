@@ -111,7 +111,8 @@ private slots:
         }
         QCOMPARE(r.defaultParams("knn").getInt("k"), 5);
         const QString e = errorOf([&] { r.info("nope"); });
-        QVERIFY(e.startsWith("unknown detector 'nope' (available: knn, pca"));
+        QVERIFY(e.startsWith("unknown detector 'nope' (available: knn"));
+        QVERIFY(e.contains("pca"));
         QVERIFY_THROWS_EXCEPTION(ParamError, r.create("knn", {{"k", "-1"}}));
         const nlohmann::json list = r.toJson();
         QCOMPARE(list[0]["id"].get<std::string>(), std::string("knn"));
