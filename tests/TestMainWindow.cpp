@@ -5,6 +5,12 @@
 #include "DetectorPanel.h"
 #include "RankingPanel.h"
 #include "TrainingController.h"
+#include "ViewControls.h"
+#include "DataLoader.h"
+#include "Generators.h"
+
+#include <QSpinBox>
+#include <set>
 #include "GuiTestSupport.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
@@ -189,6 +195,38 @@ private slots:
         const QModelIndexList rows = table->selectionModel()->selectedRows();
         QCOMPARE(rows.size(), qsizetype(1));
         QCOMPARE(rows.first().row(), w.rankingPanel()->rowOfSample(target));
+    }
+
+    void clusterSliderRecutsAcdtWithoutRetraining()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTemporaryDir dir;
+        const QString path = dir.filePath("swiss.csv");
+        writeCsv(path.toStdString(), generate("swissroll", 800, 3));
+        QVERIFY(w.openFile(path));
+        QSignalSpy finished(w.trainer(), &TrainingController::finished);
+        QVERIFY(w.detectorPanel()->setCurrentDetector("acdt"));
+        w.detectorPanel()->train();
+        QVERIFY(finished.wait(60000));
+        auto distinct = [](const std::vector<int>& labels) { return std::set<int>(labels.begin(), labels.end()).size(); };
+        const auto trained = w.document()->result();
+        QCOMPARE(distinct(trained->geometry.clusterOfPoint), std::size_t(12)); // the slides' L=12
+        QSpinBox* spin = w.viewControls()->clusterSpin();
+        QVERIFY(spin->isVisibleTo(&w));
+        spin->setValue(30);
+        const auto recut = w.document()->result();
+        QVERIFY(recut != trained);
+        QCOMPARE(distinct(recut->geometry.clusterOfPoint), std::size_t(30));
+        QCOMPARE(recut->geometry.flats.size(), std::size_t(30));
+        QCOMPARE(recut->scores.size(), Eigen::Index(800));
+        QCOMPARE(finished.count(), 1); // no retraining
+        // Finer cuts reconstruct the roll better: training scores (distances to the flats) shrink.
+        QVERIFY(recut->scores.mean() < trained->scores.mean());
+        spin->setValue(12);
+        QVERIFY((w.document()->result()->scores - trained->scores).cwiseAbs().maxCoeff() < 1e-12);
     }
 
     void headlessTrainScreenshotHasContours()

@@ -375,7 +375,11 @@ CloudView::ColourBy CloudView::effectiveColourBy() const
 {
     if (m_colourBy != ColourBy::Auto)
         return m_colourBy;
-    if (m_doc->result())
+    const auto r = m_doc->result();
+    // Clustering methods (ACDT) are read by their clusters; other detectors by their scores.
+    if (r && static_cast<Eigen::Index>(r->geometry.clusterOfPoint.size()) == m_doc->dataset().rows())
+        return ColourBy::Cluster;
+    if (r)
         return ColourBy::Score;
     return ColourBy::Label;
 }
@@ -549,6 +553,14 @@ void CloudView::updateLegend()
         entries.emplace_back(tr("points (%1)").arg(n), colourFor(std::numeric_limits<double>::quiet_NaN()));
     }
     if (result) {
+        const Geometry& g = result->geometry;
+        for (std::size_t k = 0; k < g.quadrics.size() && k < 6; ++k)
+            entries.emplace_back(tr("quadric %1 (zero set)").arg(k + 1), componentColour(static_cast<int>(k)));
+        for (std::size_t f = 0; f < g.frames.size() && f < 4; ++f)
+            entries.emplace_back(QString::fromStdString(g.frames[f].name.empty() ? "frame " + std::to_string(f + 1) : g.frames[f].name),
+                                 componentColour(static_cast<int>(f)));
+        if (!g.flats.empty() && by != ColourBy::Cluster)
+            entries.emplace_back(tr("flat%1 over the data extent").arg(g.flats.size() > 1 ? "s" : ""), componentColour(g.flats.front().cluster < 0 ? 0 : g.flats.front().cluster));
         if (m_doc->topK() > 0)
             entries.emplace_back(tr("top %1 by score (ring)").arg(m_doc->topK()), QColor(140, 0, 0));
         entries.emplace_back(twoD() ? tr("threshold contour") : tr("threshold iso-surface"), QColor(20, 20, 20));
@@ -859,7 +871,10 @@ void CloudView::drawFlats()
     const Eigen::VectorXd fill = m_doc->dataset().X.colwise().mean().transpose();
     for (const Flat& fl : geo->flats) {
         const int d = static_cast<int>(fl.basis.cols());
-        if (d < 1 || d > 2)
+        if (d < 1 || d > 2 || fl.lower.size() != d || fl.upper.size() != d)
+            continue;
+        // Tiny clusters (one point, or collinear members of a 2-flat) have no area to draw.
+        if (((fl.upper - fl.lower).array() <= 1e-12 * (1.0 + fl.origin.norm())).any())
             continue;
         // Corners of the flat's extent in normalised space → feature space → display.
         std::vector<Eigen::VectorXd> corners;

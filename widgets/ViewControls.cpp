@@ -2,6 +2,7 @@
 
 #include "CloudView.h"
 #include "DataDocument.h"
+#include "ResultTools.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -19,7 +20,8 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     : QWidget(parent), m_doc(document), m_view(view), m_colourBy(new QComboBox), m_colourMap(new QComboBox),
       m_pointSize(new QSpinBox), m_res2d(new QSpinBox), m_res3d(new QSpinBox), m_margin(new QSpinBox),
       m_opacity(new QSlider(Qt::Horizontal)), m_projection(new QComboBox), m_grid(new QLabel),
-      m_projectionBox(new QWidget)
+      m_projectionBox(new QWidget), m_clusterBox(new QWidget), m_clusterSlider(new QSlider(Qt::Horizontal)),
+      m_clusterSpin(new QSpinBox)
 {
     m_colourBy->addItems({tr("auto"), tr("label"), tr("score"), tr("cluster")});
     m_colourBy->setToolTip(tr("Colour points by ground-truth label, outlier score or cluster (auto: score "
@@ -111,6 +113,21 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
         connect(a, &QComboBox::currentIndexChanged, this, &ViewControls::applyProjection);
     }
     row2->addWidget(m_projectionBox);
+    // Clustering results (acdt): cut the recorded merge history at another number of clusters.
+    auto* cl = new QHBoxLayout(m_clusterBox);
+    cl->setContentsMargins(0, 0, 0, 0);
+    cl->addWidget(new QLabel(tr("Clusters L")));
+    m_clusterSlider->setToolTip(tr("Number of clusters: re-cuts the merge history instantly (no retraining)"));
+    m_clusterSlider->setMinimumWidth(140);
+    m_clusterSpin->setToolTip(m_clusterSlider->toolTip());
+    cl->addWidget(m_clusterSlider);
+    cl->addWidget(m_clusterSpin);
+    m_clusterBox->setVisible(false);
+    row2->addWidget(m_clusterBox);
+    connect(m_clusterSlider, &QSlider::valueChanged, m_clusterSpin, &QSpinBox::setValue);
+    connect(m_clusterSpin, &QSpinBox::valueChanged, m_clusterSlider, &QSlider::setValue);
+    connect(m_clusterSpin, &QSpinBox::valueChanged, this, &ViewControls::applyClusterCount);
+    connect(m_doc, &DataDocument::resultChanged, this, &ViewControls::onResult);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 2, 4, 2);
@@ -130,6 +147,33 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     connect(m_projection, &QComboBox::currentIndexChanged, this, &ViewControls::applyProjection);
     connect(m_doc, &DataDocument::datasetChanged, this, &ViewControls::onDataset);
     onDataset();
+}
+
+void ViewControls::onResult()
+{
+    const auto r = m_doc->result();
+    const auto [lo, hi] = r ? clusterCountRange(*r) : std::pair<int, int>{0, 0};
+    m_clusterBox->setVisible(hi > 0);
+    if (hi <= 0)
+        return;
+    QSignalBlocker b1(m_clusterSlider), b2(m_clusterSpin);
+    // The slider covers the useful range; the spin box reaches every cut.
+    m_clusterSlider->setRange(lo, std::min(hi, std::max(lo + 1, 200)));
+    m_clusterSpin->setRange(lo, hi);
+    m_clusterSpin->setValue(clusterCount(*r));
+    m_clusterSlider->setValue(clusterCount(*r));
+}
+
+void ViewControls::applyClusterCount(int L)
+{
+    const auto r = m_doc->result();
+    if (!r || clusterCount(*r) == L)
+        return;
+    try {
+        m_doc->setResult(recutClusters(*r, m_doc->dataset(), L));
+    } catch (const std::exception&) {
+        onResult(); // not a clustering any more: hide the control
+    }
 }
 
 void ViewControls::onDataset()

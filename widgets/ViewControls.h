@@ -24,10 +24,13 @@ public:
     QComboBox* projection() const { return m_projection; }
     QSpinBox* resolution2D() const { return m_res2d; }
     QSpinBox* resolution3D() const { return m_res3d; }
+    QSpinBox* clusterSpin() const { return m_clusterSpin; }
 
 private:
     void onDataset();
     void applyProjection();
+    void onResult();
+    void applyClusterCount(int L);
 
     DataDocument* m_doc;
     CloudView* m_view;
@@ -42,6 +45,9 @@ private:
     QComboBox* m_axis[3];
     QLabel* m_grid;
     QWidget* m_projectionBox;
+    QWidget* m_clusterBox;
+    QSlider* m_clusterSlider;
+    QSpinBox* m_clusterSpin;
 };
 
 } // namespace olens
