@@ -11,7 +11,7 @@ run --load samples/moons2d.csv --detector knn --train --top-k 5 --window-screens
 run --load samples/seam3d.csv --detector knn --train --screenshot "$OUT/tour-knn-seam.png"
 run --load samples/blobs5d.csv --detector pca --param k=2 --train --screenshot "$OUT/tour-pca-5d.png"
 if "$BUILD_DIR/app/cli/outlierlens-cli" list | grep -q "^  quadrics "; then
-  run --load samples/seam3d.csv --detector quadrics --train --screenshot "$OUT/tour-quadrics-seam.png"
+  run --load samples/seam100.csv --detector quadrics --train --screenshot "$OUT/tour-quadrics-seam.png"
 fi
 if "$BUILD_DIR/app/cli/outlierlens-cli" list | grep -q "^  acdt "; then
   "$BUILD_DIR/app/cli/outlierlens-cli" generate swissroll --n 2000 --seed 1 --output /tmp/olens-swissroll.csv

@@ -3,6 +3,7 @@
 #include "DataDocument.h"
 #include "ParamForm.h"
 #include "PlotWidget.h"
+#include "QuadricsDetector.h"
 #include "Registry.h"
 #include "TrainingController.h"
 
@@ -22,7 +23,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     : QWidget(parent), m_doc(document), m_controller(controller), m_detector(new QComboBox),
       m_summary(new QLabel), m_norm(new QComboBox), m_form(new ParamForm), m_train(new QPushButton(tr("&Train"))),
       m_cancel(new QPushButton(tr("Cancel"))), m_defaults(new QPushButton(tr("Defaults"))),
-      m_progress(new QProgressBar), m_status(new QLabel), m_loss(new PlotWidget)
+      m_progress(new QProgressBar), m_status(new QLabel), m_loss(new PlotWidget), m_guidance(new QLabel)
 {
     for (const auto& d : Registry::instance().detectors())
         m_detector->addItem(QString::fromStdString(d.id + " — " + d.title), QString::fromStdString(d.id));
@@ -52,6 +53,10 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     top->addRow(tr("Detector"), m_detector);
     top->addRow(m_summary);
     top->addRow(tr("Normalise"), m_norm);
+    m_guidance->setWordWrap(true);
+    m_guidance->setStyleSheet("color: #1d4f7a;");
+    m_guidance->hide();
+    top->addRow(m_guidance);
     auto* params = new QGroupBox(tr("Parameters"));
     auto* pl = new QVBoxLayout(params);
     auto* scroll = new QScrollArea;
@@ -81,7 +86,11 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     connect(m_controller, &TrainingController::lossValues, this, &DetectorPanel::onLoss);
     connect(m_controller, &TrainingController::finished, this, [this](double s) {
         m_progress->setValue(1000);
-        m_status->setText(tr("trained in %1 s").arg(s, 0, 'f', 2));
+        QString text = tr("trained in %1 s").arg(s, 0, 'f', 2);
+        if (const auto r = m_doc->result(); r && r->detector)
+            for (const auto& [name, value] : r->detector->figures())
+                text += QStringLiteral("; %1 %2").arg(QString::fromStdString(name)).arg(value, 0, 'g', 4);
+        m_status->setText(text);
     });
     connect(m_controller, &TrainingController::cancelled, this, [this] {
         m_status->setText(tr("cancelled — previous result kept"));
@@ -89,7 +98,10 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     connect(m_controller, &TrainingController::failed, this, [this](const QString& msg) {
         m_status->setText(tr("failed: %1").arg(msg));
     });
-    connect(m_doc, &DataDocument::datasetChanged, this, [this] { m_train->setEnabled(!m_doc->isEmpty() && !m_controller->isRunning()); });
+    connect(m_doc, &DataDocument::datasetChanged, this, [this] {
+        m_train->setEnabled(!m_doc->isEmpty() && !m_controller->isRunning());
+        updateGuidance();
+    });
     onDetectorChanged();
     m_train->setEnabled(!m_doc->isEmpty());
 }
@@ -118,11 +130,30 @@ void DetectorPanel::setNormalization(Normalization n)
     m_norm->setCurrentText(QString::fromStdString(toString(n)));
 }
 
+void DetectorPanel::updateGuidance()
+{
+    // Quadrics: App. B.4 of the paper chooses m from the eigenvalue decay; show it for the data.
+    const QString id = currentDetector();
+    const Dataset& d = m_doc->dataset();
+    if (!id.startsWith("quadrics") || d.rows() < 2) {
+        m_guidance->hide();
+        return;
+    }
+    const Eigen::VectorXd decay = QuadricsDetector::pcaLogDecay(d.X);
+    QString text = tr("Choosing m (quadrics paper App. B.4): −log(λᵢ/λ₁) of the PCA eigenvalues: ");
+    for (Eigen::Index i = 0; i < std::min<Eigen::Index>(decay.size(), 8); ++i)
+        text += QString::number(decay(i), 'f', 2) + (i + 1 < std::min<Eigen::Index>(decay.size(), 8) ? ", " : "");
+    text += tr(". A jump after i = k suggests a k-dimensional manifold: m ≈ p − k quadrics (auto: m = p − 1).");
+    m_guidance->setText(text);
+    m_guidance->show();
+}
+
 void DetectorPanel::onDetectorChanged()
 {
     const std::string id = currentDetector().toStdString();
     if (id.empty())
         return;
+    updateGuidance();
     const DetectorInfo& info = Registry::instance().info(id);
     m_summary->setText(QString::fromStdString(info.summary) + "<br><i>" +
                        QString::fromStdString(info.reference).toHtmlEscaped() + "</i>");

@@ -41,6 +41,7 @@ signals:
 
 private:
     void onDetectorChanged();
+    void updateGuidance();
     void onRunning(bool running);
     void onProgress(double fraction, const QString& message, double eta);
     void onLoss(const QVector<double>& steps, const QVector<double>& values);
@@ -57,6 +58,7 @@ private:
     QProgressBar* m_progress;
     QLabel* m_status;
     PlotWidget* m_loss;
+    QLabel* m_guidance;
     QVector<double> m_lossX, m_lossY;
     int m_lossSeries = -1;
 };
