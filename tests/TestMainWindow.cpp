@@ -9,6 +9,7 @@
 #include "DataLoader.h"
 #include "Generators.h"
 
+#include <QCheckBox>
 #include <QSpinBox>
 #include <set>
 #include "GuiTestSupport.h"
@@ -227,6 +228,51 @@ private slots:
         QVERIFY(recut->scores.mean() < trained->scores.mean());
         spin->setValue(12);
         QVERIFY((w.document()->result()->scores - trained->scores).cwiseAbs().maxCoeff() < 1e-12);
+
+        // Reconstruction view: points move onto their flats; the mean squared move is the MSRE.
+        const Eigen::MatrixX3d before = w.view()->displayPoints();
+        QVERIFY(w.view()->hasReconstruction());
+        w.viewControls()->reconstruction()->setChecked(true);
+        const Eigen::MatrixX3d after = w.view()->displayPoints();
+        const double meanSq = (after - before).rowwise().squaredNorm().mean();
+        QVERIFY(meanSq > 0);
+        QVERIFY(std::abs(meanSq - w.document()->result()->detector->figures().at("msre")) < 1e-9 * (1 + meanSq));
+        w.viewControls()->reconstruction()->setChecked(false);
+        QVERIFY((w.view()->displayPoints() - before).cwiseAbs().maxCoeff() < 1e-12);
+    }
+
+    void quadricSurfacesAreDrawn()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(sample("seam100.csv")));
+        QSignalSpy finished(w.trainer(), &TrainingController::finished);
+        QSignalSpy field(w.view(), &CloudView::fieldUpdated);
+        QVERIFY(w.detectorPanel()->setCurrentDetector("quadrics"));
+        w.detectorPanel()->train();
+        QVERIFY(finished.wait(60000));
+        QVERIFY(field.wait(30000));
+        const auto f = w.view()->field();
+        QVERIFY(f);
+        QCOMPARE(f->quadricValues.size(), std::size_t(2)); // m = p − 1 = 2 quadrics cut out the curve
+        // The quadric layer paints many pixels in the quadric colours (translucent surfaces).
+        auto tinted = [](const QImage& img, const QColor& c) {
+            int count = 0;
+            for (int y = 0; y < img.height(); y += 2)
+                for (int x = 0; x < img.width(); x += 2) {
+                    const QColor p(img.pixel(x, y));
+                    if (p.saturation() > 40 && std::abs(p.hue() - c.hue()) < 20)
+                        ++count;
+                }
+            return count;
+        };
+        const QColor orange = CloudView::componentColour(1);
+        const int on = tinted(w.view()->grabImage(), orange);
+        w.view()->setLayerVisible(CloudView::Layer::Quadrics, false);
+        const int off = tinted(w.view()->grabImage(), orange);
+        QVERIFY2(on > off + 2000, qPrintable(QString("%1 vs %2").arg(on).arg(off)));
     }
 
     void headlessTrainScreenshotHasContours()

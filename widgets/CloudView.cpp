@@ -1,6 +1,7 @@
 #include "CloudView.h"
 
 #include "DataDocument.h"
+#include "ResultTools.h"
 
 #include <QFile>
 #include <QToolTip>
@@ -285,6 +286,8 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
         rebuild();
     });
     connect(m_doc, &DataDocument::resultChanged, this, [this] {
+        if (m_showReconstruction)
+            refreshPositions();
         recolour();
         updateTopK();
         requestField();
@@ -398,6 +401,12 @@ void CloudView::rebuild()
         m_projection = n > 0 ? Projection::automatic(d.X, d.featureNames) : Projection{};
     m_userProjection = m_userProjection && m_projection.origin.size() == d.cols();
     m_display = n > 0 ? m_projection.toDisplay(d.X) : Eigen::MatrixX3d(0, 3);
+    if (m_showReconstruction && n > 0)
+        if (const auto r = m_doc->result()) {
+            const Eigen::MatrixXd R = reconstructionOf(*r, d);
+            if (R.rows() == n)
+                m_display = m_projection.toDisplay(R);
+        }
 
     m_poly->DeepCopy(vertexCloud(m_display));
     recolour();
@@ -442,6 +451,42 @@ void CloudView::rebuild()
     resetCamera();
     requestField();
     emit gridChanged(gridDescription());
+}
+
+void CloudView::setShowReconstruction(bool on)
+{
+    m_showReconstruction = on;
+    refreshPositions();
+}
+
+bool CloudView::hasReconstruction() const
+{
+    const auto r = m_doc->result();
+    return r && reconstructionOf(*r, m_doc->dataset()).rows() == m_doc->dataset().rows() && m_doc->dataset().rows() > 0;
+}
+
+void CloudView::refreshPositions()
+{
+    // Points move (data ↔ reconstruction) without touching the camera or the fields.
+    const Dataset& d = m_doc->dataset();
+    const Eigen::Index n = d.rows();
+    if (n == 0)
+        return;
+    Eigen::MatrixXd X = d.X;
+    if (m_showReconstruction)
+        if (const auto r = m_doc->result()) {
+            Eigen::MatrixXd R = reconstructionOf(*r, d);
+            if (R.rows() == n)
+                X = std::move(R);
+        }
+    m_display = m_projection.toDisplay(X);
+    vtkPoints* pts = m_poly->GetPoints();
+    for (Eigen::Index i = 0; i < n; ++i)
+        pts->SetPoint(i, m_display(i, 0), m_display(i, 1), m_display(i, 2));
+    pts->Modified();
+    m_poly->Modified();
+    updateTopK();
+    showSelection(m_doc->selectedPoint());
 }
 
 void CloudView::recolour()

@@ -60,6 +60,10 @@ public:
     void setColourMap(const QString& name);
     QString colourMap() const { return m_colourMap; }
     void setPointSize(double pixels);
+    /// Shows the points where the model reconstructs them (acdt: projected on their cluster's flat).
+    void setShowReconstruction(bool on);
+    bool showReconstruction() const { return m_showReconstruction; }
+    bool hasReconstruction() const;
 
     void setLayerVisible(Layer layer, bool on);
     bool layerVisible(Layer layer) const { return m_layerOn[static_cast<int>(layer)]; }
@@ -96,6 +100,7 @@ private:
     void onHover(int index, QPoint globalPos);
     QString describePoint(int index) const;
     void recolour();
+    void refreshPositions();
     void updateLegend();
     void updateTopK();
     void requestField();
@@ -115,6 +120,7 @@ private:
     std::array<bool, static_cast<int>(Layer::LayerCount)> m_layerOn{};
     double m_isoOpacity = 0.35;
     float m_pointSize = 9.0f;
+    bool m_showReconstruction = false;
     int m_res2d = 200;
     int m_res3d = 48;
     double m_margin = 0.15;

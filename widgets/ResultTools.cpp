@@ -50,4 +50,15 @@ std::shared_ptr<FitResult> recutClusters(const FitResult& result, const Dataset&
     return r;
 }
 
+Eigen::MatrixXd reconstructionOf(const FitResult& result, const Dataset& data)
+{
+    const AcdtDetector* a = asAcdt(result);
+    if (!a || a->inputDimension() != static_cast<int>(result.normalizer.keptColumns().size()))
+        return {};
+    const Eigen::MatrixXd R = a->reconstruction(a->clusterCount());
+    if (R.rows() != data.rows())
+        return {};
+    return result.normalizer.inverseTransform(R, data.X.colwise().mean().transpose());
+}
+
 } // namespace olens

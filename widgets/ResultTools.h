@@ -17,4 +17,8 @@ int clusterCount(const FitResult& result);
 /// Throws ParamError for non-clustering results.
 std::shared_ptr<FitResult> recutClusters(const FitResult& result, const Dataset& data, int L);
 
+/// The training points as the model reconstructs them (acdt: each point projected on its own
+/// cluster's flat), in feature coordinates; empty when the result has no reconstruction.
+Eigen::MatrixXd reconstructionOf(const FitResult& result, const Dataset& data);
+
 } // namespace olens

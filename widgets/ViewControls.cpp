@@ -21,7 +21,7 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
       m_pointSize(new QSpinBox), m_res2d(new QSpinBox), m_res3d(new QSpinBox), m_margin(new QSpinBox),
       m_opacity(new QSlider(Qt::Horizontal)), m_projection(new QComboBox), m_grid(new QLabel),
       m_projectionBox(new QWidget), m_clusterBox(new QWidget), m_clusterSlider(new QSlider(Qt::Horizontal)),
-      m_clusterSpin(new QSpinBox)
+      m_clusterSpin(new QSpinBox), m_reconstruction(new QCheckBox(tr("Reconstruction")))
 {
     m_colourBy->addItems({tr("auto"), tr("label"), tr("score"), tr("cluster")});
     m_colourBy->setToolTip(tr("Colour points by ground-truth label, outlier score or cluster (auto: score "
@@ -122,6 +122,10 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     m_clusterSpin->setToolTip(m_clusterSlider->toolTip());
     cl->addWidget(m_clusterSlider);
     cl->addWidget(m_clusterSpin);
+    m_reconstruction->setToolTip(tr("Move each point to its projection on its cluster's flat (the model's "
+                                     "reconstruction; MSRE is the mean squared move)"));
+    cl->addWidget(m_reconstruction);
+    connect(m_reconstruction, &QCheckBox::toggled, m_view, &CloudView::setShowReconstruction);
     m_clusterBox->setVisible(false);
     row2->addWidget(m_clusterBox);
     connect(m_clusterSlider, &QSlider::valueChanged, m_clusterSpin, &QSpinBox::setValue);

@@ -25,6 +25,7 @@ public:
     QSpinBox* resolution2D() const { return m_res2d; }
     QSpinBox* resolution3D() const { return m_res3d; }
     QSpinBox* clusterSpin() const { return m_clusterSpin; }
+    QCheckBox* reconstruction() const { return m_reconstruction; }
 
 private:
     void onDataset();
@@ -48,6 +49,7 @@ private:
     QWidget* m_clusterBox;
     QSlider* m_clusterSlider;
     QSpinBox* m_clusterSpin;
+    QCheckBox* m_reconstruction;
 };
 
 } // namespace olens
