@@ -110,6 +110,7 @@ DetectorInfo IcDetector::info()
                "refused above 5000 (use kic, whose cost depends on n instead).";
     deg.reference = "KIC paper eq. 3–4, Table 2 (d=2)";
     d.params = {deg, contaminationParam()};
+    d.normalization = "zscore"; // KIC paper sec. 4.1: zero mean, unit variance per feature
     d.make = [](ParamSet p) { return std::make_unique<IcDetector>(std::move(p)); };
     return d;
 }

@@ -58,6 +58,7 @@ DetectorInfo InfDetector::info()
     lloyd.reference = "Lucic et al. 2016 (bicriteria solution by D²-sampling)";
 
     d.params = {seed, kmax, count, lloyd, contaminationParam()};
+    d.normalization = "zscore"; // KIC paper sec. 4.1: zero mean, unit variance per feature
     d.make = [](ParamSet p) { return std::make_unique<InfDetector>(std::move(p)); };
     return d;
 }

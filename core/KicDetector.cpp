@@ -398,6 +398,7 @@ DetectorInfo KicDetector::info()
     solver.reference = "KIC paper eq. 15, 19, App. A";
 
     d.params = {kernel, degree, sigma, c, alpha, solver, contaminationParam()};
+    d.normalization = "zscore"; // KIC paper sec. 4.1: zero mean, unit variance per feature
     d.make = [](ParamSet p) { return std::make_unique<KicDetector>(std::move(p)); };
     return d;
 }

@@ -60,6 +60,7 @@ DetectorInfo KspDetector::info()
     alpha.reference = "KIC paper sec. 4.1 (KSP2, α = 0.5)";
 
     d.params = {size, seed, repeats, alpha, contaminationParam()};
+    d.normalization = "zscore"; // KIC paper sec. 4.1: zero mean, unit variance per feature
     d.make = [](ParamSet p) { return std::make_unique<KspDetector>(std::move(p)); };
     return d;
 }
