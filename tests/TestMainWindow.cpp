@@ -15,6 +15,7 @@
 #include "GuiTestSupport.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
+#include "Presets.h"
 
 #include <QApplication>
 #include <QItemSelectionModel>
@@ -273,6 +274,30 @@ private slots:
         w.view()->setLayerVisible(CloudView::Layer::Quadrics, false);
         const int off = tinted(w.view()->grabImage(), orange);
         QVERIFY2(on > off + 2000, qPrintable(QString("%1 vs %2").arg(on).arg(off)));
+    }
+
+    void everyPresetLoadsAndTrains()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const auto presets = availablePresets();
+        QVERIFY(presets.size() >= 5);
+        for (const Preset& p : presets) {
+            QSignalSpy finished(w.trainer(), &TrainingController::finished);
+            QSignalSpy failed(w.trainer(), &TrainingController::failed);
+            QVERIFY(PresetsReaction::apply(&w, p));
+            QVERIFY2(finished.wait(60000), qPrintable(p.title + ": " + (failed.isEmpty() ? QString() : failed.first().at(0).toString())));
+            const auto r = w.document()->result();
+            QVERIFY(r);
+            QCOMPARE(QString::fromStdString(r->detectorId), QString::fromStdString(p.detector));
+            QCOMPARE(r->scores.size(), Eigen::Index(p.n));
+        }
+        // The shortcuts page lists the menu shortcuts.
+        const QString keys = w.shortcutsHtml();
+        QVERIFY(keys.contains("Ctrl+T"));
+        QVERIFY(keys.contains("Ctrl+O"));
     }
 
     void headlessTrainScreenshotHasContours()

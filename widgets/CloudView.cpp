@@ -263,6 +263,14 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     m_gridActor->GetTextProperty()->SetColor(0.35, 0.35, 0.35);
     m_gridActor->SetDisplayPosition(10, 28);
 
+    // A 1-pixel placeholder keeps the image pipeline valid before the first field arrives.
+    {
+        auto placeholder = vtkSmartPointer<vtkImageData>::New();
+        placeholder->SetDimensions(1, 1, 1);
+        placeholder->AllocateScalars(VTK_DOUBLE, 1);
+        placeholder->GetPointData()->GetScalars()->SetComponent(0, 0, 0.0);
+        m_layers->imageColours->SetInputData(placeholder);
+    }
     m_layers->imageColours->SetLookupTable(m_lut);
     m_layers->imageColours->SetOutputFormatToRGB();
     m_layers->image->SetOpacity(0.4);

@@ -7,6 +7,7 @@
 #include "EvaluationPanel.h"
 #include "LogPanel.h"
 #include "RankingPanel.h"
+#include "Presets.h"
 #include "Reactions.h"
 #include "TrainingController.h"
 #include "ViewControls.h"
@@ -129,6 +130,9 @@ void MainWindow::buildMenus()
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
+    QMenu* presets = menuBar()->addMenu(tr("&Presets"));
+    new PresetsReaction(presets, this);
+
     QMenu* train = menuBar()->addMenu(tr("&Train"));
     QAction* go = train->addAction(tr("&Train detector"));
     go->setShortcut(QKeySequence(tr("Ctrl+T")));
@@ -150,6 +154,15 @@ void MainWindow::buildMenus()
         view->addAction(dock->toggleViewAction());
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* keys = help->addAction(tr("&Keyboard shortcuts"));
+    keys->setShortcut(QKeySequence::HelpContents);
+    connect(keys, &QAction::triggered, this, [this] {
+        QMessageBox box(this);
+        box.setWindowTitle(tr("Keyboard shortcuts"));
+        box.setTextFormat(Qt::RichText);
+        box.setText(shortcutsHtml());
+        box.exec();
+    });
     QAction* about = help->addAction(tr("&About OutlierLens"));
     connect(about, &QAction::triggered, this, [this] {
         QMessageBox::about(this, tr("About OutlierLens"),
@@ -162,6 +175,25 @@ void MainWindow::buildMenus()
                               "scores, Ctrl+Shift+S screenshot, Ctrl+Q quit.</p>")
                                .arg(QApplication::applicationVersion()));
     });
+}
+
+QString MainWindow::shortcutsHtml() const
+{
+    // Generated from the actions themselves, so the page never drifts from the menus.
+    QString html = tr("<table cellspacing='6'>");
+    for (QAction* menuAction : menuBar()->actions()) {
+        QMenu* menu = menuAction->menu();
+        if (!menu)
+            continue;
+        for (QAction* a : menu->actions())
+            if (!a->shortcut().isEmpty())
+                html += QStringLiteral("<tr><td><b>%1</b></td><td>%2 → %3</td></tr>")
+                            .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
+                                 menuAction->text().remove('&'), a->text().remove('&').remove("…"));
+    }
+    html += tr("<tr><td><b>mouse</b></td><td>left drag rotates (3D), middle drag pans, wheel zooms, click "
+               "selects a point, double-click resets the camera</td></tr></table>");
+    return html;
 }
 
 bool MainWindow::openFile(const QString& path, QString* error)

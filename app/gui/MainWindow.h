@@ -36,6 +36,8 @@ public:
     /// Interactive use: failures are also shown in a message box.
     void setInteractive(bool on) { m_interactive = on; }
     bool isInteractive() const { return m_interactive; }
+    /// The Help → Keyboard shortcuts page, generated from the menus' actions.
+    QString shortcutsHtml() const;
 
 protected:
     void closeEvent(QCloseEvent* e) override;

@@ -1,0 +1,75 @@
+#include "Presets.h"
+
+#include "DataDocument.h"
+#include "DetectorPanel.h"
+#include "Generators.h"
+#include "LogPanel.h"
+#include "MainWindow.h"
+#include "Normalizer.h"
+#include "ParamForm.h"
+#include "Registry.h"
+
+#include <QMenu>
+
+namespace olens {
+
+std::vector<Preset> availablePresets()
+{
+    const std::vector<Preset> all = {
+        {"Quadrics: tennis-ball seam curve", "quadrics paper sec. 5.1, fig. 2: 100 points, a = 0.8, b = 0.2, one far outlier",
+         "seam", 100, 1, {{"noise", "0.01"}}, "quadrics", {}, "none"},
+        {"Quadrics: seam curve, Q-BASE (pulled by the outlier)", "quadrics paper fig. 2b: the exact solution of (7)",
+         "seam", 100, 1, {{"noise", "0.01"}}, "quadrics-base", {}, "none"},
+        {"KIC: 2-D clusters with background outliers", "KIC paper fig. 2: level sets of the score",
+         "blobs", 300, 2, {{"centers", "3"}, {"outliers", "0.05"}}, "kic", {{"kernel", "rbf"}}, "zscore"},
+        {"kNN: two moons with background outliers", "baseline of the KIC paper (k = 5)",
+         "moons", 300, 1, {{"outliers", "0.05"}}, "knn", {}, "none"},
+        {"GODS: Gaussian 2-D data", "GODS paper fig. 1a", "blobs", 300, 3, {{"centers", "1"}, {"spread", "3"}}, "gods", {}, "l2"},
+        {"KODS: ring", "GODS paper fig. 1d (kernelized)", "ring", 300, 4, {{"outliers", "0.05"}}, "kods", {}, "none"},
+        {"ACDT: Swiss roll", "ACDT slides: 5000 points, k = 15, d = 2 (here 2000 for speed)",
+         "swissroll", 2000, 1, {}, "acdt", {}, "none"},
+        {"ACDT: S-curve", "ACDT slides: S-curve, k = 15, d = 2", "scurve", 2000, 1, {}, "acdt", {}, "none"},
+    };
+    std::vector<Preset> out;
+    for (const auto& p : all) {
+        try {
+            Registry::instance().info(p.detector);
+            out.push_back(p);
+        } catch (const std::exception&) {
+            // detector not implemented yet
+        }
+    }
+    return out;
+}
+
+PresetsReaction::PresetsReaction(QMenu* menu, MainWindow* window) : QObject(menu), m_window(window)
+{
+    menu->setToolTipsVisible(true);
+    for (const Preset& p : availablePresets()) {
+        QAction* a = menu->addAction(p.title);
+        a->setToolTip(p.figure);
+        connect(a, &QAction::triggered, this, [this, p] { apply(m_window, p); });
+    }
+}
+
+bool PresetsReaction::apply(MainWindow* window, const Preset& preset, bool train)
+{
+    try {
+        Dataset d = generate(preset.generator, preset.n, preset.seed, preset.generatorParams);
+        window->document()->setDataset(std::move(d), QStringLiteral("preset: %1").arg(preset.title));
+        DetectorPanel* panel = window->detectorPanel();
+        panel->setCurrentDetector(QString::fromStdString(preset.detector));
+        panel->form()->resetToDefaults();
+        panel->form()->setValues(preset.detectorParams);
+        panel->setNormalization(parseNormalization(preset.normalization));
+        window->log()->info(QObject::tr("preset: %1 (%2)").arg(preset.title, preset.figure));
+        if (train)
+            panel->train();
+        return true;
+    } catch (const std::exception& e) {
+        window->log()->error(QObject::tr("preset '%1' failed: %2").arg(preset.title, QString::fromUtf8(e.what())));
+        return false;
+    }
+}
+
+} // namespace olens

@@ -1,0 +1,43 @@
+#pragma once
+// The papers' toy set-ups, one menu entry each: generate the data, pick the detector and its
+// parameters, train. A teacher reaches each figure in two clicks.
+#include "Params.h"
+
+#include <QObject>
+#include <QString>
+#include <vector>
+
+class QMenu;
+
+namespace olens {
+
+class MainWindow;
+
+struct Preset {
+    QString title;       ///< menu text
+    QString figure;      ///< which paper figure it reproduces (tooltip)
+    std::string generator;
+    int n = 200;
+    unsigned seed = 1;
+    ParamAssignments generatorParams;
+    std::string detector;
+    ParamAssignments detectorParams;
+    std::string normalization = "none";
+};
+
+/// Presets whose detector is registered (others are left out until their detector exists).
+std::vector<Preset> availablePresets();
+
+/// Fills a menu with the presets; each entry loads its data into the window and trains.
+class PresetsReaction : public QObject {
+    Q_OBJECT
+public:
+    PresetsReaction(QMenu* menu, MainWindow* window);
+    /// Applies a preset (also used by tests); returns false with the reason logged on failure.
+    static bool apply(MainWindow* window, const Preset& preset, bool train = true);
+
+private:
+    MainWindow* m_window;
+};
+
+} // namespace olens
