@@ -39,7 +39,8 @@ std::optional<FieldData> computeField(const FieldRequest& req, const std::atomic
             out.planeFrame.push_back(static_cast<int>(f));
         }
     const int q = req.projection.displayDims();
-    constexpr Eigen::Index chunk = 8192;
+    // Small chunks keep a superseded request cheap to abandon (kernel methods cost O(n²) per point).
+    constexpr Eigen::Index chunk = 1024;
     for (Eigen::Index first = 0; first < total; first += chunk) {
         if (stop && stop->load())
             return std::nullopt;
