@@ -143,6 +143,13 @@ IcDetector::Model IcDetector::build(const Eigen::MatrixXd& X, int degree, const 
         if (progress)
             progress->report(0.6 * static_cast<double>(r0 + rows) / static_cast<double>(n), "moment matrix");
     }
+    if (!M.allFinite()) {
+        // M holds the degree-2d moments (eq. 6): large magnitudes overflow double precision.
+        std::ostringstream msg;
+        msg << "ic: the degree-" << 2 * degree << " moment matrix overflows (largest |value| in the data is "
+            << X.cwiseAbs().maxCoeff() << "); normalise the data (e.g. --normalize zscore)";
+        throw DataError(msg.str());
+    }
     Eigen::LLT<Eigen::MatrixXd> llt(M);
     const double rc = llt.info() == Eigen::Success ? llt.rcond() : 0.0;
     if (!(rc > 4 * std::numeric_limits<double>::epsilon())) {
@@ -151,6 +158,11 @@ IcDetector::Model IcDetector::build(const Eigen::MatrixXd& X, int degree, const 
             << "): the points lie on the zero set of a degree-" << degree
             << " polynomial, which eq. 9 excludes. Use 'kic' (its ρI term, eq. 11, keeps the system "
                "solvable) or lower the degree";
+        const double big = X.cwiseAbs().maxCoeff();
+        if (big < 1e-30 || big > 1e30) // degree-2d moments under/overflow: the data's scale, not its shape
+            msg << ". The largest |value| in the data is " << big
+                << ": the degree-" << 2 * degree << " moments lose precision at this scale; normalise the data "
+                   "(e.g. --normalize zscore)";
         throw DataError(msg.str());
     }
     m.X = X;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 namespace olens {
 
@@ -726,6 +727,13 @@ Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& X, const Prog
     // App. A.1–A.2: Σ_j Σ_k f_k(p_j)² = Σ_k v(f_k)ᵀ (Σ_j φ(p_j)φ(p_j)ᵀ) v(f_k) under ⟨v(f_k), v(f_l)⟩ = δ_kl
     // is minimised by the eigenvectors of the m smallest eigenvalues (non-centred PCA in feature space).
     const Eigen::MatrixXd M = momentMatrix(X, [&](double f) { progress.report(0.6 * f, "moment matrix"); });
+    if (!M.allFinite()) {
+        // M holds degree-4 moments (App. A.1): |x| above ~1e77 overflows double precision.
+        std::ostringstream msg;
+        msg << "quadrics-base: the degree-4 moment matrix overflows (largest |value| in the data is "
+            << X.cwiseAbs().maxCoeff() << "); normalise the data (e.g. --normalize zscore)";
+        throw DataError(msg.str());
+    }
     progress.report(0.6, "eigen-decomposition of the " + std::to_string(D) + "x" + std::to_string(D) + " moment matrix");
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(M);
     if (es.info() != Eigen::Success)

@@ -2,6 +2,7 @@
 
 #include "AcdtDetector.h"
 #include "Errors.h"
+#include "GodsDetector.h"
 #include "IcDetector.h"
 #include "InfDetector.h"
 #include "KicDetector.h"
@@ -28,6 +29,8 @@ std::vector<DetectorInfo> builtinDetectors()
         AcdtDetector::info(),
         QuadricsDetector::info(),
         QuadricsBaseDetector::info(),
+        GodsDetector::info(),
+        BodsDetector::info(),
     };
 }
 } // namespace

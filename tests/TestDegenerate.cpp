@@ -90,6 +90,8 @@ ParamAssignments adjustments(const std::string& id, const Eigen::MatrixXd& X)
     const auto p = X.cols();
     if (id == "acdt" && p == 2)
         return {{"d", std::to_string(p - 1)}}; // flats must have d < p
+    if (id == "gods" && p < 3)
+        return {{"K", std::to_string(p)}}; // K hyperplanes per frame need K <= p (St(p, K))
     return {};
 }
 

@@ -148,11 +148,11 @@ private slots:
                 M.addStiefel(n, p, metric);
                 CgOptions o;
                 o.maxIterations = 2000;
-                o.gradientTolerance = 1e-9;
+                o.gradientTolerance = 1e-6; // below ~1e-7 the cost (≈ −44) no longer resolves the decrease
                 o.lineSearch = ls;
                 const CgResult r = conjugateGradient(M, brockett(A, N), {qf(gaussian(n, p, rng))}, o);
-                QVERIFY2(r.stopReason == "gradient norm", r.stopReason.c_str());
-                QVERIFY(std::abs(r.cost - optimum) < 1e-9);
+                QVERIFY2(r.stopReason == "gradient norm", qPrintable(QString("%1 after %2 its, grad %3, cost err %4, ls %5 metric %6").arg(r.stopReason.c_str()).arg(r.iterations).arg(r.gradNorm).arg(r.cost - optimum).arg(int(ls)).arg(int(metric))));
+                QVERIFY(std::abs(r.cost - optimum) < 1e-10);
                 QVERIFY(M.feasibilityError(r.x) < 1e-10);
                 // Column i is ± the eigenvector of λ = n − i.
                 for (int i = 0; i < p; ++i)

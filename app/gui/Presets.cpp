@@ -24,7 +24,7 @@ std::vector<Preset> availablePresets()
          "blobs", 300, 2, {{"centers", "3"}, {"outliers", "0.05"}}, "kic", {{"kernel", "rbf"}}, "zscore"},
         {"kNN: two moons with background outliers", "baseline of the KIC paper (k = 5)",
          "moons", 300, 1, {{"outliers", "0.05"}}, "knn", {}, "none"},
-        {"GODS: Gaussian 2-D data", "GODS paper fig. 1a", "blobs", 300, 3, {{"centers", "1"}, {"spread", "3"}}, "gods", {}, "l2"},
+        {"GODS: Gaussian 2-D data", "GODS paper fig. 1a", "blobs", 300, 3, {{"centers", "1"}, {"spread", "3"}}, "gods", {{"K", "1"}}, "l2"},
         {"KODS: ring", "GODS paper fig. 1d (kernelized)", "ring", 300, 4, {{"outliers", "0.05"}}, "kods", {}, "none"},
         {"ACDT: Swiss roll", "ACDT slides: 5000 points, k = 15, d = 2 (here 2000 for speed)",
          "swissroll", 2000, 1, {}, "acdt", {}, "none"},
