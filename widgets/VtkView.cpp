@@ -70,8 +70,12 @@ VtkView::VtkView(QWidget* parent) : QOpenGLWidget(parent)
 
 VtkView::~VtkView()
 {
-    // Release VTK's GL resources while Qt's context still exists.
+    // Release VTK's GL resources while Qt's context still exists, then stop listening to the
+    // context: ~QOpenGLWidget destroys it after this object is no longer a VtkView (UBSan caught
+    // the aboutToBeDestroyed call reaching cleanupGL on the half-destroyed widget).
     cleanupGL();
+    if (context())
+        disconnect(context(), nullptr, this, nullptr);
     m_interactor->RemoveAllObservers();
     m_window->RemoveAllObservers();
 }
