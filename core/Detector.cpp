@@ -22,6 +22,19 @@ ParamSpec contaminationParam()
     return s;
 }
 
+ParamSpec seedParam(const std::string& help)
+{
+    ParamSpec s;
+    s.name = "seed";
+    s.type = ParamType::Int;
+    s.defaultValue = "0";
+    s.minValue = 0;
+    s.maxValue = 2147483647;
+    s.help = help;
+    s.reference = "OutlierLens (reproducibility)";
+    return s;
+}
+
 double quantile(const Eigen::VectorXd& values, double q)
 {
     if (values.size() == 0)

@@ -95,6 +95,8 @@ private:
 
 /// The "contamination" parameter every detector has (default 0.1) for the default decision rule.
 ParamSpec contaminationParam();
+/// The "seed" parameter of randomised detectors (int, default 0): same seed, same data → same scores.
+ParamSpec seedParam(const std::string& help);
 /// Quantile with linear interpolation (NumPy's default), q in [0,1].
 double quantile(const Eigen::VectorXd& values, double q);
 

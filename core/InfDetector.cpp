@@ -20,14 +20,7 @@ DetectorInfo InfDetector::info()
                 "k-means solution, averaged over k = ⌊min(500, 0.8n)/i⌋, i = 1..15.";
     d.reference = "KIC paper sec. 4.1 (INF); Lucic, Bachem & Krause 2016";
 
-    ParamSpec seed;
-    seed.name = "seed";
-    seed.type = ParamType::Int;
-    seed.defaultValue = "0";
-    seed.minValue = 0;
-    seed.maxValue = 2147483647;
-    seed.help = "Seed of the D² (k-means++) sampling of the centres.";
-    seed.reference = "OutlierLens (reproducibility)";
+    const ParamSpec seed = seedParam("Seed of the D² (k-means++) sampling of the centres.");
 
     ParamSpec kmax;
     kmax.name = "k_max";

@@ -31,14 +31,7 @@ DetectorInfo KspDetector::info()
                 "(the score is then the 1-NN distance).";
     size.reference = "KIC paper sec. 4.1 (|S| = 20)";
 
-    ParamSpec seed;
-    seed.name = "seed";
-    seed.type = ParamType::Int;
-    seed.defaultValue = "0";
-    seed.minValue = 0;
-    seed.maxValue = 2147483647;
-    seed.help = "Seed of the random samples (same seed, same data → same scores).";
-    seed.reference = "OutlierLens (reproducibility)";
+    const ParamSpec seed = seedParam("Seed of the random samples (same seed, same data → same scores).");
 
     ParamSpec repeats;
     repeats.name = "repeats";
