@@ -32,6 +32,8 @@ public:
 
     Normalization kind() const { return m_kind; }
     bool isFitted() const { return m_fitted; }
+    /// Number of input columns seen by fit().
+    int inputColumns() const { return m_inputCols; }
     /// Input columns kept (all of them except constant columns under zscore).
     const std::vector<int>& keptColumns() const { return m_kept; }
     const std::vector<std::string>& warnings() const { return m_warnings; }

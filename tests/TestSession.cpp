@@ -1,0 +1,183 @@
+// Session files: a full round trip (embedded data, detector, fitted model, camera, view, compare)
+// gives identical scores; every kind of malformed file is rejected with a DataError naming the
+// JSON path, never a crash.
+#include "Errors.h"
+#include "Generators.h"
+#include "Registry.h"
+#include "Session.h"
+
+#include <QtTest>
+#include <functional>
+
+using namespace olens;
+
+namespace {
+
+Session fittedSession()
+{
+    Session s;
+    s.embedded = true;
+    s.data = generate("moons", 60, 7, {{"outliers", "0.1"}});
+    s.data.sigma = Eigen::MatrixXd::Constant(s.data.rows(), s.data.cols(), 0.25);
+    SessionDetector d{"knn", nlohmann::json::object({{"k", 4}}), "zscore"};
+    s.detector = d;
+    Normalizer n(Normalization::ZScore);
+    const Eigen::MatrixXd Xn = n.fitTransform(s.data.X);
+    auto det = Registry::instance().create("knn", {{"k", "4"}});
+    det->fit(Xn);
+    s.model = det->toJson();
+    s.model["normalizer"] = n.toJson();
+    s.threshold = 0.75;
+    s.topK = 5;
+    s.camera.valid = true;
+    s.camera.position = {1, 2, 3};
+    s.camera.focalPoint = {0.5, -0.5, 0};
+    s.camera.viewUp = {0, 1, 0};
+    s.camera.parallelScale = 2.5;
+    s.view = {{"colour_by", "score"}, {"point_size", 9}, {"contours", true}};
+    s.compare = {SessionDetector{"pca", nlohmann::json::object(), "none"}, SessionDetector{"knn", {}, "zscore"}};
+    s.compareQuantile = 0.9;
+    return s;
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to)
+{
+    const auto at = text.find(from);
+    if (at == std::string::npos) throw std::logic_error("test pattern not found: " + from);
+    return text.replace(at, from.size(), to);
+}
+
+} // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTripGivesIdenticalScores()
+    {
+        const Session s = fittedSession();
+        const Session r = parseSession(serializeSession(s));
+        QVERIFY(r.embedded);
+        QCOMPARE(r.data.X, s.data.X);
+        QCOMPARE(r.data.labels, s.data.labels);
+        QCOMPARE(r.data.sigma, s.data.sigma);
+        QCOMPARE(r.data.featureNames, s.data.featureNames);
+        QVERIFY(r.detector.has_value());
+        QCOMPARE(r.detector->id, std::string("knn"));
+        QCOMPARE(r.detector->normalization, std::string("zscore"));
+        QCOMPARE(r.detector->params.at("k").get<int>(), 4);
+        QCOMPARE(*r.threshold, 0.75);
+        QCOMPARE(r.topK, 5);
+        QVERIFY(r.camera.valid);
+        QCOMPARE(r.camera.position[2], 3.0);
+        QCOMPARE(r.camera.focalPoint[1], -0.5);
+        QCOMPARE(r.camera.parallelScale, 2.5);
+        QCOMPARE(r.view.at("point_size").get<int>(), 9);
+        QCOMPARE(int(r.compare.size()), 2);
+        QCOMPARE(r.compare[0].id, std::string("pca"));
+        QCOMPARE(r.compareQuantile, 0.9);
+
+        // The restored model scores new data exactly as the original.
+        const RestoredModel a = restoreSessionModel(s.model, 2);
+        const RestoredModel b = restoreSessionModel(r.model, 2);
+        const Eigen::MatrixXd Q = generate("blobs", 25, 3).X;
+        const Eigen::VectorXd sa = a.detector->score(a.normalizer.transform(Q));
+        const Eigen::VectorXd sb = b.detector->score(b.normalizer.transform(Q));
+        QCOMPARE(sa, sb);
+        // and the training scores equal a fresh fit's (same data, same parameters)
+        auto fresh = Registry::instance().create("knn", {{"k", "4"}});
+        fresh->fit(b.normalizer.transform(r.data.X));
+        QVERIFY((fresh->trainingScores() - b.detector->trainingScores()).cwiseAbs().maxCoeff() < 1e-12);
+    }
+
+    void fileReferenceRoundTrip()
+    {
+        Session s;
+        s.dataPath = "/data/cloud.csv";
+        s.labelColumn = "is_outlier";
+        const Session r = parseSession(serializeSession(s));
+        QVERIFY(!r.embedded);
+        QCOMPARE(r.dataPath, s.dataPath);
+        QCOMPARE(r.labelColumn, s.labelColumn);
+        QVERIFY(!r.detector.has_value());
+        QVERIFY(r.model.is_null());
+        QVERIFY(!r.camera.valid);
+    }
+
+    void malformedFilesNameThePath_data()
+    {
+        QTest::addColumn<QString>("mutation");
+        QTest::addColumn<QString>("expected");
+        const std::string good = serializeSession(fittedSession());
+        auto row = [&](const char* name, const std::string& text, const char* expected) {
+            QTest::newRow(name) << QString::fromStdString(text) << QString(expected);
+        };
+        auto edited = [&](const std::function<void(nlohmann::json&)>& edit) {
+            nlohmann::json j = nlohmann::json::parse(good);
+            edit(j);
+            return j.dump();
+        };
+        row("empty", "", "not valid JSON");
+        row("truncated", good.substr(0, good.size() / 2), "not valid JSON");
+        row("array", "[1,2]", "expected a JSON object");
+        row("no format", "{\"version\":1}", "/format");
+        row("newer version", edited([](nlohmann::json& j) { j["version"] = 7; }), "newer OutlierLens");
+        row("version string", edited([](nlohmann::json& j) { j["version"] = "1"; }), "/version");
+        row("unknown detector", replaced(good, "\"id\": \"knn\"", "\"id\": \"nope\""), "unknown detector 'nope'");
+        row("bad param", replaced(good, "\"k\": 4", "\"k\": -3"), "/detector");
+        row("unknown param", replaced(good, "\"k\": 4", "\"kk\": 4"), "kk");
+        row("bad normalization", edited([](nlohmann::json& j) { j["detector"]["normalization"] = "cube"; }),
+            "/detector/normalization");
+        row("ragged row", edited([](nlohmann::json& j) { j["data"]["embedded"]["rows"][0].push_back(1.0); }),
+            "/data/embedded/rows/0");
+        row("text cell", edited([](nlohmann::json& j) { j["data"]["embedded"]["rows"][0][0] = "x"; }),
+            "/data/embedded/rows/0/0");
+        row("labels long", edited([](nlohmann::json& j) { j["data"]["embedded"]["labels"].push_back(0); }),
+            "/data/embedded/labels");
+        row("negative sigma", edited([](nlohmann::json& j) { j["data"]["embedded"]["sigma"][3][1] = -1.0; }),
+            "/data/embedded/sigma");
+        row("no rows", edited([](nlohmann::json& j) { j["data"]["embedded"]["rows"] = nlohmann::json::array(); }),
+            "no samples");
+        row("camera", replaced(good, "\"parallel_scale\": 2.5", "\"parallel_scale\": -1"), "/camera/parallel_scale");
+        row("view nested", replaced(good, "\"point_size\": 9", "\"point_size\": [9]"), "/view/point_size");
+        row("quantile", replaced(good, "\"quantile\": 0.9", "\"quantile\": 1.5"), "/compare/quantile");
+        row("model other detector", replaced(good, "\"detector\": \"knn\"", "\"detector\": \"pca\""), "/model/detector");
+        row("no data", replaced(good, "\"data\"", "\"datum\""), "missing \"data\"");
+    }
+
+    void malformedFilesNameThePath()
+    {
+        QFETCH(QString, mutation);
+        QFETCH(QString, expected);
+        try {
+            parseSession(mutation.toStdString());
+            QFAIL("accepted a malformed session");
+        } catch (const DataError& e) {
+            QVERIFY2(QString(e.what()).contains(expected), e.what());
+        }
+    }
+
+    void garbledModelIsRejectedOnRestore()
+    {
+        Session s = fittedSession();
+        // dimension mismatch with the data
+        try {
+            restoreSessionModel(s.model, 3);
+            QFAIL("accepted a model for other data");
+        } catch (const DataError& e) {
+            QVERIFY2(QString(e.what()).contains("/model"), e.what());
+        }
+        nlohmann::json broken = s.model;
+        broken["state"] = "garbage";
+        QVERIFY_THROWS_EXCEPTION(DataError, restoreSessionModel(broken, 2));
+        broken = s.model;
+        broken.erase("normalizer");
+        QVERIFY_THROWS_EXCEPTION(DataError, restoreSessionModel(broken, 2));
+        broken = s.model;
+        broken["normalizer"]["kind"] = "cube";
+        QVERIFY_THROWS_EXCEPTION(DataError, restoreSessionModel(broken, 2));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSession)
+#include "TestSession.moc"
