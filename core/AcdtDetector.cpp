@@ -623,7 +623,7 @@ nlohmann::json AcdtDetector::saveState() const
 void AcdtDetector::loadState(const nlohmann::json& s)
 {
     const int p = inputDimension();
-    const auto n = s.at("rows").get<int>();
+    const auto n = static_cast<int>(jsonInt(s.at("rows"), "acdt model: rows"));
     const auto v = s.at("points").get<std::vector<double>>();
     if (n <= 0 || static_cast<Eigen::Index>(v.size()) != static_cast<Eigen::Index>(n) * p)
         throw DataError("acdt model: " + std::to_string(v.size()) + " stored values do not form " + std::to_string(n)
@@ -633,9 +633,9 @@ void AcdtDetector::loadState(const nlohmann::json& s)
     if (n < k + 1 || d >= p || d > k)
         throw DataError("acdt model: parameters k=" + std::to_string(k) + ", d=" + std::to_string(d)
                         + " do not fit the stored " + std::to_string(n) + " points of dimension " + std::to_string(p));
-    const auto a = s.at("merge_a").get<std::vector<int>>();
-    const auto b = s.at("merge_b").get<std::vector<int>>();
-    const auto size = s.at("merge_size").get<std::vector<int>>();
+    const auto a = jsonInts(s.at("merge_a"), "acdt model: merge_a");
+    const auto b = jsonInts(s.at("merge_b"), "acdt model: merge_b");
+    const auto size = jsonInts(s.at("merge_size"), "acdt model: merge_size");
     const auto cost = s.at("merge_cost").get<std::vector<double>>();
     const auto part = s.at("merge_partition_cost").get<std::vector<double>>();
     const std::size_t m = a.size();
@@ -655,7 +655,7 @@ void AcdtDetector::loadState(const nlohmann::json& s)
         clusterSize[static_cast<std::size_t>(created)] = size[i];
         history[i] = {a[i], b[i], cost[i], size[i], part[i]};
     }
-    const int L = s.at("clusters").get<int>();
+    const int L = static_cast<int>(jsonInt(s.at("clusters"), "acdt model: clusters"));
     if (L < n - static_cast<int>(m) || L > n)
         throw DataError("acdt model: " + std::to_string(L) + " clusters cannot be reached with "
                         + std::to_string(m) + " merges of " + std::to_string(n) + " points");

@@ -666,10 +666,10 @@ void writeCsv(std::ostream& out, const Dataset& data)
         if (labels) {
             sep();
             const double v = data.labels(i);
-            const auto id = static_cast<long long>(v);
-            if (!data.labelNames.empty() && static_cast<double>(id) == v && id >= 0
-                && id < static_cast<long long>(data.labelNames.size()))
-                writeText(out, data.labelNames[static_cast<std::size_t>(id)]);
+            // Range check before converting: casting a huge label (1e308) to an integer is undefined.
+            if (!data.labelNames.empty() && v >= 0 && v < static_cast<double>(data.labelNames.size())
+                && v == std::floor(v))
+                writeText(out, data.labelNames[static_cast<std::size_t>(v)]);
             else
                 writeNumber(out, v);
         }

@@ -48,6 +48,49 @@ double quantile(const Eigen::VectorXd& values, double q)
     return v[lo] + frac * (v[hi] - v[lo]);
 }
 
+long long jsonInt(const nlohmann::json& v, const std::string& what, long long lo, long long hi)
+{
+    long long x = 0;
+    if (v.is_number_integer()) {
+        if (v.is_number_unsigned() && v.get<unsigned long long>() > static_cast<unsigned long long>(hi))
+            throw DataError(what + ": " + v.dump() + " is out of range [" + std::to_string(lo) + ", "
+                            + std::to_string(hi) + "]");
+        x = v.get<long long>();
+    } else if (v.is_number_float()) {
+        const double d = v.get<double>();
+        // Range check before the conversion (converting an out-of-range double is undefined).
+        if (!(d >= static_cast<double>(lo) && d < static_cast<double>(hi) + 1.0) || d != std::floor(d))
+            throw DataError(what + ": expected an integer in [" + std::to_string(lo) + ", " + std::to_string(hi)
+                            + "], found " + v.dump());
+        x = static_cast<long long>(d);
+    } else {
+        throw DataError(what + ": expected an integer, found " + std::string(v.type_name()));
+    }
+    if (x < lo || x > hi)
+        throw DataError(what + ": " + std::to_string(x) + " is out of range [" + std::to_string(lo) + ", "
+                        + std::to_string(hi) + "]");
+    return x;
+}
+
+long long jsonIntOr(const nlohmann::json& obj, const char* key, long long fallback, const std::string& what)
+{
+    if (!obj.is_object())
+        return fallback;
+    const auto it = obj.find(key);
+    return it == obj.end() ? fallback : jsonInt(*it, what + " \"" + key + "\"");
+}
+
+std::vector<int> jsonInts(const nlohmann::json& v, const std::string& what, int lo, int hi)
+{
+    if (!v.is_array())
+        throw DataError(what + ": expected an array of integers, found " + std::string(v.type_name()));
+    std::vector<int> out;
+    out.reserve(v.size());
+    for (const auto& e : v)
+        out.push_back(static_cast<int>(jsonInt(e, what, lo, hi)));
+    return out;
+}
+
 void Detector::Progress::report(double fraction, const std::string& message, std::optional<double> loss,
                                 std::shared_ptr<const Geometry> snapshot) const
 {
@@ -162,7 +205,7 @@ nlohmann::json Detector::toJson() const
 void Detector::restore(const nlohmann::json& j)
 {
     try {
-        m_dim = j.at("dimension").get<int>();
+        m_dim = static_cast<int>(jsonInt(j.at("dimension"), "model JSON for '" + id() + "': dimension"));
         m_threshold = j.at("threshold").get<double>();
         const auto ts = j.at("training_scores").get<std::vector<double>>();
         m_trainingScores = Eigen::Map<const Eigen::VectorXd>(ts.data(), static_cast<Eigen::Index>(ts.size()));

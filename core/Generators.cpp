@@ -1,6 +1,7 @@
 #include "Generators.h"
 
 #include "Errors.h"
+#include "NoiseProtocol.h"
 #include "Rng.h"
 
 #include <algorithm>
@@ -250,6 +251,37 @@ Eigen::MatrixXd scurve(const ParamSet& p, Rng& rng, Eigen::Index rows)
     return X;
 }
 
+/// Labelled Gaussian classes for similarity learning (uncertainty-joint-bayesian.txt sec. 4–5):
+/// `classes` centres uniform in [-spread, spread]^dim, drawn first; sample i belongs to class
+/// i mod classes and is centre + std·N(0, I). Class ids and the sec. 5.1 noise protocol (σ, then
+/// noise, sigma_ columns) are applied in generate() by finishClasses().
+Eigen::MatrixXd classes(const ParamSet& p, Rng& rng, Eigen::Index rows)
+{
+    const int k = p.getInt("classes");
+    const int dim = p.getInt("dim");
+    const double sd = p.getReal("std");
+    const double spread = p.getReal("spread");
+    Eigen::MatrixXd C(k, dim);
+    for (int c = 0; c < k; ++c)
+        for (int j = 0; j < dim; ++j)
+            C(c, j) = rng.uniform(-spread, spread);
+    Eigen::MatrixXd X(rows, dim);
+    for (Eigen::Index i = 0; i < rows; ++i)
+        for (int j = 0; j < dim; ++j)
+            X(i, j) = C(i % k, j) + sd * rng.normal();
+    return X;
+}
+
+/// Generator "classes": labels are class ids (inliers i mod k; background points are singleton
+/// classes k, k+1, ...), then every row gets the sec. 5.1 noise protocol with t.
+void finishClasses(Dataset& d, const ParamSet& p, Rng& rng, Eigen::Index nIn)
+{
+    const int k = p.getInt("classes");
+    for (Eigen::Index i = 0; i < d.X.rows(); ++i)
+        d.labels(i) = static_cast<double>(i < nIn ? i % k : k + (i - nIn));
+    applyNoiseProtocol(d.X, d.sigma, p.getReal("t"), rng);
+}
+
 // ---- table -------------------------------------------------------------------------------
 
 const std::vector<Generator>& table()
@@ -320,6 +352,21 @@ const std::vector<Generator>& table()
                       "Swiss roll surface in 3D (" + acdt + ").",
                       {noiseParam("0", acdt), outliersParam()}},
                      swissroll});
+
+        const std::string uajb = "uncertainty-joint-bayesian.txt sec. 5.1";
+        g.push_back({{"classes",
+                      "Labelled Gaussian classes with per-sample, per-feature uncertainty (sigma_ columns) "
+                      "from the noise protocol of " + uajb + "; label = class id.",
+                      {intParam("classes", 3, 1, 1000, "Number of classes.", uajb),
+                       intParam("dim", 2, 1, 50, "Number of dimensions.", uajb),
+                       realParam("std", "0.5", 0.0, 1000.0, "Within-class standard deviation.", uajb),
+                       realParam("spread", "3", 0.0, 1e6, "Class centres are uniform in [-spread, spread]^dim.",
+                                 uajb),
+                       realParam("t", "0.5", 0.0, 1e6,
+                                 "Noise protocol: per sample and feature sigma ~ U[0, t], noise N(0, sigma^2) added.",
+                                 uajb),
+                       outliersParam()}},
+                     classes});
 
         g.push_back({{"scurve",
                       "S-shaped surface in 3D (scikit-learn make_s_curve).",
@@ -419,6 +466,9 @@ Dataset generate(const std::string& id, int n, std::uint64_t seed, const ParamAs
         d.X.row(n - 1) = 2.0 * seamPoint(t, p.getReal("a"), p.getReal("b")).transpose();
         d.labels(n - 1) = 1.0;
     }
+
+    if (id == "classes")
+        finishClasses(d, p, rng, nIn);
 
     d.source = "generate:" + id + " n=" + std::to_string(n) + " seed=" + std::to_string(seed);
     for (const auto& spec : p.schema()) // explicitly given parameters, final values, schema order

@@ -217,7 +217,7 @@ nlohmann::json IcDetector::saveState() const
 
 void IcDetector::loadState(const nlohmann::json& state)
 {
-    const auto n = state.at("rows").get<Eigen::Index>();
+    const auto n = static_cast<Eigen::Index>(jsonInt(state.at("rows"), "ic model: rows"));
     const auto v = state.at("points").get<std::vector<double>>();
     const int p = inputDimension();
     if (n <= 0 || static_cast<Eigen::Index>(v.size()) != n * p)

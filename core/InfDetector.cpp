@@ -242,7 +242,7 @@ void InfDetector::loadState(const nlohmann::json& state)
     std::vector<Clustering> out;
     for (const auto& j : state.at("clusterings")) {
         Clustering c;
-        c.k = j.at("k").get<int>();
+        c.k = static_cast<int>(jsonInt(j.at("k"), "inf model: k"));
         const auto centers = j.at("centers").get<std::vector<double>>();
         const auto cost = j.at("cost").get<std::vector<double>>();
         const auto size = j.at("size").get<std::vector<double>>();

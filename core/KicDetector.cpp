@@ -666,11 +666,11 @@ nlohmann::json KicDetector::saveState() const
 
 void KicDetector::loadState(const nlohmann::json& state)
 {
-    const auto n = state.at("rows").get<Eigen::Index>();
+    const auto n = static_cast<Eigen::Index>(jsonInt(state.at("rows"), "kic model: rows"));
     const auto v = state.at("points").get<std::vector<double>>();
     const auto rho = state.at("rho").get<double>();
     const auto sigma = state.at("sigma").get<double>();
-    const auto trainingRows = state.at("training_rows").get<Eigen::Index>();
+    const auto trainingRows = static_cast<Eigen::Index>(jsonInt(state.at("training_rows"), "kic model: training_rows"));
     const int p = inputDimension();
     if (n <= 0 || static_cast<Eigen::Index>(v.size()) != n * p)
         throw DataError("kic model: " + std::to_string(v.size()) + " stored values do not form " + std::to_string(n)
@@ -685,8 +685,8 @@ void KicDetector::loadState(const nlohmann::json& state)
     } catch (const ParamError& e) {
         throw DataError(std::string("kic model: ") + e.what());
     }
-    m->cgStats.iterations = state.value("cg_iterations", 0);
-    m->cgStats.unconverged = state.value("cg_unconverged", 0L);
+    m->cgStats.iterations = static_cast<int>(jsonIntOr(state, "cg_iterations", 0, "kic model"));
+    m->cgStats.unconverged = static_cast<long>(jsonIntOr(state, "cg_unconverged", 0, "kic model"));
     m_model = std::move(m);
     m_trainingRows = trainingRows;
 }

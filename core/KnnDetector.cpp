@@ -149,7 +149,7 @@ nlohmann::json KnnDetector::saveState() const
 void KnnDetector::loadState(const nlohmann::json& state)
 {
     const auto v = state.at("points").get<std::vector<double>>();
-    const auto n = state.at("rows").get<Eigen::Index>();
+    const auto n = static_cast<Eigen::Index>(jsonInt(state.at("rows"), "knn model: rows"));
     const int p = inputDimension();
     if (n <= 0 || static_cast<Eigen::Index>(v.size()) != n * p)
         throw DataError("knn model: " + std::to_string(v.size()) + " stored values do not form " + std::to_string(n)

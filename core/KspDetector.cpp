@@ -182,7 +182,7 @@ void KspDetector::loadState(const nlohmann::json& state)
     const int p = inputDimension();
     std::vector<Eigen::MatrixXd> samples;
     for (const auto& s : state.at("samples")) {
-        const auto rows = s.at("rows").get<Eigen::Index>();
+        const auto rows = static_cast<Eigen::Index>(jsonInt(s.at("rows"), "ksp model: rows"));
         const auto v = s.at("points").get<std::vector<double>>();
         if (rows <= 0 || static_cast<Eigen::Index>(v.size()) != rows * p)
             throw DataError("ksp model: a stored sample of " + std::to_string(v.size()) + " values does not form "
@@ -192,7 +192,7 @@ void KspDetector::loadState(const nlohmann::json& state)
     if (samples.empty())
         throw DataError("ksp model: no samples");
     m_samples = std::move(samples);
-    m_fitPoints = state.at("fit_points").get<Eigen::Index>();
+    m_fitPoints = static_cast<Eigen::Index>(jsonInt(state.at("fit_points"), "ksp model: fit_points", 0, std::numeric_limits<long long>::max()));
 }
 
 } // namespace olens

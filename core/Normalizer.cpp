@@ -1,5 +1,6 @@
 #include "Normalizer.h"
 
+#include "Detector.h" // jsonInt
 #include "Errors.h"
 
 #include <algorithm>
@@ -224,9 +225,9 @@ Normalizer Normalizer::fromJson(const nlohmann::json& j)
         Normalizer n(parseNormalization(j.at("kind").get<std::string>()));
         const bool fitted = j.contains("fitted") ? j.at("fitted").get<bool>() : true;
         if (!fitted) return n;
-        const int inputCols = j.at("inputCols").get<int>();
+        const int inputCols = static_cast<int>(jsonInt(j.at("inputCols"), "normalizer JSON: inputCols"));
         if (inputCols < 0) throw bad("negative inputCols");
-        const auto kept = j.at("kept").get<std::vector<int>>();
+        const auto kept = jsonInts(j.at("kept"), "normalizer JSON: kept");
         const auto offset = j.at("offset").get<std::vector<double>>();
         const auto scale = j.at("scale").get<std::vector<double>>();
         if (offset.size() != kept.size() || scale.size() != kept.size())

@@ -112,7 +112,7 @@ nlohmann::json PcaDetector::saveState() const
 void PcaDetector::loadState(const nlohmann::json& s)
 {
     const int p = inputDimension();
-    const auto k = s.at("k").get<Eigen::Index>();
+    const auto k = static_cast<Eigen::Index>(jsonInt(s.at("k"), "pca model: k"));
     const auto mean = s.at("mean").get<std::vector<double>>();
     const auto basis = s.at("basis").get<std::vector<double>>();
     const auto lower = s.at("lower").get<std::vector<double>>();

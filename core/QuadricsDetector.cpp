@@ -669,19 +669,22 @@ nlohmann::json QuadricsDetector::saveState() const
 void QuadricsDetector::loadState(const nlohmann::json& s)
 {
     const int p = inputDimension();
-    const int m = s.at("m").get<int>();
+    const int m = static_cast<int>(jsonInt(s.at("m"), "quadrics model: m"));
     const auto mean = s.at("mean").get<std::vector<double>>();
     const auto theta = s.at("theta").get<std::vector<double>>();
     const double scale = s.at("scale").get<double>();
-    const Eigen::Index expected = static_cast<Eigen::Index>(QuadricsObjective::blockSize(p)) * std::max(m, 0);
-    if (m < 1 || static_cast<Eigen::Index>(mean.size()) != p || static_cast<Eigen::Index>(theta.size()) != expected
+    // D = (p² + 3p)/2 + 1 in 64 bits and compared by division: a stored dimension and m can be
+    // anything (blockSize() is int, D * m could overflow).
+    const Eigen::Index D = static_cast<Eigen::Index>(p) * (p + 3) / 2 + 1;
+    const auto thetaSize = static_cast<Eigen::Index>(theta.size());
+    if (m < 1 || static_cast<Eigen::Index>(mean.size()) != p || thetaSize % D != 0 || thetaSize / D != m
         || !(scale > 0.0) || !std::isfinite(scale))
         throw DataError("quadrics model: stored arrays do not match dimension " + std::to_string(p) + " and m="
                         + std::to_string(m));
     m_m = m;
     m_mean = Eigen::Map<const Eigen::VectorXd>(mean.data(), p);
     m_scale = scale;
-    m_theta = Eigen::Map<const Eigen::VectorXd>(theta.data(), expected);
+    m_theta = Eigen::Map<const Eigen::VectorXd>(theta.data(), thetaSize);
     m_history = s.value("loss_history", std::vector<double>{});
     m_dataTerm = s.value("data_term", 0.0);
     m_orthoError = s.value("orthonormality_error", 0.0);
@@ -798,8 +801,10 @@ nlohmann::json QuadricsBaseDetector::saveState() const
 void QuadricsBaseDetector::loadState(const nlohmann::json& s)
 {
     const int p = inputDimension();
+    if (p > 4096) // D = (p² + 3p)/2 + 1 coefficients per quadric would overflow an int
+        throw DataError("quadrics-base model: dimension " + std::to_string(p) + " is too large");
     const int D = QuadricsObjective::blockSize(p);
-    const auto m = s.at("m").get<Eigen::Index>();
+    const auto m = static_cast<Eigen::Index>(jsonInt(s.at("m"), "quadrics-base model: m"));
     const auto V = s.at("coefficients").get<std::vector<double>>();
     const auto ev = s.at("eigenvalues").get<std::vector<double>>();
     if (m < 1 || m >= D || static_cast<Eigen::Index>(V.size()) != D * m || static_cast<Eigen::Index>(ev.size()) != D)

@@ -7,6 +7,7 @@
 #include "InfDetector.h"
 #include "KicDetector.h"
 #include "KnnDetector.h"
+#include "KodsDetector.h"
 #include "KspDetector.h"
 #include "PcaDetector.h"
 #include "QuadricsDetector.h"
@@ -31,6 +32,7 @@ std::vector<DetectorInfo> builtinDetectors()
         QuadricsBaseDetector::info(),
         GodsDetector::info(),
         BodsDetector::info(),
+        KodsDetector::info(),
     };
 }
 } // namespace
@@ -77,7 +79,7 @@ std::unique_ptr<Detector> Registry::load(const nlohmann::json& j) const
 {
     if (!j.is_object() || j.value("format", "") != "outlierlens-model")
         throw DataError("not an OutlierLens model (missing \"format\": \"outlierlens-model\")");
-    if (j.value("version", 0) != 1)
+    if (jsonIntOr(j, "version", 0, "model JSON") != 1)
         throw DataError("unsupported model version " + j.value("version", nlohmann::json()).dump());
     const auto idIt = j.find("detector");
     if (idIt == j.end() || !idIt->is_string())

@@ -12,7 +12,12 @@ int ProductManifold::addStiefel(Eigen::Index n, Eigen::Index p, StiefelMetric me
     if (p < 1 || n < p)
         throw std::invalid_argument("Stiefel manifold St(" + std::to_string(n) + ", " + std::to_string(p)
                                     + ") needs 1 <= p <= n");
-    m_factors.push_back({FactorKind::Stiefel, n, p, metric});
+    Factor f;
+    f.kind = FactorKind::Stiefel;
+    f.rows = n;
+    f.cols = p;
+    f.metric = metric;
+    m_factors.push_back(std::move(f));
     return static_cast<int>(m_factors.size()) - 1;
 }
 
@@ -20,7 +25,53 @@ int ProductManifold::addEuclidean(Eigen::Index rows, Eigen::Index cols)
 {
     if (rows < 1 || cols < 1)
         throw std::invalid_argument("Euclidean factor needs positive sizes");
-    m_factors.push_back({FactorKind::Euclidean, rows, cols, StiefelMetric::Euclidean});
+    Factor f;
+    f.kind = FactorKind::Euclidean;
+    f.rows = rows;
+    f.cols = cols;
+    m_factors.push_back(std::move(f));
+    return static_cast<int>(m_factors.size()) - 1;
+}
+
+int ProductManifold::addOblique(Eigen::Index n, Eigen::Index p)
+{
+    if (n < 1 || p < 1)
+        throw std::invalid_argument("Oblique manifold OB(" + std::to_string(n) + ", " + std::to_string(p)
+                                    + ") needs positive sizes");
+    Factor f;
+    f.kind = FactorKind::Oblique;
+    f.rows = n;
+    f.cols = p;
+    m_factors.push_back(std::move(f));
+    return static_cast<int>(m_factors.size()) - 1;
+}
+
+int ProductManifold::addGeneralizedStiefel(const Eigen::MatrixXd& B, Eigen::Index p, StiefelMetric metric)
+{
+    const Eigen::Index n = B.rows();
+    if (B.cols() != n || n < 1)
+        throw std::invalid_argument("generalized Stiefel manifold: B must be a non-empty square matrix, got "
+                                    + std::to_string(B.rows()) + "x" + std::to_string(B.cols()));
+    if (p < 1 || n < p)
+        throw std::invalid_argument("generalized Stiefel manifold: needs 1 <= p <= n, got p = " + std::to_string(p)
+                                    + ", n = " + std::to_string(n));
+    if (!B.allFinite())
+        throw std::invalid_argument("generalized Stiefel manifold: B has non-finite entries");
+    const double scale = std::max(B.cwiseAbs().maxCoeff(), 1e-300);
+    if ((B - B.transpose()).cwiseAbs().maxCoeff() > 1e-10 * scale)
+        throw std::invalid_argument("generalized Stiefel manifold: B is not symmetric");
+    auto Bs = std::make_shared<Eigen::MatrixXd>(0.5 * (B + B.transpose()));
+    auto llt = std::make_shared<Eigen::LLT<Eigen::MatrixXd>>(*Bs);
+    if (llt->info() != Eigen::Success || !(llt->matrixLLT().diagonal().minCoeff() > 0.0))
+        throw std::invalid_argument("generalized Stiefel manifold: B is not positive definite");
+    Factor f;
+    f.kind = FactorKind::GeneralizedStiefel;
+    f.rows = n;
+    f.cols = p;
+    f.metric = metric;
+    f.B = std::move(Bs);
+    f.Bllt = std::move(llt);
+    m_factors.push_back(std::move(f));
     return static_cast<int>(m_factors.size()) - 1;
 }
 
@@ -28,7 +79,12 @@ Eigen::Index ProductManifold::dimension() const
 {
     Eigen::Index d = 0;
     for (const auto& f : m_factors)
-        d += f.kind == FactorKind::Stiefel ? f.rows * f.cols - f.cols * (f.cols + 1) / 2 : f.rows * f.cols;
+        switch (f.kind) {
+        case FactorKind::Stiefel:
+        case FactorKind::GeneralizedStiefel: d += f.rows * f.cols - f.cols * (f.cols + 1) / 2; break;
+        case FactorKind::Oblique: d += (f.rows - 1) * f.cols; break;
+        case FactorKind::Euclidean: d += f.rows * f.cols; break;
+        }
     return d;
 }
 
@@ -47,12 +103,29 @@ void ProductManifold::checkShape(const Point& x, const char* what) const
 
 static Eigen::MatrixXd sym(const Eigen::MatrixXd& A) { return 0.5 * (A + A.transpose()); }
 
+namespace {
+
+// Orthogonal projection onto the tangent space of one factor (embedded metric; B-metric for the
+// generalized Stiefel manifold).
+Eigen::MatrixXd projectFactor(const Factor& f, const Eigen::MatrixXd& x, const Eigen::MatrixXd& z)
+{
+    switch (f.kind) {
+    case FactorKind::Stiefel: return z - x * sym(x.transpose() * z);
+    case FactorKind::Oblique: // per column: z_j − x_j (x_jᵀ z_j)
+        return z - x * (x.transpose() * z).diagonal().asDiagonal();
+    case FactorKind::GeneralizedStiefel: return z - x * sym(x.transpose() * (*f.B * z));
+    case FactorKind::Euclidean: break;
+    }
+    return z;
+}
+
+} // namespace
+
 Tangent ProductManifold::projectTangent(const Point& x, const Tangent& z) const
 {
     Tangent out(z.size());
     for (std::size_t i = 0; i < m_factors.size(); ++i)
-        out[i] = m_factors[i].kind == FactorKind::Stiefel ? Eigen::MatrixXd(z[i] - x[i] * sym(x[i].transpose() * z[i]))
-                                                          : z[i];
+        out[i] = projectFactor(m_factors[i], x[i], z[i]);
     return out;
 }
 
@@ -61,12 +134,24 @@ Tangent ProductManifold::egradToRgrad(const Point& x, const Tangent& g) const
     Tangent out(g.size());
     for (std::size_t i = 0; i < m_factors.size(); ++i) {
         const Factor& f = m_factors[i];
-        if (f.kind == FactorKind::Euclidean)
-            out[i] = g[i];
-        else if (f.metric == StiefelMetric::Canonical)
-            out[i] = g[i] - x[i] * g[i].transpose() * x[i]; // GODS eq. 26
-        else
-            out[i] = g[i] - x[i] * sym(x[i].transpose() * g[i]);
+        switch (f.kind) {
+        case FactorKind::Euclidean: out[i] = g[i]; break;
+        case FactorKind::Oblique: out[i] = projectFactor(f, x[i], g[i]); break;
+        case FactorKind::Stiefel:
+            if (f.metric == StiefelMetric::Canonical)
+                out[i] = g[i] - x[i] * g[i].transpose() * x[i]; // GODS eq. 26
+            else
+                out[i] = g[i] - x[i] * sym(x[i].transpose() * g[i]);
+            break;
+        case FactorKind::GeneralizedStiefel: {
+            const Eigen::MatrixXd Binvg = f.Bllt->solve(g[i]);
+            if (f.metric == StiefelMetric::Canonical)
+                out[i] = Binvg - x[i] * g[i].transpose() * x[i]; // GODS eq. 29 (transposed: U = Λᵀ)
+            else
+                out[i] = Binvg - x[i] * sym(x[i].transpose() * g[i]); // P_U(B⁻¹g), since UᵀB B⁻¹g = Uᵀg
+            break;
+        }
+        }
     }
     return out;
 }
@@ -76,6 +161,17 @@ double ProductManifold::inner(const Point& x, const Tangent& a, const Tangent& b
     double s = 0.0;
     for (std::size_t i = 0; i < m_factors.size(); ++i) {
         const Factor& f = m_factors[i];
+        if (f.kind == FactorKind::GeneralizedStiefel) {
+            const Eigen::MatrixXd Bb = *f.B * b[i];
+            s += (a[i].array() * Bb.array()).sum(); // tr(aᵀBb)
+            if (f.metric == StiefelMetric::Canonical) {
+                // g_c(a, b) = tr(aᵀBb) − ½ tr((UᵀBa)ᵀ (UᵀBb))
+                const Eigen::MatrixXd xBa = x[i].transpose() * (*f.B * a[i]);
+                const Eigen::MatrixXd xBb = x[i].transpose() * Bb;
+                s -= 0.5 * (xBa.array() * xBb.array()).sum();
+            }
+            continue;
+        }
         s += (a[i].array() * b[i].array()).sum();
         if (f.kind == FactorKind::Stiefel && f.metric == StiefelMetric::Canonical) {
             // g_c(a, b) = tr(aᵀ b) − ½ tr((xᵀa)ᵀ (xᵀb))
@@ -99,12 +195,29 @@ Eigen::MatrixXd qf(const Eigen::MatrixXd& A)
     return Q;
 }
 
+Eigen::MatrixXd generalizedPolar(const Eigen::MatrixXd& Y, const Eigen::MatrixXd& B)
+{
+    if (B.rows() != Y.rows() || B.cols() != Y.rows())
+        throw std::invalid_argument("generalizedPolar: B must be square with as many rows as Y");
+    const Eigen::MatrixXd M = sym(Y.transpose() * (B * Y)); // YᵀBY, p×p
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(M);
+    if (es.info() != Eigen::Success || !(es.eigenvalues().minCoeff() > 0.0))
+        throw std::invalid_argument("generalizedPolar: YᵀBY is not positive definite");
+    const Eigen::VectorXd isq = es.eigenvalues().array().rsqrt();
+    return Y * (es.eigenvectors() * isq.asDiagonal() * es.eigenvectors().transpose());
+}
+
 Point ProductManifold::retract(const Point& x, const Tangent& v, double t) const
 {
     Point y(x.size());
     for (std::size_t i = 0; i < m_factors.size(); ++i) {
-        const Eigen::MatrixXd moved = x[i] + t * v[i];
-        y[i] = m_factors[i].kind == FactorKind::Stiefel ? qf(moved) : moved;
+        Eigen::MatrixXd moved = x[i] + t * v[i];
+        switch (m_factors[i].kind) {
+        case FactorKind::Stiefel: y[i] = qf(moved); break;
+        case FactorKind::Oblique: moved.colwise().normalize(); y[i] = std::move(moved); break;
+        case FactorKind::GeneralizedStiefel: y[i] = generalizedPolar(moved, *m_factors[i].B); break;
+        case FactorKind::Euclidean: y[i] = std::move(moved); break;
+        }
     }
     return y;
 }
@@ -114,11 +227,23 @@ Tangent ProductManifold::transport(const Point& y, const Tangent& v) const { ret
 double ProductManifold::feasibilityError(const Point& x) const
 {
     double e = 0.0;
-    for (std::size_t i = 0; i < m_factors.size(); ++i)
-        if (m_factors[i].kind == FactorKind::Stiefel) {
-            const Eigen::Index p = m_factors[i].cols;
+    for (std::size_t i = 0; i < m_factors.size(); ++i) {
+        const Factor& f = m_factors[i];
+        const Eigen::Index p = f.cols;
+        switch (f.kind) {
+        case FactorKind::Stiefel:
             e = std::max(e, (x[i].transpose() * x[i] - Eigen::MatrixXd::Identity(p, p)).cwiseAbs().maxCoeff());
+            break;
+        case FactorKind::Oblique:
+            e = std::max(e, (x[i].colwise().squaredNorm().array() - 1.0).abs().maxCoeff());
+            break;
+        case FactorKind::GeneralizedStiefel:
+            e = std::max(e,
+                         (x[i].transpose() * (*f.B * x[i]) - Eigen::MatrixXd::Identity(p, p)).cwiseAbs().maxCoeff());
+            break;
+        case FactorKind::Euclidean: break;
         }
+    }
     return e;
 }
 

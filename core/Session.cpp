@@ -191,7 +191,14 @@ Session parseSession(const std::string& text)
 {
     json j;
     try {
-        j = json::parse(text);
+        // Copying, dumping and comparing JSON values recurses: a hostile file nested 100 000 levels
+        // deep would overflow the stack after parsing. No valid session comes close to this limit.
+        constexpr int kMaxDepth = 64;
+        j = json::parse(text, [](int depth, json::parse_event_t, json&) {
+            if (depth > kMaxDepth)
+                throw DataError("session is not valid: JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+            return true;
+        });
     } catch (const json::parse_error& e) {
         throw DataError(std::string("session is not valid JSON (") + e.what() + ")");
     }
@@ -210,10 +217,11 @@ Session parseSession(const std::string& text)
         s.detector = parseDetector(j["detector"], "/detector");
     if (j.contains("model") && !j["model"].is_null()) {
         if (!j["model"].is_object()) fail("/model", "expected an object");
-        if (!s.detector) fail("/model", "a model needs a \"detector\"");
+        // The model may belong to another detector than the form shows (the user switched after
+        // training); it is checked in full by restoreSessionModel.
         const auto id = j["model"].find("detector");
-        if (id == j["model"].end() || !id->is_string() || id->get<std::string>() != s.detector->id)
-            fail("/model/detector", "does not match the session's detector '" + s.detector->id + "'");
+        if (id == j["model"].end() || !id->is_string())
+            fail("/model/detector", "missing detector id");
         s.model = j["model"];
     }
     if (j.contains("threshold") && !j["threshold"].is_null()) s.threshold = asNumber(j["threshold"], "/threshold");

@@ -12,6 +12,8 @@ PKGS=(
   libgl-dev libgl1-mesa-dri        # OpenGL headers and the Mesa software driver
   xvfb xauth                       # virtual X display for GUI tests and headless screenshots
 )
+# Extra packages one script needs on top of these (scripts/fuzz.sh: clang, libFuzzer, symbolizer).
+PKGS+=("$@")
 missing=()
 for p in "${PKGS[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -20,4 +20,6 @@ fi
 if "$BUILD_DIR/app/cli/outlierlens-cli" list | grep -q "^  kic "; then
   run --load samples/moons2d.csv --detector kic --train --screenshot "$OUT/tour-kic-moons.png"
 fi
+# Compare mode: six detectors side by side on the same labelled data (2D: gods K=1, acdt d=1).
+run --load samples/moons2d.csv --compare knn,pca,quadrics,kic:kernel=rbf,gods:K=1,acdt:d=1 --screenshot "$OUT/compare.png"
 ls -la "$OUT"

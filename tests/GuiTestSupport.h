@@ -2,6 +2,7 @@
 // Shared set-up for GUI tests: the OpenGL surface format VTK needs, set before QApplication.
 #include <QColor>
 #include <QSurfaceFormat>
+#include <QTemporaryDir>
 #include <algorithm>
 #include <cstdlib>
 #include <QtGlobal>
@@ -34,6 +35,9 @@ inline int colourDistance(QRgb a, QRgb b)
     int main(int argc, char** argv)                    \
     {                                                  \
         olens::test::prepareOpenGL();                  \
+        QTemporaryDir stateDir; /* autosave/lock */    \
+        if (qEnvironmentVariableIsEmpty("OLENS_STATE_DIR")) \
+            qputenv("OLENS_STATE_DIR", stateDir.path().toUtf8()); \
         QApplication app(argc, argv);                  \
         TestClass tc;                                  \
         return QTest::qExec(&tc, argc, argv);          \

@@ -1,6 +1,10 @@
 // gods / bods (GODS paper eq. 10 / eq. 4): gradients against finite differences (Euclidean, then
 // Riemannian along tangent directions), orthonormal fitted frames, near-origin outliers of a blob
 // ranked first, the eq. 23 decision rule, JSON round trip, cancellation, seeds, progress.
+// Variants (eq. 11-13): gradients of every objective against finite differences, fitted iterates on
+// their manifold, AUROC on a 2D blob with far outliers; the 2D blob acceptance test for eq. 23;
+// eq. 24 calibration (hand-computed 2-means and Δη); the normalize option.
+#include "Metrics.h"
 #include "Errors.h"
 #include "GodsDetector.h"
 #include "Registry.h"
@@ -49,6 +53,21 @@ Eigen::MatrixXd nearOrigin(int m, int d, Rng& rng)
 }
 
 double maxAbs(const Eigen::MatrixXd& M) { return M.cwiseAbs().maxCoeff(); }
+
+// 2D Gaussian blob N((3,3), 0.5²) and far points 3 + R(cos θ, sin θ) on a circle around it.
+Eigen::MatrixXd blob2d(int n, Rng& rng) { return (0.5 * gaussian(n, 2, rng)).array() + 3.0; }
+Eigen::MatrixXd far2d(int m, double R, Rng& rng)
+{
+    Eigen::MatrixXd F(m, 2);
+    for (int i = 0; i < m; ++i) {
+        const double t = 2.0 * M_PI * (i + 0.5 * rng.uniform()) / m;
+        F(i, 0) = 3.0 + R * std::cos(t);
+        F(i, 1) = 3.0 + R * std::sin(t);
+    }
+    return F;
+}
+
+const char* const kManifolds[] = {"stiefel", "noncompact", "oblique", "euclidean"};
 } // namespace
 
 class TestGods : public QObject {
@@ -279,6 +298,333 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ParamError, det->fit(blob(20, 2, rng)));
         QVERIFY(!det->isFitted());
         QCOMPARE(Registry::instance().info("gods").normalization, std::string("l2"));
+    }
+    void variantGradientsMatchFiniteDifferences_data()
+    {
+        QTest::addColumn<QString>("manifold");
+        QTest::addColumn<double>("pNorm");
+        QTest::newRow("stiefel eq. 10") << "stiefel" << 1.0;
+        QTest::newRow("noncompact eq. 11, p=1") << "noncompact" << 1.0;
+        QTest::newRow("noncompact eq. 11, p=2") << "noncompact" << 2.0;
+        QTest::newRow("noncompact eq. 11, p=3") << "noncompact" << 3.0;
+        QTest::newRow("oblique eq. 12") << "oblique" << 1.0;
+        QTest::newRow("euclidean eq. 13") << "euclidean" << 1.0;
+    }
+    void variantGradientsMatchFiniteDifferences()
+    {
+        QFETCH(QString, manifold);
+        QFETCH(double, pNorm);
+        const GodsManifold m = parseGodsManifold(manifold.toStdString());
+        Rng rng(31);
+        const int n = 40, d = 4, K = 3;
+        const double nu = 1.3, eta = 0.3, lambda = 0.7;
+        const Eigen::MatrixXd X = gaussian(n, d, rng).array() + 0.5;
+        const riemannian::ProductManifold M = GodsDetector::variantManifold(m, d, K);
+        // A random point of the manifold (off the optimum, so every λ term is active).
+        riemannian::Point x;
+        for (const auto& f : M.factors()) {
+            Eigen::MatrixXd A = gaussian(f.rows, f.cols, rng);
+            if (f.kind == riemannian::FactorKind::Stiefel)
+                A = riemannian::qf(A);
+            else if (f.kind == riemannian::FactorKind::Oblique)
+                A.colwise().normalize();
+            else if (f.rows == K && f.cols == 1)
+                A *= 0.5; // biases, radii (some radii near 0 exercise the smoothed ℓp norm)
+            x.push_back(A);
+        }
+        QVERIFY(M.feasibilityError(x) < 1e-12);
+        auto F = [&](const riemannian::Point& p) {
+            return GodsDetector::variantObjective(m, X, p, nu, eta, lambda, pNorm);
+        };
+        riemannian::Tangent g;
+        const double f0 = GodsDetector::variantObjective(m, X, x, nu, eta, lambda, pNorm, &g);
+        QCOMPARE(f0, F(x));
+        QCOMPARE(g.size(), x.size());
+        // λ enters (except stiefel): the objective differs from eq. 10 at the effective frames.
+        if (m != GodsManifold::Stiefel) {
+            const double noPenalty = GodsDetector::variantObjective(m, X, x, nu, eta, 0.0, pNorm);
+            QVERIFY(std::abs(f0 - noPenalty) > 1e-3);
+        }
+        // Euclidean gradient entry by entry.
+        const double h = 1e-6;
+        for (std::size_t c = 0; c < x.size(); ++c)
+            for (Eigen::Index i = 0; i < x[c].size(); ++i) {
+                riemannian::Point xp = x, xm = x;
+                xp[c](i) += h;
+                xm[c](i) -= h;
+                const double fd = (F(xp) - F(xm)) / (2 * h);
+                QVERIFY2(std::abs(fd - g[c](i)) < 2e-7 * (1 + std::abs(fd)),
+                         qPrintable(QString("component %1 entry %2: fd %3 vs %4").arg(c).arg(i).arg(fd).arg(g[c](i))));
+            }
+        // Riemannian gradient along retraction curves.
+        const riemannian::Tangent rg = M.egradToRgrad(x, g);
+        for (int trial = 0; trial < 4; ++trial) {
+            riemannian::Tangent z;
+            for (const auto& f : M.factors())
+                z.push_back(gaussian(f.rows, f.cols, rng));
+            const riemannian::Tangent xi = M.projectTangent(x, z);
+            const double t = 1e-6;
+            const double fd = (F(M.retract(x, xi, t)) - F(M.retract(x, xi, -t))) / (2 * t);
+            const double an = M.inner(x, rg, xi);
+            QVERIFY2(std::abs(fd - an) < 1e-6 * (1 + std::abs(an)), qPrintable(QString("%1 vs %2").arg(fd).arg(an)));
+        }
+    }
+
+    void fittedVariantsStayOnTheirManifold()
+    {
+        Rng rng(32);
+        const Eigen::MatrixXd X = blob(120, 4, rng);
+        for (const char* m : kManifolds) {
+            for (const std::string init : {"svd", "random", "mean"}) {
+                auto det = Registry::instance().create("gods", {{"manifold", m}, {"init", init}});
+                det->fit(X);
+                const auto& g = dynamic_cast<const GodsDetector&>(*det);
+                QCOMPARE(g.manifold(), parseGodsManifold(m));
+                const riemannian::ProductManifold M = GodsDetector::variantManifold(g.manifold(), 4, 3);
+                M.checkShape(g.parameters(), "fitted");
+                QVERIFY2(M.feasibilityError(g.parameters()) < 1e-10, m);
+                QVERIFY(g.lossHistory().back() < g.lossHistory().front());
+                // Effective frames: noncompact W = Q diag(r); otherwise W is the point itself.
+                const riemannian::Point& x = g.parameters();
+                const Eigen::MatrixXd W1 = g.manifold() == GodsManifold::NonCompact
+                                               ? Eigen::MatrixXd(x[0] * x[4].col(0).asDiagonal())
+                                               : x[0];
+                QVERIFY(maxAbs(W1 - g.W1()) < 1e-15);
+                if (g.manifold() == GodsManifold::Oblique)
+                    QVERIFY((g.W1().colwise().norm().array() - 1.0).abs().maxCoeff() < 1e-10);
+                // The objective the detector reports is the variant's objective at its point.
+                const double lambda = 1.0, pNorm = 1.0;
+                QVERIFY(std::abs(GodsDetector::variantObjective(g.manifold(), X, x, 1.0, 0.3, lambda, pNorm)
+                                 - g.lossHistory().back())
+                        < 1e-12 * (1 + std::abs(g.lossHistory().back())));
+            }
+        }
+    }
+
+    void blobAcceptanceTest2d()
+    {
+        // Issue #10: "on a 2D Gaussian blob all training points satisfy eq. 23 after training and far
+        // points do not". Raw 2D coordinates (normalize = none: after l2 normalisation a far point in
+        // the blob's direction coincides with the blob), K = 2.
+        Rng rng(33);
+        const Eigen::MatrixXd train = blob2d(200, rng);
+        const Eigen::MatrixXd far = far2d(24, 6.0, rng);
+        const double eta = 0.3, nu = 1.0;
+        auto det = Registry::instance().create("gods", {{"K", "2"}, {"normalize", "none"}, {"max_iter", "500"}});
+        det->fit(train);
+        const auto& g = dynamic_cast<const GodsDetector&>(*det);
+        auto eq23 = [&](const Eigen::MatrixXd& P, double e) { // 1 = outside (eq. 23 fails)
+            Eigen::VectorXi out(P.rows());
+            for (Eigen::Index i = 0; i < P.rows(); ++i) {
+                const double lo = (g.W1().transpose() * P.row(i).transpose() + g.b1()).minCoeff();
+                const double hi = (g.W2().transpose() * P.row(i).transpose() + g.b2()).maxCoeff();
+                out(i) = (lo >= e && hi <= -e) ? 0 : 1;
+            }
+            return out;
+        };
+        // (1) With the training η this cannot hold (see GodsDetector.h): at a stationary point
+        // Σ_i Σ_k (W1ᵀx_i + b1)_k = ν Σ_i [η − min_k(W1ᵀx_i + b1)_k]₊ (the b1 gradient vanishes), which
+        // is impossible if every min response were ≥ η > 0. Check the identity and its consequence.
+        Eigen::VectorXd vl, vu;
+        g.responses(train, vl, vu);
+        const Eigen::MatrixXd P1 = (train * g.W1()).rowwise() + g.b1().transpose();
+        const double lhs = P1.sum(), rhs = nu * (eta - vl.array()).max(0.0).sum();
+        QVERIFY2(std::abs(lhs - rhs) < 1e-3 * train.rows(), qPrintable(QString("%1 vs %2").arg(lhs).arg(rhs)));
+        QVERIFY(eq23(train, eta).sum() > 0);
+        QCOMPARE(det->isOutlier(train), eq23(train, eta));
+        // (2) Eq. 23 with the η' implied by the training scores: decision = contamination with
+        // contamination = 0 flags s > τ = max training score, i.e. eq. 23 with η' = η − τ: every training
+        // point satisfies it and no far point does.
+        auto cal = Registry::instance().create(
+            "gods", {{"K", "2"}, {"normalize", "none"}, {"max_iter", "500"}, {"decision", "contamination"}, {"contamination", "0"}});
+        cal->fit(train);
+        QCOMPARE(dynamic_cast<const GodsDetector&>(*cal).W1(), g.W1()); // same fit
+        const double tau = cal->threshold();
+        QCOMPARE(tau, det->trainingScores().maxCoeff());
+        QCOMPARE(cal->isOutlier(train).sum(), 0);
+        QCOMPARE(eq23(train, eta - tau).sum(), 0);
+        QCOMPARE(cal->isOutlier(far), eq23(far, eta - tau));
+        QVERIFY2(eq23(far, eta - tau).sum() == far.rows(),
+                 qPrintable(QString("%1 of %2 far points inside, eta' = %3").arg(far.rows() - eq23(far, eta - tau).sum())
+                                .arg(far.rows()).arg(eta - tau)));
+    }
+
+    void eq24CalibrationOnBlob()
+    {
+        // calibrate() applies eq. 24 to a labelled validation set: η' = η + Δη, and isOutlier / score
+        // then follow eq. 23 at η'. Validation = fresh blob points (0) + far points (1).
+        Rng rng(34);
+        const Eigen::MatrixXd train = blob2d(200, rng);
+        Eigen::MatrixXd val(100 + 24, 2);
+        val << blob2d(100, rng), far2d(24, 6.0, rng);
+        Eigen::VectorXi y = Eigen::VectorXi::Zero(val.rows());
+        y.tail(24).setOnes();
+        auto det = Registry::instance().create("gods", {{"K", "2"}, {"normalize", "none"}, {"max_iter", "500"}});
+        det->fit(train);
+        auto& g = dynamic_cast<GodsDetector&>(*det);
+        const Eigen::VectorXd before = det->score(val);
+        Eigen::VectorXd vl, vu;
+        g.responses(val, vl, vu);
+        const double delta = calibrateEta(vl, vu, 0.3);
+        const GodsCalibration c = g.calibrate(val, y);
+        QCOMPARE(c.etaBefore, 0.3);
+        QCOMPARE(c.deltaEta, delta);
+        QCOMPARE(c.etaAfter, 0.3 + delta);
+        QCOMPARE(g.decisionEta(), c.etaAfter);
+        QVERIFY(maxAbs(det->score(val) - (before.array() + delta).matrix()) < 1e-12);
+        for (Eigen::Index i = 0; i < val.rows(); ++i)
+            QCOMPARE(det->isOutlier(val.row(i))(0), int(vl(i) < c.etaAfter || vu(i) > -c.etaAfter));
+        // Calibrating again starts from the training η (no compounding).
+        QCOMPARE(g.calibrate(val, y).etaAfter, c.etaAfter);
+        // The calibrated η' survives a save/load round trip.
+        auto back = Registry::instance().load(nlohmann::json::parse(det->toJson().dump()));
+        QCOMPARE(back->isOutlier(val), det->isOutlier(val));
+        QCOMPARE(dynamic_cast<const GodsDetector&>(*back).decisionEta(), c.etaAfter);
+        // Bad validation input.
+        QVERIFY_THROWS_EXCEPTION(DataError, g.calibrate(val, y.head(3)));
+        Eigen::VectorXi y2 = y;
+        y2(0) = 2;
+        QVERIFY_THROWS_EXCEPTION(DataError, g.calibrate(val, y2));
+        qInfo("eq. 24 on the 2D blob: delta eta = %.4f, in-class F1 %.3f -> %.3f, training points inside at eta' %ld/%ld",
+              c.deltaEta, c.f1Before, c.f1After, long((det->isOutlier(train).array() == 0).count()), long(train.rows()));
+    }
+
+    void calibrateEtaHandComputed()
+    {
+        // 2-means of {0.2, 0.1, −0.5, −0.7}: {−0.7, −0.5} | {0.1, 0.2} → centroids −0.6, 0.15
+        // (SSE 0.02 + 0.005; any other split is worse).
+        const Eigen::VectorXd vl = (Eigen::VectorXd(4) << 0.2, 0.1, -0.5, -0.7).finished();
+        const auto [l1, l2] = twoMeans1d(vl);
+        QVERIFY(std::abs(l1 + 0.6) < 1e-15 && std::abs(l2 - 0.15) < 1e-15);
+        // {−0.2, −0.1, 0.6, 0.8} → −0.15, 0.7.
+        const Eigen::VectorXd vu = (Eigen::VectorXd(4) << 0.6, -0.2, 0.8, -0.1).finished();
+        const auto [u1, u2] = twoMeans1d(vu);
+        QVERIFY(std::abs(u1 + 0.15) < 1e-15 && std::abs(u2 - 0.7) < 1e-15);
+        // eq. 24, η = 0.3: ½([0.3 + 0.6]₊ − [0.3 − 0.15]₊) = ½(0.9 − 0.15) = 0.375.
+        QVERIFY(std::abs(calibrateEta(vl, vu, 0.3) - 0.375) < 1e-15);
+        // The hinges clip: η = 0.1 with v_u centroids −0.15: ½(0.7 − [−0.05]₊) = 0.35.
+        QVERIFY(std::abs(calibrateEta(vl, vu, 0.1) - 0.35) < 1e-15);
+        // Uneven clusters: {0, 0, 0, 1}: split {0,0,0} | {1} → 0 and 1; a single distinct value → both equal.
+        const auto [a, b] = twoMeans1d((Eigen::VectorXd(4) << 0, 1, 0, 0).finished());
+        QCOMPARE(a, 0.0);
+        QCOMPARE(b, 1.0);
+        const auto [e, f] = twoMeans1d(Eigen::VectorXd::Constant(3, 0.25));
+        QCOMPARE(e, 0.25);
+        QCOMPARE(f, 0.25);
+        QVERIFY_THROWS_EXCEPTION(DataError, twoMeans1d(Eigen::VectorXd()));
+    }
+
+    void eachVariantRanksFarOutliers()
+    {
+        // Seeded 2D blob + far outliers (raw coordinates, K = 2): every variant with a norm constraint
+        // or penalty and every initialisation ranks the far points above the blob test points.
+        Rng rng(35);
+        const Eigen::MatrixXd train = blob2d(200, rng);
+        Eigen::MatrixXd test(100 + 24, 2);
+        test << blob2d(100, rng), far2d(24, 6.0, rng);
+        Eigen::VectorXi y = Eigen::VectorXi::Zero(test.rows());
+        y.tail(24).setOnes();
+        // noncompact is left out: eq. 11 degenerates (see noncompactDegenerates()).
+        for (const char* m : {"stiefel", "oblique", "euclidean"}) {
+            for (const std::string init : {"svd", "random", "mean"}) {
+                auto det = Registry::instance().create(
+                    "gods", {{"K", "2"}, {"normalize", "none"}, {"manifold", m}, {"init", init}, {"max_iter", "300"}});
+                det->fit(train);
+                const double a = auroc(det->score(test), y);
+                qInfo("%s init=%s: AUROC %.3f", m, init.c_str(), a);
+                QVERIFY2(a > 0.9, qPrintable(QString("%1 init=%2: AUROC %3").arg(m, init.c_str()).arg(a)));
+            }
+        }
+    }
+
+    void normalizeOption()
+    {
+        // normalize = l2 (default): scores are invariant to a positive rescaling of any row; none: raw rows.
+        Rng rng(36);
+        const Eigen::MatrixXd X = (0.5 * gaussian(100, 3, rng)).array() + 3.0;
+        const Eigen::MatrixXd Y = gaussian(20, 3, rng).array() + 1.0;
+        Eigen::VectorXd c(20);
+        for (int i = 0; i < 20; ++i)
+            c(i) = 0.1 + 5 * rng.uniform();
+        const Eigen::MatrixXd Yc = c.asDiagonal() * Y;
+        auto l2 = Registry::instance().create("gods");
+        l2->fit(X);
+        QVERIFY(maxAbs(l2->score(Yc) - l2->score(Y)) < 1e-12);
+        // The fit sees only the normalised rows: rescaling training rows by powers of two (exact in
+        // floating point) reproduces the model bit for bit.
+        Eigen::VectorXd pow2(100);
+        for (int i = 0; i < 100; ++i)
+            pow2(i) = std::ldexp(1.0, i % 7 - 3);
+        auto scaled = Registry::instance().create("gods");
+        scaled->fit(pow2.asDiagonal() * X);
+        QCOMPARE(scaled->score(Y), l2->score(Y));
+        // An external l2 normaliser before the detector changes nothing beyond rounding.
+        QVERIFY(maxAbs(l2->score(l2rows(Y)) - l2->score(Y)) < 1e-12);
+        auto raw = Registry::instance().create("gods", {{"normalize", "none"}});
+        raw->fit(X);
+        QVERIFY(maxAbs(raw->score(Yc) - raw->score(Y)) > 1e-3);
+    }
+
+    void variantJsonRoundTrip()
+    {
+        Rng rng(37);
+        const Eigen::MatrixXd X = blob(80, 4, rng);
+        const Eigen::MatrixXd Y = gaussian(30, 4, rng);
+        for (const char* m : kManifolds) {
+            auto det = Registry::instance().create(
+                "gods", {{"manifold", m}, {"lambda", "0.5"}, {"p_norm", "2"}, {"init", "mean"}, {"normalize", "none"}});
+            det->fit(X);
+            const nlohmann::json j = nlohmann::json::parse(det->toJson().dump());
+            auto back = Registry::instance().load(j);
+            QCOMPARE(back->params().getChoice("manifold"), std::string(m));
+            QCOMPARE(back->params().getReal("lambda"), 0.5);
+            QCOMPARE(back->params().getReal("p_norm"), 2.0);
+            QCOMPARE(back->params().getChoice("init"), std::string("mean"));
+            QCOMPARE(back->params().getChoice("normalize"), std::string("none"));
+            QVERIFY((back->score(Y) - det->score(Y)).cwiseAbs().maxCoeff() == 0.0);
+            QCOMPARE(back->isOutlier(Y), det->isOutlier(Y));
+            const auto& a = dynamic_cast<const GodsDetector&>(*det);
+            const auto& b = dynamic_cast<const GodsDetector&>(*back);
+            QCOMPARE(b.manifold(), a.manifold());
+            QCOMPARE(b.parameters().size(), a.parameters().size());
+            for (std::size_t c = 0; c < a.parameters().size(); ++c)
+                QCOMPARE(b.parameters()[c], a.parameters()[c]);
+            if (a.manifold() == GodsManifold::NonCompact) {
+                nlohmann::json bad = j;
+                bad["state"]["r1"].erase(0);
+                QVERIFY_THROWS_EXCEPTION(DataError, Registry::instance().load(bad));
+            }
+            nlohmann::json wrong = j;
+            wrong["state"]["manifold"] = std::string(m) == "stiefel" ? "oblique" : "stiefel";
+            QVERIFY_THROWS_EXCEPTION(DataError, Registry::instance().load(wrong));
+        }
+    }
+    void noncompactDegenerates()
+    {
+        // Eq. 10's F is minimised over unconstrained W by W = 0: with b' = the mean response, the data
+        // term does not grow (Σ‖z_i‖² ≥ n‖z̄‖²) and neither do the hinges (convex in the responses,
+        // Jensen). Eq. 11 leaves the radii r free and penalises them, so its global minimiser is r = 0
+        // (W = 0) for every λ ≥ 0: the fitted radii shrink towards 0 and the detector degenerates.
+        Rng rng(38);
+        const Eigen::MatrixXd X = blob2d(200, rng);
+        auto det = Registry::instance().create("gods", {{"K", "2"}, {"normalize", "none"}, {"manifold", "noncompact"}});
+        det->fit(X);
+        const auto& g = dynamic_cast<const GodsDetector&>(*det);
+        riemannian::Point x = g.parameters();
+        QVERIFY2(std::max(x[4].cwiseAbs().maxCoeff(), x[5].cwiseAbs().maxCoeff()) < 0.1, "radii did not shrink");
+        for (const double lambda : {0.0, 1.0}) {
+            const double fitted = GodsDetector::variantObjective(GodsManifold::NonCompact, X, x, 1.0, 0.3, lambda, 1.0);
+            riemannian::Point zero = x;
+            zero[2] = ((X * g.W1()).rowwise() + g.b1().transpose()).colwise().mean().transpose();
+            zero[3] = ((X * g.W2()).rowwise() + g.b2().transpose()).colwise().mean().transpose();
+            zero[4].setZero();
+            zero[5].setZero();
+            QVERIFY(GodsDetector::variantObjective(GodsManifold::NonCompact, X, zero, 1.0, 0.3, lambda, 1.0) <= fitted);
+        }
+        // By contrast the soft orthogonality of eq. 13 keeps the euclidean frames near orthonormal.
+        auto eu = Registry::instance().create("gods", {{"K", "2"}, {"normalize", "none"}, {"manifold", "euclidean"}});
+        eu->fit(X);
+        QVERIFY(dynamic_cast<const GodsDetector&>(*eu).W1().colwise().norm().minCoeff() > 0.5);
     }
 };
 

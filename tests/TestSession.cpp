@@ -141,7 +141,7 @@ private slots:
         row("camera", replaced(good, "\"parallel_scale\": 2.5", "\"parallel_scale\": -1"), "/camera/parallel_scale");
         row("view nested", replaced(good, "\"point_size\": 9", "\"point_size\": [9]"), "/view/point_size");
         row("quantile", replaced(good, "\"quantile\": 0.9", "\"quantile\": 1.5"), "/compare/quantile");
-        row("model other detector", replaced(good, "\"detector\": \"knn\"", "\"detector\": \"pca\""), "/model/detector");
+        row("model without id", edited([](nlohmann::json& j) { j["model"].erase("detector"); }), "/model/detector");
         row("no data", replaced(good, "\"data\"", "\"datum\""), "missing \"data\"");
     }
 

@@ -290,6 +290,10 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     setPickTarget(m_points);
 
     connect(m_doc, &DataDocument::datasetChanged, this, [this] {
+        if (m_doc->changeIsEdit()) {
+            rebuild(true); // an edit: same projection and camera
+            return;
+        }
         m_userProjection = false;
         rebuild();
     });
@@ -401,11 +405,12 @@ void CloudView::setColourBy(ColourBy c)
     recolour();
 }
 
-void CloudView::rebuild()
+void CloudView::rebuild(bool keepCamera)
 {
+    const CameraState camera = cameraState(); // before anything (legend, viewport) can move it
     const Dataset& d = m_doc->dataset();
     const Eigen::Index n = d.rows();
-    if (!m_userProjection || m_projection.origin.size() != d.cols())
+    if ((!m_userProjection && !keepCamera) || m_projection.origin.size() != d.cols())
         m_projection = n > 0 ? Projection::automatic(d.X, d.featureNames) : Projection{};
     m_userProjection = m_userProjection && m_projection.origin.size() == d.cols();
     m_display = n > 0 ? m_projection.toDisplay(d.X) : Eigen::MatrixX3d(0, 3);
@@ -451,12 +456,16 @@ void CloudView::rebuild()
         cam->SetPosition(1.0, -1.6, 1.1);
         cam->SetViewUp(0, 0, 1);
     }
-    m_field.reset();
+    if (!keepCamera)
+        m_field.reset(); // an edit keeps the contours until the new field arrives
     drawField();
     drawFlats();
     updateTopK();
     showSelection(m_doc->selectedPoint());
-    resetCamera();
+    if (keepCamera && n > 0)
+        setCameraState(camera);
+    else
+        resetCamera();
     requestField();
     emit gridChanged(gridDescription());
 }

@@ -86,7 +86,7 @@ public:
     vtkIdType thresholdContourCells() const;
 
 public slots:
-    void rebuild();
+    void rebuild(bool keepCamera = false);
     void showSelection(int index);
     /// Moves the camera focus to a sample (animated).
     void flyTo(int index);

@@ -19,6 +19,7 @@ void DataDocument::setDataset(Dataset data, const QString& path)
 {
     m_data = std::move(data);
     m_path = path;
+    m_edited = false;
     m_selected = -1;
     m_result.reset();
     m_live.reset();
@@ -29,7 +30,73 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     emit selectionChanged(-1);
 }
 
+void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> adjusted)
+{
+    const int selected = m_selected < data.rows() ? m_selected : -1;
+    const double threshold = m_threshold;
+    m_data = std::move(data);
+    m_edited = true;
+    m_live.reset();
+    m_liveNorm.reset();
+    // The adjusted result is in place before anyone hears of the new data, so views never see the
+    // data without their result (no flicker of legends and colour bars while dragging).
+    installResult(std::move(adjusted));
+    if (m_result)
+        m_threshold = threshold; // an edit keeps the user's threshold
+    m_selected = selected;
+    m_inEdit = true;
+    emit datasetChanged();
+    m_inEdit = false;
+    emit resultChanged();
+    emit thresholdChanged(m_threshold);
+    emit selectionChanged(m_selected);
+}
+
+std::shared_ptr<const FitResult> adjustResult(const FitResult& r, const Dataset& data, const std::vector<int>& keep)
+{
+    if (!r.detector || static_cast<Eigen::Index>(keep.size()) != data.rows())
+        return nullptr;
+    try {
+        auto out = std::make_shared<FitResult>(r);
+        const Eigen::Index n = data.rows();
+        out->scores.resize(n);
+        std::vector<int> fresh;
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const int k = keep[static_cast<std::size_t>(i)];
+            if (k >= 0 && k < r.scores.size())
+                out->scores(i) = r.scores(k);
+            else
+                fresh.push_back(static_cast<int>(i));
+        }
+        if (!fresh.empty()) {
+            Eigen::MatrixXd Q(static_cast<Eigen::Index>(fresh.size()), data.cols());
+            for (std::size_t j = 0; j < fresh.size(); ++j)
+                Q.row(static_cast<Eigen::Index>(j)) = data.X.row(fresh[j]);
+            const Eigen::VectorXd s = r.detector->score(r.normalizer.transform(Q));
+            for (std::size_t j = 0; j < fresh.size(); ++j)
+                out->scores(fresh[j]) = s(static_cast<Eigen::Index>(j));
+        }
+        out->outlier = (out->scores.array() > out->threshold).cast<int>().matrix();
+        out->explanations.clear();
+        if (!r.explanations.empty()) {
+            const auto e = r.detector->explain(r.normalizer.transform(data.X));
+            if (static_cast<Eigen::Index>(e.size()) == n)
+                out->explanations = e;
+        }
+        return out;
+    } catch (const std::exception&) {
+        return nullptr; // e.g. the detector cannot score the new point: show no result until retrained
+    }
+}
+
 void DataDocument::setResult(std::shared_ptr<const FitResult> result)
+{
+    installResult(std::move(result));
+    emit resultChanged();
+    emit thresholdChanged(m_threshold);
+}
+
+void DataDocument::installResult(std::shared_ptr<const FitResult> result)
 {
     if (result && result->scores.size() != m_data.rows())
         result.reset(); // a result for other data must never be shown
@@ -44,8 +111,6 @@ void DataDocument::setResult(std::shared_ptr<const FitResult> result)
         std::stable_sort(m_ranking.begin(), m_ranking.end(), [&](int a, int b) { return s(a) > s(b); });
         m_threshold = m_result->threshold;
     }
-    emit resultChanged();
-    emit thresholdChanged(m_threshold);
 }
 
 void DataDocument::setThreshold(double t)

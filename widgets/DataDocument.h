@@ -37,6 +37,16 @@ public:
     /// Replaces the data; clears the result (it belonged to the previous data).
     void setDataset(Dataset data, const QString& path);
 
+    /// An edit of the current data (points added, moved or deleted): installs the new data with a
+    /// result already adjusted to it (or null), keeps the camera and the selection when still
+    /// valid, and marks the document as edited (sessions then embed the data).
+    void editDataset(Dataset data, std::shared_ptr<const FitResult> adjusted);
+    /// True while the datasetChanged() being delivered comes from editDataset (views keep the camera).
+    bool changeIsEdit() const { return m_inEdit; }
+    /// The data differ from the file they were loaded from (edited, or generated in the app).
+    bool isEdited() const { return m_edited; }
+    void setEdited(bool on) { m_edited = on; }
+
     int selectedPoint() const { return m_selected; }
     /// Selects a point (-1 clears); emits selectionChanged when it changes.
     void setSelectedPoint(int index);
@@ -72,6 +82,8 @@ signals:
     void liveGeometryChanged();
 
 private:
+    void installResult(std::shared_ptr<const FitResult> result); // no signals
+
     Dataset m_data;
     QString m_path;
     int m_selected = -1;
@@ -81,7 +93,14 @@ private:
     std::vector<int> m_ranking;
     double m_threshold = 0.0;
     int m_topK = 0;
+    bool m_inEdit = false;
+    bool m_edited = false;
 };
+
+/// Recomputes the result's per-sample fields (scores, decisions, explanations, ranking order)
+/// for new data with the same fitted detector: rows listed in `keep` (new row → old row, -1 for
+/// new or moved rows) reuse the training scores, the others are scored. Null when it fails.
+std::shared_ptr<const FitResult> adjustResult(const FitResult& r, const Dataset& data, const std::vector<int>& keep);
 
 /// Reads CSV/TSV/TXT/XYZ through the core loader and PLY through VTK's reader.
 /// Throws olens::DataError with a message naming the file on failure.

@@ -6,6 +6,7 @@
 
 #include <QMetaObject>
 #include <QPointer>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 #include <chrono>
 #include <mutex>
@@ -99,7 +100,8 @@ bool TrainingController::train(const std::string& detectorId, const ParamAssignm
         QMetaObject::invokeMethod(self.data(), [self] { if (self) self->flush(); }, Qt::QueuedConnection);
     };
 
-    m_watcher.setFuture(QtConcurrent::run([X, detector, norm, shared, requestFlush, detectorId]() -> Outcome {
+    m_watcher.setFuture(QtConcurrent::run(m_pool ? m_pool : QThreadPool::globalInstance(),
+                                          [X, detector, norm, shared, requestFlush, detectorId]() -> Outcome {
         Outcome out;
         try {
             auto result = std::make_shared<FitResult>();

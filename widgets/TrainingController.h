@@ -12,6 +12,8 @@
 #include <atomic>
 #include <memory>
 
+class QThreadPool;
+
 namespace olens {
 
 class DataDocument;
@@ -29,6 +31,10 @@ public:
     /// Starts training. Returns false (with failed() emitted) when already running or without data,
     /// or when the detector id / parameters are invalid.
     bool train(const std::string& detectorId, const ParamAssignments& params, Normalization normalization);
+
+    /// Runs the worker on this pool instead of QtConcurrent's global one (null = global), e.g. so that
+    /// several controllers train concurrently beyond idealThreadCount(). The pool must outlive this.
+    void setThreadPool(QThreadPool* pool) { m_pool = pool; }
 
     /// Minimum interval between progress signals / geometry snapshots (ms).
     static constexpr int kProgressIntervalMs = 33;
@@ -66,6 +72,7 @@ private:
     bool m_stale = false; // data changed while training: drop the result
     QString m_detectorId;
     std::shared_ptr<const Normalizer> m_liveNorm;
+    QThreadPool* m_pool = nullptr;
 };
 
 } // namespace olens

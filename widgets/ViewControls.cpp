@@ -14,6 +14,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace olens {
 
 ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* parent)
@@ -62,14 +64,15 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     struct LayerDef {
         CloudView::Layer layer;
         QString name, tip;
+        const char* key;
     };
     const LayerDef layers[] = {
-        {CloudView::Layer::ScoreImage, tr("Field"), tr("2D score image under the points")},
-        {CloudView::Layer::Contours, tr("Contours"), tr("Score contour lines; the decision threshold is the thick line")},
-        {CloudView::Layer::IsoSurface, tr("Iso-surface"), tr("3D surface of the score at the decision threshold")},
-        {CloudView::Layer::Quadrics, tr("Quadrics"), tr("Zero sets of the fitted quadrics")},
-        {CloudView::Layer::Hyperplanes, tr("Hyperplanes"), tr("GODS/BODS hyperplanes, coloured by frame")},
-        {CloudView::Layer::Flats, tr("Flats"), tr("Fitted flats (PCA subspace, ACDT clusters) over their extent")},
+        {CloudView::Layer::ScoreImage, tr("Field"), tr("2D score image under the points"), "layer_field"},
+        {CloudView::Layer::Contours, tr("Contours"), tr("Score contour lines; the decision threshold is the thick line"), "layer_contours"},
+        {CloudView::Layer::IsoSurface, tr("Iso-surface"), tr("3D surface of the score at the decision threshold"), "layer_isosurface"},
+        {CloudView::Layer::Quadrics, tr("Quadrics"), tr("Zero sets of the fitted quadrics"), "layer_quadrics"},
+        {CloudView::Layer::Hyperplanes, tr("Hyperplanes"), tr("GODS/BODS hyperplanes, coloured by frame"), "layer_hyperplanes"},
+        {CloudView::Layer::Flats, tr("Flats"), tr("Fitted flats (PCA subspace, ACDT clusters) over their extent"), "layer_flats"},
     };
     // Layers in a drop-down of checkable actions: compact, and each action has a tooltip.
     auto* layerButton = new QToolButton;
@@ -83,6 +86,7 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
         a->setCheckable(true);
         a->setChecked(m_view->layerVisible(l.layer));
         a->setToolTip(l.tip);
+        m_layerActions.emplace_back(QString(l.key), a);
         const auto layer = l.layer;
         connect(a, &QAction::toggled, m_view, [this, layer](bool on) { m_view->setLayerVisible(layer, on); });
     }
@@ -214,6 +218,59 @@ void ViewControls::applyProjection()
         m_view->setProjection(Projection::axes(d.X, d.featureNames,
                                                {m_axis[0]->currentIndex(), m_axis[1]->currentIndex(),
                                                 m_axis[2]->currentIndex()}));
+}
+
+} // namespace olens
+
+namespace olens {
+
+namespace {
+const char* const kColourBy[] = {"auto", "label", "score", "cluster"};
+}
+
+QVariantMap ViewControls::settings() const
+{
+    QVariantMap m;
+    m["colour_by"] = QString(kColourBy[std::clamp(m_colourBy->currentIndex(), 0, 3)]);
+    m["colour_map"] = m_colourMap->currentText();
+    m["point_size"] = m_pointSize->value();
+    m["grid_2d"] = m_res2d->value();
+    m["grid_3d"] = m_res3d->value();
+    m["margin_percent"] = m_margin->value();
+    m["opacity_percent"] = m_opacity->value();
+    for (const auto& [key, action] : m_layerActions)
+        m[key] = action->isChecked();
+    if (!m_clusterBox->isHidden())
+        m["clusters"] = m_clusterSpin->value();
+    m["reconstruction"] = m_reconstruction->isChecked();
+    return m;
+}
+
+void ViewControls::applySettings(const QVariantMap& m)
+{
+    auto intOf = [&](const char* key, QSpinBox* box) {
+        if (m.contains(key))
+            box->setValue(m.value(key).toInt());
+    };
+    if (m.contains("colour_by"))
+        for (int i = 0; i < 4; ++i)
+            if (m.value("colour_by").toString() == kColourBy[i])
+                m_colourBy->setCurrentIndex(i);
+    if (m.contains("colour_map") && m_colourMap->findText(m.value("colour_map").toString()) >= 0)
+        m_colourMap->setCurrentText(m.value("colour_map").toString());
+    intOf("point_size", m_pointSize);
+    intOf("grid_2d", m_res2d);
+    intOf("grid_3d", m_res3d);
+    intOf("margin_percent", m_margin);
+    if (m.contains("opacity_percent"))
+        m_opacity->setValue(m.value("opacity_percent").toInt());
+    for (const auto& [key, action] : m_layerActions)
+        if (m.contains(key))
+            action->setChecked(m.value(key).toBool());
+    if (m.contains("clusters") && !m_clusterBox->isHidden())
+        m_clusterSpin->setValue(m.value("clusters").toInt());
+    if (m.contains("reconstruction") && m_reconstruction->isEnabled())
+        m_reconstruction->setChecked(m.value("reconstruction").toBool());
 }
 
 } // namespace olens

@@ -2,8 +2,11 @@
 // The strip of controls above the central view: colour by / colour map, layer toggles, iso-surface
 // opacity, grid resolution and margin (with the current extent shown), point size, and for p > 3
 // the projection (PCA or three chosen feature axes; fields on the slice through the mean).
+#include <QVariantMap>
 #include <QWidget>
+#include <vector>
 
+class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -26,6 +29,12 @@ public:
     QSpinBox* resolution3D() const { return m_res3d; }
     QSpinBox* clusterSpin() const { return m_clusterSpin; }
     QCheckBox* reconstruction() const { return m_reconstruction; }
+
+    /// The view settings as flat key → value pairs (sessions): colour_by, colour_map, point_size,
+    /// grid_2d, grid_3d, margin_percent, opacity_percent, layer_<name>, clusters, reconstruction.
+    QVariantMap settings() const;
+    /// Applies settings (unknown keys and out-of-range values are ignored: spin boxes clamp).
+    void applySettings(const QVariantMap& settings);
 
 private:
     void onDataset();
@@ -50,6 +59,7 @@ private:
     QSlider* m_clusterSlider;
     QSpinBox* m_clusterSpin;
     QCheckBox* m_reconstruction;
+    std::vector<std::pair<QString, QAction*>> m_layerActions; // session key → menu action
 };
 
 } // namespace olens

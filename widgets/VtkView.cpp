@@ -156,6 +156,55 @@ void VtkView::resetCamera()
     m_renderer->ResetCameraClippingRange();
     m_cameraAuto = true;
     update();
+    emit cameraChanged();
+}
+
+VtkView::CameraState VtkView::cameraState() const
+{
+    vtkCamera* cam = m_renderer->GetActiveCamera();
+    CameraState c;
+    cam->GetPosition(c.position.data());
+    cam->GetFocalPoint(c.focalPoint.data());
+    cam->GetViewUp(c.viewUp.data());
+    c.parallelScale = cam->GetParallelScale();
+    c.viewAngle = cam->GetViewAngle();
+    return c;
+}
+
+void VtkView::setCameraState(const CameraState& c)
+{
+    vtkCamera* cam = m_renderer->GetActiveCamera();
+    cam->SetPosition(c.position.data());
+    cam->SetFocalPoint(c.focalPoint.data());
+    cam->SetViewUp(c.viewUp.data());
+    cam->SetParallelScale(c.parallelScale);
+    cam->SetViewAngle(c.viewAngle);
+    m_renderer->ResetCameraClippingRange();
+    m_cameraAuto = false;
+    update();
+}
+
+std::array<double, 3> VtkView::widgetToWorld(const QPointF& pos)
+{
+    // Depth of the focal plane in display coordinates, then back to world at that depth.
+    double fp[3];
+    m_renderer->GetActiveCamera()->GetFocalPoint(fp);
+    m_renderer->SetWorldPoint(fp[0], fp[1], fp[2], 1.0);
+    m_renderer->WorldToDisplay();
+    double dfp[3];
+    m_renderer->GetDisplayPoint(dfp);
+    const QPoint d = toDevice(pos);
+    const int* size = m_window->GetSize();
+    m_renderer->SetDisplayPoint(d.x(), size[1] - 1 - d.y(), dfp[2]);
+    m_renderer->DisplayToWorld();
+    double w[4];
+    m_renderer->GetWorldPoint(w);
+    std::array<double, 3> out{w[0], w[1], w[2]};
+    if (w[3] != 0.0)
+        for (double& v : out) v /= w[3];
+    if (m_mode == Mode::View2D)
+        out[2] = 0.0;
+    return out;
 }
 
 void VtkView::initializeGL()
@@ -267,6 +316,12 @@ void VtkView::setEventPosition(const QPointF& pos, QInputEvent* e)
 
 void VtkView::mousePressEvent(QMouseEvent* e)
 {
+    if (m_editMode && e->button() == Qt::LeftButton) {
+        m_editing = true;
+        emit editPressed(e->position(), e->modifiers());
+        e->accept();
+        return;
+    }
     m_cameraAuto = false;
     m_pressPos = e->position().toPoint();
     m_dragged = false;
@@ -284,10 +339,17 @@ void VtkView::mousePressEvent(QMouseEvent* e)
 
 void VtkView::mouseMoveEvent(QMouseEvent* e)
 {
+    if (m_editing) {
+        emit editDragged(e->position());
+        e->accept();
+        return;
+    }
     if (e->buttons() != Qt::NoButton && (e->position().toPoint() - m_pressPos).manhattanLength() > 3)
         m_dragged = true;
     setEventPosition(e->position(), e);
     m_interactor->InvokeEvent(vtkCommand::MouseMoveEvent);
+    if (e->buttons() != Qt::NoButton)
+        emit cameraChanged();
     if (e->buttons() == Qt::NoButton && m_pickTarget) {
         const int idx = pickPoint(e->position().toPoint());
         if (idx != m_hovered) {
@@ -300,6 +362,12 @@ void VtkView::mouseMoveEvent(QMouseEvent* e)
 
 void VtkView::mouseReleaseEvent(QMouseEvent* e)
 {
+    if (m_editing && e->button() == Qt::LeftButton) {
+        m_editing = false;
+        emit editReleased(e->position());
+        e->accept();
+        return;
+    }
     setEventPosition(e->position(), e);
     switch (e->button()) {
     case Qt::LeftButton: m_interactor->InvokeEvent(vtkCommand::LeftButtonReleaseEvent); break;
@@ -329,6 +397,7 @@ void VtkView::wheelEvent(QWheelEvent* e)
         m_interactor->InvokeEvent(vtkCommand::MouseWheelForwardEvent);
     else if (dy < 0)
         m_interactor->InvokeEvent(vtkCommand::MouseWheelBackwardEvent);
+    emit cameraChanged();
     e->accept();
 }
 

@@ -2,6 +2,7 @@
 // A QOpenGLWidget hosting a vtkGenericOpenGLRenderWindow (the design of VTK's
 // QVTKOpenGLNativeWidget, which Debian builds for Qt 5 only). See DESIGN.md for the recipe.
 #include <QImage>
+#include <array>
 #include <QOpenGLWidget>
 #include <vtkNew.h>
 #include <vtkSmartPointer.h>
@@ -44,6 +45,26 @@ public:
     int pickPoint(const QPoint& pos);
     /// Widget position (logical pixels) where a world point projects.
     QPointF worldToWidget(double x, double y, double z);
+    /// World point under a widget position, on the plane through the camera's focal point facing
+    /// the camera (in 2D: the z = 0 data plane).
+    std::array<double, 3> widgetToWorld(const QPointF& pos);
+
+    /// The camera, for sessions and for synchronising several views.
+    struct CameraState {
+        std::array<double, 3> position{0, 0, 1};
+        std::array<double, 3> focalPoint{0, 0, 0};
+        std::array<double, 3> viewUp{0, 1, 0};
+        double parallelScale = 1.0;
+        double viewAngle = 30.0;
+    };
+    CameraState cameraState() const;
+    /// Applies a camera (the view stops auto-fitting, as after a user move); no cameraChanged.
+    void setCameraState(const CameraState& c);
+
+    /// Edit mode: left-button presses, drags and releases are not camera moves but are reported
+    /// through editPressed/editDragged/editReleased (the middle button and wheel still pan/zoom).
+    void setEditMode(bool on) { m_editMode = on; }
+    bool editMode() const { return m_editMode; }
 
     /// Renders and returns the current frame (device pixels).
     QImage grabImage();
@@ -58,6 +79,11 @@ signals:
     void pointPicked(int index);
     /// The point under the hovering cursor changed (-1 = none).
     void pointHovered(int index, QPoint globalPos);
+    /// The user moved the camera (drag, wheel, reset); not emitted by setCameraState.
+    void cameraChanged();
+    void editPressed(QPointF pos, Qt::KeyboardModifiers modifiers);
+    void editDragged(QPointF pos);
+    void editReleased(QPointF pos);
 
 protected:
     void initializeGL() override;
@@ -99,6 +125,8 @@ private:
     bool m_dragged = false;
     bool m_cameraAuto = true; // camera fitted by resetCamera and not moved by the user since
     int m_hovered = -1;
+    bool m_editMode = false;
+    bool m_editing = false; // a left-button edit gesture is in progress
 };
 
 } // namespace olens

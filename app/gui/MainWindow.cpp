@@ -1,8 +1,12 @@
 #include "MainWindow.h"
 
 #include "CloudView.h"
+#include "CompareReaction.h"
 #include "DataDocument.h"
+#include "DataEditor.h"
 #include "DataPanel.h"
+#include "EditReactions.h"
+#include "SessionManager.h"
 #include "DetectorPanel.h"
 #include "EvaluationPanel.h"
 #include "LogPanel.h"
@@ -41,7 +45,10 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_view, 1);
     setCentralWidget(central);
     statusBar()->addPermanentWidget(m_status, 1);
+    m_editor = new DataEditor(m_doc, m_view, this);
+    connect(m_editor, &DataEditor::message, m_log, &LogPanel::info);
     buildDocks();
+    m_sessions = new SessionManager(this);
     buildMenus();
 
     connect(m_doc, &DataDocument::datasetChanged, this, &MainWindow::updateStatus);
@@ -71,6 +78,8 @@ MainWindow::MainWindow(QWidget* parent)
 }
 
 MainWindow::~MainWindow() = default;
+
+CompareView* MainWindow::compareView() const { return m_compare ? m_compare->view() : nullptr; }
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
@@ -110,10 +119,16 @@ void MainWindow::buildDocks()
 void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* create = file->addAction(tr("&New data…"));
+    create->setShortcut(QKeySequence::New);
+    create->setToolTip(tr("Generate toy data (blobs, moons, ring, seam, Swiss roll, ...) or start an empty canvas"));
+    new NewDataReaction(create, this);
     QAction* open = file->addAction(tr("&Open data…"));
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Load CSV, TSV, TXT, XYZ or PLY point data"));
     new OpenDataReaction(open, this);
+    file->addSeparator();
+    m_sessions->addActions(file);
     file->addSeparator();
     QAction* shot = file->addAction(tr("Save view &screenshot…"));
     shot->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
@@ -129,6 +144,9 @@ void MainWindow::buildMenus()
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
     connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    m_editReaction = new EditReaction(edit, this, m_editor);
 
     QMenu* presets = menuBar()->addMenu(tr("&Presets"));
     new PresetsReaction(presets, this);
@@ -149,6 +167,7 @@ void MainWindow::buildMenus()
     QAction* fly = view->addAction(tr("&Fly to selected point"));
     fly->setShortcut(QKeySequence(tr("F")));
     connect(fly, &QAction::triggered, this, [this] { m_view->flyTo(m_doc->selectedPoint()); });
+    m_compare = new CompareReaction(view->addAction(tr("&Compare detectors")), this); // Ctrl+M
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());

@@ -8,7 +8,12 @@ class QLabel;
 namespace olens {
 
 class CloudView;
+class CompareReaction;
+class CompareView;
 class DataDocument;
+class DataEditor;
+class EditReaction;
+class SessionManager;
 class DetectorPanel;
 class EvaluationPanel;
 class LogPanel;
@@ -30,6 +35,12 @@ public:
     DetectorPanel* detectorPanel() const { return m_detector; }
     RankingPanel* rankingPanel() const { return m_ranking; }
     EvaluationPanel* evaluationPanel() const { return m_evaluation; }
+    /// The compare page (View → Compare detectors), or null before it was first opened.
+    CompareView* compareView() const;
+    CompareReaction* compareReaction() const { return m_compare; }
+    SessionManager* sessions() const { return m_sessions; }
+    DataEditor* dataEditor() const { return m_editor; }
+    EditReaction* editReaction() const { return m_editReaction; }
 
     /// Loads a data file; on failure logs the reason, keeps the previous data and returns false.
     bool openFile(const QString& path, QString* error = nullptr);
@@ -55,7 +66,11 @@ private:
     DetectorPanel* m_detector = nullptr;
     RankingPanel* m_ranking = nullptr;
     EvaluationPanel* m_evaluation = nullptr;
+    CompareReaction* m_compare = nullptr;
     QLabel* m_status;
+    SessionManager* m_sessions = nullptr;
+    DataEditor* m_editor = nullptr;
+    EditReaction* m_editReaction = nullptr;
     bool m_interactive = true;
 };
 

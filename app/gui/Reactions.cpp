@@ -1,6 +1,8 @@
 #include "Reactions.h"
 
 #include "CloudView.h"
+#include "CompareReaction.h"
+#include "CompareView.h"
 #include "DataDocument.h"
 #include "DataLoader.h"
 #include "LogPanel.h"
@@ -47,7 +49,11 @@ ScreenshotReaction::ScreenshotReaction(QAction* action, MainWindow* window, Targ
 QString ScreenshotReaction::save(MainWindow* window, Target target, const QString& path)
 {
     // The window grab composes the QOpenGLWidget's framebuffer with the other widgets.
-    const QImage img = target == Target::View ? window->view()->grabImage() : window->grab().toImage();
+    // In compare mode the "view" is the compare page: every panel with its title.
+    const bool compare = window->compareReaction() && window->compareReaction()->isActive();
+    const QImage img = target == Target::Window ? window->grab().toImage()
+                       : compare               ? window->compareView()->grab().toImage()
+                                               : window->view()->grabImage();
     if (img.isNull())
         return tr("the view could not be rendered");
     QSaveFile f(path);

@@ -1,6 +1,8 @@
 // outlierlens: the GUI. Headless flags for demos and tests:
 //   --load FILE [--detector ID --param k=v ... --train] --screenshot OUT.png --exit
 #include "CloudView.h"
+#include "CompareReaction.h"
+#include "CompareView.h"
 #include "DataDocument.h"
 #include "DetectorPanel.h"
 #include "LogPanel.h"
@@ -8,12 +10,16 @@
 #include "Normalizer.h"
 #include "ParamForm.h"
 #include "Reactions.h"
+#include "SessionManager.h"
 #include "TrainingController.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
+#include <QMessageBox>
 #include <QSurfaceFormat>
 #include <QTimer>
+#include <QFileInfo>
 
 #include <cstdio>
 
@@ -61,7 +67,12 @@ int main(int argc, char** argv)
     const QCommandLineOption shot("screenshot", "Save the view as PNG (after training, when --train).", "OUT.png");
     const QCommandLineOption windowShot("window-screenshot", "Save the whole window as PNG.", "OUT.png");
     const QCommandLineOption exitOpt("exit", "Quit after the screenshots (or right after start).");
-    parser.addOptions({load, detector, param, normalize, train, topk, shot, windowShot, exitOpt});
+    const QCommandLineOption session("session", "Open a saved session (data, detector, model, camera, view).", "FILE");
+    parser.addOptions({load, detector, param, normalize, train, topk, shot, windowShot, exitOpt, session});
+    const QCommandLineOption compareOpt("compare", "Open compare mode with these detectors (comma-separated, "
+                                        "parameters as id:name=value) and train them; --screenshot saves the compare page.",
+                                        "IDS");
+    parser.addOption(compareOpt);
     parser.addPositionalArgument("file", "Data file to open (same as --load).", "[file]");
     parser.process(app);
 
@@ -81,6 +92,22 @@ int main(int argc, char** argv)
         QString error;
         if (!window.openFile(file, &error))
             fail(error);
+    }
+    if (parser.isSet(session)) {
+        QString error;
+        if (!window.sessions()->open(parser.value(session), &error))
+            fail(error);
+    } else if (file.isEmpty() && !headless && window.sessions()->recoveryAvailable()) {
+        // The previous run did not exit cleanly: offer its autosave.
+        const auto answer = QMessageBox::question(
+            nullptr, QObject::tr("Restore session?"),
+            QObject::tr("OutlierLens did not close cleanly last time. Restore the session saved at %1?")
+                .arg(QFileInfo(window.sessions()->autosavePath()).lastModified().toString()));
+        if (answer == QMessageBox::Yes) {
+            QString error;
+            if (!window.sessions()->restoreRecovery(&error))
+                QMessageBox::warning(nullptr, QObject::tr("Cannot restore"), error);
+        }
     }
     if (parser.isSet(detector) && !window.detectorPanel()->setCurrentDetector(parser.value(detector)))
         fail(QStringLiteral("unknown detector '%1' (see outlierlens-cli list)").arg(parser.value(detector)));
@@ -115,6 +142,53 @@ int main(int argc, char** argv)
             QApplication::exit(status);
     };
 
+    if (parser.isSet(compareOpt)) {
+        // --compare knn,pca,kic:kernel=rbf,...: compare mode with these detectors (parameters as
+        // id:name=value:...), trained at once; --screenshot then saves the compare page.
+        std::vector<olens::CompareView::Entry> entries;
+        try {
+            for (const QString& item : parser.value(compareOpt).split(',', Qt::SkipEmptyParts)) {
+                const QStringList parts = item.split(':');
+                auto e = olens::CompareView::defaultEntry(parts.first().trimmed().toStdString());
+                for (int k = 1; k < parts.size(); ++k)
+                    e.params.push_back(olens::splitAssignment(parts[k].toStdString()));
+                entries.push_back(e);
+            }
+        } catch (const std::exception& e) {
+            fail(QString::fromUtf8(e.what()));
+        }
+        window.compareReaction()->setActive(true);
+        olens::CompareView* cv = window.compareView();
+        QString error;
+        if (status == 0 && !cv->setDetectors(entries, &error))
+            fail(error);
+        if (status != 0 || window.document()->isEmpty()) {
+            QTimer::singleShot(300, &window, finish);
+        } else {
+            // Screenshot once every trained panel has drawn its field (or after a grace period).
+            auto* poll = new QTimer(&window);
+            auto* guard = new QElapsedTimer;
+            QObject::connect(cv, &olens::CompareView::allFinished, &window, [&, cv, poll, guard] {
+                for (int i = 0; i < cv->panelCount(); ++i)
+                    std::fprintf(stdout, "outlierlens: %s\n", qPrintable(cv->panelTitle(i).replace('\n', "  ")));
+                guard->start();
+                QObject::connect(poll, &QTimer::timeout, &window, [&, cv, poll, guard] {
+                    bool ready = true;
+                    for (int i = 0; i < cv->panelCount(); ++i)
+                        ready = ready && (!cv->panelDocument(i)->result() || cv->panelView(i)->field());
+                    if (ready || guard->elapsed() > 20000) {
+                        poll->stop();
+                        delete guard;
+                        QTimer::singleShot(200, &window, finish);
+                    }
+                });
+                poll->start(100);
+            });
+            cv->trainAll(); // now: the compare page's own first-open training then has nothing to do
+        }
+        const int rc = app.exec();
+        return rc != 0 ? rc : status;
+    }
     const bool doTrain = parser.isSet(train) && status == 0 && !file.isEmpty();
     if (doTrain) {
         // Screenshot once the trained result's field has been drawn (or after a grace period).

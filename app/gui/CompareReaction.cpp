@@ -1,0 +1,58 @@
+#include "CompareReaction.h"
+
+#include "CompareView.h"
+#include "DataDocument.h"
+#include "MainWindow.h"
+
+#include <QAction>
+#include <QStackedWidget>
+#include <QTimer>
+
+namespace olens {
+
+CompareReaction::CompareReaction(QAction* action, MainWindow* window)
+    : QObject(action), m_window(window), m_action(action), m_stack(new QStackedWidget)
+{
+    action->setObjectName("actionCompareDetectors");
+    action->setCheckable(true);
+    action->setShortcut(QKeySequence(tr("Ctrl+M")));
+    action->setToolTip(tr("Compare several detectors side by side on the same data (Ctrl+M)"));
+    m_main = window->takeCentralWidget();
+    m_stack->setObjectName("CentralStack");
+    if (m_main)
+        m_stack->addWidget(m_main);
+    window->setCentralWidget(m_stack);
+    connect(action, &QAction::toggled, this, &CompareReaction::setActive);
+}
+
+bool CompareReaction::isActive() const
+{
+    return m_view && m_stack->currentWidget() == m_view;
+}
+
+void CompareReaction::setActive(bool on)
+{
+    if (m_action->isChecked() != on) {
+        m_action->setChecked(on); // re-enters through toggled
+        return;
+    }
+    if (!on) {
+        if (m_main)
+            m_stack->setCurrentWidget(m_main);
+        return;
+    }
+    const bool first = !m_view;
+    if (first) {
+        m_view = new CompareView(m_window->document());
+        m_stack->addWidget(m_view);
+    }
+    m_stack->setCurrentWidget(m_view);
+    if (first && !m_window->document()->isEmpty())
+        // Deferred: a caller that sets its own detectors right after opening trains those instead.
+        QTimer::singleShot(0, m_view, [view = m_view] {
+            if (!view->isTraining() && !view->panelDocument(0)->result())
+                view->trainAll();
+        });
+}
+
+} // namespace olens

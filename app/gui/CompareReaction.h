@@ -1,0 +1,37 @@
+#pragma once
+// View → Compare detectors (Ctrl+M): switches the central area between the main view and the
+// compare page (small multiples of several detectors on the main document's data).
+#include <QObject>
+
+class QAction;
+class QStackedWidget;
+class QWidget;
+
+namespace olens {
+
+class CompareView;
+class MainWindow;
+
+class CompareReaction : public QObject {
+    Q_OBJECT
+public:
+    /// Makes the action checkable (Ctrl+M) and wraps the window's central widget in a stack; call
+    /// before the window is shown (no GL widget is re-parented later). The compare page is created
+    /// on first use.
+    CompareReaction(QAction* action, MainWindow* window);
+
+    /// The compare page, or null before it was first shown.
+    CompareView* view() const { return m_view; }
+    /// Shows (true) or hides the compare page; the first time with data, every panel trains.
+    void setActive(bool on);
+    bool isActive() const;
+
+private:
+    MainWindow* m_window;
+    QAction* m_action;
+    QStackedWidget* m_stack;
+    QWidget* m_main;
+    CompareView* m_view = nullptr;
+};
+
+} // namespace olens

@@ -1,0 +1,94 @@
+#include "EditReactions.h"
+
+#include "DataDocument.h"
+#include "DataEditor.h"
+#include "DetectorPanel.h"
+#include "LogPanel.h"
+#include "MainWindow.h"
+#include "NewDataDialog.h"
+#include "TrainingController.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QMessageBox>
+#include <QUndoStack>
+
+namespace olens {
+
+EditReaction::EditReaction(QMenu* menu, MainWindow* window, DataEditor* editor)
+    : QObject(menu), m_window(window), m_editor(editor)
+{
+    QAction* undo = editor->undoStack()->createUndoAction(menu, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    menu->addAction(undo);
+    QAction* redo = editor->undoStack()->createRedoAction(menu, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    menu->addAction(redo);
+    menu->addSeparator();
+
+    m_editMode = menu->addAction(tr("&Edit points"));
+    m_editMode->setCheckable(true);
+    m_editMode->setShortcut(QKeySequence(tr("E")));
+    m_editMode->setToolTip(tr("Click adds an inlier, shift-click a labelled outlier, drag moves a point "
+                              "(2D, or on the plane facing you in 3D); the middle button and wheel still pan/zoom"));
+    connect(m_editMode, &QAction::toggled, this, [this](bool on) {
+        QString why;
+        if (!m_editor->setEnabled(on, &why)) {
+            m_editMode->setChecked(false);
+            m_window->log()->warning(why);
+            if (m_window->isInteractive())
+                QMessageBox::information(m_window, tr("Edit points"), why);
+        }
+    });
+    QAction* del = menu->addAction(tr("&Delete selected point"));
+    del->setShortcut(QKeySequence::Delete);
+    connect(del, &QAction::triggered, editor, &DataEditor::removeSelected);
+
+    m_autoRetrain = menu->addAction(tr("&Auto-retrain after edits"));
+    m_autoRetrain->setCheckable(true);
+    m_autoRetrain->setChecked(true);
+    m_autoRetrain->setToolTip(tr("Retrain the current detector %1 ms after the last edit, so contours follow the edits")
+                                  .arg(kRetrainDelayMs));
+
+    m_retrain.setSingleShot(true);
+    m_retrain.setInterval(kRetrainDelayMs);
+    connect(&m_retrain, &QTimer::timeout, this, [this] {
+        if (m_window->trainer()->isRunning()) { // an edit cancels a running training; retry once it stopped
+            m_retrain.start();
+            return;
+        }
+        if (!m_window->document()->isEmpty())
+            m_window->detectorPanel()->train();
+    });
+    connect(editor, &DataEditor::edited, this, &EditReaction::onEdited);
+}
+
+void EditReaction::onEdited()
+{
+    // Retrain only when there is something trained to follow (or the user asked for it).
+    if (m_autoRetrain->isChecked() && (m_window->document()->result() || m_window->trainer()->isRunning()))
+        m_retrain.start();
+}
+
+NewDataReaction::NewDataReaction(QAction* action, MainWindow* window) : QObject(action), m_window(window)
+{
+    connect(action, &QAction::triggered, this, &NewDataReaction::onTriggered);
+}
+
+void NewDataReaction::onTriggered()
+{
+    NewDataDialog dialog(m_window);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    try {
+        Dataset d = dialog.makeDataset();
+        const QString what = QString::fromStdString(d.source);
+        m_window->document()->setDataset(std::move(d), QString());
+        m_window->document()->setEdited(true);
+        m_window->log()->info(tr("new data: %1").arg(what));
+    } catch (const std::exception& e) {
+        m_window->log()->error(QString::fromUtf8(e.what()));
+    }
+}
+
+} // namespace olens

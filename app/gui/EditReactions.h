@@ -1,0 +1,44 @@
+#pragma once
+// Edit menu and File → New data (reactions: the window stays thin).
+#include <QObject>
+#include <QTimer>
+
+class QAction;
+class QMenu;
+
+namespace olens {
+
+class DataEditor;
+class MainWindow;
+
+/// Edit → Undo/Redo, Edit points (E), Delete selected point (Del), Auto-retrain after edits.
+/// Auto-retrain is debounced: the detector retrains kRetrainDelayMs after the last edit.
+class EditReaction : public QObject {
+    Q_OBJECT
+public:
+    EditReaction(QMenu* menu, MainWindow* window, DataEditor* editor);
+    QAction* editModeAction() const { return m_editMode; }
+    QAction* autoRetrainAction() const { return m_autoRetrain; }
+    static constexpr int kRetrainDelayMs = 400;
+
+private:
+    void onEdited();
+    MainWindow* m_window;
+    DataEditor* m_editor;
+    QAction* m_editMode;
+    QAction* m_autoRetrain;
+    QTimer m_retrain;
+};
+
+/// File → New data: the generator dialog; the generated data replace the current data.
+class NewDataReaction : public QObject {
+    Q_OBJECT
+public:
+    NewDataReaction(QAction* action, MainWindow* window);
+
+private:
+    void onTriggered();
+    MainWindow* m_window;
+};
+
+} // namespace olens

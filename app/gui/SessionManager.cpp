@@ -1,0 +1,326 @@
+#include "SessionManager.h"
+
+#include "CloudView.h"
+#include "DataDocument.h"
+#include "DataLoader.h"
+#include "DetectorPanel.h"
+#include "Errors.h"
+#include "LogPanel.h"
+#include "MainWindow.h"
+#include "ParamForm.h"
+#include "Registry.h"
+#include "TrainingController.h"
+#include "ViewControls.h"
+
+#include <QAction>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
+
+#include <fstream>
+#include <sstream>
+
+namespace olens {
+
+namespace {
+
+QString defaultStateDir()
+{
+    const QString env = qEnvironmentVariable("OLENS_STATE_DIR");
+    if (!env.isEmpty())
+        return env;
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+}
+
+QString dirtyMarker(const QString& dir) { return QDir(dir).filePath("running.dirty"); }
+
+nlohmann::json toJson(const QVariantMap& m)
+{
+    // QJsonDocument gives the exact JSON text of the variant map (numbers, strings, booleans).
+    const QByteArray text = QJsonDocument(QJsonObject::fromVariantMap(m)).toJson(QJsonDocument::Compact);
+    return nlohmann::json::parse(text.toStdString());
+}
+
+QVariantMap toVariantMap(const nlohmann::json& j)
+{
+    return QJsonDocument::fromJson(QByteArray::fromStdString(j.dump())).object().toVariantMap();
+}
+
+ParamAssignments assignmentsFor(const SessionDetector& d)
+{
+    ParamSet p = Registry::instance().defaultParams(d.id);
+    p.setFromJson(d.params);
+    ParamAssignments out;
+    for (const auto& spec : p.schema())
+        out.emplace_back(spec.name, p.text(spec.name));
+    return out;
+}
+
+/// The result shown for a restored model: the stored training scores when the data are the ones
+/// it was trained on (same row count), otherwise the model's scores of the data.
+std::shared_ptr<FitResult> resultFor(RestoredModel m, const Dataset& data)
+{
+    auto r = std::make_shared<FitResult>();
+    const Eigen::MatrixXd Xn = m.normalizer.transform(data.X);
+    r->scores = m.detector->trainingScores().size() == data.rows() ? m.detector->trainingScores()
+                                                                    : m.detector->score(Xn);
+    r->threshold = m.detector->threshold();
+    r->outlier = (r->scores.array() > r->threshold).cast<int>().matrix();
+    r->explanations = m.detector->explain(Xn);
+    r->geometry = m.detector->geometry();
+    r->detectorId = m.detector->id();
+    r->normalizer = std::move(m.normalizer);
+    r->detector = std::shared_ptr<const Detector>(std::move(m.detector));
+    return r;
+}
+
+} // namespace
+
+SessionManager::SessionManager(MainWindow* window, const QString& stateDir)
+    : QObject(window), m_window(window), m_dir(stateDir.isEmpty() ? defaultStateDir() : stateDir)
+{
+    QDir().mkpath(m_dir);
+    m_lock = std::make_unique<QLockFile>(QDir(m_dir).filePath("instance.lock"));
+    m_owner = m_lock->tryLock(0); // a lock left by a dead process is stale and taken over
+    if (m_owner) {
+        m_recovery = QFile::exists(dirtyMarker(m_dir)) && QFile::exists(autosavePath());
+        QFile marker(dirtyMarker(m_dir));
+        if (marker.open(QIODevice::WriteOnly))
+            marker.write(QByteArray::number(QCoreApplication::applicationPid()));
+    }
+    m_timer.setInterval(kAutosaveIntervalMs);
+    connect(&m_timer, &QTimer::timeout, this, [this] { autosave(); });
+    m_timer.start();
+    connect(window->trainer(), &TrainingController::finished, this, [this] { autosave(); });
+}
+
+SessionManager::~SessionManager()
+{
+    markCleanExit();
+}
+
+void SessionManager::markCleanExit()
+{
+    if (!m_owner)
+        return;
+    QFile::remove(dirtyMarker(m_dir)); // the autosave stays: File → Restore autosave
+    m_lock->unlock();
+    m_owner = false;
+}
+
+QString SessionManager::autosavePath() const
+{
+    return QDir(m_dir).filePath("autosave.olens.json");
+}
+
+void SessionManager::addActions(QMenu* file)
+{
+    const QString filter = tr("OutlierLens session (*.olens.json *.json);;All files (*)");
+    QAction* openAction = file->addAction(tr("Open se&ssion…"));
+    openAction->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+    openAction->setToolTip(tr("Restore data, detector, fitted model, camera and view from a session file"));
+    connect(openAction, &QAction::triggered, this, [this, filter] {
+        QSettings settings;
+        const QString path = QFileDialog::getOpenFileName(m_window, tr("Open session"),
+                                                          settings.value("lastSessionDir").toString(), filter);
+        if (path.isEmpty())
+            return;
+        settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
+        QString error;
+        if (!open(path, &error))
+            QMessageBox::warning(m_window, tr("Cannot open session"), error + tr("\n\nThe current state is kept."));
+    });
+    QAction* saveAction = file->addAction(tr("Save sessio&n…"));
+    saveAction->setShortcut(QKeySequence::Save);
+    saveAction->setToolTip(tr("Save data (embedded when edited or generated), detector, fitted model, camera and view"));
+    connect(saveAction, &QAction::triggered, this, [this, filter] {
+        QSettings settings;
+        QString path = QFileDialog::getSaveFileName(m_window, tr("Save session"),
+                                                    QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json"),
+                                                    filter);
+        if (path.isEmpty())
+            return;
+        if (!path.endsWith(".json", Qt::CaseInsensitive))
+            path += ".olens.json";
+        settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
+        QString error;
+        if (save(path, &error))
+            m_window->log()->info(tr("session saved to %1").arg(path));
+        else
+            QMessageBox::warning(m_window, tr("Cannot save session"), error);
+    });
+    QAction* restore = file->addAction(tr("Restore &autosave"));
+    restore->setToolTip(tr("Load the session saved automatically (every %1 minutes and after each training)")
+                            .arg(kAutosaveIntervalMs / 60000));
+    connect(restore, &QAction::triggered, this, [this] {
+        QString error;
+        if (!QFile::exists(autosavePath()))
+            QMessageBox::information(m_window, tr("Restore autosave"), tr("There is no autosaved session yet."));
+        else if (!open(autosavePath(), &error))
+            QMessageBox::warning(m_window, tr("Cannot restore autosave"), error);
+    });
+}
+
+Session SessionManager::capture() const
+{
+    Session s;
+    const DataDocument* doc = m_window->document();
+    const Dataset& d = doc->dataset();
+    if (doc->isEdited() || doc->filePath().isEmpty()) {
+        s.embedded = true;
+        s.data = d;
+        s.data.warnings.clear();
+    } else {
+        s.dataPath = QFileInfo(doc->filePath()).absoluteFilePath().toStdString();
+    }
+    if (!d.labelName.empty())
+        s.labelColumn = d.labelName;
+
+    DetectorPanel* panel = m_window->detectorPanel();
+    SessionDetector det;
+    det.id = panel->currentDetector().toStdString();
+    det.normalization = toString(panel->normalization());
+    try {
+        ParamSet p = Registry::instance().defaultParams(det.id);
+        p.set(panel->form()->values());
+        det.params = p.toJson();
+    } catch (const std::exception&) {
+        det.params = Registry::instance().defaultParams(det.id).toJson(); // a half-typed value: keep defaults
+    }
+    s.detector = det;
+    if (const auto r = doc->result()) {
+        s.model = r->detector->toJson();
+        s.model["normalizer"] = r->normalizer.toJson();
+        s.threshold = doc->threshold();
+    }
+    s.topK = doc->topK();
+    const auto cam = m_window->view()->cameraState();
+    s.camera.valid = !doc->isEmpty();
+    s.camera.position = cam.position;
+    s.camera.focalPoint = cam.focalPoint;
+    s.camera.viewUp = cam.viewUp;
+    s.camera.parallelScale = cam.parallelScale;
+    s.camera.viewAngle = cam.viewAngle;
+    s.view = toJson(m_window->viewControls()->settings());
+    return s;
+}
+
+bool SessionManager::apply(const Session& s, QString* error)
+{
+    // Everything that can fail happens before the window changes (strong guarantee).
+    Dataset data;
+    QString path;
+    std::shared_ptr<FitResult> result;
+    ParamAssignments params;
+    try {
+        if (s.embedded) {
+            data = s.data;
+        } else {
+            path = QString::fromStdString(s.dataPath);
+            data = loadCloudFile(path);
+        }
+        if (s.detector)
+            params = assignmentsFor(*s.detector);
+        if (!s.model.is_null())
+            result = resultFor(restoreSessionModel(s.model, static_cast<int>(data.cols())), data);
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+
+    m_window->trainer()->cancel();
+    DataDocument* doc = m_window->document();
+    doc->setDataset(std::move(data), path);
+    doc->setEdited(s.embedded);
+    if (s.detector) {
+        DetectorPanel* panel = m_window->detectorPanel();
+        panel->setCurrentDetector(QString::fromStdString(s.detector->id));
+        panel->setNormalization(parseNormalization(s.detector->normalization));
+        panel->form()->setValues(params);
+    }
+    m_window->viewControls()->applySettings(toVariantMap(s.view));
+    if (result) {
+        doc->setResult(result);
+        m_window->viewControls()->applySettings(toVariantMap(s.view)); // result-dependent settings (clusters)
+        if (s.threshold)
+            doc->setThreshold(*s.threshold);
+    }
+    doc->setTopK(s.topK);
+    if (s.camera.valid) {
+        VtkView::CameraState c;
+        c.position = s.camera.position;
+        c.focalPoint = s.camera.focalPoint;
+        c.viewUp = s.camera.viewUp;
+        c.parallelScale = s.camera.parallelScale;
+        c.viewAngle = s.camera.viewAngle;
+        m_window->view()->setCameraState(c);
+    }
+    return true;
+}
+
+bool SessionManager::save(const QString& path, QString* error) const
+{
+    try {
+        const std::string text = serializeSession(capture());
+        writeFileAtomically(QFile::encodeName(path).toStdString(), [&](std::ostream& out) { out << text; });
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+bool SessionManager::open(const QString& path, QString* error)
+{
+    QString why;
+    try {
+        std::ifstream in(QFile::encodeName(path).toStdString(), std::ios::binary);
+        if (!in)
+            throw DataError("cannot open '" + path.toStdString() + "'");
+        std::ostringstream text;
+        text << in.rdbuf();
+        const Session s = parseSession(text.str());
+        if (apply(s, &why)) {
+            m_window->log()->info(tr("session loaded from %1").arg(path));
+            return true;
+        }
+    } catch (const std::exception& e) {
+        why = QString::fromUtf8(e.what());
+    }
+    why = tr("%1: %2").arg(path, why);
+    m_window->log()->error(why);
+    if (error)
+        *error = why;
+    return false;
+}
+
+bool SessionManager::autosave()
+{
+    if (!m_owner || m_window->document()->isEmpty())
+        return false;
+    QString error;
+    if (!save(autosavePath(), &error)) {
+        m_window->log()->warning(tr("autosave failed: %1").arg(error));
+        return false;
+    }
+    return true;
+}
+
+bool SessionManager::restoreRecovery(QString* error)
+{
+    m_recovery = false;
+    return open(autosavePath(), error);
+}
+
+} // namespace olens

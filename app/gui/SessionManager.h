@@ -1,0 +1,67 @@
+#pragma once
+// Sessions in the app: capture the window's state as a core Session (data, detector, fitted model,
+// threshold, camera, view settings, compare layout), apply one back, save/open through the File
+// menu, autosave every few minutes and after each training, and offer to restore the autosave
+// when the previous run did not exit cleanly (crash, kill, power loss).
+//
+// Crash detection: a QLockFile in the state directory is held while the app runs, and a "dirty"
+// marker is removed on a clean exit. A marker left by a process whose lock is gone means the last
+// run ended abnormally; its autosave is offered. A second instance running at the same time gets
+// no lock and does not autosave (it would overwrite the first one's file).
+#include "Session.h"
+
+#include <QLockFile>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <memory>
+
+class QAction;
+class QMenu;
+
+namespace olens {
+
+class MainWindow;
+
+class SessionManager : public QObject {
+    Q_OBJECT
+public:
+    /// stateDir: where the autosave and the lock live (default: $OLENS_STATE_DIR or the platform's
+    /// app-data directory).
+    explicit SessionManager(MainWindow* window, const QString& stateDir = {});
+    ~SessionManager() override;
+
+    /// Adds Save/Open session actions to a menu.
+    void addActions(QMenu* file);
+
+    Session capture() const;
+    /// Applies a session; on failure the window keeps its previous state and *error says why.
+    bool apply(const Session& s, QString* error = nullptr);
+
+    bool save(const QString& path, QString* error = nullptr) const;
+    /// Reads, validates and applies; errors name the file and the JSON path.
+    bool open(const QString& path, QString* error = nullptr);
+
+    QString stateDir() const { return m_dir; }
+    QString autosavePath() const;
+    /// Writes the autosave now (no-op without data or without the instance lock).
+    bool autosave();
+    /// True when the previous run left an autosave without a clean exit.
+    bool recoveryAvailable() const { return m_recovery; }
+    /// Loads the recovered autosave.
+    bool restoreRecovery(QString* error = nullptr);
+    /// Call on a clean exit: drops the dirty marker and the autosave.
+    void markCleanExit();
+
+    static constexpr int kAutosaveIntervalMs = 3 * 60 * 1000;
+
+private:
+    MainWindow* m_window;
+    QString m_dir;
+    std::unique_ptr<QLockFile> m_lock;
+    bool m_owner = false;   // holds the instance lock
+    bool m_recovery = false;
+    QTimer m_timer;
+};
+
+} // namespace olens

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Benchmark suite: builds olens_bench_suite (Release, GUI and tests off) in ${BUILD_DIR:-build-bench}
+# and writes docs/benchmarks.json and docs/benchmarks.md. Takes several minutes; run it on an
+# otherwise idle machine for meaningful numbers. Extra arguments go to the suite
+# (e.g. --runs 5, --only grid,detectors, --budget 30).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh
+BUILD_DIR=${BUILD_DIR:-build-bench}
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DOLENS_BUILD_GUI=OFF -DOLENS_BUILD_TESTS=OFF -DOLENS_BUILD_BENCH=ON
+fi
+cmake --build "$BUILD_DIR" -j "${JOBS:-2}" --target olens_bench_suite
+mkdir -p docs
+"$BUILD_DIR/bench/olens_bench_suite" --json docs/benchmarks.json --markdown docs/benchmarks.md "$@"
+echo "bench: wrote docs/benchmarks.json and docs/benchmarks.md"

@@ -1,0 +1,278 @@
+// Teaching features of the main window: click-to-edit data (add / shift-add outlier / drag / delete,
+// undo, debounced auto-retrain), New data from a generator, sessions (save → load gives identical
+// scores and camera; corrupted files give an error and the app stays usable) and crash recovery
+// of the autosave.
+#include "CloudView.h"
+#include "DataDocument.h"
+#include "DataEditor.h"
+#include "DetectorPanel.h"
+#include "EditReactions.h"
+#include "Generators.h"
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "NewDataDialog.h"
+#include "ParamForm.h"
+#include "SessionManager.h"
+#include "TrainingController.h"
+#include "ViewControls.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QFile>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+using namespace olens;
+
+namespace {
+
+/// A shown window with 2D moons data, trained with knn (fast, deterministic).
+void prepare(MainWindow& w, int n = 120)
+{
+    w.setInteractive(false);
+    w.resize(1100, 760);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    Dataset d = generate("moons", n, 5, {{"outliers", "0.05"}});
+    w.document()->setDataset(std::move(d), QString());
+    QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
+    QSignalSpy done(w.trainer(), &TrainingController::finished);
+    w.detectorPanel()->train();
+    QVERIFY(done.wait(20000));
+}
+
+bool trainAndWait(MainWindow& w)
+{
+    QSignalSpy done(w.trainer(), &TrainingController::finished);
+    w.detectorPanel()->train();
+    return done.wait(20000);
+}
+
+} // namespace
+
+class TestSessionsAndEditing : public QObject {
+    Q_OBJECT
+
+private slots:
+    void clickAddsShiftClickAddsOutlierDragMovesDeleteRemoves()
+    {
+        MainWindow w;
+        prepare(w);
+        const Eigen::Index n0 = w.document()->dataset().rows();
+        QVERIFY(w.editReaction()->editModeAction()->isEnabled());
+        w.editReaction()->editModeAction()->setChecked(true);
+        QVERIFY(w.dataEditor()->isEnabled());
+        QVERIFY(w.view()->editMode());
+
+        // Click on empty space far from the data → a new inlier exactly under the cursor.
+        CloudView* v = w.view();
+        const QPointF empty = v->worldToWidget(2.4, 1.4, 0.0);
+        QSignalSpy retrained(w.trainer(), &TrainingController::finished);
+        QTest::mouseClick(v, Qt::LeftButton, Qt::NoModifier, empty.toPoint());
+        QCOMPARE(w.document()->dataset().rows(), n0 + 1);
+        const Eigen::RowVectorXd added = w.document()->dataset().X.row(n0);
+        const QPointF back = v->worldToWidget(added(0), added(1), 0.0);
+        QVERIFY2((back - empty).manhattanLength() < 3.0,
+                 qPrintable(QString("point not placed under the cursor: clicked %1,%2 got %3,%4 (world %5,%6)")
+                                .arg(empty.x()).arg(empty.y()).arg(back.x()).arg(back.y()).arg(added(0)).arg(added(1))));
+        QCOMPARE(w.document()->dataset().labels(n0), 0.0);
+        // the result was adjusted at once (the new point has a score) ...
+        QVERIFY(w.document()->result());
+        QCOMPARE(w.document()->result()->scores.size(), n0 + 1);
+        // ... and the debounced auto-retrain follows the edit.
+        QVERIFY(retrained.wait(10000));
+        QCOMPARE(w.document()->result()->scores.size(), n0 + 1);
+        // The isolated new point is the most outlying one for knn.
+        QCOMPARE(w.document()->ranking().front(), int(n0));
+
+        // Shift-click → labelled outlier.
+        const QPointF other = v->worldToWidget(-1.6, -1.0, 0.0);
+        QTest::mouseClick(v, Qt::LeftButton, Qt::ShiftModifier, other.toPoint());
+        QCOMPARE(w.document()->dataset().rows(), n0 + 2);
+        QCOMPARE(w.document()->dataset().labels(n0 + 1), 1.0);
+
+        // Drag the first added point somewhere else: one undo step, position follows the mouse.
+        const QPointF from = v->worldToWidget(added(0), added(1), 0.0);
+        const QPointF to = v->worldToWidget(0.5, 0.25, 0.0);
+        QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, from.toPoint());
+        QMouseEvent move(QEvent::MouseMove, to, v->mapToGlobal(to), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(v, &move);
+        QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, to.toPoint());
+        const Eigen::RowVectorXd moved = w.document()->dataset().X.row(n0);
+        QVERIFY2(std::abs(moved(0) - 0.5) < 0.05 && std::abs(moved(1) - 0.25) < 0.05, "drag did not move the point");
+        QCOMPARE(w.document()->dataset().rows(), n0 + 2);
+
+        // Delete the selected (dragged) point.
+        QCOMPARE(w.document()->selectedPoint(), int(n0));
+        w.dataEditor()->removeSelected();
+        QCOMPARE(w.document()->dataset().rows(), n0 + 1);
+        QCOMPARE(w.document()->dataset().labels(n0), 1.0); // the outlier moved up one row
+
+        // Undo restores the deleted point at its dragged position; undo again moves it back.
+        QUndoStack* undo = w.dataEditor()->undoStack();
+        undo->undo();
+        QCOMPARE(w.document()->dataset().rows(), n0 + 2);
+        QVERIFY(w.document()->dataset().X.row(n0).isApprox(moved));
+        undo->undo();
+        QVERIFY(w.document()->dataset().X.row(n0).isApprox(added));
+        QVERIFY(w.document()->isEdited());
+        // wait for the pending auto-retrain before the window goes away
+        QTest::qWait(EditReaction::kRetrainDelayMs + 100);
+        if (w.trainer()->isRunning())
+            QVERIFY(QSignalSpy(w.trainer(), &TrainingController::finished).wait(20000));
+    }
+
+    void editingRefusedForProjectedData()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.document()->setDataset(generate("blobs", 50, 2, {{"dim", "5"}}), QString());
+        QString why;
+        QVERIFY(!w.dataEditor()->setEnabled(true, &why));
+        QVERIFY(why.contains("at most 3"));
+        QVERIFY(!w.view()->editMode());
+    }
+
+    void newDataDialogGeneratesSeededData()
+    {
+        NewDataDialog dialog;
+        dialog.generatorBox()->setCurrentIndex(dialog.generatorBox()->findData(QString("ring")));
+        dialog.countBox()->setValue(77);
+        dialog.seedBox()->setValue(9);
+        const Dataset d = dialog.makeDataset();
+        const Dataset ref = generate("ring", 77, 9, dialog.form()->values());
+        QCOMPARE(d.X, ref.X);
+        dialog.generatorBox()->setCurrentIndex(dialog.generatorBox()->findData(QString(NewDataDialog::kEmpty)));
+        QCOMPARE(dialog.makeDataset().rows(), Eigen::Index(0));
+        QCOMPARE(dialog.makeDataset().cols(), Eigen::Index(2));
+    }
+
+    void sessionRoundTripRestoresScoresCameraAndView()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("s.olens.json");
+        Eigen::VectorXd scores;
+        VtkView::CameraState cam;
+        double threshold = 0;
+        {
+            MainWindow w;
+            prepare(w);
+            w.dataEditor()->addPoint({2.0, 2.0}, true); // edited data must be embedded
+            QVERIFY(trainAndWait(w));
+            w.document()->setThreshold(w.document()->threshold() * 0.9);
+            w.document()->setTopK(7);
+            w.viewControls()->applySettings({{"point_size", 14}, {"colour_map", "magma"}, {"layer_contours", false}});
+            cam = w.view()->cameraState();
+            cam.parallelScale *= 1.7;
+            cam.position[0] += 0.3;
+            cam.focalPoint[0] += 0.3;
+            w.view()->setCameraState(cam);
+            scores = w.document()->result()->scores;
+            threshold = w.document()->threshold();
+            QString error;
+            QVERIFY2(w.sessions()->save(path, &error), qPrintable(error));
+        }
+        MainWindow w2;
+        w2.setInteractive(false);
+        w2.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w2));
+        QString error;
+        QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
+        QVERIFY(w2.document()->result());
+        QCOMPARE(w2.document()->result()->scores, scores); // identical, not retrained
+        QCOMPARE(w2.document()->threshold(), threshold);
+        QCOMPARE(w2.document()->topK(), 7);
+        QCOMPARE(w2.detectorPanel()->currentDetector(), QString("knn"));
+        QTest::qWait(200); // resize/auto-fit events must not move the restored camera
+        const auto c2 = w2.view()->cameraState();
+        for (int k = 0; k < 3; ++k) {
+            QCOMPARE(c2.position[k], cam.position[k]);
+            QCOMPARE(c2.focalPoint[k], cam.focalPoint[k]);
+        }
+        QCOMPARE(c2.parallelScale, cam.parallelScale);
+        const QVariantMap view = w2.viewControls()->settings();
+        QCOMPARE(view.value("point_size").toInt(), 14);
+        QCOMPARE(view.value("colour_map").toString(), QString("magma"));
+        QCOMPARE(view.value("layer_contours").toBool(), false);
+        QVERIFY(w2.document()->isEdited());
+    }
+
+    void corruptedSessionGivesErrorAndAppStaysUsable_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("garbage") << QByteArray("\x01\x02 not json {") << "not valid JSON";
+        QTest::newRow("other json") << QByteArray("{\"format\":\"something\"}") << "not an OutlierLens session";
+        QTest::newRow("bad detector")
+            << QByteArray("{\"format\":\"outlierlens-session\",\"version\":1,\"data\":{\"path\":\"x.csv\"},"
+                          "\"detector\":{\"id\":\"zzz\"}}")
+            << "unknown detector";
+        QTest::newRow("missing data file")
+            << QByteArray("{\"format\":\"outlierlens-session\",\"version\":1,\"data\":{\"path\":\"/nonexistent/x.csv\"}}")
+            << "no such file";
+    }
+
+    void corruptedSessionGivesErrorAndAppStaysUsable()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad.olens.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(content);
+        f.close();
+        MainWindow w;
+        prepare(w, 60);
+        const Eigen::VectorXd before = w.document()->result()->scores;
+        QString error;
+        QVERIFY(!w.sessions()->open(path, &error));
+        QVERIFY2(error.contains(expected), qPrintable(error));
+        QVERIFY2(error.contains(path), qPrintable(error)); // names the file
+        // the previous state is intact and the app keeps working
+        QCOMPARE(w.document()->result()->scores, before);
+        QVERIFY(trainAndWait(w));
+    }
+
+    void crashLeavesAutosaveThatIsOffered()
+    {
+        QTemporaryDir state;
+        QString autosave;
+        {
+            MainWindow w;
+            prepare(w, 60);
+            SessionManager first(&w, state.path());
+            QVERIFY(!first.recoveryAvailable());
+            QVERIFY(first.autosave());
+            autosave = first.autosavePath();
+            QVERIFY(QFile::exists(autosave));
+            // A clean exit: the next start offers nothing.
+        }
+        {
+            MainWindow w;
+            w.setInteractive(false);
+            SessionManager second(&w, state.path());
+            QVERIFY(!second.recoveryAvailable());
+        }
+        // A crash: the dirty marker stays behind (and the dead process's lock is stale).
+        QFile marker(state.filePath("running.dirty"));
+        QVERIFY(marker.open(QIODevice::WriteOnly));
+        marker.write("99999999");
+        marker.close();
+        MainWindow w;
+        w.setInteractive(false);
+        SessionManager third(&w, state.path());
+        QVERIFY(third.recoveryAvailable());
+        QString error;
+        QVERIFY2(third.restoreRecovery(&error), qPrintable(error));
+        QCOMPARE(w.document()->dataset().rows(), Eigen::Index(60));
+        QVERIFY(w.document()->result());
+    }
+};
+
+OLENS_GUI_TEST_MAIN(TestSessionsAndEditing)
+#include "TestSessionsAndEditing.moc"

@@ -1,0 +1,165 @@
+#pragma once
+// Compare mode: small multiples of several detectors on the same data, like scikit-learn's
+// anomaly-detection comparison figure but interactive. Each panel has its own document (a copy of
+// the source document's data), its own CloudView and its own TrainingController; all panels train
+// concurrently on a pool sized for them, show their fit time and (with labels) AUROC / AUPRC,
+// share one camera (a user move in one panel is copied to the others), one selected point and one
+// threshold quantile: each panel's threshold is the q-quantile of its own training scores.
+#include "Normalizer.h"
+#include "Params.h"
+
+#include <Eigen/Dense>
+#include <QDialog>
+#include <QWidget>
+#include <memory>
+#include <string>
+#include <vector>
+
+class QDoubleSpinBox;
+class QGridLayout;
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QThreadPool;
+class QTimer;
+
+namespace olens {
+
+class CloudView;
+class DataDocument;
+class TrainingController;
+
+class CompareView : public QWidget {
+    Q_OBJECT
+public:
+    /// One panel's detector: registry id, parameters (name=value, validated by the schema when
+    /// training starts) and the input normalisation.
+    struct Entry {
+        std::string id;
+        ParamAssignments params;
+        Normalization normalization = Normalization::None;
+        bool operator==(const Entry& o) const
+        {
+            return id == o.id && params == o.params && normalization == o.normalization;
+        }
+    };
+    static constexpr int kMaxPanels = 9;
+    static constexpr double kDefaultQuantile = 0.95;
+
+    /// The default parameters and the paper's normalisation (DetectorInfo::normalization) of a
+    /// registered detector; throws ParamError for an unknown id.
+    static Entry defaultEntry(const std::string& id);
+    /// knn, pca, quadrics, kic, gods, acdt: those that are registered.
+    static std::vector<std::string> defaultDetectorIds();
+    /// q-quantile of the values with linear interpolation between order statistics
+    /// (numpy.quantile's default): x_(⌊h⌋) + (h − ⌊h⌋)(x_(⌊h⌋+1) − x_(⌊h⌋)), h = (n − 1) q.
+    static double quantileOf(const Eigen::VectorXd& values, double q);
+
+    /// Starts with the default detectors on a copy of the source's data (not trained yet).
+    explicit CompareView(DataDocument* source, QWidget* parent = nullptr);
+    /// Cancels every training and waits for the workers.
+    ~CompareView() override;
+
+    /// Replaces the panels (1 to kMaxPanels entries; unknown ids are rejected with *error set and
+    /// nothing changed). Panels whose entry is unchanged keep their result.
+    bool setDetectors(const std::vector<Entry>& entries, QString* error = nullptr);
+    std::vector<Entry> entries() const;
+    /// Changes one panel's detector settings; its result is dropped (retrained when it had one).
+    bool setEntry(int panel, const Entry& entry, QString* error = nullptr);
+
+    int panelCount() const { return static_cast<int>(m_panels.size()); }
+    CloudView* panelView(int i) const;
+    DataDocument* panelDocument(int i) const;
+    TrainingController* panelTrainer(int i) const;
+    /// The panel's title text (detector, state, fit time, metrics) as plain text.
+    QString panelTitle(int i) const;
+    /// AUROC / AUPRC of the panel's training scores against the labels; NaN without both.
+    double panelAuroc(int i) const;
+    double panelAuprc(int i) const;
+    /// Number of grid columns the layout currently uses.
+    int columns() const { return m_columns; }
+
+    /// The pool the panels train on: max(panel count, idealThreadCount) threads.
+    QThreadPool* threadPool() const { return m_pool; }
+    bool isTraining() const;
+
+    double quantile() const { return m_quantile; }
+
+    QPushButton* trainButton() const { return m_trainAll; }
+    QPushButton* cancelButton() const { return m_cancelAll; }
+    QPushButton* chooseButton() const { return m_choose; }
+    QDoubleSpinBox* quantileBox() const { return m_quantileBox; }
+
+public slots:
+    /// Trains every panel (a panel already training is restarted on the current data).
+    void trainAll();
+    void cancelAll();
+    /// Shared threshold quantile q in [0.5, 0.999]: each panel's threshold is the q-quantile of its
+    /// training scores (about (1 − q)·n points flagged per panel).
+    void setQuantile(double q);
+    /// Opens the detector chooser; on OK the panels are replaced and trained.
+    void chooseDetectors();
+    /// Opens the parameter / normalisation dialog of one panel.
+    void editPanel(int i);
+
+signals:
+    /// No panel is training any more after a training was started (success, failure or cancel).
+    void allFinished();
+    void trainingStarted();
+
+protected:
+    void resizeEvent(QResizeEvent* e) override;
+    void showEvent(QShowEvent* e) override;
+
+private:
+    struct Panel;
+    Panel* makePanel(const Entry& entry);
+    void destroyPanel(std::unique_ptr<Panel> panel);
+    void relayout(bool force);
+    int bestColumns(int n) const;
+    void startPanel(Panel* p);
+    void onSourceDataChanged();
+    void onPanelResult(Panel* p);
+    void onPanelStopped(Panel* p);
+    void applyThreshold(Panel* p);
+    void updateTitle(Panel* p);
+    void updateStrip();
+    void syncCamera(CloudView* from);
+    void syncSelection(Panel* from, int index);
+
+    DataDocument* m_source;
+    std::vector<std::unique_ptr<Panel>> m_panels;
+    QThreadPool* m_pool;
+    QWidget* m_grid;
+    QGridLayout* m_gridLayout;
+    QPushButton* m_choose;
+    QDoubleSpinBox* m_quantileBox;
+    QPushButton* m_trainAll;
+    QPushButton* m_cancelAll;
+    QLabel* m_status;
+    QTimer* m_retrainTimer;
+    double m_quantile = kDefaultQuantile;
+    int m_columns = 0;
+    bool m_syncing = false;
+    bool m_retrainOnShow = false;
+    bool m_wasTraining = false;
+};
+
+/// The "Detectors…" dialog: a checkable list of every registered detector; OK needs 2–9 checked.
+class DetectorChooserDialog : public QDialog {
+    Q_OBJECT
+public:
+    DetectorChooserDialog(const std::vector<std::string>& checked, QWidget* parent = nullptr);
+    std::vector<std::string> checkedIds() const;
+    void setChecked(const std::string& id, bool on);
+    QListWidget* list() const { return m_list; }
+    QPushButton* okButton() const { return m_ok; }
+
+private:
+    void updateOk();
+    QListWidget* m_list;
+    QPushButton* m_ok;
+    QLabel* m_count;
+};
+
+} // namespace olens
