@@ -19,6 +19,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -236,6 +237,31 @@ private slots:
         // the previous state is intact and the app keeps working
         QCOMPARE(w.document()->result()->scores, before);
         QVERIFY(trainAndWait(w));
+    }
+
+    void closingDuringTrainingExitsPromptly()
+    {
+        // A long kNN training (200 000 points); closing the window must cancel it and return.
+        auto* w = new MainWindow;
+        w->setInteractive(false);
+        w->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w));
+        w->document()->setDataset(generate("blobs", 200000, 3, {{"dim", "3"}}), QString());
+        QVERIFY(w->detectorPanel()->setCurrentDetector("knn"));
+        QSignalSpy started(w->trainer(), &TrainingController::started);
+        w->detectorPanel()->train();
+        QVERIFY(w->trainer()->isRunning());
+        QTest::qWait(300);
+        QVERIFY(w->trainer()->isRunning()); // still training: the close below interrupts it
+        QElapsedTimer clock;
+        clock.start();
+        w->close();
+        delete w; // joins the worker
+        const qint64 ms = clock.elapsed();
+#ifndef OLENS_SANITIZED
+        QVERIFY2(ms < 1000, qPrintable(QString("closing took %1 ms").arg(ms)));
+#endif
+        qInfo("closing during training took %lld ms", static_cast<long long>(ms));
     }
 
     void crashLeavesAutosaveThatIsOffered()

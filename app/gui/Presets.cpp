@@ -57,6 +57,7 @@ bool PresetsReaction::apply(MainWindow* window, const Preset& preset, bool train
     try {
         Dataset d = generate(preset.generator, preset.n, preset.seed, preset.generatorParams);
         window->document()->setDataset(std::move(d), QStringLiteral("preset: %1").arg(preset.title));
+        window->document()->setEdited(true); // generated, not from a file: sessions embed the data
         DetectorPanel* panel = window->detectorPanel();
         panel->setCurrentDetector(QString::fromStdString(preset.detector));
         panel->form()->resetToDefaults();
