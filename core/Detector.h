@@ -42,6 +42,22 @@ public:
     virtual Geometry geometry() const { return {}; }
     /// Method-specific figures for `evaluate --json` (e.g. msre, clusters).
     virtual std::map<std::string, double> figures() const { return {}; }
+    /// Per-iteration convergence traces of the last fit (e.g. GODS: the objective and the
+    /// Riemannian gradient norm), plotted after training. Empty when the method has none.
+    struct Trace {
+        std::string name;
+        std::vector<double> values;
+    };
+    virtual std::vector<Trace> traces() const { return {}; }
+    /// Named parts of the score that can be drawn as separate fields (GODS/KODS: the violation of
+    /// each frame's margin condition; the score is their maximum). Empty when the score has none.
+    virtual std::vector<std::string> scoreComponents() const { return {}; }
+    /// Component k of the score for each row of X (requires fit; k < scoreComponents().size()).
+    virtual Eigen::VectorXd scoreComponent(const Eigen::MatrixXd& X, int k) const
+    {
+        (void)k;
+        return score(X);
+    }
     /// One short human-readable reason per row of X for the ranking table (e.g. "quadric 3
     /// violated most", "nearest flat 2"). Empty when the method has nothing to add. Requires fit.
     virtual std::vector<std::string> explain(const Eigen::MatrixXd& X) const

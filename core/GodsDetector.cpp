@@ -546,6 +546,27 @@ Eigen::VectorXd GodsDetector::doScore(const Eigen::MatrixXd& X) const
     return scoreWith(prepare(X), m_W1, m_W2, m_b1, m_b2, m_eta);
 }
 
+std::vector<Detector::Trace> GodsDetector::traces() const
+{
+    return {{"objective", m_lossHistory}, {"Riemannian gradient norm", m_gradHistory}};
+}
+
+std::vector<std::string> GodsDetector::scoreComponents() const
+{
+    return {"frame 1 (W1)", "frame 2 (W2)"};
+}
+
+Eigen::VectorXd GodsDetector::scoreComponent(const Eigen::MatrixXd& X, int k) const
+{
+    Eigen::VectorXd vl, vu;
+    responses(X, vl, vu);
+    if (k == 0)
+        return (m_eta - vl.array()).matrix();
+    if (k == 1)
+        return (m_eta + vu.array()).matrix();
+    throw ParamError(id() + ": score component " + std::to_string(k) + " does not exist (0 or 1)");
+}
+
 void GodsDetector::responses(const Eigen::MatrixXd& Xraw, Eigen::VectorXd& vl, Eigen::VectorXd& vu) const
 {
     requireFitted("responses");
@@ -688,7 +709,17 @@ void GodsDetector::loadState(const nlohmann::json& s)
     };
     if (K < 1 || K > p || (m_bods && K != 1))
         throw bad("K does not fit");
-    const GodsManifold manifold = parseGodsManifold(s.value("manifold", std::string("stiefel")));
+    GodsManifold manifold = GodsManifold::Stiefel; // models saved before the variants existed
+    if (s.contains("manifold")) {
+        const auto& m = s.at("manifold");
+        if (!m.is_string())
+            throw bad("stored manifold is not a string");
+        try {
+            manifold = parseGodsManifold(m.get<std::string>());
+        } catch (const ParamError& e) {
+            throw bad(e.what());
+        }
+    }
     if (!m_bods && manifold != parseGodsManifold(params().getChoice("manifold")))
         throw bad("stored manifold does not match the manifold parameter");
     Eigen::MatrixXd W1 = matrix("W1", p, K), W2 = matrix("W2", p, K);

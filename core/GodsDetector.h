@@ -90,6 +90,12 @@ public:
     /// Objective per iteration of the last fit (index 0 = the initial point).
     const std::vector<double>& lossHistory() const { return m_lossHistory; }
     const std::vector<double>& gradNormHistory() const { return m_gradHistory; }
+    /// The objective and the Riemannian gradient norm per CG iteration (plotted after training).
+    std::vector<Trace> traces() const override;
+    /// "frame 1 (W1)", "frame 2 (W2)": η − min_k(W1ᵀx + b1)_k and η + max_k(W2ᵀx + b2)_k; the score
+    /// is their maximum, each is ≤ 0 where its frame accepts x.
+    std::vector<std::string> scoreComponents() const override;
+    Eigen::VectorXd scoreComponent(const Eigen::MatrixXd& X, int k) const override;
     /// The optimisation variables of the last fit (or load) on their manifold: {W1, W2, b1, b2}, or
     /// {Q1, Q2, b1, b2, r1, r2} for noncompact (biases and radii as K×1 matrices).
     const riemannian::Point& parameters() const { return m_point; }

@@ -231,7 +231,7 @@ const LatentSamples& JointBayesian::trainingLatent() const { requireFitted("trai
 int JointBayesian::inputDim() const { requireFitted("inputDim"); return m_inputDim; }
 int JointBayesian::latentDim() const { requireFitted("latentDim"); return static_cast<int>(m_Sw.rows()); }
 JointBayesianParams::Reduction JointBayesian::reduction() const { requireFitted("reduction"); return m_reduction; }
-Projection JointBayesian::projection() const { requireFitted("projection"); return m_projection; }
+LatentProjection JointBayesian::projection() const { requireFitted("projection"); return m_projection; }
 const UaPpca* JointBayesian::reducer() const { requireFitted("reducer"); return m_reducer ? &*m_reducer : nullptr; }
 const Eigen::MatrixXd& JointBayesian::Smu() const { requireFitted("Smu"); return m_Smu; }
 const Eigen::MatrixXd& JointBayesian::Sw() const { requireFitted("Sw"); return m_Sw; }
@@ -292,8 +292,8 @@ void JointBayesian::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& classes
     if (red == P::Reduction::Auto)
         red = K >= D ? P::Reduction::None
                      : (m_params.method == P::Method::UaJb ? P::Reduction::UaPpca : P::Reduction::Pca);
-    const Projection proj = m_params.projection.value_or(
-        m_params.method == P::Method::UaJb ? Projection::Probabilistic : Projection::Linear);
+    const LatentProjection proj = m_params.projection.value_or(
+        m_params.method == P::Method::UaJb ? LatentProjection::Probabilistic : LatentProjection::Linear);
 
     std::optional<UaPpca> reducer;
     LatentSamples lat;
@@ -392,7 +392,7 @@ void JointBayesian::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& classes
     // Commit (strong guarantee: nothing above touched members).
     m_useSigma = useSigma;
     m_reduction = red;
-    m_projection = red == P::Reduction::None ? Projection::Linear : proj;
+    m_projection = red == P::Reduction::None ? LatentProjection::Linear : proj;
     m_reducer = std::move(reducer);
     m_inputDim = static_cast<int>(D);
     m_center = center;

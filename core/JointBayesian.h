@@ -39,7 +39,7 @@ struct JointBayesianParams {
     int dim = 0;
     Reduction reduction = Reduction::Auto;
     /// Projection into the latent space; unset = Probabilistic (eq. 2–4) for UaJb, Linear for Jb.
-    std::optional<Projection> projection;
+    std::optional<LatentProjection> projection;
     /// JB EM (sec. 4.3.3): at most maxIter M-steps; stop when ‖ΔS_μ‖_F ≤ tol·‖S_μ‖_F and
     /// ‖ΔS_w‖_F ≤ tol·‖S_w‖_F.
     int maxIter = 200;
@@ -106,7 +106,7 @@ public:
     int inputDim() const;                        ///< D
     int latentDim() const;                       ///< K (= D without reduction)
     JointBayesianParams::Reduction reduction() const; ///< what Auto resolved to
-    Projection projection() const;               ///< what the unset projection resolved to
+    LatentProjection projection() const;         ///< what the unset projection resolved to
     const UaPpca* reducer() const;               ///< nullptr without reduction
 
     // ---- model -----------------------------------------------------------------------------
@@ -126,7 +126,7 @@ private:
     bool m_fitted = false;
     bool m_useSigma = true;
     JointBayesianParams::Reduction m_reduction = JointBayesianParams::Reduction::None;
-    Projection m_projection = Projection::Linear;
+    LatentProjection m_projection = LatentProjection::Linear;
     std::optional<UaPpca> m_reducer;
     int m_inputDim = 0;
     Eigen::VectorXd m_center;

@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <sstream>
 #include <stdexcept>
@@ -130,7 +129,8 @@ Eigen::MatrixXd KodsKernel::cross(const Eigen::MatrixXd& A, const Eigen::MatrixX
         const double c = 1.0 / (2.0 * sigma * sigma);
         const Eigen::ArrayXd an = A.rowwise().squaredNorm().array() * c;
         const Eigen::Array<double, 1, Eigen::Dynamic> bn = B.rowwise().squaredNorm().transpose().array() * c;
-        G = (((2.0 * c) * G.array()).colwise() - an).rowwise().operator-(bn).min(0.0).exp().matrix();
+        const auto scaled = ((2.0 * c) * G.array()).colwise() - an; // −‖a‖²c + 2c aᵀb (expression)
+        G = (scaled.rowwise() - bn).min(0.0).exp().matrix();         // coefficient-wise: no aliasing
         return G;
     }
     // Histogram kernels: one pass over the features per pair (columns = points, contiguous).
@@ -229,6 +229,10 @@ DetectorInfo KodsDetector::info()
                      "Kernel regularisation: the optimisation uses 𝕂 + εI with ε = ridge · mean(diag 𝕂), so that 𝕂 is "
                      "positive definite as the generalized Stiefel manifold requires.",
                      paper + " sec. 4.4 (𝕂 ≻ 0); OutlierLens regularisation"));
+    p.push_back(spec("metric", ParamType::Choice, "canonical", 0, 0,
+                     "Riemannian metric on the generalized Stiefel manifold: canonical = Theorem 1 (eq. 29); "
+                     "b = the 𝕂-metric tr(ξᵀ𝕂ζ) (ManOpt's stiefelgeneralizedfactory), about 1.5x faster per iteration.",
+                     paper + " Theorem 1, sec. 6.2", {"canonical", "b"}));
     p.push_back(spec("init", ParamType::Choice, "uniform", 0, 0,
                      "Starting duals: uniform = 1/(nK) (sec. 6.3; rows 2..K perturbed by a seeded ±50 % so that the "
                      "rows can be 𝕂-orthonormal), random = Gaussian; both then 𝕂-orthonormalised (Gram–Schmidt).",
@@ -367,7 +371,7 @@ Eigen::VectorXd KodsDetector::doFit(const Eigen::MatrixXd& X, const Progress& pr
     progress.report(0.01, "kods: kernel matrix " + std::to_string(n) + " x " + std::to_string(n));
     Eigen::MatrixXd Kmat(n, n);
     {
-        const Eigen::Index step = std::max<Eigen::Index>(1, chunkRows(n) / 4);
+        const Eigen::Index step = chunkRows(n);
         for (Eigen::Index s = 0; s < n; s += step) {
             const Eigen::Index c = std::min(step, n - s);
             Kmat.middleCols(s, c) = kernel.cross(train, train.middleRows(s, c));
@@ -387,8 +391,11 @@ Eigen::VectorXd KodsDetector::doFit(const Eigen::MatrixXd& X, const Progress& pr
 
     riemannian::ProductManifold M;
     try {
-        // Theorem 1 (canonical metric, eq. 29), points stored transposed: U = Yᵀ, U = Zᵀ (n×K).
-        const auto metric = std::getenv("KODS_BMETRIC") ? riemannian::StiefelMetric::Euclidean : riemannian::StiefelMetric::Canonical;
+        // Generalized Stiefel factors (eq. 17), points stored transposed: U = Yᵀ, U = Zᵀ (n×K).
+        // metric = canonical: Theorem 1 (eq. 29); b: the 𝕂-metric tr(ξᵀ𝕂ζ) of ManOpt's
+        // stiefelgeneralizedfactory (about 1.5× faster per iteration: fewer products with 𝕂).
+        const auto metric = params().getChoice("metric") == "canonical" ? riemannian::StiefelMetric::Canonical
+                                                                         : riemannian::StiefelMetric::Euclidean;
         M.addGeneralizedStiefel(Kmat, K, metric);
         M.addGeneralizedStiefel(Kmat, K, metric);
     } catch (const std::invalid_argument& e) {

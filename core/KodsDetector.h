@@ -27,7 +27,8 @@
 //
 // Kernel regularisation: the generalized Stiefel manifold needs 𝕂 ≻ 0, but e.g. the linear kernel
 // has rank ≤ p < n and an RBF Gram matrix of close points is numerically singular. The optimisation
-// uses 𝕂_ε = 𝕂 + εI with ε = ridge · mean(diag 𝕂) (parameter `ridge`), in eq. 17 and eq. 18; the primal
+// uses 𝕂_ε = 𝕂 + εI with ε = ridge · mean(diag 𝕂) (parameter `ridge`, default 1e-3: smaller values
+// leave the Riemannian CG badly conditioned, the gradient norm stalls), in eq. 17 and eq. 18; the primal
 // recovery eq. 19–22 uses the plain kernel evaluations k(x_i, x) so that scoring a training point
 // reproduces the columns of 𝕂 used in b1, b2.
 //
@@ -37,6 +38,11 @@
 // are clamped to the non-negative orthant (so the GUI can contour the plane around histograms).
 // Defaults from sec. 7.5: σ = 0.1, degree 3; σ = 0 selects the median pairwise distance of the
 // training rows (rbf: Euclidean; chi2: √χ²).
+// Optimisation: Riemannian CG (core/Riemannian.h) on two generalized Stiefel factors with the
+// canonical metric of Theorem 1 (parameter metric=canonical) or the 𝕂-metric (metric=b, ManOpt's
+// choice, fewer products with 𝕂); retraction by the generalized polar decomposition (sec. 6.2); stop
+// after max_iter iterations or when the gradient norm is below 1e-6 × its initial value.
+// Start (sec. 6.3): duals 1/(nK); rows 2..K perturbed (seeded) so that K rows can be 𝕂-orthonormal.
 // Training needs the n×n Gram matrix (and the manifold's Cholesky factors): n ≤ 3000 rows.
 // Scoring evaluates kernels against the n training rows in chunks of queries (bounded memory).
 // The paper works on L2-normalised features (sec. 7.3): DetectorInfo::normalization = "l2". The
@@ -90,6 +96,14 @@ public:
     Eigen::MatrixXd regularizedGram() const;
     const std::vector<double>& lossHistory() const { return m_lossHistory; }
     const std::vector<double>& gradNormHistory() const { return m_gradHistory; }
+    /// The objective (eq. 18) and the Riemannian gradient norm per CG iteration.
+    std::vector<Trace> traces() const override
+    {
+        return {{"objective (eq. 18)", m_lossHistory}, {"Riemannian gradient norm", m_gradHistory}};
+    }
+    /// The two frames of eq. 23 as separate fields (fig. 1e–f): component k = frameScore(X, k + 1).
+    std::vector<std::string> scoreComponents() const override { return {"frame 1 (W1)", "frame 2 (W2)"}; }
+    Eigen::VectorXd scoreComponent(const Eigen::MatrixXd& X, int k) const override { return frameScore(X, k + 1); }
 
     /// Eq. 18 at (Y, Z) (K×n each) for the n×n kernel matrix Kmat; Euclidean gradients (K×n) are
     /// written when the pointers are non-null.

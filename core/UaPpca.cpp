@@ -213,14 +213,14 @@ void UaPpca::fit(const Eigen::MatrixXd& X, const Eigen::MatrixXd& sigma, const P
     m_fitted = true;
 }
 
-LatentSamples UaPpca::project(const Eigen::MatrixXd& X, const Eigen::MatrixXd& sigma, Projection kind) const
+LatentSamples UaPpca::project(const Eigen::MatrixXd& X, const Eigen::MatrixXd& sigma, LatentProjection kind) const
 {
     requireFitted("project");
     if (X.cols() != m_W.rows())
         throw DataError("UaPpca::project: " + std::to_string(X.cols()) + " features, the model has "
                         + std::to_string(m_W.rows()));
     LatentSamples out;
-    if (kind == Projection::Probabilistic) {
+    if (kind == LatentProjection::Probabilistic) {
         eStep(X, fullVariances(X, sigma, "UaPpca::project"), m_mu, m_W, out); // eq. 2–4
         return out;
     }

@@ -36,8 +36,8 @@ struct UaPpcaParams {
     double residualVariance = -1.0;
 };
 
-/// How a sample (x̃, S̃) is carried into the latent space.
-enum class Projection {
+/// How a sample (x̃, S̃) is carried into the latent space (not olens::Projection, the views' display map).
+enum class LatentProjection {
     Probabilistic, ///< mean and covariance of P(x | x̃, S̃, W, μ), eq. 2–4
     Linear         ///< Table 3 ablation: P(x̃ − μ) and P diag(σ²) Pᵀ with P = (WᵀW)⁻¹Wᵀ
 };
@@ -73,7 +73,7 @@ public:
     /// Projects rows of X (with their σ, or none) into the latent space. Throws NotFittedError,
     /// DataError on sizes.
     LatentSamples project(const Eigen::MatrixXd& X, const Eigen::MatrixXd& sigma = {},
-                          Projection kind = Projection::Probabilistic) const;
+                          LatentProjection kind = LatentProjection::Probabilistic) const;
     /// Σ_i log N(x̃_i; μ, WWᵀ + S̃_i) under the fitted model.
     double logLikelihood(const Eigen::MatrixXd& X, const Eigen::MatrixXd& sigma = {}) const;
 

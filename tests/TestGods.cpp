@@ -11,6 +11,9 @@
 #include "Riemannian.h"
 #include "Rng.h"
 
+#include "Generators.h"
+#include "Registry.h"
+
 #include <QtTest>
 
 using namespace olens;
@@ -74,6 +77,36 @@ class TestGods : public QObject {
     Q_OBJECT
 
 private slots:
+    void scoreIsTheMaxOfItsFrameComponents_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::newRow("gods") << "gods";
+        QTest::newRow("kods") << "kods";
+    }
+    void scoreIsTheMaxOfItsFrameComponents()
+    {
+        // The GUI draws each frame's field separately (fig. 1e–f); their maximum must be the score,
+        // and the convergence traces must have one value per iteration (plus the start).
+        QFETCH(QString, id);
+        const Eigen::MatrixXd X = generate("ring", 120, 3).X;
+        ParamAssignments params = {{"max_iter", "30"}};
+        if (id == "gods")
+            params.push_back({"K", "1"}); // St(2, K) needs K ≤ 2
+        auto d = Registry::instance().create(id.toStdString(), params);
+        d->fit(X);
+        QCOMPARE(int(d->scoreComponents().size()), 2);
+        const Eigen::MatrixXd Q = generate("blobs", 40, 5, {{"spread", "2"}}).X;
+        const Eigen::VectorXd c0 = d->scoreComponent(Q, 0), c1 = d->scoreComponent(Q, 1);
+        const Eigen::VectorXd s = d->score(Q);
+        QVERIFY((c0.cwiseMax(c1) - s).cwiseAbs().maxCoeff() < 1e-9);
+        QVERIFY((c0 - c1).cwiseAbs().maxCoeff() > 1e-6); // the frames differ
+        const auto traces = d->traces();
+        QCOMPARE(int(traces.size()), 2);
+        QVERIFY(traces[0].values.size() >= 2);
+        QCOMPARE(traces[0].values.size(), traces[1].values.size());
+        QVERIFY(traces[0].values.back() <= traces[0].values.front()); // CG descends
+    }
+
     void gradientMatchesFiniteDifferences_data()
     {
         QTest::addColumn<bool>("bods");
@@ -596,6 +629,10 @@ private slots:
             }
             nlohmann::json wrong = j;
             wrong["state"]["manifold"] = std::string(m) == "stiefel" ? "oblique" : "stiefel";
+            QVERIFY_THROWS_EXCEPTION(DataError, Registry::instance().load(wrong));
+            wrong["state"]["manifold"] = "torus";
+            QVERIFY_THROWS_EXCEPTION(DataError, Registry::instance().load(wrong));
+            wrong["state"]["manifold"] = 3;
             QVERIFY_THROWS_EXCEPTION(DataError, Registry::instance().load(wrong));
         }
     }

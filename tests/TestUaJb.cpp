@@ -208,7 +208,7 @@ private slots:
         if (dim > 0) {
             QCOMPARE(jb.latentDim(), dim);
             QVERIFY(jb.reduction() == JointBayesianParams::Reduction::UaPpca);
-            QVERIFY(jb.projection() == Projection::Probabilistic);
+            QVERIFY(jb.projection() == LatentProjection::Probabilistic);
         } else {
             QVERIFY(jb.reduction() == JointBayesianParams::Reduction::None);
         }
@@ -241,7 +241,7 @@ private slots:
         JointBayesianParams pu;
         pu.dim = 3;
         pu.reduction = JointBayesianParams::Reduction::Pca;
-        pu.projection = Projection::Linear;
+        pu.projection = LatentProjection::Linear;
         JointBayesian ua3(pu);
         ua3.fit(e.X, e.labels, Eigen::MatrixXd::Zero(e.rows(), e.cols()));
         QVERIFY((ua3.Sw() - jb3.Sw()).norm() <= 1e-10 * jb3.Sw().norm());

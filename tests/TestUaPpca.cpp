@@ -195,16 +195,16 @@ private slots:
         const Eigen::Vector2d z(0.7, -1.3);
         const Eigen::RowVectorXd x = (model.mean() + model.loadings() * z).transpose();
         Eigen::MatrixXd sig = Eigen::MatrixXd::Constant(1, 6, 0.5);
-        const LatentSamples lin = model.project(x, sig, Projection::Linear);
+        const LatentSamples lin = model.project(x, sig, LatentProjection::Linear);
         QVERIFY((lin.means.row(0).transpose() - z).norm() < 1e-10);
         const Eigen::MatrixXd P = (model.loadings().transpose() * model.loadings()).inverse() * model.loadings().transpose();
         QVERIFY((lin.covs[0] - 0.25 * P * P.transpose()).norm() < 1e-12);
         // Without σ the linear projection has zero uncertainty.
-        QVERIFY(model.project(x, {}, Projection::Linear).covs[0].isZero(0));
+        QVERIFY(model.project(x, {}, LatentProjection::Linear).covs[0].isZero(0));
 
         // Probabilistic projection: a huge σ on every feature gives back the prior N(0, I).
         sig.setConstant(1e6);
-        const LatentSamples prob = model.project(x, sig, Projection::Probabilistic);
+        const LatentSamples prob = model.project(x, sig, LatentProjection::Probabilistic);
         QVERIFY(prob.means.row(0).norm() < 1e-6);
         QVERIFY((prob.covs[0] - Eigen::MatrixXd::Identity(2, 2)).norm() < 1e-6);
         // A very uncertain feature has almost no influence on the projection (eq. 3–4 weighting).

@@ -37,6 +37,8 @@
 #include <vtkShaderProperty.h>
 #include <vtkFloatArray.h>
 #include <vtkTextActor.h>
+#include <vtkSphereSource.h>
+#include <vtkTensorGlyph.h>
 #include <vtkTextProperty.h>
 #include <vtkUnsignedCharArray.h>
 
@@ -163,6 +165,12 @@ struct CloudView::Layers {
     vtkSmartPointer<vtkActor> threshold;  // decision threshold, emphasised
     vtkSmartPointer<vtkPolyData> thresholdPoly;
     std::vector<vtkSmartPointer<vtkActor>> quadrics, planes, flats;
+    // Uncertainty: one tensor glyph per point (translucent fill + outline in 2D, ellipsoid in 3D).
+    vtkNew<vtkPolyData> glyphs;
+    vtkNew<vtkActor> glyphFill;
+    vtkNew<vtkActor> glyphOutline;
+    vtkIdType glyphSourcePoints = 0, glyphSourceCells = 0;
+    vtkNew<vtkLookupTable> customLut; // the colour map over the custom scalars' range
 };
 
 CloudView::CloudView(DataDocument* document, QWidget* parent)
@@ -278,7 +286,24 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     m_layers->image->VisibilityOff();
     m_layers->image->GetMapper()->SetInputConnection(m_layers->imageColours->GetOutputPort());
 
+    for (vtkActor* a : {m_layers->glyphFill.Get(), m_layers->glyphOutline.Get()}) {
+        vtkNew<vtkPolyDataMapper> gm;
+        gm->SetInputData(m_layers->glyphs);
+        gm->SetScalarModeToUsePointData();
+        gm->SetColorModeToDirectScalars();
+        a->SetMapper(gm);
+        a->PickableOff();
+        a->VisibilityOff();
+    }
+    m_layers->glyphOutline->GetProperty()->SetRepresentationToWireframe();
+    m_layers->glyphOutline->GetProperty()->SetLineWidth(1.2f);
+    m_layers->glyphOutline->GetProperty()->SetOpacity(0.8);
+    m_layers->glyphOutline->GetProperty()->LightingOff();
+    m_layers->customLut->SetNumberOfTableValues(256);
+
     renderer()->AddActor(m_layers->image);
+    renderer()->AddActor(m_layers->glyphFill);
+    renderer()->AddActor(m_layers->glyphOutline);
     renderer()->AddActor(m_points);
     renderer()->AddActor(m_top);
     renderer()->AddActor(m_selection);
@@ -388,6 +413,8 @@ void CloudView::setProjection(const Projection& projection)
 
 CloudView::ColourBy CloudView::effectiveColourBy() const
 {
+    if (hasCustomScalars())
+        return ColourBy::Custom;
     if (m_colourBy != ColourBy::Auto)
         return m_colourBy;
     const auto r = m_doc->result();
@@ -423,6 +450,7 @@ void CloudView::rebuild(bool keepCamera)
 
     m_poly->DeepCopy(vertexCloud(m_display));
     recolour();
+    buildUncertainty();
 
     double bounds[6] = {0, 1, 0, 1, 0, 0};
     if (n > 0)
@@ -502,6 +530,7 @@ void CloudView::refreshPositions()
         pts->SetPoint(i, m_display(i, 0), m_display(i, 1), m_display(i, 2));
     pts->Modified();
     m_poly->Modified();
+    buildUncertainty();
     updateTopK();
     showSelection(m_doc->selectedPoint());
 }
@@ -523,6 +552,13 @@ void CloudView::recolour()
     }
     m_lut->SetTableRange(m_scoreLo, m_scoreHi);
     m_lut->Build();
+    vtkLookupTable* customLut = m_layers->customLut;
+    if (by == ColourBy::Custom) {
+        for (int k = 0; k < 256; ++k)
+            customLut->SetTableValue(k, m_lut->GetTableValue(k));
+        customLut->SetTableRange(m_customLo, m_customHi);
+        customLut->Modified();
+    }
 
     vtkNew<vtkUnsignedCharArray> colours;
     colours->SetName("colours");
@@ -531,7 +567,11 @@ void CloudView::recolour()
     const auto& clusters = result ? result->geometry.clusterOfPoint : std::vector<int>{};
     for (Eigen::Index i = 0; i < n; ++i) {
         QColor c;
-        if (by == ColourBy::Score && result && result->scores.size() == n) {
+        if (by == ColourBy::Custom) {
+            double rgb[3];
+            customLut->GetColor(std::isfinite(m_custom(i)) ? m_custom(i) : m_customLo, rgb);
+            c = QColor::fromRgbF(float(rgb[0]), float(rgb[1]), float(rgb[2]));
+        } else if (by == ColourBy::Score && result && result->scores.size() == n) {
             double rgb[3];
             m_lut->GetColor(result->scores(i), rgb);
             c = QColor::fromRgbF(float(rgb[0]), float(rgb[1]), float(rgb[2]));
@@ -561,6 +601,7 @@ void CloudView::recolour()
     m_poly->GetPointData()->AddArray(sizes);
     m_poly->Modified();
     m_layers->imageColours->Modified();
+    colourUncertainty();
     updateLegend();
     update();
 }
@@ -571,8 +612,11 @@ void CloudView::updateLegend()
     const Eigen::Index n = d.rows();
     const auto result = m_doc->result();
     const ColourBy by = effectiveColourBy();
-    const bool scoreMode = by == ColourBy::Score && result;
+    const bool customMode = by == ColourBy::Custom;
+    const bool scoreMode = (by == ColourBy::Score && result) || customMode; // a scalar bar, no label legend
     m_scalarBar->SetVisibility(scoreMode);
+    m_scalarBar->SetLookupTable(customMode ? m_layers->customLut.Get() : m_lut.Get());
+    m_scalarBar->SetTitle(customMode ? m_customTitle.toUtf8().constData() : "outlier score");
     // Leave the colour bar its own strip on the right.
     setSceneViewport(0.0, 0.0, scoreMode ? 0.87 : 1.0, 1.0);
 
@@ -614,6 +658,9 @@ void CloudView::updateLegend()
     } else if (!scoreMode && n > 0) {
         entries.emplace_back(tr("points (%1)").arg(n), colourFor(std::numeric_limits<double>::quiet_NaN()));
     }
+    if (m_layers->glyphFill->GetVisibility())
+        entries.emplace_back(tr("%1σ uncertainty (%2)").arg(m_sigmaScale, 0, 'g', 3)
+                                 .arg(twoD() ? tr("ellipses") : tr("ellipsoids")), QColor(130, 130, 130));
     if (result) {
         const Geometry& g = result->geometry;
         for (std::size_t k = 0; k < g.quadrics.size() && k < 6; ++k)
@@ -766,6 +813,14 @@ void CloudView::setGridMargin(double fraction)
     requestField();
 }
 
+void CloudView::setFieldComponent(int k)
+{
+    if (k == m_fieldComponent)
+        return;
+    m_fieldComponent = k;
+    requestField();
+}
+
 void CloudView::requestField()
 {
     const auto result = m_doc->result();
@@ -785,6 +840,9 @@ void CloudView::requestField()
         req.detector = result->detector;
         req.normalizer = result->normalizer;
         req.geometry = result->geometry;
+        if (m_fieldComponent >= 0 && result->detector &&
+            m_fieldComponent < static_cast<int>(result->detector->scoreComponents().size()))
+            req.component = m_fieldComponent;
     }
     req.geometry.flats.clear(); // drawn directly, not sampled
     req.projection = m_projection;
@@ -981,6 +1039,8 @@ void CloudView::drawFlats()
 void CloudView::setLayerVisible(Layer layer, bool on)
 {
     m_layerOn[static_cast<int>(layer)] = on;
+    if (layer == Layer::Uncertainty)
+        buildUncertainty(); // built only while shown
     applyLayerVisibility();
 }
 
@@ -999,6 +1059,9 @@ void CloudView::applyLayerVisibility()
         a->SetVisibility(m_layerOn[int(Layer::Hyperplanes)]);
     for (auto& a : L.flats)
         a->SetVisibility(m_layerOn[int(Layer::Flats)]);
+    const bool glyphs = m_layerOn[int(Layer::Uncertainty)] && L.glyphs->GetNumberOfPoints() > 0;
+    L.glyphFill->SetVisibility(glyphs);
+    L.glyphOutline->SetVisibility(glyphs && flat);
     update();
 }
 
@@ -1008,6 +1071,174 @@ void CloudView::setIsoOpacity(double opacity)
     if (m_layers->threshold && !twoD())
         m_layers->threshold->GetProperty()->SetOpacity(m_isoOpacity);
     update();
+}
+
+// ---- uncertainty glyphs and custom scalars ------------------------------------------------------
+
+bool CloudView::canShowUncertainty() const
+{
+    const Dataset& d = m_doc->dataset();
+    return d.hasSigma() && d.sigma.rows() == d.rows() && d.sigma.cols() == d.cols() && d.rows() > 0
+        && m_projection.displayDims() >= 2 && m_display.rows() == d.rows();
+}
+
+void CloudView::setUncertaintyScale(double scale)
+{
+    m_sigmaScale = std::clamp(scale, 0.01, 100.0);
+    buildUncertainty();
+}
+
+vtkPolyData* CloudView::uncertaintyGlyphs() const
+{
+    return m_layers->glyphs;
+}
+
+vtkIdType CloudView::uncertaintyCellsPerGlyph() const
+{
+    return m_layers->glyphSourceCells;
+}
+
+void CloudView::buildUncertainty()
+{
+    Layers& L = *m_layers;
+    L.glyphs->Initialize();
+    L.glyphSourcePoints = L.glyphSourceCells = 0;
+    if (!m_layerOn[int(Layer::Uncertainty)] || !canShowUncertainty()) {
+        applyLayerVisibility();
+        updateLegend();
+        return;
+    }
+    const Dataset& d = m_doc->dataset();
+    const Eigen::Index n = d.rows();
+    const bool flat = twoD();
+    // Each glyph is the unit disk / sphere mapped by M_i with M_i M_iᵀ = s² Bᵀ diag(σ_i²) B (the
+    // display covariance of the point, padded to 3×3): for p ≤ 3 simply diag(s σ_i). M_i is taken
+    // symmetric (the square root), so vtkTensorGlyph's column convention does not matter.
+    const Eigen::MatrixXd& B = m_projection.basis; // p×q
+    const int q = static_cast<int>(B.cols());
+    vtkNew<vtkDoubleArray> tensors;
+    tensors->SetNumberOfComponents(9);
+    tensors->SetNumberOfTuples(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        Eigen::Matrix3d M = Eigen::Matrix3d::Zero();
+        const Eigen::VectorXd s = d.sigma.row(i).transpose().cwiseAbs();
+        if (m_projection.identity) {
+            for (int a = 0; a < q && a < s.size(); ++a)
+                M(a, a) = m_sigmaScale * s(a);
+        } else {
+            Eigen::Matrix3d C = Eigen::Matrix3d::Zero();
+            C.topLeftCorner(q, q) = B.transpose() * s.array().square().matrix().asDiagonal() * B;
+            Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d> es(C);
+            M = m_sigmaScale * es.eigenvectors() * es.eigenvalues().cwiseMax(0.0).cwiseSqrt().asDiagonal()
+                * es.eigenvectors().transpose();
+        }
+        tensors->SetTypedTuple(i, M.data()); // column-major, as vtkTensorGlyph reads it
+    }
+    vtkNew<vtkPolyData> centres;
+    vtkNew<vtkPoints> pts;
+    pts->SetDataTypeToDouble();
+    pts->SetNumberOfPoints(n);
+    for (Eigen::Index i = 0; i < n; ++i)
+        pts->SetPoint(i, m_display(i, 0), m_display(i, 1), m_display(i, 2));
+    centres->SetPoints(pts);
+    centres->GetPointData()->SetTensors(tensors);
+
+    vtkSmartPointer<vtkPolyData> source;
+    if (flat) {
+        vtkNew<vtkRegularPolygonSource> disk;
+        disk->SetNumberOfSides(40);
+        disk->SetRadius(1.0);
+        disk->GeneratePolygonOn();
+        disk->GeneratePolylineOff();
+        disk->Update();
+        source = disk->GetOutput();
+    } else {
+        vtkNew<vtkSphereSource> sphere;
+        sphere->SetRadius(1.0);
+        sphere->SetThetaResolution(20);
+        sphere->SetPhiResolution(12);
+        sphere->Update();
+        source = sphere->GetOutput();
+    }
+    vtkNew<vtkTensorGlyph> glyph;
+    glyph->SetInputData(centres);
+    glyph->SetSourceData(source);
+    glyph->ExtractEigenvaluesOff();
+    glyph->ScalingOn();
+    glyph->SetScaleFactor(1.0);
+    glyph->ClampScalingOff();
+    glyph->ColorGlyphsOff();
+    glyph->Update();
+    L.glyphs->DeepCopy(glyph->GetOutput());
+    L.glyphSourcePoints = source->GetNumberOfPoints();
+    L.glyphSourceCells = source->GetNumberOfCells();
+
+    // 2D: just under the points (above the score image); 3D: lit translucent ellipsoids.
+    double diag = 1.0;
+    if (n > 0)
+        diag = std::max(1e-12, (m_display.colwise().maxCoeff() - m_display.colwise().minCoeff()).norm());
+    L.glyphFill->SetPosition(0, 0, flat ? -1e-3 * diag : 0.0);
+    L.glyphOutline->SetPosition(0, 0, flat ? -0.9e-3 * diag : 0.0);
+    L.glyphFill->GetProperty()->SetOpacity(flat ? 0.18 : 0.22);
+    if (flat)
+        L.glyphFill->GetProperty()->LightingOff();
+    else
+        L.glyphFill->GetProperty()->LightingOn();
+    colourUncertainty();
+    applyLayerVisibility();
+    updateLegend();
+}
+
+void CloudView::colourUncertainty()
+{
+    Layers& L = *m_layers;
+    auto* pointColours = vtkUnsignedCharArray::SafeDownCast(m_poly->GetPointData()->GetScalars());
+    const vtkIdType n = m_poly->GetNumberOfPoints();
+    if (!pointColours || L.glyphSourcePoints == 0 || L.glyphs->GetNumberOfPoints() != n * L.glyphSourcePoints)
+        return;
+    vtkNew<vtkUnsignedCharArray> colours;
+    colours->SetName("colours");
+    colours->SetNumberOfComponents(3);
+    colours->SetNumberOfTuples(L.glyphs->GetNumberOfPoints());
+    for (vtkIdType i = 0; i < n; ++i) {
+        unsigned char rgb[3];
+        pointColours->GetTypedTuple(i, rgb);
+        for (vtkIdType k = 0; k < L.glyphSourcePoints; ++k)
+            colours->SetTypedTuple(i * L.glyphSourcePoints + k, rgb);
+    }
+    L.glyphs->GetPointData()->SetScalars(colours);
+    L.glyphs->Modified();
+}
+
+void CloudView::setCustomScalars(const Eigen::VectorXd& values, const QString& title, double lo, double hi)
+{
+    m_custom = values;
+    m_customTitle = title;
+    double vlo = std::numeric_limits<double>::infinity(), vhi = -vlo;
+    for (Eigen::Index i = 0; i < values.size(); ++i)
+        if (std::isfinite(values(i))) {
+            vlo = std::min(vlo, values(i));
+            vhi = std::max(vhi, values(i));
+        }
+    m_customLo = std::isfinite(lo) ? lo : (std::isfinite(vlo) ? vlo : 0.0);
+    m_customHi = std::isfinite(hi) ? hi : (std::isfinite(vhi) ? vhi : 1.0);
+    if (!(m_customHi > m_customLo))
+        m_customHi = m_customLo + 1.0;
+    recolour();
+}
+
+void CloudView::clearCustomScalars()
+{
+    if (m_custom.size() == 0)
+        return;
+    m_custom.resize(0);
+    m_customTitle.clear();
+    recolour();
+}
+
+bool CloudView::hasCustomScalars() const
+{
+    return m_custom.size() > 0 && m_custom.size() == m_doc->dataset().rows();
 }
 
 QString CloudView::describePoint(int index) const
@@ -1022,6 +1253,14 @@ QString CloudView::describePoint(int index) const
         s += tr("\n… %1 more features").arg(d.cols() - shown);
     if (d.hasLabels())
         s += QStringLiteral("\n%1 = %2").arg(QString::fromStdString(d.labelName)).arg(d.labels(index));
+    if (d.hasSigma()) {
+        QStringList sd;
+        for (Eigen::Index j = 0; j < shown; ++j)
+            sd << QString::number(d.sigma(index, j), 'g', 3);
+        s += tr("\nσ = (%1%2)").arg(sd.join(", "), d.cols() > shown ? QStringLiteral(", …") : QString());
+    }
+    if (hasCustomScalars())
+        s += QStringLiteral("\n%1 = %2").arg(m_customTitle).arg(m_custom(index), 0, 'g', 5);
     if (const auto r = m_doc->result(); r && index < r->scores.size()) {
         s += tr("\nscore = %1").arg(r->scores(index), 0, 'g', 5);
         if (static_cast<std::size_t>(index) < r->explanations.size() && !r->explanations[static_cast<std::size_t>(index)].empty())

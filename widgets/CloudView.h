@@ -12,6 +12,7 @@
 #include <QColor>
 #include <QStringList>
 #include <array>
+#include <cmath>
 #include <memory>
 #include <vtkNew.h>
 #include <vtkSmartPointer.h>
@@ -35,8 +36,9 @@ class DataDocument;
 class CloudView : public VtkView {
     Q_OBJECT
 public:
-    enum class ColourBy { Auto, Label, Score, Cluster };
-    enum class Layer { ScoreImage, Contours, IsoSurface, Quadrics, Hyperplanes, Flats, LayerCount };
+    /// Custom: external per-point values (setCustomScalars); they override the other modes while set.
+    enum class ColourBy { Auto, Label, Score, Cluster, Custom };
+    enum class Layer { ScoreImage, Contours, IsoSurface, Quadrics, Hyperplanes, Flats, Uncertainty, LayerCount };
 
     explicit CloudView(DataDocument* document, QWidget* parent = nullptr);
     ~CloudView() override;
@@ -72,6 +74,10 @@ public:
     void setGridResolution3D(int n);
     /// Extra margin around the data box, as a fraction of its size per side.
     void setGridMargin(double fraction);
+    /// Which field is drawn: -1 = the score, k ≥ 0 = the detector's score component k (e.g. one
+    /// GODS/KODS frame), falling back to the score when the detector has no such component.
+    void setFieldComponent(int k);
+    int fieldComponent() const { return m_fieldComponent; }
     int gridResolution2D() const { return m_res2d; }
     int gridResolution3D() const { return m_res3d; }
     double gridMargin() const { return m_margin; }
@@ -79,6 +85,29 @@ public:
     GridSpec gridSpec() const;
     /// Human-readable grid extent and resolution (shown on screen).
     QString gridDescription() const;
+
+    /// Per-point uncertainty (Dataset::sigma, standard deviations): one ellipse (2D) / ellipsoid (3D)
+    /// per point, the scale·σ contour of N(x_i, diag(σ_i²)) (tensor glyphs; semi-axes scale·σ_j for
+    /// p ≤ 3). For p > 3 the covariance is projected like the points: Bᵀ diag(σ²) B, so each glyph is
+    /// the marginal ellipsoid in the shown PCA / feature-axis coordinates. Nothing without sigma.
+    void setUncertaintyScale(double scale);
+    double uncertaintyScale() const { return m_sigmaScale; }
+    /// The data have sigma and the display has at least 2 dimensions.
+    bool canShowUncertainty() const;
+    /// The glyphs of the Uncertainty layer (all points; empty when not drawn), for tests.
+    vtkPolyData* uncertaintyGlyphs() const;
+    /// Cells of one glyph (1 polygon in 2D, the sphere's triangles in 3D).
+    vtkIdType uncertaintyCellsPerGlyph() const;
+
+    /// Colours the points by external values (one per sample) with the current colour map over
+    /// [lo, hi] (NaN = the values' range) and a scalar bar with this title, until cleared. Ignored
+    /// (back to the colour mode) when the size does not match the data.
+    void setCustomScalars(const Eigen::VectorXd& values, const QString& title, double lo = std::nan(""),
+                          double hi = std::nan(""));
+    void clearCustomScalars();
+    bool hasCustomScalars() const;
+    const Eigen::VectorXd& customScalars() const { return m_custom; }
+    QString customTitle() const { return m_customTitle; }
 
     /// The field currently drawn (null before one is ready).
     std::shared_ptr<const FieldData> field() const { return m_field; }
@@ -109,11 +138,14 @@ private:
     void drawFlats();
     void updateThreshold();
     void applyLayerVisibility();
+    void buildUncertainty(); // glyph geometry (positions, σ, scale)
+    void colourUncertainty(); // glyph colours = point colours
     bool twoD() const;
 
     DataDocument* m_doc;
     Projection m_projection;
     bool m_userProjection = false;
+    int m_fieldComponent = -1;
     Eigen::MatrixX3d m_display;
     ColourBy m_colourBy = ColourBy::Auto;
     QString m_colourMap = "viridis";
@@ -125,6 +157,10 @@ private:
     int m_res3d = 48;
     double m_margin = 0.15;
     double m_scoreLo = 0.0, m_scoreHi = 1.0;
+    double m_sigmaScale = 1.0;
+    Eigen::VectorXd m_custom;
+    QString m_customTitle;
+    double m_customLo = 0.0, m_customHi = 1.0;
 
     FieldComputer m_fields;
     std::shared_ptr<const FieldData> m_field;

@@ -557,13 +557,19 @@ void CompareView::updateTitle(Panel* p)
     case Panel::State::Done:
         break;
     }
+    // Two lines that fit a small panel: detector + fit time, then the metrics (or the state).
     if (const auto r = p->doc->result(); r && p->state != Panel::State::Training) {
-        line = tr("fit %1 s").arg(r->fitSeconds, 0, 'f', r->fitSeconds < 10 ? 3 : 1);
+        head += tr(" · fit %1 s").arg(r->fitSeconds, 0, 'f', r->fitSeconds < 10 ? 3 : 1);
         if (!std::isnan(p->auroc))
-            line += tr(" · AUROC %1 · AUPRC %2").arg(fmt3(p->auroc), fmt3(p->auprc));
+            line = tr("AUROC %1 · AUPRC %2").arg(fmt3(p->auroc), fmt3(p->auprc));
+        else
+            line = QStringLiteral("<span style='color:#777'>%1</span>")
+                       .arg(tr("AUROC/AUPRC need a label column with inliers and outliers"));
     }
     p->title->setText(head + "<br>" + line);
-    p->title->setToolTip(p->state == Panel::State::Failed ? p->error : QString());
+    QTextDocument plain;
+    plain.setHtml(p->title->text());
+    p->title->setToolTip(plain.toPlainText()); // the full text when the panel is too narrow
 }
 
 void CompareView::updateStrip()
@@ -632,10 +638,19 @@ void CompareView::syncCamera(CloudView* from)
     if (m_syncing)
         return;
     m_syncing = true;
-    const VtkView::CameraState c = from->cameraState();
-    for (auto& p : m_panels)
-        if (p->view != from && p->view->mode() == from->mode())
-            p->view->setCameraState(c);
+    if (from->cameraIsAuto()) {
+        // A fit to the data (new data, reset, resize, colour bar shown): every panel fits itself to
+        // its own viewport, which may differ (a failed panel has no colour bar).
+        for (auto& p : m_panels)
+            if (p->view != from && p->view->mode() == from->mode())
+                p->view->resetCamera();
+    } else {
+        // A user move: the same camera everywhere.
+        const VtkView::CameraState c = from->cameraState();
+        for (auto& p : m_panels)
+            if (p->view != from && p->view->mode() == from->mode())
+                p->view->setCameraState(c);
+    }
     m_syncing = false;
 }
 

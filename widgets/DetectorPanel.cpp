@@ -17,6 +17,8 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace olens {
 
 DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* controller, QWidget* parent)
@@ -91,6 +93,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
             for (const auto& [name, value] : r->detector->figures())
                 text += QStringLiteral("; %1 %2").arg(QString::fromStdString(name)).arg(value, 0, 'g', 4);
         m_status->setText(text);
+        showTraces();
     });
     connect(m_controller, &TrainingController::cancelled, this, [this] {
         m_status->setText(tr("cancelled — previous result kept"));
@@ -174,6 +177,9 @@ void DetectorPanel::train()
     m_lossX.clear();
     m_lossY.clear();
     m_loss->clear();
+    m_loss->setLogY(false);
+    m_loss->setTitle(tr("training loss"));
+    m_loss->setAxisTitles(tr("report"), tr("loss"));
     m_lossSeries = -1;
     m_progress->setValue(0);
     m_status->setText(tr("starting…"));
@@ -196,6 +202,38 @@ void DetectorPanel::onProgress(double fraction, const QString& message, double e
     if (eta >= 0)
         text += tr(" — about %1 s left").arg(eta, 0, 'f', eta < 10 ? 1 : 0);
     m_status->setText(text);
+}
+
+void DetectorPanel::showTraces()
+{
+    // Methods with an iterative optimiser report per-iteration traces (objective, gradient norm):
+    // plotted against the iteration on a log axis, which shows linear/superlinear convergence.
+    const auto r = m_doc->result();
+    if (!r || !r->detector)
+        return;
+    const auto traces = r->detector->traces();
+    if (traces.empty())
+        return;
+    static const QColor colours[] = {QColor(30, 90, 160), QColor(200, 80, 30), QColor(40, 150, 70), QColor(120, 60, 160)};
+    m_loss->clear();
+    m_lossSeries = -1;
+    bool positive = true;
+    for (const auto& t : traces)
+        for (double v : t.values)
+            positive = positive && v > 0 && std::isfinite(v);
+    m_loss->setLogY(positive);
+    m_loss->setTitle(tr("convergence"));
+    m_loss->setAxisTitles(tr("iteration"), positive ? tr("value (log)") : tr("value"));
+    int c = 0;
+    for (const auto& t : traces) {
+        QVector<double> x, y;
+        for (std::size_t i = 0; i < t.values.size(); ++i) {
+            x << double(i);
+            y << t.values[i];
+        }
+        m_loss->addLine(x, y, colours[c++ % 4], QString::fromStdString(t.name));
+    }
+    m_loss->setAutoRange();
 }
 
 void DetectorPanel::onLoss(const QVector<double>& steps, const QVector<double>& values)

@@ -45,6 +45,7 @@ private:
     void onRunning(bool running);
     void onProgress(double fraction, const QString& message, double eta);
     void onLoss(const QVector<double>& steps, const QVector<double>& values);
+    void showTraces();
 
     DataDocument* m_doc;
     TrainingController* m_controller;

@@ -52,7 +52,8 @@ std::optional<FieldData> computeField(const FieldRequest& req, const std::atomic
         const Eigen::MatrixXd X = req.projection.toFeature(U.leftCols(q));
         const Eigen::MatrixXd Xn = req.normalizer.transform(X);
         if (wantScore)
-            out.score.segment(first, m) = req.detector->score(Xn);
+            out.score.segment(first, m) =
+                req.component >= 0 ? req.detector->scoreComponent(Xn, req.component) : req.detector->score(Xn);
         for (std::size_t k = 0; k < req.geometry.quadrics.size(); ++k) {
             const Quadric& Q = req.geometry.quadrics[k];
             if (Q.A.rows() != Xn.cols())

@@ -33,6 +33,7 @@ struct FieldRequest {
     Geometry geometry;                        ///< quadrics / hyperplanes to sample (normalised space)
     Projection projection;
     GridSpec grid;
+    int component = -1;                       ///< ≥ 0: draw Detector::scoreComponent(k), not score
 };
 
 struct FieldData {

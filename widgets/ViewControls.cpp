@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
@@ -73,6 +74,9 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
         {CloudView::Layer::Quadrics, tr("Quadrics"), tr("Zero sets of the fitted quadrics"), "layer_quadrics"},
         {CloudView::Layer::Hyperplanes, tr("Hyperplanes"), tr("GODS/BODS hyperplanes, coloured by frame"), "layer_hyperplanes"},
         {CloudView::Layer::Flats, tr("Flats"), tr("Fitted flats (PCA subspace, ACDT clusters) over their extent"), "layer_flats"},
+        {CloudView::Layer::Uncertainty, tr("Uncertainty"), tr("Per-point uncertainty from the data's sigma_ columns: an "
+            "ellipse (2D) / ellipsoid (3D) with semi-axes σ× the standard deviations; for p > 3 the covariance is "
+            "projected like the points. Unavailable without sigma_ columns."), "layer_uncertainty"},
     };
     // Layers in a drop-down of checkable actions: compact, and each action has a tooltip.
     auto* layerButton = new QToolButton;
@@ -92,6 +96,16 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     }
     layerButton->setMenu(menu);
     row1->addWidget(layerButton);
+    m_sigmaScale = new QDoubleSpinBox;
+    m_sigmaScale->setRange(0.5, 5.0);
+    m_sigmaScale->setSingleStep(0.5);
+    m_sigmaScale->setDecimals(1);
+    m_sigmaScale->setValue(m_view->uncertaintyScale());
+    m_sigmaScale->setPrefix(QStringLiteral("σ × "));
+    m_sigmaScale->setToolTip(tr("Size of the uncertainty glyphs: semi-axes = this factor × the per-feature standard "
+                                "deviations (1 = one-sigma ellipses, 2 ≈ 86 % of the mass in 2D)"));
+    connect(m_sigmaScale, &QDoubleSpinBox::valueChanged, m_view, &CloudView::setUncertaintyScale);
+    row1->addWidget(m_sigmaScale);
     row1->addWidget(new QLabel(tr("Opacity")));
     row1->addWidget(m_opacity);
     row1->addStretch(1);
@@ -132,6 +146,14 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     connect(m_reconstruction, &QCheckBox::toggled, m_view, &CloudView::setShowReconstruction);
     m_clusterBox->setVisible(false);
     row2->addWidget(m_clusterBox);
+    // Detectors whose score is the maximum of parts (GODS/KODS frames) can draw each part alone.
+    m_component = new QComboBox;
+    m_component->setToolTip(tr("Field drawn: the score, or one part of it (GODS/KODS: the margin violation of "
+                               "frame 1 or frame 2 alone, as in the GODS paper's fig. 1e–f)"));
+    m_component->setVisible(false);
+    row2->addWidget(m_component);
+    connect(m_component, &QComboBox::currentIndexChanged, this,
+            [this](int i) { m_view->setFieldComponent(i - 1); });
     connect(m_clusterSlider, &QSlider::valueChanged, m_clusterSpin, &QSpinBox::setValue);
     connect(m_clusterSpin, &QSpinBox::valueChanged, m_clusterSlider, &QSlider::setValue);
     connect(m_clusterSpin, &QSpinBox::valueChanged, this, &ViewControls::applyClusterCount);
@@ -160,6 +182,23 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
 void ViewControls::onResult()
 {
     const auto r = m_doc->result();
+    {
+        const auto parts = r && r->detector ? r->detector->scoreComponents() : std::vector<std::string>{};
+        QStringList items{tr("field: score")};
+        for (const auto& p : parts)
+            items << tr("field: %1").arg(QString::fromStdString(p));
+        QStringList current;
+        for (int i = 0; i < m_component->count(); ++i)
+            current << m_component->itemText(i);
+        if (current != items) { // a new kind of result: back to the score
+            QSignalBlocker block(m_component);
+            m_component->clear();
+            m_component->addItems(items);
+            m_component->setCurrentIndex(0);
+            m_view->setFieldComponent(-1);
+        }
+        m_component->setVisible(!parts.empty());
+    }
     const auto [lo, hi] = r ? clusterCountRange(*r) : std::pair<int, int>{0, 0};
     m_clusterBox->setVisible(hi > 0);
     if (hi <= 0)
@@ -189,6 +228,10 @@ void ViewControls::onDataset()
     const Dataset& d = m_doc->dataset();
     const bool many = d.cols() > 3;
     m_projectionBox->setVisible(many);
+    m_sigmaScale->setVisible(d.hasSigma());
+    for (const auto& [key, action] : m_layerActions)
+        if (key == QLatin1String("layer_uncertainty"))
+            action->setEnabled(d.hasSigma());
     for (int k = 0; k < 3; ++k) {
         QSignalBlocker block(m_axis[k]);
         m_axis[k]->clear();
@@ -243,6 +286,8 @@ QVariantMap ViewControls::settings() const
     if (!m_clusterBox->isHidden())
         m["clusters"] = m_clusterSpin->value();
     m["reconstruction"] = m_reconstruction->isChecked();
+    m["uncertainty_scale"] = m_sigmaScale->value();
+    m["field_component"] = m_component->currentIndex() - 1;
     return m;
 }
 
@@ -262,6 +307,8 @@ void ViewControls::applySettings(const QVariantMap& m)
     intOf("grid_2d", m_res2d);
     intOf("grid_3d", m_res3d);
     intOf("margin_percent", m_margin);
+    if (m.contains("uncertainty_scale"))
+        m_sigmaScale->setValue(m.value("uncertainty_scale").toDouble());
     if (m.contains("opacity_percent"))
         m_opacity->setValue(m.value("opacity_percent").toInt());
     for (const auto& [key, action] : m_layerActions)
@@ -269,6 +316,8 @@ void ViewControls::applySettings(const QVariantMap& m)
             action->setChecked(m.value(key).toBool());
     if (m.contains("clusters") && !m_clusterBox->isHidden())
         m_clusterSpin->setValue(m.value("clusters").toInt());
+    if (m.contains("field_component") && m.value("field_component").toInt() + 1 < m_component->count())
+        m_component->setCurrentIndex(std::max(0, m.value("field_component").toInt() + 1));
     if (m.contains("reconstruction") && m_reconstruction->isEnabled())
         m_reconstruction->setChecked(m.value("reconstruction").toBool());
 }

@@ -9,6 +9,7 @@
 class QAction;
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
 class QSlider;
 class QSpinBox;
@@ -29,9 +30,12 @@ public:
     QSpinBox* resolution3D() const { return m_res3d; }
     QSpinBox* clusterSpin() const { return m_clusterSpin; }
     QCheckBox* reconstruction() const { return m_reconstruction; }
+    QDoubleSpinBox* uncertaintyScale() const { return m_sigmaScale; }
+    QComboBox* fieldComponent() const { return m_component; }
 
     /// The view settings as flat key → value pairs (sessions): colour_by, colour_map, point_size,
-    /// grid_2d, grid_3d, margin_percent, opacity_percent, layer_<name>, clusters, reconstruction.
+    /// grid_2d, grid_3d, margin_percent, opacity_percent, layer_<name>, clusters, reconstruction,
+    /// uncertainty_scale.
     QVariantMap settings() const;
     /// Applies settings (unknown keys and out-of-range values are ignored: spin boxes clamp).
     void applySettings(const QVariantMap& settings);
@@ -59,6 +63,8 @@ private:
     QSlider* m_clusterSlider;
     QSpinBox* m_clusterSpin;
     QCheckBox* m_reconstruction;
+    QDoubleSpinBox* m_sigmaScale = nullptr;
+    QComboBox* m_component = nullptr;
     std::vector<std::pair<QString, QAction*>> m_layerActions; // session key → menu action
 };
 

@@ -60,6 +60,8 @@ public:
     CameraState cameraState() const;
     /// Applies a camera (the view stops auto-fitting, as after a user move); no cameraChanged.
     void setCameraState(const CameraState& c);
+    /// True while the camera is fitted by resetCamera (not moved by the user or setCameraState since).
+    bool cameraIsAuto() const { return m_cameraAuto; }
 
     /// Edit mode: left-button presses, drags and releases are not camera moves but are reported
     /// through editPressed/editDragged/editReleased (the middle button and wheel still pan/zoom).

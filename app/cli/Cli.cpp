@@ -340,8 +340,8 @@ int cmdVerify(const Args& a, std::ostream& out, std::ostream& err)
     else if (red == "uappca") vo.model.reduction = R::UaPpca;
     else throw ParamError("--reduction: expected auto, none, pca or uappca, got '" + red + "'");
     const std::string proj = option(a, "projection", "auto");
-    if (proj == "probabilistic") vo.model.projection = Projection::Probabilistic;
-    else if (proj == "linear") vo.model.projection = Projection::Linear;
+    if (proj == "probabilistic") vo.model.projection = LatentProjection::Probabilistic;
+    else if (proj == "linear") vo.model.projection = LatentProjection::Linear;
     else if (proj != "auto") throw ParamError("--projection: expected auto, probabilistic or linear, got '" + proj + "'");
 
     LoadOptions lo;
@@ -386,7 +386,7 @@ int cmdVerify(const Args& a, std::ostream& out, std::ostream& err)
     j["sigma"] = train.hasSigma() || test.hasSigma();
     const char* reds[] = {"auto", "none", "pca", "uappca"};
     j["reduction"] = reds[static_cast<int>(r.model.reduction())];
-    j["projection"] = r.model.projection() == Projection::Probabilistic ? "probabilistic" : "linear";
+    j["projection"] = r.model.projection() == LatentProjection::Probabilistic ? "probabilistic" : "linear";
     j["em_iterations"] = r.model.iterations();
     j["em_converged"] = r.model.converged();
     if (const UaPpca* red = r.model.reducer()) {

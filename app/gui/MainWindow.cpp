@@ -11,6 +11,7 @@
 #include "EvaluationPanel.h"
 #include "LogPanel.h"
 #include "RankingPanel.h"
+#include "SimilarityPanel.h"
 #include "Presets.h"
 #include "Reactions.h"
 #include "TrainingController.h"
@@ -106,6 +107,9 @@ void MainWindow::buildDocks()
     auto* ranking = addDock(tr("Ranking"), "RankingDock", m_ranking, Qt::RightDockWidgetArea);
     m_evaluation = new EvaluationPanel(m_doc);
     auto* eval = addDock(tr("Evaluation"), "EvaluationDock", m_evaluation, Qt::RightDockWidgetArea);
+    m_similarity = new SimilarityPanel(m_doc, m_view);
+    tabifyDockWidget(eval, addDock(tr("Similarity"), "SimilarityDock", m_similarity, Qt::RightDockWidgetArea));
+    eval->raise();
     auto* log = addDock(tr("Log"), "LogDock", m_log, Qt::BottomDockWidgetArea);
     // The view gets the space; side docks are wide enough for their plots, the log stays short.
     // Dock sizes only stick once the window has its geometry: apply them when first shown.

@@ -18,6 +18,7 @@ class DetectorPanel;
 class EvaluationPanel;
 class LogPanel;
 class RankingPanel;
+class SimilarityPanel;
 class TrainingController;
 class ViewControls;
 
@@ -35,6 +36,8 @@ public:
     DetectorPanel* detectorPanel() const { return m_detector; }
     RankingPanel* rankingPanel() const { return m_ranking; }
     EvaluationPanel* evaluationPanel() const { return m_evaluation; }
+    /// The Similarity dock (JB / UA-JB similarity colouring and verification), tabified with Evaluation.
+    SimilarityPanel* similarityPanel() const { return m_similarity; }
     /// The compare page (View → Compare detectors), or null before it was first opened.
     CompareView* compareView() const;
     CompareReaction* compareReaction() const { return m_compare; }
@@ -66,6 +69,7 @@ private:
     DetectorPanel* m_detector = nullptr;
     RankingPanel* m_ranking = nullptr;
     EvaluationPanel* m_evaluation = nullptr;
+    SimilarityPanel* m_similarity = nullptr;
     CompareReaction* m_compare = nullptr;
     QLabel* m_status;
     SessionManager* m_sessions = nullptr;
