@@ -68,6 +68,22 @@ class TestCli : public QObject {
     std::string path(const char* name) { return m_dir.filePath(name).toStdString(); }
 
 private slots:
+    void calibrateAppliesEq24ToGodsOnly()
+    {
+        // train: a blob; validation: blob + far points; the calibrated eta differs from the trained one
+        QCOMPARE(cli({"generate", "blobs", "--n", "120", "--seed", "1", "--param", "centers=1", "--output", path("gtrain.csv")}).code, 0);
+        QCOMPARE(cli({"generate", "blobs", "--n", "80", "--seed", "2", "--param", "centers=1", "--param", "outliers=0.25",
+                      "--output", path("gval.csv")}).code, 0);
+        const Run r = cli({"score", "--fit-input", path("gtrain.csv"), "--input", path("gval.csv"), "--detector", "gods",
+                           "--param", "K=1", "--calibrate", path("gval.csv"), "--output", path("gs.csv")});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY2(r.err.find("eq. 24 calibration: eta 0.3 -> ") != std::string::npos, r.err.c_str());
+        const Run bad = cli({"score", "--input", path("gval.csv"), "--detector", "knn", "--calibrate", path("gval.csv"),
+                             "--output", path("ks.csv")});
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(bad.err.find("--calibrate applies to gods") != std::string::npos, bad.err.c_str());
+    }
+
     void helpExitsZero()
     {
         const Run r = cli({"--help"});

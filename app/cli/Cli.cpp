@@ -3,6 +3,7 @@
 #include "DataLoader.h"
 #include "Errors.h"
 #include "Generators.h"
+#include "GodsDetector.h"
 #include "Imputation.h"
 #include "Metrics.h"
 #include "Normalizer.h"
@@ -34,7 +35,7 @@ usage:
       with sigma_ columns)
   outlierlens-cli score --input F.csv --detector ID [--param k=v]... [--fit-input T.csv]
                         [--normalize none|zscore|l2|minmax] [--label-column C]
-                        [--save-model M.json] --output S.csv
+                        [--calibrate V.csv] [--save-model M.json] --output S.csv
       writes index,score,outlier[,label] (index = 0-based data row; score: higher = more outlying)
   outlierlens-cli evaluate --input F.csv --detector ID [--param k=v]... [--fit-input T.csv]
                         [--normalize none|zscore|l2|minmax] [--label-column label] --json
@@ -53,6 +54,8 @@ usage:
       noise protocol of the uncertainty paper (sec. 5.1): per sample and feature sigma ~ U[0, T],
       noise N(0, sigma^2) added; writes the features, sigma_<feature> columns and the label column
 
+--calibrate V.csv (gods, bods): after fitting, recalibrate eta on the labelled validation file with
+GODS eq. 24 (2-means on the responses); isOutlier/scores then use eta' = eta + delta.
 Without --fit-input the detector is fitted on --input itself and the training scores are used
 (e.g. knn excludes each point from its own neighbours). Label values other than 0 count as
 outliers. Any error exits non-zero with a one-line reason.
@@ -241,6 +244,20 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     const auto t0 = std::chrono::steady_clock::now();
     r.detector->fit(T);
     const auto t1 = std::chrono::steady_clock::now();
+    if (a.options.count("calibrate")) {
+        // GODS eq. 24: η' = η + Δη from the responses on a labelled validation set.
+        auto* gods = dynamic_cast<GodsDetector*>(r.detector.get());
+        if (!gods)
+            throw ParamError("--calibrate applies to gods and bods (GODS eq. 24), not to '" + id + "'");
+        LoadOptions vl = lo;
+        vl.labelRequired = true;
+        const Dataset val = loadDataset(a.options.at("calibrate"), vl);
+        if (val.featureNames != r.input.featureNames)
+            throw DataError("--calibrate has features that differ from --input's");
+        const GodsCalibration c = gods->calibrate(r.normalizer.transform(val.X), val.outlierFlags());
+        err << "outlierlens-cli: eq. 24 calibration: eta " << c.etaBefore << " -> " << c.etaAfter << " (delta "
+            << c.deltaEta << "); validation in-class F1 " << c.f1Before << " -> " << c.f1After << "\n";
+    }
     Eigen::VectorXd rescored = r.detector->score(Xin);
     const auto t2 = std::chrono::steady_clock::now();
     r.fitSeconds = seconds(t0, t1);
@@ -437,7 +454,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
             out << kUsage;
             return 0;
         }
-        const std::set<std::string> common = {"input", "detector", "fit-input", "normalize", "label-column"};
+        const std::set<std::string> common = {"input", "detector", "fit-input", "normalize", "label-column", "calibrate"};
         for (const auto& s : args)
             if (s == "--help" || s == "-h") {
                 out << kUsage;
