@@ -199,7 +199,7 @@ Session parseSession(const std::string& text)
                 throw DataError("session is not valid: JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
             return true;
         });
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) { // parse_error, and out_of_range for numbers like 1e400
         throw DataError(std::string("session is not valid JSON (") + e.what() + ")");
     }
     if (!j.is_object()) fail("", "expected a JSON object");

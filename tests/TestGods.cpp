@@ -216,7 +216,7 @@ private slots:
         Rng rng(14);
         const Eigen::MatrixXd X = blob(120, 3, rng);
         for (const std::string eta : {"0.3", "0"}) {
-            auto det = Registry::instance().create("gods", {{"K", "2"}, {"eta", eta}});
+            auto det = Registry::instance().create("gods", {{"K", "2"}, {"eta", eta}, {"decision", "eq23"}});
             det->fit(X);
             const auto& g = dynamic_cast<const GodsDetector&>(*det);
             QCOMPARE(det->threshold(), 0.0);
@@ -443,7 +443,7 @@ private slots:
         const Eigen::MatrixXd train = blob2d(200, rng);
         const Eigen::MatrixXd far = far2d(24, 6.0, rng);
         const double eta = 0.3, nu = 1.0;
-        auto det = Registry::instance().create("gods", {{"K", "2"}, {"normalize", "none"}, {"max_iter", "500"}});
+        auto det = Registry::instance().create("gods", {{"K", "2"}, {"normalize", "none"}, {"max_iter", "500"}, {"decision", "eq23"}});
         det->fit(train);
         const auto& g = dynamic_cast<const GodsDetector&>(*det);
         auto eq23 = [&](const Eigen::MatrixXd& P, double e) { // 1 = outside (eq. 23 fails)
@@ -492,7 +492,7 @@ private slots:
         val << blob2d(100, rng), far2d(24, 6.0, rng);
         Eigen::VectorXi y = Eigen::VectorXi::Zero(val.rows());
         y.tail(24).setOnes();
-        auto det = Registry::instance().create("gods", {{"K", "2"}, {"normalize", "none"}, {"max_iter", "500"}});
+        auto det = Registry::instance().create("gods", {{"K", "2"}, {"normalize", "none"}, {"max_iter", "500"}, {"decision", "eq23"}});
         det->fit(train);
         auto& g = dynamic_cast<GodsDetector&>(*det);
         const Eigen::VectorXd before = det->score(val);

@@ -55,7 +55,8 @@ usage:
       noise N(0, sigma^2) added; writes the features, sigma_<feature> columns and the label column
 
 --calibrate V.csv (gods, bods): after fitting, recalibrate eta on the labelled validation file with
-GODS eq. 24 (2-means on the responses); isOutlier/scores then use eta' = eta + delta.
+GODS eq. 24 (2-means on the responses); scores and, with --param decision=eq23, the outlier
+column then use eta' = eta + delta.
 Without --fit-input the detector is fitted on --input itself and the training scores are used
 (e.g. knn excludes each point from its own neighbours). Label values other than 0 count as
 outliers. Any error exits non-zero with a one-line reason.
