@@ -183,7 +183,7 @@ std::string serializeSession(const Session& s)
     j["view"] = s.view;
     json cmp = json::array();
     for (const auto& d : s.compare) cmp.push_back(detectorToJson(d));
-    j["compare"] = {{"detectors", cmp}, {"quantile", s.compareQuantile}};
+    j["compare"] = {{"detectors", cmp}, {"quantile", s.compareQuantile}, {"active", s.compareActive}};
     return j.dump(1) + "\n";
 }
 
@@ -254,6 +254,10 @@ Session parseSession(const std::string& text)
             if (ds.size() > 16) fail("/compare/detectors", "at most 16 panels");
             for (std::size_t i = 0; i < ds.size(); ++i)
                 s.compare.push_back(parseDetector(ds[i], "/compare/detectors/" + std::to_string(i)));
+        }
+        if (c.contains("active")) {
+            if (!c["active"].is_boolean()) fail("/compare/active", "expected true or false");
+            s.compareActive = c["active"].get<bool>();
         }
         if (c.contains("quantile")) {
             s.compareQuantile = asNumber(c["quantile"], "/compare/quantile");

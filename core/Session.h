@@ -60,6 +60,7 @@ struct Session {
     /// Compare mode: the detectors shown side by side and the shared threshold quantile.
     std::vector<SessionDetector> compare;
     double compareQuantile = 0.95;
+    bool compareActive = false; ///< the compare page was showing
 };
 
 /// Pretty-printed JSON text.

@@ -20,6 +20,9 @@ fi
 if "$BUILD_DIR/app/cli/outlierlens-cli" list | grep -q "^  kic "; then
   run --load samples/moons2d.csv --detector kic --train --screenshot "$OUT/tour-kic-moons.png"
 fi
+# Uncertainty layer: 1-sigma ellipses of labelled classes with sigma_ columns (issue 7).
+"$BUILD_DIR/app/cli/outlierlens-cli" generate classes --n 150 --seed 7 --param t=0.8 --output /tmp/olens-classes.csv
+run --load /tmp/olens-classes.csv --screenshot "$OUT/tour-uncertainty.png"
 # Compare mode: six detectors side by side on the same labelled data (2D: gods K=1, acdt d=1).
 run --load samples/moons2d.csv --compare knn,pca,quadrics,kic:kernel=rbf,gods:K=1,acdt:d=1 --screenshot "$OUT/compare.png"
 ls -la "$OUT"

@@ -3,6 +3,8 @@
 // scores and camera; corrupted files give an error and the app stays usable) and crash recovery
 // of the autosave.
 #include "CloudView.h"
+#include "CompareReaction.h"
+#include "CompareView.h"
 #include "DataDocument.h"
 #include "DataEditor.h"
 #include "DetectorPanel.h"
@@ -200,6 +202,39 @@ private slots:
         QCOMPARE(view.value("colour_map").toString(), QString("magma"));
         QCOMPARE(view.value("layer_contours").toBool(), false);
         QVERIFY(w2.document()->isEdited());
+    }
+
+    void sessionRestoresCompareLayout()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("c.olens.json");
+        {
+            MainWindow w;
+            prepare(w, 80);
+            w.compareReaction()->setActive(true);
+            CompareView* cv = w.compareView();
+            QVERIFY(cv);
+            QString why;
+            QVERIFY2(cv->setDetectors({CompareView::defaultEntry("knn"), CompareView::defaultEntry("pca")}, &why), qPrintable(why));
+            cv->setQuantile(0.9);
+            QString error;
+            QVERIFY2(w.sessions()->save(path, &error), qPrintable(error));
+            cv->cancelAll();
+        }
+        MainWindow w2;
+        w2.setInteractive(false);
+        w2.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w2));
+        QString error;
+        QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
+        QVERIFY(w2.compareReaction()->isActive());
+        CompareView* cv = w2.compareView();
+        QVERIFY(cv);
+        QCOMPARE(int(cv->entries().size()), 2);
+        QCOMPARE(cv->entries()[0].id, std::string("knn"));
+        QCOMPARE(cv->entries()[1].id, std::string("pca"));
+        QCOMPARE(cv->quantile(), 0.9);
+        cv->cancelAll();
     }
 
     void corruptedSessionGivesErrorAndAppStaysUsable_data()

@@ -659,7 +659,7 @@ void CloudView::updateLegend()
         entries.emplace_back(tr("points (%1)").arg(n), colourFor(std::numeric_limits<double>::quiet_NaN()));
     }
     if (m_layers->glyphFill->GetVisibility())
-        entries.emplace_back(tr("%1σ uncertainty (%2)").arg(m_sigmaScale, 0, 'g', 3)
+        entries.emplace_back(tr("uncertainty, %1 sigma (%2)").arg(m_sigmaScale, 0, 'g', 3)
                                  .arg(twoD() ? tr("ellipses") : tr("ellipsoids")), QColor(130, 130, 130));
     if (result) {
         const Geometry& g = result->geometry;
@@ -1155,8 +1155,9 @@ void CloudView::buildUncertainty()
     } else {
         vtkNew<vtkSphereSource> sphere;
         sphere->SetRadius(1.0);
-        sphere->SetThetaResolution(20);
-        sphere->SetPhiResolution(12);
+        const bool many = n > 2000; // keep large clouds interactive
+        sphere->SetThetaResolution(many ? 12 : 20);
+        sphere->SetPhiResolution(many ? 8 : 12);
         sphere->Update();
         source = sphere->GetOutput();
     }

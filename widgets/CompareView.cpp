@@ -26,6 +26,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <vtkRenderer.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -314,8 +316,10 @@ bool CompareView::setDetectors(const std::vector<Entry>& entries, QString* error
         }
     }
     relayout(true);
-    if (keptView)
-        syncCamera(keptView); // new panels join the current camera
+    if (keptView && m_userCamera)
+        syncCamera(keptView); // new panels join the user's camera
+    else
+        uniformFit();
     onPanelStopped(nullptr);  // replaced panels that were training no longer count
     return true;
 }
@@ -467,6 +471,8 @@ void CompareView::onPanelResult(Panel* p)
     }
     applyThreshold(p);
     updateTitle(p);
+    if (!m_userCamera)
+        uniformFit(); // the colour bar may have narrowed this panel's scene
 }
 
 void CompareView::setQuantile(double q)
@@ -637,20 +643,47 @@ void CompareView::syncCamera(CloudView* from)
 {
     if (m_syncing)
         return;
-    m_syncing = true;
     if (from->cameraIsAuto()) {
-        // A fit to the data (new data, reset, resize, colour bar shown): every panel fits itself to
-        // its own viewport, which may differ (a failed panel has no colour bar).
-        for (auto& p : m_panels)
-            if (p->view != from && p->view->mode() == from->mode())
-                p->view->resetCamera();
-    } else {
-        // A user move: the same camera everywhere.
-        const VtkView::CameraState c = from->cameraState();
-        for (auto& p : m_panels)
-            if (p->view != from && p->view->mode() == from->mode())
-                p->view->setCameraState(c);
+        // A fit to the data (new data, reset, resize): one fit for all panels.
+        m_userCamera = false;
+        uniformFit();
+        return;
     }
+    // A user move: the same camera everywhere.
+    m_userCamera = true;
+    m_syncing = true;
+    const VtkView::CameraState c = from->cameraState();
+    for (auto& p : m_panels)
+        if (p->view != from && p->view->mode() == from->mode())
+            p->view->setCameraState(c);
+    m_syncing = false;
+}
+
+void CompareView::uniformFit()
+{
+    // The panel whose scene viewport is the narrowest (a colour bar takes a strip on the right)
+    // fits the data; the others take its camera, so every panel shows the same region at the same
+    // scale and none clips it.
+    if (m_panels.empty() || m_syncing)
+        return;
+    m_syncing = true;
+    CloudView* narrowest = nullptr;
+    double best = std::numeric_limits<double>::infinity();
+    for (auto& p : m_panels) {
+        double vp[4];
+        p->view->renderer()->GetViewport(vp);
+        const double aspect = (vp[2] - vp[0]) * std::max(1, p->view->width()) /
+                              ((vp[3] - vp[1]) * std::max(1, p->view->height()));
+        if (aspect < best) {
+            best = aspect;
+            narrowest = p->view;
+        }
+    }
+    narrowest->resetCamera();
+    const VtkView::CameraState c = narrowest->cameraState();
+    for (auto& p : m_panels)
+        if (p->view != narrowest && p->view->mode() == narrowest->mode())
+            p->view->setCameraState(c);
     m_syncing = false;
 }
 

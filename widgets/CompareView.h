@@ -125,6 +125,7 @@ private:
     void updateTitle(Panel* p);
     void updateStrip();
     void syncCamera(CloudView* from);
+    void uniformFit();
     void syncSelection(Panel* from, int index);
 
     DataDocument* m_source;
@@ -141,6 +142,7 @@ private:
     double m_quantile = kDefaultQuantile;
     int m_columns = 0;
     bool m_syncing = false;
+    bool m_userCamera = false; // a user camera move is shared until the next fit
     bool m_retrainOnShow = false;
     bool m_wasTraining = false;
 };

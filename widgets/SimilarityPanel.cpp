@@ -450,11 +450,12 @@ void SimilarityPanel::onWorkerDone()
     auto describe = [](const JointBayesian& jb) {
         return tr("%1 EM iterations%2").arg(jb.iterations()).arg(jb.converged() ? tr(", converged") : tr(", not converged"));
     };
-    QString text = tr("Trained on n = %1, %2 classes, K = %3 in %4 s. UA-JB: %5; JB: %6.")
+    QString text = tr("Trained on n = %1, %2 classes, K = %3 in %4. UA-JB: %5; JB: %6.")
                        .arg(m.rows)
                        .arg(m.classes)
                        .arg(m.uajb.latentDim())
-                       .arg(m.seconds, 0, 'f', 2)
+                       .arg(m.seconds < 1.0 ? tr("%1 ms").arg(m.seconds * 1000.0, 0, 'f', 0)
+                                            : tr("%1 s").arg(m.seconds, 0, 'f', 2))
                        .arg(describe(m.uajb), describe(m.jb));
     if (!m.hadSigma)
         text += tr(" The data have no sigma_ columns: UA-JB equals JB.");
@@ -530,9 +531,8 @@ void SimilarityPanel::recolour()
     }
     if (!(std::isfinite(hi) && hi > lo))
         hi = std::numeric_limits<double>::quiet_NaN();
-    QString title = tr("LR similarity to #%1 (%2)").arg(i).arg(methodName(method()));
-    if (gateActive())
-        title += tr(", eq. 17");
+    // Two short lines: the scalar bar's title has a narrow strip.
+    QString title = tr("LR similarity\nto #%1 (%2%3)").arg(i).arg(methodName(method()), gateActive() ? tr(", eq. 17") : QString());
     m_colouring = true;
     m_view->setCustomScalars(s, title, lo, hi);
 }

@@ -1,6 +1,8 @@
 #include "SessionManager.h"
 
 #include "CloudView.h"
+#include "CompareReaction.h"
+#include "CompareView.h"
 #include "DataDocument.h"
 #include "DataLoader.h"
 #include "DetectorPanel.h"
@@ -211,12 +213,26 @@ Session SessionManager::capture() const
     s.camera.parallelScale = cam.parallelScale;
     s.camera.viewAngle = cam.viewAngle;
     s.view = toJson(m_window->viewControls()->settings());
+    if (CompareView* cv = m_window->compareView()) {
+        for (const auto& e : cv->entries()) {
+            SessionDetector d;
+            d.id = e.id;
+            d.normalization = toString(e.normalization);
+            ParamSet p = Registry::instance().defaultParams(e.id);
+            p.set(e.params);
+            d.params = p.toJson();
+            s.compare.push_back(std::move(d));
+        }
+        s.compareQuantile = cv->quantile();
+        s.compareActive = m_window->compareReaction()->isActive();
+    }
     return s;
 }
 
 bool SessionManager::apply(const Session& s, QString* error)
 {
     // Everything that can fail happens before the window changes (strong guarantee).
+    std::vector<CompareView::Entry> compare;
     Dataset data;
     QString path;
     std::shared_ptr<FitResult> result;
@@ -230,6 +246,8 @@ bool SessionManager::apply(const Session& s, QString* error)
         }
         if (s.detector)
             params = assignmentsFor(*s.detector);
+        for (const auto& d : s.compare)
+            compare.push_back({d.id, assignmentsFor(d), parseNormalization(d.normalization)});
         if (!s.model.is_null())
             result = resultFor(restoreSessionModel(s.model, static_cast<int>(data.cols())), data);
     } catch (const std::exception& e) {
@@ -264,6 +282,18 @@ bool SessionManager::apply(const Session& s, QString* error)
         c.parallelScale = s.camera.parallelScale;
         c.viewAngle = s.camera.viewAngle;
         m_window->view()->setCameraState(c);
+    }
+    if (!compare.empty() || s.compareActive) {
+        if (s.compareActive)
+            m_window->compareReaction()->setActive(true); // creates the page
+        if (CompareView* cv = m_window->compareView()) {
+            QString why;
+            if (!compare.empty() && !cv->setDetectors(compare, &why))
+                m_window->log()->warning(tr("session compare layout not restored: %1").arg(why));
+            cv->setQuantile(s.compareQuantile);
+        }
+    } else if (m_window->compareReaction()->isActive()) {
+        m_window->compareReaction()->setActive(false);
     }
     return true;
 }
