@@ -25,4 +25,8 @@ fi
 run --load /tmp/olens-classes.csv --screenshot "$OUT/tour-uncertainty.png"
 # Compare mode: six detectors side by side on the same labelled data (2D: gods K=1, acdt d=1).
 run --load samples/moons2d.csv --compare knn,pca,quadrics,kic:kernel=rbf,gods:K=1,acdt:d=1 --screenshot "$OUT/compare.png"
+# The Presets menu's set-ups (papers' toy figures), one image each.
+for k in 1 2 3 4 5 6 7 8; do
+  run --preset "$k" --screenshot "$OUT/preset-$k.png" || echo "preset $k: no screenshot"
+done
 ls -la "$OUT"

@@ -9,6 +9,7 @@
 #include "MainWindow.h"
 #include "Normalizer.h"
 #include "ParamForm.h"
+#include "Presets.h"
 #include "Reactions.h"
 #include "SessionManager.h"
 #include "TrainingController.h"
@@ -68,7 +69,8 @@ int main(int argc, char** argv)
     const QCommandLineOption windowShot("window-screenshot", "Save the whole window as PNG.", "OUT.png");
     const QCommandLineOption exitOpt("exit", "Quit after the screenshots (or right after start).");
     const QCommandLineOption session("session", "Open a saved session (data, detector, model, camera, view).", "FILE");
-    parser.addOptions({load, detector, param, normalize, train, topk, shot, windowShot, exitOpt, session});
+    const QCommandLineOption preset("preset", "Apply preset N of the Presets menu (1-based) and train.", "N");
+    parser.addOptions({load, detector, param, normalize, train, topk, shot, windowShot, exitOpt, session, preset});
     const QCommandLineOption compareOpt("compare", "Open compare mode with these detectors (comma-separated, "
                                         "parameters as id:name=value) and train them; --screenshot saves the compare page.",
                                         "IDS");
@@ -92,6 +94,15 @@ int main(int argc, char** argv)
         QString error;
         if (!window.openFile(file, &error))
             fail(error);
+    }
+    bool presetApplied = false;
+    if (parser.isSet(preset)) {
+        const auto all = olens::availablePresets();
+        const int k = parser.value(preset).toInt();
+        if (k < 1 || k > int(all.size()))
+            fail(QStringLiteral("--preset: %1 is not in 1..%2").arg(parser.value(preset)).arg(all.size()));
+        else
+            presetApplied = olens::PresetsReaction::apply(&window, all[std::size_t(k - 1)], false);
     }
     if (parser.isSet(session)) {
         QString error;
@@ -189,7 +200,7 @@ int main(int argc, char** argv)
         const int rc = app.exec();
         return rc != 0 ? rc : status;
     }
-    const bool doTrain = parser.isSet(train) && status == 0 && !file.isEmpty();
+    const bool doTrain = (parser.isSet(train) || presetApplied) && status == 0 && (!file.isEmpty() || presetApplied);
     if (doTrain) {
         // Screenshot once the trained result's field has been drawn (or after a grace period).
         auto* guard = new QTimer(&window);
