@@ -229,7 +229,9 @@ private slots:
             const QString title = cv.panelTitle(i);
             QVERIFY2(title.contains(QString("AUROC %1").arg(auc, 0, 'f', 3)), qPrintable(title));
             QVERIFY2(title.contains(QString("AUPRC %1").arg(ap, 0, 'f', 3)), qPrintable(title));
-            QVERIFY2(title.contains(QString("fit %1 s").arg(r->fitSeconds, 0, 'f', 3)), qPrintable(title));
+            // 3 decimals below 10 s, 1 above (slow sanitizer builds reach 15 s)
+            QVERIFY2(title.contains(QString("fit %1 s").arg(r->fitSeconds, 0, 'f', r->fitSeconds < 10 ? 3 : 1)),
+                     qPrintable(title));
 
             // Shared quantile: the threshold is the 0.95-quantile of this panel's scores, so about
             // 5 % of the points lie above it.
@@ -253,7 +255,11 @@ private slots:
         // the score field behind them, not a blank frame.
         for (int i = 0; i < 3; ++i) {
             CloudView* view = cv.panelView(i);
+#ifdef OLENS_SANITIZED
+            QTRY_VERIFY_WITH_TIMEOUT(view->field() != nullptr, 150000); // ASan: grids are ~20x slower
+#else
             QTRY_VERIFY_WITH_TIMEOUT(view->field() != nullptr, 30000);
+#endif
             const QImage img = view->grabImage();
             const QRgb white = qRgb(255, 255, 255);
             int onPoints = 0, tried = 0;
