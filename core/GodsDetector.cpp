@@ -17,67 +17,53 @@ namespace olens {
 
 namespace {
 
-ParamSpec spec(const std::string& name, ParamType type, const std::string& def, double lo, double hi,
-               const std::string& help, const std::string& ref, std::vector<std::string> choices = {})
-{
-    ParamSpec s;
-    s.name = name;
-    s.type = type;
-    s.defaultValue = def;
-    s.minValue = lo;
-    s.maxValue = hi;
-    s.help = help;
-    s.reference = ref;
-    s.choices = std::move(choices);
-    return s;
-}
 
 std::vector<ParamSpec> commonParams(bool bods)
 {
     std::vector<ParamSpec> p;
     if (!bods)
-        p.push_back(spec("K", ParamType::Int, "3", 1, 1000,
+        p.push_back(makeParamSpec("K", ParamType::Int, "3", 1, 1000,
                          "Hyperplanes per frame (columns of W1 and W2); at most the number of features.",
                          "GODS paper eq. 10; K = 3 in sec. 7.7"));
-    p.push_back(spec("nu", ParamType::Real, "1", 0, 1e6, "Weight ν of the squared-hinge margin terms.",
+    p.push_back(makeParamSpec("nu", ParamType::Real, "1", 0, 1e6, "Weight ν of the squared-hinge margin terms.",
                      bods ? "GODS paper eq. 4; ν = 1 in sec. 7.3" : "GODS paper eq. 10; ν = 1 in sec. 7.3"));
-    p.push_back(spec("eta", ParamType::Real, "0.3", 0, 1e6,
+    p.push_back(makeParamSpec("eta", ParamType::Real, "0.3", 0, 1e6,
                      "Margin η: in-class points satisfy min(W1ᵀx+b1) ≥ η and max(W2ᵀx+b2) ≤ −η.",
                      "GODS paper eq. 23; η = 0.3 in sec. 7.7"));
     if (!bods) {
-        p.push_back(spec("manifold", ParamType::Choice, "stiefel", 0, 0,
+        p.push_back(makeParamSpec("manifold", ParamType::Choice, "stiefel", 0, 0,
                          "Constraint on the frames: stiefel = orthonormal (eq. 10); noncompact = Q diag(r) with "
                          "Q orthonormal and an lp penalty on r (eq. 11); oblique = unit columns with the "
                          "soft-orthogonality penalty (eq. 12); euclidean = unconstrained with the same penalty (eq. 13).",
                          "GODS paper sec. 4.2-4.3", {"stiefel", "noncompact", "oblique", "euclidean"}));
-        p.push_back(spec("lambda", ParamType::Real, "1", 0, 1e6,
+        p.push_back(makeParamSpec("lambda", ParamType::Real, "1", 0, 1e6,
                          "Penalty λ: on ‖r‖_p (noncompact) or on the soft orthogonality Σ‖WᵀW − I‖² "
                          "(oblique, euclidean); unused by stiefel.",
                          "GODS paper eq. 11-13; λ = 1 in sec. 7.3"));
-        p.push_back(spec("p_norm", ParamType::Real, "1", 1, 100,
+        p.push_back(makeParamSpec("p_norm", ParamType::Real, "1", 1, 100,
                          "p of the ‖r‖_p penalty of the noncompact variant (1 = sparse radii, switching "
                          "hyperplanes off); smoothed as (Σ(r²+ε²)^{p/2})^{1/p}, ε = 1e-4.",
                          "GODS paper eq. 11 and sec. 4.3.1 (p = 1 for sparsity)"));
     }
-    p.push_back(spec("normalize", ParamType::Choice, "l2", 0, 0,
+    p.push_back(makeParamSpec("normalize", ParamType::Choice, "l2", 0, 0,
                      "Row normalisation applied inside fit and score: l2 = unit-norm rows (the paper's default), "
                      "none = raw rows.",
                      "GODS paper sec. 4.1.1, 7.3, Tables I and V", {"l2", "none"}));
-    p.push_back(spec("init", ParamType::Choice, "svd", 0, 0,
+    p.push_back(makeParamSpec("init", ParamType::Choice, "svd", 0, 0,
                      "Starting frames: svd = thin SVD of points near and far from the origin (sec. 6.3); "
                      "random = random orthonormal frames; mean = the data mean direction completed to an "
                      "orthonormal frame by random directions. Biases 0 (noncompact radii 1).",
                      "GODS paper sec. 6.3 and Fig. 5", {"svd", "random", "mean"}));
-    p.push_back(spec("max_iter", ParamType::Int, "200", 1, 100000,
+    p.push_back(makeParamSpec("max_iter", ParamType::Int, "200", 1, 100000,
                      "Iterations of Riemannian conjugate gradient (stops earlier when the gradient norm < 1e-6).",
                      "GODS paper sec. 6.1, 7.3 (about 200 iterations)"));
-    p.push_back(spec("seed", ParamType::Int, "0", 0, 2147483647,
+    p.push_back(makeParamSpec("seed", ParamType::Int, "0", 0, 2147483647,
                      "Seed of the point selection of the SVD initialisation and of the random frames.",
                      "OutlierLens (reproducibility)"));
     // Default "contamination", not the paper's eq. 23: at a stationary point of eq. 10 the bias
     // gradient forces some training responses below η, so eq. 23 with the training η flags most
     // training points (300 of 300 on a 2D blob; see TestGods and the README).
-    p.push_back(spec("decision", ParamType::Choice, "contamination", 0, 0,
+    p.push_back(makeParamSpec("decision", ParamType::Choice, "contamination", 0, 0,
                      "isOutlier rule: eq23 = outside the sandwich at margin η (the paper's rule; η' = η + Δη of "
                      "eq. 24 after calibration with a labelled validation set; with the training η it rejects "
                      "training points whose hinge stays active), contamination = score above the "

@@ -17,20 +17,6 @@ namespace olens {
 
 namespace {
 
-ParamSpec spec(const std::string& name, ParamType type, const std::string& def, double lo, double hi,
-               const std::string& help, const std::string& ref, std::vector<std::string> choices = {})
-{
-    ParamSpec s;
-    s.name = name;
-    s.type = type;
-    s.defaultValue = def;
-    s.minValue = lo;
-    s.maxValue = hi;
-    s.help = help;
-    s.reference = ref;
-    s.choices = std::move(choices);
-    return s;
-}
 
 std::vector<double> flat(const Eigen::MatrixXd& M) { return std::vector<double>(M.data(), M.data() + M.size()); }
 
@@ -207,42 +193,42 @@ DetectorInfo KodsDetector::info()
                   "eq. 14-18 (KODS dual), Theorem 1-2 (Riemannian CG), eq. 19-22 (primal recovery), sec. 6.3 (init), "
                   "sec. 7.5 (kernels), eq. 23 (decision)";
     std::vector<ParamSpec>& p = d.params;
-    p.push_back(spec("K", ParamType::Int, "3", 1, 1000,
+    p.push_back(makeParamSpec("K", ParamType::Int, "3", 1, 1000,
                      "Kernel hyperplanes per frame (rows of the duals Y and Z); at most the number of training rows.",
                      paper + " eq. 17; K = 3 in sec. 7.7 (fig. 1d-f uses one per frame)"));
-    p.push_back(spec("eta", ParamType::Real, "0.3", 0, 1e6,
+    p.push_back(makeParamSpec("eta", ParamType::Real, "0.3", 0, 1e6,
                      "Margin η of eq. 14/18 and of the decision rule eq. 23.", paper + " eq. 18, 23; η = 0.3 in sec. 7.7"));
-    p.push_back(spec("lambda", ParamType::Real, "1", 0, 1e6,
+    p.push_back(makeParamSpec("lambda", ParamType::Real, "1", 0, 1e6,
                      "Weight λ of the soft null-space constraint (Y∘Y − Z∘Z)1 = 0 (eq. 16) in eq. 18. "
                      "(KODS has no ν: eq. 14 uses hard margin constraints.)",
                      paper + " eq. 18; λ = 1 in sec. 7.3"));
-    p.push_back(spec("kernel", ParamType::Choice, "rbf", 0, 0,
+    p.push_back(makeParamSpec("kernel", ParamType::Choice, "rbf", 0, 0,
                      "Kernel 𝕂: linear xᵀy, rbf exp(−‖x−y‖²/2σ²), poly (xᵀy+1)^degree, chi2 exp(−χ²(x,y)/2σ²), "
                      "hik Σ min(x_j, y_j) (chi2 and hik need non-negative features).",
                      paper + " sec. 7.5 (fig. 8), fig. 1d (rbf)", {"linear", "rbf", "poly", "chi2", "hik"}));
-    p.push_back(spec("sigma", ParamType::Real, "0.1", 0, 1e12,
+    p.push_back(makeParamSpec("sigma", ParamType::Real, "0.1", 0, 1e12,
                      "Bandwidth σ of the rbf and chi2 kernels; 0 = the median pairwise distance of the training rows.",
                      paper + " sec. 7.5 (σ = 0.1 on unit-normalised features)"));
-    p.push_back(spec("degree", ParamType::Int, "3", 1, 10, "Degree of the poly kernel.",
+    p.push_back(makeParamSpec("degree", ParamType::Int, "3", 1, 10, "Degree of the poly kernel.",
                      paper + " sec. 7.5, 7.7 (degree 3)"));
-    p.push_back(spec("ridge", ParamType::Real, "1e-3", 1e-12, 1,
+    p.push_back(makeParamSpec("ridge", ParamType::Real, "1e-3", 1e-12, 1,
                      "Kernel regularisation: the optimisation uses 𝕂 + εI with ε = ridge · mean(diag 𝕂), so that 𝕂 is "
                      "positive definite as the generalized Stiefel manifold requires.",
                      paper + " sec. 4.4 (𝕂 ≻ 0); OutlierLens regularisation"));
-    p.push_back(spec("metric", ParamType::Choice, "canonical", 0, 0,
+    p.push_back(makeParamSpec("metric", ParamType::Choice, "canonical", 0, 0,
                      "Riemannian metric on the generalized Stiefel manifold: canonical = Theorem 1 (eq. 29); "
                      "b = the 𝕂-metric tr(ξᵀ𝕂ζ) (ManOpt's stiefelgeneralizedfactory), about 1.5x faster per iteration.",
                      paper + " Theorem 1, sec. 6.2", {"canonical", "b"}));
-    p.push_back(spec("init", ParamType::Choice, "uniform", 0, 0,
+    p.push_back(makeParamSpec("init", ParamType::Choice, "uniform", 0, 0,
                      "Starting duals: uniform = 1/(nK) (sec. 6.3; rows 2..K perturbed by a seeded ±50 % so that the "
                      "rows can be 𝕂-orthonormal), random = Gaussian; both then 𝕂-orthonormalised (Gram–Schmidt).",
                      paper + " sec. 6.3", {"uniform", "random"}));
-    p.push_back(spec("max_iter", ParamType::Int, "200", 1, 100000,
+    p.push_back(makeParamSpec("max_iter", ParamType::Int, "200", 1, 100000,
                      "Iterations of Riemannian conjugate gradient (stops earlier when the Riemannian gradient norm falls "
                      "below 1e-6 times its initial value).",
                      paper + " sec. 6.2, 7.3 (about 200 iterations)"));
     p.push_back(seedParam("Seed of the perturbation of the uniform start and of the random start."));
-    p.push_back(spec("decision", ParamType::Choice, "eq23", 0, 0,
+    p.push_back(makeParamSpec("decision", ParamType::Choice, "eq23", 0, 0,
                      "isOutlier rule: eq23 = outside the region of eq. 23 (every training point is inside by eq. 21-22), "
                      "contamination = score above the (1 - contamination) quantile of the training scores.",
                      paper + " eq. 23", {"eq23", "contamination"}));

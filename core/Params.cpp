@@ -9,6 +9,21 @@
 
 namespace olens {
 
+ParamSpec makeParamSpec(std::string name, ParamType type, std::string def, double lo, double hi, std::string help,
+                        std::string ref, std::vector<std::string> choices)
+{
+    ParamSpec s;
+    s.name = std::move(name);
+    s.type = type;
+    s.defaultValue = std::move(def);
+    s.minValue = lo;
+    s.maxValue = hi;
+    s.help = std::move(help);
+    s.reference = std::move(ref);
+    s.choices = std::move(choices);
+    return s;
+}
+
 namespace {
 
 std::string formatNumber(double v)

@@ -25,6 +25,10 @@ struct ParamSpec {
 
 std::string toString(ParamType type);
 
+/// A ParamSpec in one call (the schema entries of every detector's info()).
+ParamSpec makeParamSpec(std::string name, ParamType type, std::string def, double lo, double hi, std::string help,
+                        std::string ref, std::vector<std::string> choices = {});
+
 /// "name=value" pairs as given on a command line.
 using ParamAssignments = std::vector<std::pair<std::string, std::string>>;
 /// Splits "name=value"; throws ParamError when there is no '='.

@@ -24,24 +24,10 @@ double msSince(Clock::time_point t)
     return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
-ParamSpec spec(std::string name, ParamType type, std::string def, double lo, double hi, std::string help,
-               std::string ref, std::vector<std::string> choices = {})
-{
-    ParamSpec s;
-    s.name = std::move(name);
-    s.type = type;
-    s.defaultValue = std::move(def);
-    s.minValue = lo;
-    s.maxValue = hi;
-    s.help = std::move(help);
-    s.reference = std::move(ref);
-    s.choices = std::move(choices);
-    return s;
-}
 
 ParamSpec quadricsCountParam()
 {
-    return spec("m", ParamType::Int, "0", 0, 100000,
+    return makeParamSpec("m", ParamType::Int, "0", 0, 100000,
                 "Number of quadrics in the intersection; 0 = auto: p - 1 (at least 1, at most 50). "
                 "App. B.4: read the decay of the moment/PCA spectrum to choose it.",
                 "Quadrics paper sec. 4.4 (m quadrics), App. B.4 (choosing m)");
@@ -416,24 +402,24 @@ DetectorInfo QuadricsDetector::info()
     const std::string paper = "Quadrics paper ";
     d.params = {
         quadricsCountParam(),
-        spec("distance", ParamType::Choice, "d2", 0, 0,
+        makeParamSpec("distance", ParamType::Choice, "d2", 0, 0,
              "Distance to each quadric in the loss and the score: d2 (2-distance, eq. 8), d1 (|f|/|grad f|), "
              "algebraic (|f|).",
              paper + "eq. 8 (d2), sec. 4.1 (algebraic), sec. 4.2 (d1)", {"d2", "d1", "algebraic"}),
-        spec("lambda", ParamType::Real, "1", 0.0, 1e6,
+        makeParamSpec("lambda", ParamType::Real, "1", 0.0, 1e6,
              "Weight of the soft HS-orthonormality penalty ||V^T V - I||^2 (per point of the data term).",
              paper + "eq. 15, App. B.5 (lambda = 1)"),
-        spec("optimizer", ParamType::Choice, "adam", 0, 0,
+        makeParamSpec("optimizer", ParamType::Choice, "adam", 0, 0,
              "Minibatch optimiser: adam (Kingma & Ba, beta = 0.9/0.999) or plain sgd.",
              paper + "sec. 4.4 (stochastic gradient descent)", {"adam", "sgd"}),
-        spec("lr", ParamType::Real, "0.01", 1e-12, 100.0,
+        makeParamSpec("lr", ParamType::Real, "0.01", 1e-12, 100.0,
              "Learning rate (step size) of the optimiser; coordinates are normalised to unit RMS radius first.",
              "OutlierLens default (the paper gives none; authors' code: SGD 0.1)"),
-        spec("epochs", ParamType::Int, "500", 1, 1e7, "Passes over the training data.",
+        makeParamSpec("epochs", ParamType::Int, "500", 1, 1e7, "Passes over the training data.",
              "OutlierLens default (the paper gives none)"),
-        spec("batch", ParamType::Int, "64", 1, 1e8, "Minibatch size.",
+        makeParamSpec("batch", ParamType::Int, "64", 1, 1e8, "Minibatch size.",
              "OutlierLens default (the paper gives none; authors' code: 256)"),
-        spec("seed", ParamType::Int, "0", 0, 2147483647.0,
+        makeParamSpec("seed", ParamType::Int, "0", 0, 2147483647.0,
              "Seed of the random orthonormal initialisation and of the minibatch order.",
              "OutlierLens convention (seeded runs are reproducible)"),
         contaminationParam(),
