@@ -9,6 +9,6 @@ BUILD_DIR=${BUILD_DIR:-build}
 if [ $# -eq 0 ]; then set -- --load samples/seam3d.csv; fi
 if [ -z "${DISPLAY:-}" ]; then
   echo "run: no DISPLAY; starting the app under xvfb-run (pass --screenshot OUT.png --exit to capture it)"
-  exec xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD_DIR/app/outlierlens" "$@"
+  exec xvfb-run -a -s "-screen 0 1600x1000x24" "$BUILD_DIR/app/gui/outlierlens" "$@"
 fi
-exec "$BUILD_DIR/app/outlierlens" "$@"
+exec "$BUILD_DIR/app/gui/outlierlens" "$@"
