@@ -1,8 +1,8 @@
 #pragma once
 // Helpers shared by the benchmark programs in bench/: timing, medians, seeded data, the machine
 // description, and the Q-FULL per-epoch timing (read from the detector's progress reports).
-#include "Registry.h"
-#include "Rng.h"
+#include "registry/Registry.h"
+#include "base/Rng.h"
 
 #include <nlohmann/json.hpp>
 

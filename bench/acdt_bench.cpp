@@ -3,10 +3,10 @@
 // with the median fit time, the MSRE at the scoring L and at a few other L (read from the same
 // dendrogram), and the time to re-cut the dendrogram (labels + flats) for another L.
 //   olens_bench_acdt [--n 5000] [--runs 5] [--L 12] [--seed 1] [--noise 0]
-#include "AcdtDetector.h"
-#include "Generators.h"
-#include "Metrics.h"
-#include "Registry.h"
+#include "detectors/acdt/AcdtDetector.h"
+#include "data/Generators.h"
+#include "metrics/Metrics.h"
+#include "registry/Registry.h"
 
 #include <algorithm>
 #include <chrono>

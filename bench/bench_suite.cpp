@@ -15,9 +15,9 @@
 //                     [--budget SECONDS] [--quick]
 #include "BenchCommon.h"
 
-#include "DataLoader.h"
-#include "Errors.h"
-#include "Generators.h"
+#include "data/DataLoader.h"
+#include "base/Errors.h"
+#include "data/Generators.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -5,8 +5,8 @@
 // usage: olens_bench_kic [--runs 5] [--n 4601] [--p 57] [--kernel rbf|poly] [--grid]
 //   --grid  instead: score a 512×512 grid of 2-D queries with a model fitted on n = 1000 points
 //           (the GUI's contour grid), for both kernels.
-#include "Registry.h"
-#include "Rng.h"
+#include "registry/Registry.h"
+#include "base/Rng.h"
 
 #include <algorithm>
 #include <chrono>

@@ -7,9 +7,9 @@
 // progress reports (initialisation and the final scoring pass are excluded). Prints one JSON object
 // with, per batch size, the median over repeats of the per-repeat median epoch time (wall clock, and
 // process CPU time, which is less disturbed by other load on a shared machine).
-#include "QuadricsDetector.h"
-#include "Registry.h"
-#include "Rng.h"
+#include "detectors/quadrics/QuadricsDetector.h"
+#include "registry/Registry.h"
+#include "base/Rng.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,12 +1,12 @@
 // ACDT: Grassmann distance and flag mean, the greedy merging (hand-computed order), graph
 // connectivity of every cluster, final flats/MSRE, the bounded-patch score, the dendrogram replay,
 // JSON round trip, reproducibility and the detector contract.
-#include "AcdtDetector.h"
-#include "Errors.h"
-#include "Generators.h"
-#include "Grassmann.h"
-#include "Registry.h"
-#include "Rng.h"
+#include "detectors/acdt/AcdtDetector.h"
+#include "base/Errors.h"
+#include "data/Generators.h"
+#include "linalg/Grassmann.h"
+#include "registry/Registry.h"
+#include "base/Rng.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // outlierlens-cli: the DESIGN.md contract (list, generate, score, evaluate), exit codes and
 // one-line errors; evaluate's AUROC/AUPRC checked against an independent pair-counting computation.
 #include "Cli.h"
-#include "DataLoader.h"
+#include "data/DataLoader.h"
 
 #include <QProcess>
 #include <QTemporaryDir>

@@ -1,10 +1,10 @@
 // outlierlens-cli verify (DESIGN.md contract: eer, fnr_at_fpr_0.001, auc, n_pairs, fit_seconds,
 // method, dim) and perturb (noise protocol of the uncertainty paper, sec. 5.1).
 #include "Cli.h"
-#include "DataLoader.h"
-#include "Generators.h"
-#include "Metrics.h"
-#include "Verification.h"
+#include "data/DataLoader.h"
+#include "data/Generators.h"
+#include "metrics/Metrics.h"
+#include "similarity/Verification.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

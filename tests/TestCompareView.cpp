@@ -4,10 +4,10 @@
 #include "CloudView.h"
 #include "CompareView.h"
 #include "DataDocument.h"
-#include "Generators.h"
+#include "data/Generators.h"
 #include "GuiTestSupport.h"
-#include "Metrics.h"
-#include "Registry.h"
+#include "metrics/Metrics.h"
+#include "registry/Registry.h"
 #include "TrainingController.h"
 
 #include <QApplication>

@@ -1,7 +1,7 @@
 // Tests for core/DataLoader: formats, header detection, labels, sigma, exclusion, missing values,
 // every malformed-input message (file:line:column: reason) and the writeCsv round trip.
-#include "DataLoader.h"
-#include "Errors.h"
+#include "data/DataLoader.h"
+#include "base/Errors.h"
 
 #include <QtTest>
 

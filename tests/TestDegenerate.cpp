@@ -4,9 +4,9 @@
 // message names the problem, or a sensible fit: finite training scores and score() of the right
 // size, isOutlier in {0,1}. Anything else (another exception type, NaN scores, a crash, an Eigen
 // assertion in the sanitizer/Debug build) fails. Each row prints one "MATRIX" line for the report.
-#include "Errors.h"
-#include "Registry.h"
-#include "Rng.h"
+#include "base/Errors.h"
+#include "registry/Registry.h"
+#include "base/Rng.h"
 
 #include <QElapsedTimer>
 #include <QtTest>

@@ -1,10 +1,10 @@
 // knn and pca on exact small cases, the detector contract (unfitted use, wrong dimension,
 // cancellation keeps the previous model, JSON round trip).
-#include "Errors.h"
-#include "KnnDetector.h"
-#include "PcaDetector.h"
-#include "Registry.h"
-#include "Rng.h"
+#include "base/Errors.h"
+#include "detectors/knn/KnnDetector.h"
+#include "detectors/pca/PcaDetector.h"
+#include "registry/Registry.h"
+#include "base/Rng.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // Score fields on display grids: values equal the detector's score / the quadric's f at the grid
 // points (through projection and normalisation), and the newest request wins.
 #include "FieldComputer.h"
-#include "Generators.h"
-#include "Registry.h"
+#include "data/Generators.h"
+#include "registry/Registry.h"
 
 #include <QSignalSpy>
 #include <QtTest>

@@ -1,6 +1,6 @@
 // Tests of the seeded toy data generators (core/Generators.h).
-#include "Errors.h"
-#include "Generators.h"
+#include "base/Errors.h"
+#include "data/Generators.h"
 
 #include <QtTest>
 

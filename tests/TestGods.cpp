@@ -4,15 +4,15 @@
 // Variants (eq. 11-13): gradients of every objective against finite differences, fitted iterates on
 // their manifold, AUROC on a 2D blob with far outliers; the 2D blob acceptance test for eq. 23;
 // eq. 24 calibration (hand-computed 2-means and Δη); the normalize option.
-#include "Metrics.h"
-#include "Errors.h"
-#include "GodsDetector.h"
-#include "Registry.h"
-#include "Riemannian.h"
-#include "Rng.h"
+#include "metrics/Metrics.h"
+#include "base/Errors.h"
+#include "detectors/gods/GodsDetector.h"
+#include "registry/Registry.h"
+#include "optim/Riemannian.h"
+#include "base/Rng.h"
 
-#include "Generators.h"
-#include "Registry.h"
+#include "data/Generators.h"
+#include "registry/Registry.h"
 
 #include <QtTest>
 

@@ -3,11 +3,11 @@
 // the filtering step (eq. 20), analytic identities (mean of q over the data = s; mean KIC score =
 // tr(G(G + ρI)⁻¹)), invariance of the Christoffel function under affine maps, and the detector
 // contract (refusals, cancellation, JSON round trip).
-#include "Errors.h"
-#include "IcDetector.h"
-#include "KicDetector.h"
-#include "Registry.h"
-#include "Rng.h"
+#include "base/Errors.h"
+#include "detectors/kic/IcDetector.h"
+#include "detectors/kic/KicDetector.h"
+#include "registry/Registry.h"
+#include "base/Rng.h"
 
 #include <QtTest>
 #include <cmath>

@@ -1,11 +1,11 @@
 // The KIC paper's baselines (sec. 4.1): ksp / KSP2 (Sugiyama & Borgwardt) against brute-force
 // nearest neighbours, and inf (Lucic et al.'s influence) against its formula recomputed here
 // from the fitted centres; seeds, k values, JSON round trips.
-#include "Errors.h"
-#include "InfDetector.h"
-#include "KspDetector.h"
-#include "Registry.h"
-#include "Rng.h"
+#include "base/Errors.h"
+#include "detectors/kic/InfDetector.h"
+#include "detectors/kic/KspDetector.h"
+#include "registry/Registry.h"
+#include "base/Rng.h"
 
 #include <QtTest>
 #include <cmath>

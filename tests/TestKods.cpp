@@ -3,12 +3,12 @@
 // manifold and consistent with the retraction, fitted duals on the manifold, the ring of fig. 1d
 // (empty centre rejected), a linear-kernel blob, eq. 21–22 (training points in-class), frame scores,
 // JSON round trip, chunked scoring, errors.
-#include "Errors.h"
-#include "Generators.h"
-#include "KodsDetector.h"
-#include "Registry.h"
-#include "Riemannian.h"
-#include "Rng.h"
+#include "base/Errors.h"
+#include "data/Generators.h"
+#include "detectors/gods/KodsDetector.h"
+#include "registry/Registry.h"
+#include "optim/Riemannian.h"
+#include "base/Rng.h"
 
 #include <QtTest>
 

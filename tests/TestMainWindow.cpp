@@ -6,8 +6,8 @@
 #include "RankingPanel.h"
 #include "TrainingController.h"
 #include "ViewControls.h"
-#include "DataLoader.h"
-#include "Generators.h"
+#include "data/DataLoader.h"
+#include "data/Generators.h"
 
 #include <QCheckBox>
 #include <QSpinBox>

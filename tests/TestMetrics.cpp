@@ -1,8 +1,8 @@
 // Tests for core/Metrics: every expected value below is worked out by hand in the comment next to
 // it (positives = label 1; the ROC/PR tables list thresholds in decreasing score order with the
 // cumulative TP/FP counts at each distinct score, as scikit-learn does).
-#include "Errors.h"
-#include "Metrics.h"
+#include "base/Errors.h"
+#include "metrics/Metrics.h"
 
 #include <QtTest>
 

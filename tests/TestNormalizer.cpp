@@ -1,7 +1,7 @@
 // Tests for core/Normalizer: hand-computed zscore/minmax/l2 examples, constant columns,
 // training statistics reused on new data, JSON round trip and the error cases.
-#include "Errors.h"
-#include "Normalizer.h"
+#include "base/Errors.h"
+#include "data/Normalizer.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // The optimisers of core/Optimizers on problems with known answers: a convex quadratic (closed-form
 // minimiser), the Rosenbrock function (minimum at (1, 1)), a minibatch least-squares fit with an exact
 // solution, the first Adam step (|Δθ| = lr per coordinate by bias correction), and the seeded shuffling.
-#include "Optimizers.h"
-#include "Rng.h"
+#include "optim/Optimizers.h"
+#include "base/Rng.h"
 
 #include <QtTest>
 

@@ -1,6 +1,6 @@
 // Parameter schema, parsing and validation, and the detector registry.
-#include "Errors.h"
-#include "Registry.h"
+#include "base/Errors.h"
+#include "registry/Registry.h"
 
 #include <QtTest>
 

@@ -3,11 +3,12 @@
 // (eq. 8, 9, 10), exact Q-BASE on data lying on a known quadric (App. A.1), equivariance of Q-FULL and
 // the documented non-equivariance of Q-BASE (App. A.3), the seam-curve toy example (sec. 5.1), the
 // similarity robustification (eq. 17), the spectra for choosing m (App. B.4), and the detector contract.
-#include "Errors.h"
-#include "Generators.h"
-#include "QuadricsDetector.h"
-#include "Registry.h"
-#include "Rng.h"
+#include "similarity/RobustSimilarity.h"
+#include "base/Errors.h"
+#include "data/Generators.h"
+#include "detectors/quadrics/QuadricsDetector.h"
+#include "registry/Registry.h"
+#include "base/Rng.h"
 
 #include <QtTest>
 

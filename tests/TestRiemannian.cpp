@@ -5,8 +5,8 @@
 // retractions on the manifold and first order, the generalized eigenproblem min tr(UᵀAU) s.t.
 // UᵀBU = I against Eigen's GeneralizedSelfAdjointEigenSolver, and oblique problems with closed-form
 // answers.
-#include "Riemannian.h"
-#include "Rng.h"
+#include "optim/Riemannian.h"
+#include "base/Rng.h"
 
 #include <QtTest>
 

@@ -1,10 +1,10 @@
 // Session files: a full round trip (embedded data, detector, fitted model, camera, view, compare)
 // gives identical scores; every kind of malformed file is rejected with a DataError naming the
 // JSON path, never a crash.
-#include "Errors.h"
-#include "Generators.h"
-#include "Registry.h"
-#include "Session.h"
+#include "base/Errors.h"
+#include "data/Generators.h"
+#include "registry/Registry.h"
+#include "session/Session.h"
 
 #include <QtTest>
 #include <functional>

@@ -9,7 +9,7 @@
 #include "DataEditor.h"
 #include "DetectorPanel.h"
 #include "EditReactions.h"
-#include "Generators.h"
+#include "data/Generators.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "NewDataDialog.h"

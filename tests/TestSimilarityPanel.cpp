@@ -5,12 +5,12 @@
 // and the tensor glyphs (counts, extents = scale·σ incl. the projected p > 3 case, pixels).
 #include "CloudView.h"
 #include "DataDocument.h"
-#include "Generators.h"
-#include "JointBayesian.h"
-#include "Metrics.h"
+#include "data/Generators.h"
+#include "similarity/JointBayesian.h"
+#include "metrics/Metrics.h"
 #include "PlotWidget.h"
 #include "SimilarityPanel.h"
-#include "Verification.h"
+#include "similarity/Verification.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -1,7 +1,7 @@
 // Training in the background: results arrive through signals, cancel is honoured quickly and keeps
 // the previous result, failures keep it too, and the GUI event loop keeps responding meanwhile.
 #include "DataDocument.h"
-#include "Generators.h"
+#include "data/Generators.h"
 #include "GuiTestSupport.h"
 #include "TrainingController.h"
 

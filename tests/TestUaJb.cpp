@@ -2,14 +2,15 @@
 // noise protocol (sec. 5.1), the `classes` generator and verification pairs: E-step against brute-
 // force Gaussian conditioning, LR against the explicit Gaussian log-ratio and Chen et al.'s closed
 // form, monotone EM, zero uncertainty = JB, symmetry, imputation against the precision-matrix form.
-#include "Errors.h"
-#include "Generators.h"
-#include "Imputation.h"
-#include "JointBayesian.h"
-#include "Metrics.h"
-#include "NoiseProtocol.h"
-#include "Rng.h"
-#include "Verification.h"
+#include "base/Stats.h"
+#include "base/Errors.h"
+#include "data/Generators.h"
+#include "similarity/Imputation.h"
+#include "similarity/JointBayesian.h"
+#include "metrics/Metrics.h"
+#include "data/NoiseProtocol.h"
+#include "base/Rng.h"
+#include "similarity/Verification.h"
 
 #include <QtTest>
 
@@ -20,7 +21,6 @@ using namespace olens;
 
 namespace {
 
-constexpr double kLog2Pi = 1.8378770664093454835606594728112353;
 
 Eigen::MatrixXd randn(Eigen::Index r, Eigen::Index c, Rng& rng)
 {

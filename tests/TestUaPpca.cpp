@@ -1,10 +1,11 @@
 // UA-PPCA (uncertainty-joint-bayesian.txt sec. 3): E-step against brute-force Gaussian conditioning,
 // the closed-form M-step (eq. 8–11) against the stationarity conditions eq. 6–7, monotone EM,
 // the PPCA special case (Tipping & Bishop's closed form), projections and errors.
-#include "Errors.h"
-#include "Pca.h"
-#include "Rng.h"
-#include "UaPpca.h"
+#include "base/Stats.h"
+#include "base/Errors.h"
+#include "linalg/Pca.h"
+#include "base/Rng.h"
+#include "similarity/UaPpca.h"
 
 #include <QtTest>
 
@@ -14,7 +15,6 @@ using namespace olens;
 
 namespace {
 
-constexpr double kLog2Pi = 1.8378770664093454835606594728112353;
 
 Eigen::MatrixXd randn(Eigen::Index r, Eigen::Index c, Rng& rng)
 {

@@ -1,7 +1,7 @@
 #include "CloudView.h"
 
 #include "DataDocument.h"
-#include "ResultTools.h"
+#include "pipeline/FitPipeline.h"
 
 #include <QFile>
 #include <QToolTip>
@@ -443,7 +443,7 @@ void CloudView::rebuild(bool keepCamera)
     m_display = n > 0 ? m_projection.toDisplay(d.X) : Eigen::MatrixX3d(0, 3);
     if (m_showReconstruction && n > 0)
         if (const auto r = m_doc->result()) {
-            const Eigen::MatrixXd R = reconstructionOf(*r, d);
+            const Eigen::MatrixXd R = reconstructedRows(*r, d.X);
             if (R.rows() == n)
                 m_display = m_projection.toDisplay(R);
         }
@@ -507,7 +507,8 @@ void CloudView::setShowReconstruction(bool on)
 bool CloudView::hasReconstruction() const
 {
     const auto r = m_doc->result();
-    return r && reconstructionOf(*r, m_doc->dataset()).rows() == m_doc->dataset().rows() && m_doc->dataset().rows() > 0;
+    // A yes/no question answered from the capability, without computing the reconstruction.
+    return r && r->detector && r->detector->reconstruction() && m_doc->dataset().rows() > 0;
 }
 
 void CloudView::refreshPositions()
@@ -520,7 +521,7 @@ void CloudView::refreshPositions()
     Eigen::MatrixXd X = d.X;
     if (m_showReconstruction)
         if (const auto r = m_doc->result()) {
-            Eigen::MatrixXd R = reconstructionOf(*r, d);
+            Eigen::MatrixXd R = reconstructedRows(*r, d.X);
             if (R.rows() == n)
                 X = std::move(R);
         }

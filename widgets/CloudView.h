@@ -5,7 +5,7 @@
 // iso-surface of the score at the threshold, and the detector's geometry (quadric zero sets,
 // hyperplanes, flats), each layer switchable. Fields are computed off the GUI thread.
 #include "FieldComputer.h"
-#include "Projection.h"
+#include "linalg/Projection.h"
 #include "VtkView.h"
 
 #include <Eigen/Dense>

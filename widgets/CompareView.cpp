@@ -2,10 +2,10 @@
 
 #include "CloudView.h"
 #include "DataDocument.h"
-#include "Errors.h"
-#include "Metrics.h"
+#include "base/Errors.h"
+#include "metrics/Metrics.h"
 #include "ParamForm.h"
-#include "Registry.h"
+#include "registry/Registry.h"
 #include "TrainingController.h"
 
 #include <QComboBox>
@@ -82,10 +82,15 @@ CompareView::Entry CompareView::defaultEntry(const std::string& id)
 
 std::vector<std::string> CompareView::defaultDetectorIds()
 {
+    // The default panels are the detectors that give themselves a compare slot (DetectorInfo).
+    std::vector<std::pair<int, std::string>> ordered;
+    for (const auto& info : Registry::instance().detectors())
+        if (info.compareSlot > 0)
+            ordered.emplace_back(info.compareSlot, info.id);
+    std::sort(ordered.begin(), ordered.end());
     std::vector<std::string> ids;
-    for (const char* id : {"knn", "pca", "quadrics", "kic", "gods", "acdt"})
-        if (registered(id))
-            ids.emplace_back(id);
+    for (auto& s : ordered)
+        ids.push_back(std::move(s.second));
     return ids;
 }
 

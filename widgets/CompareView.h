@@ -5,8 +5,8 @@
 // concurrently on a pool sized for them, show their fit time and (with labels) AUROC / AUPRC,
 // share one camera (a user move in one panel is copied to the others), one selected point and one
 // threshold quantile: each panel's threshold is the q-quantile of its own training scores.
-#include "Normalizer.h"
-#include "Params.h"
+#include "data/Normalizer.h"
+#include "base/Params.h"
 
 #include <Eigen/Dense>
 #include <QDialog>

@@ -1,7 +1,7 @@
 #include "DataDocument.h"
 
-#include "DataLoader.h"
-#include "Errors.h"
+#include "data/DataLoader.h"
+#include "base/Errors.h"
 
 #include <QFileInfo>
 
@@ -54,36 +54,8 @@ void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> ad
 
 std::shared_ptr<const FitResult> adjustResult(const FitResult& r, const Dataset& data, const std::vector<int>& keep)
 {
-    if (!r.detector || static_cast<Eigen::Index>(keep.size()) != data.rows())
-        return nullptr;
     try {
-        auto out = std::make_shared<FitResult>(r);
-        const Eigen::Index n = data.rows();
-        out->scores.resize(n);
-        std::vector<int> fresh;
-        for (Eigen::Index i = 0; i < n; ++i) {
-            const int k = keep[static_cast<std::size_t>(i)];
-            if (k >= 0 && k < r.scores.size())
-                out->scores(i) = r.scores(k);
-            else
-                fresh.push_back(static_cast<int>(i));
-        }
-        if (!fresh.empty()) {
-            Eigen::MatrixXd Q(static_cast<Eigen::Index>(fresh.size()), data.cols());
-            for (std::size_t j = 0; j < fresh.size(); ++j)
-                Q.row(static_cast<Eigen::Index>(j)) = data.X.row(fresh[j]);
-            const Eigen::VectorXd s = r.detector->score(r.normalizer.transform(Q));
-            for (std::size_t j = 0; j < fresh.size(); ++j)
-                out->scores(fresh[j]) = s(static_cast<Eigen::Index>(j));
-        }
-        out->outlier = (out->scores.array() > out->threshold).cast<int>().matrix();
-        out->explanations.clear();
-        if (!r.explanations.empty()) {
-            const auto e = r.detector->explain(r.normalizer.transform(data.X));
-            if (static_cast<Eigen::Index>(e.size()) == n)
-                out->explanations = e;
-        }
-        return out;
+        return rescoreAfterEdit(r, data.X, keep);
     } catch (const std::exception&) {
         return nullptr; // e.g. the detector cannot score the new point: show no result until retrained
     }

@@ -1,29 +1,17 @@
 #pragma once
 // The shared document: the loaded data set, the current fitted result, the selection and the
 // decision threshold. Views and docks observe it, never each other.
-#include "Dataset.h"
-#include "Detector.h"
-#include "Geometry.h"
-#include "Normalizer.h"
+#include "data/Dataset.h"
+#include "detectors/Detector.h"
+#include "detectors/Geometry.h"
+#include "data/Normalizer.h"
+#include "pipeline/FitPipeline.h"
 
 #include <QObject>
 #include <QString>
 #include <memory>
 
 namespace olens {
-
-/// A trained detector and everything derived from it for the loaded data.
-struct FitResult {
-    std::shared_ptr<const Detector> detector; ///< fitted on normalizer.transform(data.X)
-    Normalizer normalizer;                    ///< fitted on the training data
-    Eigen::VectorXd scores;                   ///< one per sample of the dataset (training scores)
-    Eigen::VectorXi outlier;                  ///< the detector's own decision on the samples
-    double threshold = 0.0;                   ///< the detector's decision threshold on the score
-    double fitSeconds = 0.0;
-    std::string detectorId;
-    std::vector<std::string> explanations;    ///< per sample, may be empty
-    Geometry geometry;                        ///< in normalised coordinates
-};
 
 class DataDocument : public QObject {
     Q_OBJECT

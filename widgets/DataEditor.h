@@ -4,7 +4,7 @@
 // and, in 3D, on the plane through the camera's focal point facing the viewer. Every edit is an
 // undoable command; the current result is adjusted at once (moved/new points are scored with the
 // fitted detector, the others keep their scores) and `edited()` lets the app retrain (debounced).
-#include "Dataset.h"
+#include "data/Dataset.h"
 
 #include <QObject>
 #include <QPointF>

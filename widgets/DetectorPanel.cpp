@@ -3,8 +3,7 @@
 #include "DataDocument.h"
 #include "ParamForm.h"
 #include "PlotWidget.h"
-#include "QuadricsDetector.h"
-#include "Registry.h"
+#include "registry/Registry.h"
 #include "TrainingController.h"
 
 #include <QComboBox>
@@ -135,20 +134,15 @@ void DetectorPanel::setNormalization(Normalization n)
 
 void DetectorPanel::updateGuidance()
 {
-    // Quadrics: App. B.4 of the paper chooses m from the eigenvalue decay; show it for the data.
-    const QString id = currentDetector();
+    // Parameter guidance is the detector's own (DetectorInfo::guidance, e.g. quadrics App. B.4).
+    const std::string id = currentDetector().toStdString();
     const Dataset& d = m_doc->dataset();
-    if (!id.startsWith("quadrics") || d.rows() < 2) {
-        m_guidance->hide();
-        return;
-    }
-    const Eigen::VectorXd decay = QuadricsDetector::pcaLogDecay(d.X);
-    QString text = tr("Choosing m (quadrics paper App. B.4): −log(λᵢ/λ₁) of the PCA eigenvalues: ");
-    for (Eigen::Index i = 0; i < std::min<Eigen::Index>(decay.size(), 8); ++i)
-        text += QString::number(decay(i), 'f', 2) + (i + 1 < std::min<Eigen::Index>(decay.size(), 8) ? ", " : "");
-    text += tr(". A jump after i = k suggests a k-dimensional manifold: m ≈ p − k quadrics (auto: m = p − 1).");
-    m_guidance->setText(text);
-    m_guidance->show();
+    std::string text;
+    if (!id.empty() && d.rows() >= 2)
+        if (const auto& guide = Registry::instance().info(id).guidance)
+            text = guide(d.X);
+    m_guidance->setVisible(!text.empty());
+    m_guidance->setText(QString::fromStdString(text));
 }
 
 void DetectorPanel::onDetectorChanged()

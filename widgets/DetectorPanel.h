@@ -1,7 +1,7 @@
 #pragma once
 // The Detector dock: pick a registered detector, edit its parameters (form generated from the
 // schema), choose the normalisation, Train / Cancel with progress, ETA and a live loss plot.
-#include "Normalizer.h"
+#include "data/Normalizer.h"
 
 #include <QWidget>
 

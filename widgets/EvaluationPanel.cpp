@@ -2,7 +2,7 @@
 
 #include "CloudView.h"
 #include "DataDocument.h"
-#include "Metrics.h"
+#include "metrics/Metrics.h"
 #include "PlotWidget.h"
 
 #include <QLabel>

@@ -2,10 +2,10 @@
 // Evaluates a trained detector's score (and the implicit functions of its geometry: quadrics,
 // hyperplanes) on a regular display-space grid in a worker thread. The newest request wins:
 // a running computation is abandoned between chunks when a newer one arrives.
-#include "Detector.h"
-#include "Geometry.h"
-#include "Normalizer.h"
-#include "Projection.h"
+#include "detectors/Detector.h"
+#include "detectors/Geometry.h"
+#include "data/Normalizer.h"
+#include "linalg/Projection.h"
 
 #include <QObject>
 #include <atomic>

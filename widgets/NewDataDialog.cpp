@@ -1,7 +1,7 @@
 #include "NewDataDialog.h"
 
-#include "Errors.h"
-#include "Generators.h"
+#include "base/Errors.h"
+#include "data/Generators.h"
 #include "ParamForm.h"
 
 #include <QComboBox>

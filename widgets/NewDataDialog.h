@@ -2,7 +2,7 @@
 // File → New data: pick one of the core generators (blobs, moons, ring, seam, Swiss roll, ...),
 // edit its parameters (form generated from the generator's schema), the number of points and the
 // seed; or start from an empty 2D canvas to click points in. Same inputs → same data.
-#include "Dataset.h"
+#include "data/Dataset.h"
 
 #include <QDialog>
 

@@ -1,7 +1,7 @@
 #pragma once
 // A form generated from a parameter schema (core ParamSpec): spin boxes for numbers, check boxes
 // for booleans, combo boxes for choices; tooltips carry the help text, range and paper reference.
-#include "Params.h"
+#include "base/Params.h"
 
 #include <QWidget>
 

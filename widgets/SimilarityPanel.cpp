@@ -2,11 +2,11 @@
 
 #include "CloudView.h"
 #include "DataDocument.h"
-#include "Errors.h"
-#include "Metrics.h"
+#include "similarity/RobustSimilarity.h"
+#include "base/Errors.h"
+#include "metrics/Metrics.h"
 #include "PlotWidget.h"
-#include "QuadricsDetector.h"
-#include "Rng.h"
+#include "base/Rng.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -8,8 +8,8 @@
 // verification section trains both methods again on a seeded, class-stratified half of the data and
 // draws the DET curve (false reject against false accept rate) of all pairs of the other half (a seeded
 // sample when there are too many), with the equal error rate marked.
-#include "JointBayesian.h"
-#include "Verification.h"
+#include "similarity/JointBayesian.h"
+#include "similarity/Verification.h"
 
 #include <QFutureWatcher>
 #include <QString>

@@ -1,8 +1,8 @@
 #include "TrainingController.h"
 
 #include "DataDocument.h"
-#include "Errors.h"
-#include "Registry.h"
+#include "base/Errors.h"
+#include "registry/Registry.h"
 
 #include <QMetaObject>
 #include <QPointer>
@@ -101,15 +101,10 @@ bool TrainingController::train(const std::string& detectorId, const ParamAssignm
     };
 
     m_watcher.setFuture(QtConcurrent::run(m_pool ? m_pool : QThreadPool::globalInstance(),
-                                          [X, detector, norm, shared, requestFlush, detectorId]() -> Outcome {
+                                          [X, detector, norm, shared, requestFlush]() -> Outcome {
         Outcome out;
         try {
-            auto result = std::make_shared<FitResult>();
-            result->detectorId = detectorId;
-            result->normalizer = *norm;
-            const Eigen::MatrixXd Xn = result->normalizer.transform(X);
-            const auto t0 = std::chrono::steady_clock::now();
-            detector->fit(Xn, [&](const ProgressInfo& info) {
+            auto result = fitPipeline(detector, *norm, X, FitOptions{}, [&](const ProgressInfo& info) {
                 {
                     std::lock_guard<std::mutex> lock(shared->mutex);
                     shared->fraction = info.fraction;
@@ -128,15 +123,8 @@ bool TrainingController::train(const std::string& detectorId, const ParamAssignm
                 }
                 return shared->cancel.load();
             });
-            result->fitSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             if (shared->cancel)
                 throw Cancelled();
-            result->scores = detector->trainingScores();
-            result->threshold = detector->threshold();
-            result->outlier = (result->scores.array() > result->threshold).cast<int>().matrix();
-            result->explanations = detector->explain(Xn);
-            result->geometry = detector->geometry();
-            result->detector = detector;
             out.result = result;
         } catch (const Cancelled&) {
             out.cancelled = true;

@@ -3,8 +3,8 @@
 // The GUI thread never blocks: progress, loss values and geometry snapshots arrive as queued,
 // throttled signals; cancel is a flag the detector's progress callback sees within its next report.
 // On success the result is installed in the document; on failure or cancel the previous result stays.
-#include "Normalizer.h"
-#include "Params.h"
+#include "data/Normalizer.h"
+#include "base/Params.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>

@@ -2,7 +2,7 @@
 
 #include "CloudView.h"
 #include "DataDocument.h"
-#include "ResultTools.h"
+#include "pipeline/FitPipeline.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -199,7 +199,9 @@ void ViewControls::onResult()
         }
         m_component->setVisible(!parts.empty());
     }
-    const auto [lo, hi] = r ? clusterCountRange(*r) : std::pair<int, int>{0, 0};
+    const ClusterCut* cut = r && r->detector ? r->detector->clusterCut() : nullptr;
+    const int lo = cut ? cut->minClusterCount() : 0;
+    const int hi = cut ? cut->maxClusterCount() : 0;
     m_clusterBox->setVisible(hi > 0);
     if (hi <= 0)
         return;
@@ -207,17 +209,18 @@ void ViewControls::onResult()
     // The slider covers the useful range; the spin box reaches every cut.
     m_clusterSlider->setRange(lo, std::min(hi, std::max(lo + 1, 200)));
     m_clusterSpin->setRange(lo, hi);
-    m_clusterSpin->setValue(clusterCount(*r));
-    m_clusterSlider->setValue(clusterCount(*r));
+    m_clusterSpin->setValue(cut->clusterCount());
+    m_clusterSlider->setValue(cut->clusterCount());
 }
 
 void ViewControls::applyClusterCount(int L)
 {
     const auto r = m_doc->result();
-    if (!r || clusterCount(*r) == L)
+    const ClusterCut* cut = r && r->detector ? r->detector->clusterCut() : nullptr;
+    if (!cut || cut->clusterCount() == L)
         return;
     try {
-        m_doc->setResult(recutClusters(*r, m_doc->dataset(), L));
+        m_doc->setResult(recutResult(*r, m_doc->dataset().X, L));
     } catch (const std::exception&) {
         onResult(); // not a clustering any more: hide the control
     }

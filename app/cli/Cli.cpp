@@ -1,15 +1,15 @@
 #include "Cli.h"
 
-#include "DataLoader.h"
-#include "Errors.h"
-#include "Generators.h"
-#include "GodsDetector.h"
-#include "Imputation.h"
-#include "Metrics.h"
-#include "Normalizer.h"
-#include "NoiseProtocol.h"
-#include "Registry.h"
-#include "Verification.h"
+#include "data/DataLoader.h"
+#include "base/Errors.h"
+#include "data/Generators.h"
+#include "pipeline/FitPipeline.h"
+#include "similarity/Imputation.h"
+#include "metrics/Metrics.h"
+#include "data/Normalizer.h"
+#include "data/NoiseProtocol.h"
+#include "registry/Registry.h"
+#include "similarity/Verification.h"
 
 #include <chrono>
 #include <cmath>
@@ -202,14 +202,12 @@ int cmdGenerate(const Args& a, std::ostream& out)
 
 struct Prepared {
     Dataset input;
-    std::unique_ptr<Detector> detector;
-    Normalizer normalizer;
-    Eigen::VectorXd scores;
-    Eigen::VectorXi outlier;
-    double fitSeconds = 0, scoreSeconds = 0;
+    std::shared_ptr<FitResult> result; // for the rows of --input
 };
 
-// Shared by score and evaluate: load, normalise (fitted on the training data), fit, score.
+// Shared by score and evaluate: load, then the fit pipeline (normaliser fitted on the training
+// data, fit, optional calibration, scores of --input: the training scores themselves when
+// --input is the training set, so nothing the fit produced is computed again).
 Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
 {
     Prepared r;
@@ -221,7 +219,7 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
         err << "outlierlens-cli: warning: " << w << "\n";
 
     const std::string id = require(a, "detector");
-    r.detector = Registry::instance().create(id, a.params);
+    std::shared_ptr<Detector> detector = Registry::instance().create(id, a.params);
 
     const bool separateFit = a.options.count("fit-input") > 0;
     Dataset train;
@@ -235,40 +233,35 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     }
     const Eigen::MatrixXd& trainX = separateFit ? train.X : r.input.X;
 
-    r.normalizer = Normalizer(parseNormalization(option(a, "normalize", "none")));
-    r.normalizer.fit(trainX);
-    for (const auto& w : r.normalizer.warnings())
+    Normalizer normalizer(parseNormalization(option(a, "normalize", "none")));
+    normalizer.fit(trainX);
+    for (const auto& w : normalizer.warnings())
         err << "outlierlens-cli: warning: " << w << "\n";
-    const Eigen::MatrixXd T = r.normalizer.transform(trainX);
-    const Eigen::MatrixXd Xin = separateFit ? r.normalizer.transform(r.input.X) : T;
 
-    const auto t0 = std::chrono::steady_clock::now();
-    r.detector->fit(T);
-    const auto t1 = std::chrono::steady_clock::now();
+    FitOptions options;
+    options.explanations = false;
     if (a.options.count("calibrate")) {
-        // GODS eq. 24: η' = η + Δη from the responses on a labelled validation set.
-        auto* gods = dynamic_cast<GodsDetector*>(r.detector.get());
-        if (!gods)
-            throw ParamError("--calibrate applies to gods and bods (GODS eq. 24), not to '" + id + "'");
+        // E.g. GODS eq. 24: η' = η + Δη from the responses on a labelled validation set.
+        if (!detector->calibration())
+            throw ParamError("--calibrate applies to detectors with a calibration rule (gods, bods: GODS eq. 24), "
+                             "not to '" + id + "'");
         LoadOptions vl = lo;
         vl.labelRequired = true;
         const Dataset val = loadDataset(a.options.at("calibrate"), vl);
         if (val.featureNames != r.input.featureNames)
             throw DataError("--calibrate has features that differ from --input's");
-        const GodsCalibration c = gods->calibrate(r.normalizer.transform(val.X), val.outlierFlags());
-        err << "outlierlens-cli: eq. 24 calibration: eta " << c.etaBefore << " -> " << c.etaAfter << " (delta "
-            << c.deltaEta << "); validation in-class F1 " << c.f1Before << " -> " << c.f1After << "\n";
+        options.calibrationX = val.X;
+        options.calibrationOutlier = val.outlierFlags();
     }
-    Eigen::VectorXd rescored = r.detector->score(Xin);
-    const auto t2 = std::chrono::steady_clock::now();
-    r.fitSeconds = seconds(t0, t1);
-    r.scoreSeconds = seconds(t1, t2);
-    // Unsupervised use (no --fit-input): the training scores are the method's own scores of its
-    // training points (kNN excludes the point itself).
-    r.scores = separateFit ? rescored : r.detector->trainingScores();
-    r.outlier = (r.scores.array() > r.detector->threshold()).cast<int>().matrix();
-    if (separateFit)
-        r.outlier = r.detector->isOutlier(Xin);
+    r.result = fitPipeline(detector, normalizer, trainX, options);
+    if (r.result->calibration)
+        err << "outlierlens-cli: " << r.result->calibration->summary << "\n";
+    if (separateFit) {
+        auto scored = resultForRows(r.result->detector, r.result->normalizer, r.input.X, false);
+        scored->fitSeconds = r.result->fitSeconds;
+        scored->calibration = r.result->calibration;
+        r.result = scored;
+    }
     return r;
 }
 
@@ -277,11 +270,11 @@ int cmdScore(const Args& a, std::ostream& err)
     const std::string outPath = require(a, "output");
     Prepared r = fitAndScore(a, err, false);
     writeFileAtomically(outPath, [&](std::ostream& f) {
-        writeScores(f, r.scores, r.outlier, r.input.hasLabels() ? &r.input.labels : nullptr);
+        writeScores(f, r.result->scores, r.result->outlier, r.input.hasLabels() ? &r.input.labels : nullptr);
     });
     if (a.options.count("save-model")) {
-        nlohmann::json model = r.detector->toJson();
-        model["normalizer"] = r.normalizer.toJson();
+        nlohmann::json model = r.result->detector->toJson();
+        model["normalizer"] = r.result->normalizer.toJson();
         writeFileAtomically(a.options.at("save-model"), [&](std::ostream& m) { m << model.dump(1) << "\n"; });
     }
     return 0;
@@ -291,15 +284,16 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (!a.flags.count("json"))
         throw ParamError("'evaluate' prints JSON only; add --json");
-    Prepared r = fitAndScore(a, err, true);
-    const Eigen::VectorXi y = r.input.outlierFlags();
+    const Prepared prepared = fitAndScore(a, err, true);
+    const FitResult& r = *prepared.result;
+    const Eigen::VectorXi y = prepared.input.outlierFlags();
     const Confusion c = confusion(r.outlier, y);
     nlohmann::json j;
     j["detector"] = r.detector->id();
     j["params"] = r.detector->params().toJson();
     j["normalize"] = toString(r.normalizer.kind());
-    j["n"] = r.input.rows();
-    j["p"] = r.input.cols();
+    j["n"] = prepared.input.rows();
+    j["p"] = prepared.input.cols();
     j["outliers"] = y.sum();
     j["auroc"] = numberOrNull(auroc(r.scores, y));
     j["auprc"] = numberOrNull(averagePrecision(r.scores, y));

@@ -2,12 +2,12 @@
 
 #include "DataDocument.h"
 #include "DetectorPanel.h"
-#include "Generators.h"
+#include "data/Generators.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
-#include "Normalizer.h"
+#include "data/Normalizer.h"
 #include "ParamForm.h"
-#include "Registry.h"
+#include "registry/Registry.h"
 
 #include <QMenu>
 

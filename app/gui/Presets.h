@@ -1,7 +1,7 @@
 #pragma once
 // The papers' toy set-ups, one menu entry each: generate the data, pick the detector and its
 // parameters, train. A teacher reaches each figure in two clicks.
-#include "Params.h"
+#include "base/Params.h"
 
 #include <QObject>
 #include <QString>

@@ -4,7 +4,7 @@
 #include "CompareReaction.h"
 #include "CompareView.h"
 #include "DataDocument.h"
-#include "DataLoader.h"
+#include "data/DataLoader.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
 

@@ -4,13 +4,13 @@
 #include "CompareReaction.h"
 #include "CompareView.h"
 #include "DataDocument.h"
-#include "DataLoader.h"
+#include "data/DataLoader.h"
 #include "DetectorPanel.h"
-#include "Errors.h"
+#include "base/Errors.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
 #include "ParamForm.h"
-#include "Registry.h"
+#include "registry/Registry.h"
 #include "TrainingController.h"
 #include "ViewControls.h"
 
@@ -67,22 +67,11 @@ ParamAssignments assignmentsFor(const SessionDetector& d)
     return out;
 }
 
-/// The result shown for a restored model: the stored training scores when the data are the ones
-/// it was trained on (same row count), otherwise the model's scores of the data.
+/// The result shown for a restored model: the stored training scores when the data are exactly the
+/// ones it was trained on, otherwise the model's scores of the data (fit pipeline).
 std::shared_ptr<FitResult> resultFor(RestoredModel m, const Dataset& data)
 {
-    auto r = std::make_shared<FitResult>();
-    const Eigen::MatrixXd Xn = m.normalizer.transform(data.X);
-    r->scores = m.detector->trainingScores().size() == data.rows() ? m.detector->trainingScores()
-                                                                    : m.detector->score(Xn);
-    r->threshold = m.detector->threshold();
-    r->outlier = (r->scores.array() > r->threshold).cast<int>().matrix();
-    r->explanations = m.detector->explain(Xn);
-    r->geometry = m.detector->geometry();
-    r->detectorId = m.detector->id();
-    r->normalizer = std::move(m.normalizer);
-    r->detector = std::shared_ptr<const Detector>(std::move(m.detector));
-    return r;
+    return resultForRows(std::shared_ptr<const Detector>(std::move(m.detector)), std::move(m.normalizer), data.X);
 }
 
 } // namespace

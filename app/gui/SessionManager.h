@@ -8,7 +8,7 @@
 // marker is removed on a clean exit. A marker left by a process whose lock is gone means the last
 // run ended abnormally; its autosave is offered. A second instance running at the same time gets
 // no lock and does not autosave (it would overwrite the first one's file).
-#include "Session.h"
+#include "session/Session.h"
 
 #include <QLockFile>
 #include <QObject>

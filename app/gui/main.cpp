@@ -7,7 +7,7 @@
 #include "DetectorPanel.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
-#include "Normalizer.h"
+#include "data/Normalizer.h"
 #include "ParamForm.h"
 #include "Presets.h"
 #include "Reactions.h"

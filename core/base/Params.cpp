@@ -1,0 +1,228 @@
+#include "base/Params.h"
+
+#include "base/Errors.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+namespace olens {
+
+ParamSpec makeParamSpec(std::string name, ParamType type, std::string def, double lo, double hi, std::string help,
+                        std::string ref, std::vector<std::string> choices)
+{
+    ParamSpec s;
+    s.name = std::move(name);
+    s.type = type;
+    s.defaultValue = std::move(def);
+    s.minValue = lo;
+    s.maxValue = hi;
+    s.help = std::move(help);
+    s.reference = std::move(ref);
+    s.choices = std::move(choices);
+    return s;
+}
+
+namespace {
+
+std::string formatNumber(double v)
+{
+    // Shortest text that round-trips (e.g. 100, 0.001, 1e-12).
+    char buf[64];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
+}
+
+std::string rangeText(const ParamSpec& s)
+{
+    std::string lo = std::isinf(s.minValue) ? "-inf" : formatNumber(s.minValue);
+    std::string hi = std::isinf(s.maxValue) ? "inf" : formatNumber(s.maxValue);
+    return "[" + lo + ", " + hi + "]";
+}
+
+std::string trim(const std::string& s)
+{
+    const auto b = s.find_first_not_of(" \t\r\n");
+    if (b == std::string::npos)
+        return {};
+    const auto e = s.find_last_not_of(" \t\r\n");
+    return s.substr(b, e - b + 1);
+}
+
+} // namespace
+
+std::string toString(ParamType type)
+{
+    switch (type) {
+    case ParamType::Int: return "int";
+    case ParamType::Real: return "real";
+    case ParamType::Bool: return "bool";
+    case ParamType::Choice: return "choice";
+    }
+    return "?";
+}
+
+std::pair<std::string, std::string> splitAssignment(const std::string& text)
+{
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw ParamError("parameter '" + text + "' is not of the form name=value");
+    return {trim(text.substr(0, eq)), trim(text.substr(eq + 1))};
+}
+
+ParamSet::ParamSet(std::vector<ParamSpec> schema, std::string owner)
+    : m_schema(std::move(schema)), m_owner(std::move(owner))
+{
+    for (const auto& s : m_schema)
+        set(s.name, s.defaultValue);
+}
+
+const ParamSpec& ParamSet::spec(const std::string& name) const
+{
+    for (const auto& s : m_schema)
+        if (s.name == name)
+            return s;
+    std::string known;
+    for (const auto& s : m_schema)
+        known += (known.empty() ? "" : ", ") + s.name;
+    throw ParamError("unknown parameter '" + name + "'" + (m_owner.empty() ? "" : " for " + m_owner)
+                     + " (known: " + (known.empty() ? "none" : known) + ")");
+}
+
+bool ParamSet::has(const std::string& name) const
+{
+    return std::any_of(m_schema.begin(), m_schema.end(), [&](const ParamSpec& s) { return s.name == name; });
+}
+
+void ParamSet::set(const std::string& name, const std::string& rawValue)
+{
+    const ParamSpec& s = spec(name);
+    const std::string value = trim(rawValue);
+    const std::string where = "parameter '" + name + "'" + (m_owner.empty() ? "" : " of " + m_owner);
+    switch (s.type) {
+    case ParamType::Int: {
+        long long v = 0;
+        const char* b = value.data();
+        const char* e = b + value.size();
+        auto [ptr, ec] = std::from_chars(b, e, v);
+        if (value.empty() || ec != std::errc() || ptr != e)
+            throw ParamError(where + ": expected an integer, got '" + value + "'");
+        if (v < s.minValue || v > s.maxValue)
+            throw ParamError(where + ": " + value + " is outside " + rangeText(s));
+        m_values[name] = std::to_string(v);
+        break;
+    }
+    case ParamType::Real: {
+        double v = 0;
+        const char* b = value.data();
+        const char* e = b + value.size();
+        auto [ptr, ec] = std::from_chars(b, e, v);
+        if (value.empty() || ec != std::errc() || ptr != e || !std::isfinite(v))
+            throw ParamError(where + ": expected a finite number, got '" + value + "'");
+        if (v < s.minValue || v > s.maxValue)
+            throw ParamError(where + ": " + value + " is outside " + rangeText(s));
+        m_values[name] = formatNumber(v);
+        break;
+    }
+    case ParamType::Bool: {
+        std::string v = value;
+        std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (v == "1" || v == "true" || v == "yes" || v == "on")
+            m_values[name] = "true";
+        else if (v == "0" || v == "false" || v == "no" || v == "off")
+            m_values[name] = "false";
+        else
+            throw ParamError(where + ": expected true/false, got '" + value + "'");
+        break;
+    }
+    case ParamType::Choice: {
+        if (std::find(s.choices.begin(), s.choices.end(), value) == s.choices.end()) {
+            std::string list;
+            for (const auto& c : s.choices)
+                list += (list.empty() ? "" : "|") + c;
+            throw ParamError(where + ": '" + value + "' is not one of " + list);
+        }
+        m_values[name] = value;
+        break;
+    }
+    }
+}
+
+void ParamSet::set(const ParamAssignments& assignments)
+{
+    for (const auto& [k, v] : assignments)
+        set(k, v);
+}
+
+std::string ParamSet::text(const std::string& name) const
+{
+    spec(name); // throws for unknown names
+    return m_values.at(name);
+}
+
+int ParamSet::getInt(const std::string& name) const
+{
+    if (spec(name).type != ParamType::Int)
+        throw ParamError("parameter '" + name + "' is not an integer");
+    return static_cast<int>(std::stoll(m_values.at(name)));
+}
+
+double ParamSet::getReal(const std::string& name) const
+{
+    const auto t = spec(name).type;
+    if (t != ParamType::Real && t != ParamType::Int)
+        throw ParamError("parameter '" + name + "' is not numeric");
+    return std::stod(m_values.at(name));
+}
+
+bool ParamSet::getBool(const std::string& name) const
+{
+    if (spec(name).type != ParamType::Bool)
+        throw ParamError("parameter '" + name + "' is not a bool");
+    return m_values.at(name) == "true";
+}
+
+std::string ParamSet::getChoice(const std::string& name) const
+{
+    if (spec(name).type != ParamType::Choice)
+        throw ParamError("parameter '" + name + "' is not a choice");
+    return m_values.at(name);
+}
+
+nlohmann::json ParamSet::toJson() const
+{
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& s : m_schema) {
+        switch (s.type) {
+        case ParamType::Int: j[s.name] = std::stoll(m_values.at(s.name)); break;
+        case ParamType::Real: j[s.name] = std::stod(m_values.at(s.name)); break;
+        case ParamType::Bool: j[s.name] = m_values.at(s.name) == "true"; break;
+        case ParamType::Choice: j[s.name] = m_values.at(s.name); break;
+        }
+    }
+    return j;
+}
+
+void ParamSet::setFromJson(const nlohmann::json& j)
+{
+    if (!j.is_object())
+        throw ParamError("parameters must be a JSON object");
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const auto& v = it.value();
+        std::string text;
+        if (v.is_string())
+            text = v.get<std::string>();
+        else if (v.is_boolean())
+            text = v.get<bool>() ? "true" : "false";
+        else if (v.is_number_integer())
+            text = std::to_string(v.get<long long>());
+        else if (v.is_number())
+            text = formatNumber(v.get<double>());
+        else
+            throw ParamError("parameter '" + it.key() + "' has an unsupported JSON value " + v.dump());
+        set(it.key(), text);
+    }
+}
+
+} // namespace olens

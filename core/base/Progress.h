@@ -1,0 +1,51 @@
+#pragma once
+// Progress and cancellation across the core boundary: a plain callback, no Qt, and the one helper
+// every long computation reports through (in the spirit of CCCoreLib's NormalizedProgress).
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace olens {
+
+struct Geometry;
+
+struct ProgressInfo {
+    double fraction = 0.0;                     ///< 0..1
+    std::string message;
+    std::optional<double> loss;                ///< objective value, when the method has one
+    std::shared_ptr<const Geometry> snapshot;  ///< current geometry, when cheap to produce
+};
+
+/// Returns true when cancellation is requested.
+using ProgressCallback = std::function<bool(const ProgressInfo&)>;
+
+/// Reports into a callback (which may be empty), mapping fractions 0..1 onto [from, to] of the
+/// caller's range, optionally throttled; throws Cancelled when the callback asks to stop.
+class ProgressReporter {
+public:
+    explicit ProgressReporter(ProgressCallback cb, double from = 0.0, double to = 1.0,
+                              std::chrono::milliseconds minInterval = std::chrono::milliseconds(0));
+
+    /// Reports (unless throttled; `force` bypasses the throttle). Throws Cancelled on request.
+    void report(double fraction, const std::string& message, std::optional<double> loss = std::nullopt,
+                std::shared_ptr<const Geometry> snapshot = nullptr, bool force = false) const;
+    void operator()(double fraction, const std::string& message, std::optional<double> loss = std::nullopt,
+                    bool force = false) const
+    {
+        report(fraction, message, loss, nullptr, force);
+    }
+    /// A callback for a sub-step that fills [from, to] of this reporter's range (empty when this
+    /// reporter has no callback, so callees can skip their own reporting work).
+    ProgressCallback sub(double from, double to) const;
+    bool active() const { return static_cast<bool>(m_cb); }
+
+private:
+    ProgressCallback m_cb;
+    double m_from, m_to;
+    std::chrono::milliseconds m_interval;
+    mutable std::chrono::steady_clock::time_point m_last{};
+};
+
+} // namespace olens

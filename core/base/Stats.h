@@ -1,0 +1,13 @@
+#pragma once
+// Small statistics shared by detectors, metrics and the similarity models (defined once).
+#include <Eigen/Core>
+
+namespace olens {
+
+/// log(2π), the constant of Gaussian log-densities (UA-PPCA eq. 5, JB eq. 13).
+constexpr double kLog2Pi = 1.8378770664093454835606594728112353;
+
+/// Quantile with linear interpolation (NumPy's default), q in [0,1]; NaN for an empty vector.
+double quantile(const Eigen::VectorXd& values, double q);
+
+} // namespace olens

@@ -1,0 +1,739 @@
+// Text data loading (see DataLoader.h). The whole file is read at once, lines are split into
+// string_views without allocating, numbers are parsed with std::from_chars into a row-major
+// buffer that is copied into the column-major Eigen matrix at the end.
+#include "data/DataLoader.h"
+
+#include "base/Errors.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <limits>
+#include <ostream>
+#include <system_error>
+#include <unordered_map>
+
+namespace olens {
+
+namespace {
+
+enum class Delim { Comma, Tab, Semicolon, Whitespace };
+
+char delimChar(Delim d)
+{
+    switch (d) {
+    case Delim::Comma: return ',';
+    case Delim::Tab: return '\t';
+    case Delim::Semicolon: return ';';
+    case Delim::Whitespace: break;
+    }
+    return ' ';
+}
+
+inline bool isBlankChar(char c) { return c == ' ' || c == '\t'; }
+
+std::string joinNames(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i) out += ", ";
+        out += names[i];
+    }
+    return out;
+}
+
+bool allDigits(const std::string& s)
+{
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// ---- number parsing ---------------------------------------------------------------------
+
+enum class NumStatus { Ok, Empty, NotNumber, NotFinite };
+
+// For a decimal literal that from_chars reported out of range: true if it overflows (|x| huge),
+// false if it underflows (|x| tiny). Uses the decimal exponent of the first significant digit.
+bool decimalOverflows(std::string_view s)
+{
+    std::size_t i = 0;
+    if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
+    long long intDigits = 0, fracZeros = 0;
+    bool seenNonZero = false;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+        if (s[i] != '0' || seenNonZero) { seenNonZero = true; ++intDigits; }
+        ++i;
+    }
+    if (i < s.size() && s[i] == '.') {
+        ++i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+            if (!seenNonZero) {
+                if (s[i] == '0') ++fracZeros;
+                else seenNonZero = true;
+            }
+            ++i;
+        }
+    }
+    long long exp = 0;
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        bool neg = false;
+        if (i < s.size() && (s[i] == '-' || s[i] == '+')) { neg = s[i] == '-'; ++i; }
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+            if (exp < 1000000000LL) exp = exp * 10 + (s[i] - '0');
+            ++i;
+        }
+        if (neg) exp = -exp;
+    }
+    const long long mag = (intDigits > 0 ? intDigits - 1 : -(fracZeros + 1)) + exp;
+    return mag > 0;
+}
+
+// Parses a whole (already trimmed) cell. On NotFinite, value holds the NaN/inf.
+inline NumStatus parseNumber(std::string_view cell, double& value)
+{
+    if (cell.empty()) return NumStatus::Empty;
+    const char* first = cell.data();
+    const char* last = first + cell.size();
+    if (*first == '+' && last - first > 1 && first[1] != '-' && first[1] != '+') ++first;
+    const auto res = std::from_chars(first, last, value, std::chars_format::general);
+    if (res.ptr != last) return NumStatus::NotNumber;
+    if (res.ec == std::errc()) {
+        return std::isfinite(value) ? NumStatus::Ok : NumStatus::NotFinite;
+    }
+    if (res.ec == std::errc::result_out_of_range) {
+        const bool negative = *first == '-';
+        if (decimalOverflows(std::string_view(first, static_cast<std::size_t>(last - first)))) {
+            value = negative ? -std::numeric_limits<double>::infinity()
+                             : std::numeric_limits<double>::infinity();
+            return NumStatus::NotFinite;
+        }
+        value = negative ? -0.0 : 0.0; // underflow to zero
+        return NumStatus::Ok;
+    }
+    return NumStatus::NotNumber;
+}
+
+// ---- line splitting ---------------------------------------------------------------------
+
+struct LineError {
+    int column; // 1-based field index
+    std::string reason;
+};
+
+// Splits one physical line (without its line terminator) into fields. The line is known not
+// to be blank or a whole-line comment. Unescaped text of quoted fields with "" escapes is kept
+// in `owned` (a deque, so earlier views stay valid). Returns false and fills err on malformed
+// quoting.
+class Splitter {
+public:
+    explicit Splitter(Delim d) : m_delim(d), m_char(delimChar(d)) {}
+
+    bool split(std::string_view line, std::vector<std::string_view>& fields, LineError& err)
+    {
+        fields.clear();
+        m_ownedUsed = 0;
+        const char* p = line.data();
+        const char* e = p + line.size();
+        if (m_delim == Delim::Whitespace) {
+            for (;;) {
+                while (p < e && isBlankChar(*p)) ++p;
+                if (p == e || *p == '#') break;
+                const char* s = p;
+                while (p < e && !isBlankChar(*p) && *p != '#') ++p;
+                fields.emplace_back(s, static_cast<std::size_t>(p - s));
+            }
+            return true;
+        }
+        const char d = m_char;
+        for (;;) {
+            while (p < e && isBlankChar(*p) && *p != d) ++p;
+            if (p < e && *p == '"') {
+                const int column = static_cast<int>(fields.size()) + 1;
+                const char* s = ++p;
+                bool escaped = false;
+                for (;;) {
+                    while (p < e && *p != '"') ++p;
+                    if (p == e) {
+                        err = {column, "unterminated quoted field"};
+                        return false;
+                    }
+                    if (p + 1 < e && p[1] == '"') { escaped = true; p += 2; continue; }
+                    break;
+                }
+                std::string_view content(s, static_cast<std::size_t>(p - s));
+                ++p; // closing quote
+                while (p < e && isBlankChar(*p) && *p != d) ++p;
+                if (p < e && *p != d && *p != '#') {
+                    err = {column, "unexpected text after closing quote"};
+                    return false;
+                }
+                if (escaped) content = unescape(content);
+                fields.push_back(content);
+            } else {
+                const char* s = p;
+                while (p < e && *p != d && *p != '#') ++p;
+                const char* t = p;
+                while (t > s && isBlankChar(t[-1])) --t;
+                fields.emplace_back(s, static_cast<std::size_t>(t - s));
+            }
+            if (p == e || *p == '#') break;
+            ++p; // delimiter
+        }
+        return true;
+    }
+
+private:
+    std::string_view unescape(std::string_view content)
+    {
+        if (m_ownedUsed == m_owned.size()) m_owned.emplace_back();
+        std::string& out = m_owned[m_ownedUsed++];
+        out.clear();
+        for (std::size_t i = 0; i < content.size(); ++i) {
+            out += content[i];
+            if (content[i] == '"') ++i; // skip the second quote of ""
+        }
+        return out;
+    }
+
+    Delim m_delim;
+    char m_char;
+    std::deque<std::string> m_owned;
+    std::size_t m_ownedUsed = 0;
+};
+
+// Chooses the delimiter from the first data line: ',' if present (outside quotes and
+// comments), else tab, else ';', else whitespace.
+Delim detectDelimiter(std::string_view line)
+{
+    bool inQuote = false, comma = false, tab = false, semi = false;
+    for (char c : line) {
+        if (c == '"') inQuote = !inQuote;
+        else if (inQuote) continue;
+        else if (c == '#') break;
+        else if (c == ',') comma = true;
+        else if (c == '\t') tab = true;
+        else if (c == ';') semi = true;
+    }
+    if (comma) return Delim::Comma;
+    if (tab) return Delim::Tab;
+    if (semi) return Delim::Semicolon;
+    return Delim::Whitespace;
+}
+
+// Iterates physical lines: strips the BOM (first line), the '\r' of CRLF, and reports whether
+// a line is blank or a whole-line comment.
+class LineReader {
+public:
+    explicit LineReader(std::string_view text) : m_text(text)
+    {
+        if (m_text.size() >= 3 && static_cast<unsigned char>(m_text[0]) == 0xEF
+            && static_cast<unsigned char>(m_text[1]) == 0xBB
+            && static_cast<unsigned char>(m_text[2]) == 0xBF)
+            m_pos = 3;
+    }
+
+    /// Next line that has data; false at end of text. lineNo is 1-based physical.
+    bool nextDataLine(std::string_view& line, long long& lineNo)
+    {
+        while (m_pos < m_text.size()) {
+            const char* base = m_text.data() + m_pos;
+            const std::size_t rest = m_text.size() - m_pos;
+            const void* nl = std::memchr(base, '\n', rest);
+            std::size_t len = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - base) : rest;
+            m_pos += len + (nl ? 1 : 0);
+            ++m_line;
+            if (len > 0 && base[len - 1] == '\r') --len;
+            // Blank or whole-line comment?
+            std::size_t i = 0;
+            while (i < len && (isBlankChar(base[i]) || base[i] == '\r')) ++i;
+            if (i == len || base[i] == '#') continue;
+            line = std::string_view(base, len);
+            lineNo = m_line;
+            return true;
+        }
+        return false;
+    }
+
+private:
+    std::string_view m_text;
+    std::size_t m_pos = 0;
+    long long m_line = 0;
+};
+
+enum class Role { Feature, Label, Sigma, Excluded };
+
+[[noreturn]] void fail(const std::string& source, long long line, int column, const std::string& reason)
+{
+    std::string msg = source;
+    msg += ':';
+    msg += std::to_string(line);
+    if (column > 0) {
+        msg += ':';
+        msg += std::to_string(column);
+    }
+    msg += ": ";
+    msg += reason;
+    throw DataError(msg);
+}
+
+[[noreturn]] void failFile(const std::string& source, const std::string& reason)
+{
+    throw DataError(source + ": " + reason);
+}
+
+// Resolves a column given by header name or (when digits) 1-based number; -1 if not found.
+int findColumn(const std::string& spec, const std::vector<std::string>& names, bool hasHeader)
+{
+    if (hasHeader) {
+        for (std::size_t j = 0; j < names.size(); ++j)
+            if (names[j] == spec) return static_cast<int>(j);
+    }
+    if (allDigits(spec) && spec.size() < 10) {
+        const long n = std::stol(spec);
+        if (n >= 1 && n <= static_cast<long>(names.size())) return static_cast<int>(n - 1);
+    }
+    return -1;
+}
+
+std::string columnListText(const std::vector<std::string>& names, bool hasHeader)
+{
+    if (hasHeader) return "(columns: " + joinNames(names) + ")";
+    return "(no header line; columns are numbered 1.." + std::to_string(names.size()) + ")";
+}
+
+} // namespace
+
+Dataset parseDataset(std::string_view text, const std::string& sourceName, const LoadOptions& options)
+{
+    LineReader reader(text);
+    std::string_view line;
+    long long lineNo = 0;
+    if (!reader.nextDataLine(line, lineNo))
+        failFile(sourceName, "no data rows (file is empty or only comments)");
+
+    const Delim delim = detectDelimiter(line);
+    Splitter splitter(delim);
+    std::vector<std::string_view> fields;
+    fields.reserve(64);
+    LineError lerr;
+    if (!splitter.split(line, fields, lerr)) fail(sourceName, lineNo, lerr.column, lerr.reason);
+
+    // ---- header ---------------------------------------------------------------------
+    bool hasHeader = false;
+    for (std::string_view f : fields) {
+        double v;
+        if (parseNumber(f, v) == NumStatus::NotNumber) { hasHeader = true; break; }
+    }
+    const int nCols = static_cast<int>(fields.size());
+    const long long headerLine = lineNo;
+    std::vector<std::string> colNames(static_cast<std::size_t>(nCols));
+    Dataset data;
+    data.source = sourceName;
+    if (hasHeader) {
+        for (int j = 0; j < nCols; ++j) {
+            colNames[j] = std::string(fields[j]);
+            if (colNames[j].empty()) {
+                colNames[j] = "column" + std::to_string(j + 1);
+                data.warnings.push_back(sourceName + ":" + std::to_string(lineNo) + ":"
+                                        + std::to_string(j + 1) + ": empty column name; using '"
+                                        + colNames[j] + "'");
+            }
+        }
+        std::unordered_map<std::string, int> seen;
+        for (int j = 0; j < nCols; ++j) {
+            auto [it, inserted] = seen.emplace(colNames[j], j);
+            if (!inserted)
+                fail(sourceName, lineNo, 0,
+                     "duplicate column name '" + colNames[j] + "' (columns "
+                         + std::to_string(it->second + 1) + " and " + std::to_string(j + 1) + ")");
+        }
+    } else {
+        for (int j = 0; j < nCols; ++j) colNames[j] = std::to_string(j + 1);
+    }
+
+    // ---- column roles -----------------------------------------------------------------
+    std::vector<Role> role(static_cast<std::size_t>(nCols), Role::Feature);
+    for (const std::string& ex : options.excludeColumns) {
+        const int j = findColumn(ex, colNames, hasHeader);
+        if (j < 0)
+            failFile(sourceName, "excluded column '" + ex + "' not found " + columnListText(colNames, hasHeader));
+        role[j] = Role::Excluded;
+    }
+    int labelCol = -1;
+    if (!options.labelColumn.empty()) {
+        const int j = findColumn(options.labelColumn, colNames, hasHeader);
+        if (j >= 0 && role[j] != Role::Excluded) {
+            labelCol = j;
+            role[j] = Role::Label;
+        } else if (options.labelRequired) {
+            failFile(sourceName, "label column '" + options.labelColumn + "' not found "
+                                     + columnListText(colNames, hasHeader));
+        }
+    }
+    // Sigma columns: prefix + the name of a feature column.
+    std::vector<int> sigmaOf(static_cast<std::size_t>(nCols), -1); // column -> feature column
+    const std::string& prefix = options.sigmaPrefix;
+    if (hasHeader && !prefix.empty()) {
+        for (int j = 0; j < nCols; ++j) {
+            if (role[j] != Role::Feature) continue;
+            const std::string& name = colNames[j];
+            if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0)
+                role[j] = Role::Sigma;
+        }
+        for (int j = 0; j < nCols; ++j) {
+            if (role[j] != Role::Sigma) continue;
+            const std::string target = colNames[j].substr(prefix.size());
+            int k = -1;
+            for (int i = 0; i < nCols; ++i)
+                if (role[i] == Role::Feature && colNames[i] == target) { k = i; break; }
+            if (k < 0)
+                fail(sourceName, headerLine, j + 1,
+                     "sigma column '" + colNames[j] + "' has no feature column '" + target + "'");
+            sigmaOf[j] = k;
+        }
+    }
+
+    // Feature index of each column, names, sigma slots.
+    std::vector<int> featureIndex(static_cast<std::size_t>(nCols), -1);
+    int p = 0;
+    for (int j = 0; j < nCols; ++j)
+        if (role[j] == Role::Feature) featureIndex[j] = p++;
+    if (p == 0) failFile(sourceName, "no numeric feature column (all columns are label/sigma/excluded)");
+    data.featureNames.reserve(static_cast<std::size_t>(p));
+    for (int j = 0; j < nCols; ++j)
+        if (role[j] == Role::Feature)
+            data.featureNames.push_back(hasHeader ? colNames[j] : "x" + std::to_string(featureIndex[j] + 1));
+    if (labelCol >= 0) data.labelName = hasHeader ? colNames[labelCol] : std::string("label");
+    std::vector<int> sigmaSlot(static_cast<std::size_t>(nCols), -1); // column -> index into sigma row
+    std::vector<int> sigmaFeature;                                     // slot -> feature index
+    for (int j = 0; j < nCols; ++j)
+        if (role[j] == Role::Sigma) {
+            sigmaSlot[j] = static_cast<int>(sigmaFeature.size());
+            sigmaFeature.push_back(featureIndex[sigmaOf[j]]);
+        }
+    const int nSigma = static_cast<int>(sigmaFeature.size());
+
+    // Display name of a column in messages.
+    auto displayName = [&](int j) -> const std::string& {
+        if (role[j] == Role::Feature) return data.featureNames[featureIndex[j]];
+        if (role[j] == Role::Label) return data.labelName;
+        return colNames[j];
+    };
+
+    // ---- rows -------------------------------------------------------------------------
+    // Reserve from the number of remaining newlines (an upper bound on the row count).
+    const std::size_t consumed = static_cast<std::size_t>(line.data() - text.data());
+    const std::size_t lineEstimate =
+        static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(consumed), text.end(), '\n')) + 1;
+    std::vector<double> xbuf;
+    xbuf.reserve(lineEstimate * static_cast<std::size_t>(p));
+    std::vector<double> sbuf;
+    if (nSigma) sbuf.reserve(lineEstimate * static_cast<std::size_t>(nSigma));
+    std::vector<double> labelValues;
+    std::vector<std::string_view> labelTexts;
+    std::deque<std::string> ownedLabelTexts; // labels that were unescaped from quotes
+    long long firstNonFiniteLabelLine = 0;
+    bool labelsNumeric = true;
+    if (labelCol >= 0) {
+        labelValues.reserve(lineEstimate);
+        labelTexts.reserve(lineEstimate);
+    }
+    long long missing = 0;
+    const bool allowMissing = options.allowMissing;
+    const double qnan = std::numeric_limits<double>::quiet_NaN();
+    std::string labelNonFiniteText;
+
+    bool first = true;
+    long long nRows = 0;
+    for (;;) {
+        if (first) {
+            first = false;
+            if (hasHeader) {
+                if (!reader.nextDataLine(line, lineNo)) break;
+                if (!splitter.split(line, fields, lerr)) fail(sourceName, lineNo, lerr.column, lerr.reason);
+            }
+        } else {
+            if (!reader.nextDataLine(line, lineNo)) break;
+            if (!splitter.split(line, fields, lerr)) fail(sourceName, lineNo, lerr.column, lerr.reason);
+        }
+        if (static_cast<int>(fields.size()) != nCols) {
+            fail(sourceName, lineNo, 0,
+                 "ragged row: " + std::to_string(fields.size()) + " values, expected " + std::to_string(nCols)
+                     + (hasHeader ? " (from the header at line " : " (from the first row at line ")
+                     + std::to_string(headerLine) + ")");
+        }
+        for (int j = 0; j < nCols; ++j) {
+            const std::string_view cell = fields[j];
+            const Role r = role[j];
+            if (r == Role::Excluded) continue;
+            double v;
+            const NumStatus st = parseNumber(cell, v);
+            if (r == Role::Feature) {
+                if (st == NumStatus::Ok) {
+                    xbuf.push_back(v);
+                    continue;
+                }
+                if (allowMissing && (st == NumStatus::Empty || (st == NumStatus::NotFinite && std::isnan(v)))) {
+                    xbuf.push_back(qnan);
+                    ++missing;
+                    continue;
+                }
+            } else if (r == Role::Sigma) {
+                if (st == NumStatus::Ok) {
+                    if (v < 0)
+                        fail(sourceName, lineNo, j + 1,
+                             "negative sigma '" + std::string(cell) + "' in column '" + colNames[j] + "'");
+                    sbuf.push_back(v);
+                    continue;
+                }
+            } else { // label
+                if (st == NumStatus::Empty)
+                    fail(sourceName, lineNo, j + 1, "empty value in column '" + data.labelName + "'");
+                if (st == NumStatus::NotNumber) labelsNumeric = false;
+                if (st == NumStatus::NotFinite && firstNonFiniteLabelLine == 0) {
+                    firstNonFiniteLabelLine = lineNo;
+                    labelNonFiniteText = std::string(cell);
+                }
+                labelValues.push_back(st == NumStatus::Ok ? v : 0.0);
+                const std::less<const char*> before;
+                const bool inText = !before(cell.data(), text.data())
+                                    && !before(text.data() + text.size(), cell.data());
+                if (inText) {
+                    labelTexts.push_back(cell);
+                } else {
+                    ownedLabelTexts.emplace_back(cell);
+                    labelTexts.emplace_back(ownedLabelTexts.back());
+                }
+                continue;
+            }
+            // Errors for feature and sigma cells.
+            const std::string& name = displayName(j);
+            switch (st) {
+            case NumStatus::Empty:
+                fail(sourceName, lineNo, j + 1, "empty value in column '" + name + "'");
+            case NumStatus::NotFinite:
+                fail(sourceName, lineNo, j + 1,
+                     "value '" + std::string(cell) + "' is not finite in column '" + name + "'");
+            case NumStatus::NotNumber:
+            case NumStatus::Ok:
+                fail(sourceName, lineNo, j + 1,
+                     "non-numeric value '" + std::string(cell) + "' in column '" + name + "'");
+            }
+        }
+        ++nRows;
+    }
+
+    if (nRows == 0) {
+        if (hasHeader)
+            failFile(sourceName, "no data rows (only the header at line " + std::to_string(headerLine) + ")");
+        failFile(sourceName, "no data rows (file is empty or only comments)");
+    }
+
+    // ---- assemble -----------------------------------------------------------------------
+    const Eigen::Index n = static_cast<Eigen::Index>(nRows);
+    using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    data.X = Eigen::Map<const RowMajor>(xbuf.data(), n, p);
+    std::vector<double>().swap(xbuf);
+    if (nSigma > 0) {
+        data.sigma = Eigen::MatrixXd::Zero(n, p);
+        Eigen::Map<const RowMajor> s(sbuf.data(), n, nSigma);
+        for (int k = 0; k < nSigma; ++k) data.sigma.col(sigmaFeature[k]) = s.col(k);
+    }
+    if (labelCol >= 0) {
+        data.labels.resize(n);
+        if (labelsNumeric) {
+            if (firstNonFiniteLabelLine != 0)
+                fail(sourceName, firstNonFiniteLabelLine, labelCol + 1,
+                     "value '" + labelNonFiniteText + "' is not finite in column '" + data.labelName + "'");
+            for (Eigen::Index i = 0; i < n; ++i) data.labels(i) = labelValues[static_cast<std::size_t>(i)];
+        } else {
+            std::unordered_map<std::string_view, int> ids;
+            for (Eigen::Index i = 0; i < n; ++i) {
+                const std::string_view t = labelTexts[static_cast<std::size_t>(i)];
+                auto [it, inserted] = ids.emplace(t, static_cast<int>(data.labelNames.size()));
+                if (inserted) data.labelNames.emplace_back(t);
+                data.labels(i) = it->second;
+            }
+        }
+    }
+    if (missing > 0)
+        data.warnings.push_back(sourceName + ": " + std::to_string(missing)
+                                + " missing value(s) read as NaN");
+    return data;
+}
+
+Dataset loadDataset(const std::string& path, const LoadOptions& options)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw DataError("cannot open '" + path + "': " + std::strerror(EISDIR));
+    errno = 0;
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) {
+        const int err = errno;
+        throw DataError("cannot open '" + path + "': " + std::strerror(err ? err : ENOENT));
+    }
+    std::string text;
+    const auto size = std::filesystem::file_size(path, ec);
+    if (!ec && size > 0) text.reserve(static_cast<std::size_t>(size) + 1);
+    char chunk[1 << 16];
+    std::size_t got;
+    // Read directly into the string when its size is known, else in chunks.
+    if (!ec && size > 0) {
+        text.resize(static_cast<std::size_t>(size));
+        got = std::fread(text.data(), 1, text.size(), f);
+        text.resize(got);
+    }
+    while ((got = std::fread(chunk, 1, sizeof chunk, f)) > 0) text.append(chunk, got);
+    const bool readError = std::ferror(f) != 0;
+    const int err = errno;
+    std::fclose(f);
+    if (readError) throw DataError("cannot read '" + path + "': " + std::strerror(err ? err : EIO));
+    return parseDataset(text, path, options);
+}
+
+// ---- writing ----------------------------------------------------------------------------
+
+namespace {
+
+void writeText(std::ostream& out, const std::string& s)
+{
+    const bool needQuotes = s.empty() || s.find_first_of(",;\t\"#\r\n") != std::string::npos
+                            || isBlankChar(s.front()) || isBlankChar(s.back());
+    if (!needQuotes) {
+        out << s;
+        return;
+    }
+    out << '"';
+    for (char c : s) {
+        if (c == '"') out << '"';
+        out << c;
+    }
+    out << '"';
+}
+
+void writeNumber(std::ostream& out, double v)
+{
+    if (std::isnan(v)) {
+        out << "nan";
+        return;
+    }
+    char buf[64];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v); // shortest round-trip form
+    out.write(buf, res.ptr - buf);
+}
+
+} // namespace
+
+void writeCsv(std::ostream& out, const Dataset& data)
+{
+    const Eigen::Index n = data.rows(), p = data.cols();
+    const bool sigma = data.hasSigma();
+    const bool labels = data.hasLabels();
+    if (sigma && (data.sigma.rows() != n || data.sigma.cols() != p))
+        throw DataError("writeCsv: sigma is " + std::to_string(data.sigma.rows()) + "x"
+                        + std::to_string(data.sigma.cols()) + ", expected " + std::to_string(n) + "x"
+                        + std::to_string(p));
+    if (labels && data.labels.size() != n)
+        throw DataError("writeCsv: " + std::to_string(data.labels.size()) + " labels for " + std::to_string(n)
+                        + " rows");
+    auto featureName = [&](Eigen::Index j) {
+        return j < static_cast<Eigen::Index>(data.featureNames.size()) ? data.featureNames[static_cast<std::size_t>(j)]
+                                                                        : "x" + std::to_string(j + 1);
+    };
+    bool firstCell = true;
+    auto sep = [&]() {
+        if (!firstCell) out << ',';
+        firstCell = false;
+    };
+    for (Eigen::Index j = 0; j < p; ++j) { sep(); writeText(out, featureName(j)); }
+    if (sigma)
+        for (Eigen::Index j = 0; j < p; ++j) { sep(); writeText(out, "sigma_" + featureName(j)); }
+    if (labels) { sep(); writeText(out, data.labelName.empty() ? std::string("label") : data.labelName); }
+    out << '\n';
+    for (Eigen::Index i = 0; i < n; ++i) {
+        firstCell = true;
+        for (Eigen::Index j = 0; j < p; ++j) { sep(); writeNumber(out, data.X(i, j)); }
+        if (sigma)
+            for (Eigen::Index j = 0; j < p; ++j) { sep(); writeNumber(out, data.sigma(i, j)); }
+        if (labels) {
+            sep();
+            const double v = data.labels(i);
+            // Range check before converting: casting a huge label (1e308) to an integer is undefined.
+            if (!data.labelNames.empty() && v >= 0 && v < static_cast<double>(data.labelNames.size())
+                && v == std::floor(v))
+                writeText(out, data.labelNames[static_cast<std::size_t>(v)]);
+            else
+                writeNumber(out, v);
+        }
+        out << '\n';
+    }
+}
+
+void writeCsv(const std::string& path, const Dataset& data)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw DataError("cannot write '" + path + "': " + std::strerror(errno ? errno : EIO));
+    writeCsv(out, data);
+    out.flush();
+    if (!out) throw DataError("cannot write '" + path + "': " + std::strerror(errno ? errno : EIO));
+}
+
+} // namespace olens
+
+namespace olens {
+
+void writeScores(std::ostream& out, const Eigen::VectorXd& scores, const Eigen::VectorXi& outlier,
+                 const Eigen::VectorXd* labels)
+{
+    if (outlier.size() != scores.size() || (labels && labels->size() != scores.size()))
+        throw DataError("writeScores: scores, flags and labels differ in length");
+    out << "index,score,outlier" << (labels ? ",label" : "") << "\n";
+    char buf[64];
+    for (Eigen::Index i = 0; i < scores.size(); ++i) {
+        const auto r = std::to_chars(buf, buf + sizeof buf, scores(i));
+        out << i << ',' << std::string_view(buf, static_cast<std::size_t>(r.ptr - buf)) << ',' << outlier(i);
+        if (labels) {
+            const auto rl = std::to_chars(buf, buf + sizeof buf, (*labels)(i));
+            out << ',' << std::string_view(buf, static_cast<std::size_t>(rl.ptr - buf));
+        }
+        out << '\n';
+    }
+}
+
+void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write)
+{
+    const std::string tmp = path + ".tmp-olens";
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f)
+            throw DataError("cannot write '" + path + "': " + std::strerror(errno));
+        try {
+            write(f);
+        } catch (...) {
+            f.close();
+            std::remove(tmp.c_str());
+            throw;
+        }
+        f.flush();
+        if (!f) {
+            f.close();
+            std::remove(tmp.c_str());
+            throw DataError("error while writing '" + path + "' (disk full?)");
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        const std::string why = std::strerror(errno);
+        std::remove(tmp.c_str());
+        throw DataError("cannot replace '" + path + "': " + why);
+    }
+}
+
+} // namespace olens

@@ -1,0 +1,54 @@
+#pragma once
+// Optional capabilities: what only some detectors can do. A detector that has one returns itself
+// from the matching accessor of Detector (clusterCut(), calibration(), reconstruction()); callers
+// ask the accessor and never cast or compare ids (mlpack-style: the interface is the description).
+#include <Eigen/Core>
+#include <memory>
+#include <string>
+
+namespace olens {
+
+class Detector;
+
+/// A clustering whose merge history can be cut at another number of clusters without retraining
+/// (acdt: the dendrogram of the greedy merging).
+class ClusterCut {
+public:
+    virtual ~ClusterCut() = default;
+    virtual int clusterCount() const = 0;
+    virtual int minClusterCount() const = 0;
+    virtual int maxClusterCount() const = 0;
+    /// A fitted detector equal to this one cut at L clusters (L clamped to the range); the
+    /// merge history is replayed, nothing is retrained.
+    virtual std::unique_ptr<Detector> cutAt(int L) const = 0;
+};
+
+/// The training points as the model reconstructs them (acdt: each point on its cluster's flat).
+class Reconstruction {
+public:
+    virtual ~Reconstruction() = default;
+    /// The training points reconstructed, in the detector's (normalised) input space.
+    virtual Eigen::MatrixXd reconstructTraining() const = 0;
+};
+
+/// Outcome of a calibration on labelled validation data.
+struct CalibrationReport {
+    double thresholdBefore = 0.0;
+    double thresholdAfter = 0.0;
+    double f1Before = 0.0; ///< in-class F1 on the validation rows with the old threshold
+    double f1After = 0.0;
+    /// The detector's own words for what changed (e.g. "eq. 24 calibration: eta 0.1 -> 0.2").
+    std::string summary;
+};
+
+/// Re-sets the decision rule from labelled validation rows V (1 = outlier) (GODS eq. 24). The
+/// scores may change with it (GODS: the margin η enters the score), so the detector re-scores its
+/// training rows (same normalised matrix it was fitted on) and trainingScores()/threshold() follow.
+class Calibration {
+public:
+    virtual ~Calibration() = default;
+    virtual CalibrationReport calibrate(const Eigen::MatrixXd& V, const Eigen::VectorXi& outlier,
+                                        const Eigen::MatrixXd& trainingRows) = 0;
+};
+
+} // namespace olens

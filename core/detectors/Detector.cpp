@@ -1,0 +1,189 @@
+#include "detectors/Detector.h"
+
+#include "base/Errors.h"
+#include "base/Json.h"
+#include "base/Stats.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace olens {
+
+ParamSpec contaminationParam()
+{
+    ParamSpec s;
+    s.name = "contamination";
+    s.type = ParamType::Real;
+    s.defaultValue = "0.1";
+    s.minValue = 0.0;
+    s.maxValue = 0.5;
+    s.help = "Expected fraction of outliers: isOutlier flags scores above the (1 - contamination) "
+             "quantile of the training scores.";
+    s.reference = "scikit-learn convention (contamination)";
+    return s;
+}
+
+ParamSpec seedParam(const std::string& help)
+{
+    ParamSpec s;
+    s.name = "seed";
+    s.type = ParamType::Int;
+    s.defaultValue = "0";
+    s.minValue = 0;
+    s.maxValue = 2147483647;
+    s.help = help;
+    s.reference = "OutlierLens (reproducibility)";
+    return s;
+}
+
+static void validateMatrix(const Eigen::MatrixXd& X, const std::string& who)
+{
+    if (X.rows() == 0 || X.cols() == 0)
+        throw DataError(who + ": no data (" + std::to_string(X.rows()) + " rows, " + std::to_string(X.cols())
+                        + " columns)");
+    for (Eigen::Index j = 0; j < X.cols(); ++j)
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            if (!std::isfinite(X(i, j))) {
+                std::ostringstream s;
+                s << who << ": value " << X(i, j) << " at row " << i + 1 << ", column " << j + 1
+                  << " is not finite";
+                throw DataError(s.str());
+            }
+}
+
+void Detector::fit(const Eigen::MatrixXd& X, const ProgressCallback& progress)
+{
+    validateMatrix(X, id() + " fit");
+    if (X.rows() < minSamples())
+        throw DataError(id() + " needs at least " + std::to_string(minSamples()) + " samples, got "
+                        + std::to_string(X.rows()));
+    const Progress p(progress);
+    p.report(0.0, "fitting " + id());
+    Eigen::VectorXd train = doFit(X, p);
+    // Commit only after the method's work succeeded (doFit commits its own members last).
+    commitFit(static_cast<int>(X.cols()), std::move(train), matrixFingerprint(X));
+    p.report(1.0, "done");
+}
+
+void Detector::commitFit(int dimension, Eigen::VectorXd trainingScores, std::uint64_t fingerprint)
+{
+    m_dim = dimension;
+    m_trainingScores = std::move(trainingScores);
+    m_threshold = doThreshold(m_trainingScores);
+    m_fingerprint = fingerprint;
+    m_fitted = true;
+}
+
+std::uint64_t matrixFingerprint(const Eigen::MatrixXd& X)
+{
+    std::uint64_t h = 1469598103934665603ULL;
+    auto mix = [&h](const void* data, std::size_t bytes) {
+        const auto* b = static_cast<const unsigned char*>(data);
+        for (std::size_t i = 0; i < bytes; ++i) {
+            h ^= b[i];
+            h *= 1099511628211ULL;
+        }
+    };
+    const std::int64_t shape[2] = {static_cast<std::int64_t>(X.rows()), static_cast<std::int64_t>(X.cols())};
+    mix(shape, sizeof shape);
+    mix(X.data(), sizeof(double) * static_cast<std::size_t>(X.size()));
+    return h == 0 ? 1 : h;
+}
+
+bool Detector::trainedOn(const Eigen::MatrixXd& X) const
+{
+    return m_fitted && m_fingerprint != 0 && X.rows() == m_trainingScores.size() && matrixFingerprint(X) == m_fingerprint;
+}
+
+void Detector::requireFitted(const char* what) const
+{
+    if (!m_fitted)
+        throw NotFittedError(std::string(what) + ": detector '" + id() + "' has not been fitted");
+}
+
+Eigen::VectorXd Detector::score(const Eigen::MatrixXd& X) const
+{
+    requireFitted("score");
+    if (X.rows() == 0)
+        return Eigen::VectorXd();
+    if (X.cols() != m_dim)
+        throw DataError(id() + " score: data has " + std::to_string(X.cols()) + " columns, the model was fitted on "
+                        + std::to_string(m_dim));
+    validateMatrix(X, id() + " score");
+    return doScore(X);
+}
+
+Eigen::VectorXi Detector::isOutlier(const Eigen::MatrixXd& X) const
+{
+    requireFitted("isOutlier");
+    if (X.rows() > 0 && X.cols() != m_dim)
+        throw DataError(id() + " isOutlier: data has " + std::to_string(X.cols())
+                        + " columns, the model was fitted on " + std::to_string(m_dim));
+    return doIsOutlier(X);
+}
+
+Eigen::VectorXi Detector::doIsOutlier(const Eigen::MatrixXd& X) const
+{
+    const Eigen::VectorXd s = score(X);
+    return (s.array() > m_threshold).cast<int>().matrix();
+}
+
+double Detector::doThreshold(const Eigen::VectorXd& trainingScores) const
+{
+    return quantile(trainingScores, 1.0 - params().getReal("contamination"));
+}
+
+const Eigen::VectorXd& Detector::trainingScores() const
+{
+    requireFitted("trainingScores");
+    return m_trainingScores;
+}
+
+double Detector::threshold() const
+{
+    requireFitted("threshold");
+    return m_threshold;
+}
+
+nlohmann::json Detector::toJson() const
+{
+    requireFitted("toJson");
+    nlohmann::json j;
+    j["format"] = "outlierlens-model";
+    j["version"] = 1;
+    j["detector"] = id();
+    j["params"] = m_params.toJson();
+    j["dimension"] = m_dim;
+    j["threshold"] = m_threshold;
+    j["training_scores"] = std::vector<double>(m_trainingScores.data(), m_trainingScores.data() + m_trainingScores.size());
+    j["state"] = saveState();
+    if (m_fingerprint != 0)
+        j["training_fingerprint"] = std::to_string(m_fingerprint);
+    return j;
+}
+
+void Detector::restore(const nlohmann::json& j)
+{
+    try {
+        m_dim = static_cast<int>(jsonInt(j.at("dimension"), "model JSON for '" + id() + "': dimension"));
+        m_threshold = j.at("threshold").get<double>();
+        const auto ts = j.at("training_scores").get<std::vector<double>>();
+        m_trainingScores = Eigen::Map<const Eigen::VectorXd>(ts.data(), static_cast<Eigen::Index>(ts.size()));
+        loadState(j.at("state"));
+        if (j.contains("training_fingerprint") && j["training_fingerprint"].is_string()) {
+            try {
+                m_fingerprint = std::stoull(j["training_fingerprint"].get<std::string>());
+            } catch (const std::exception&) {
+                m_fingerprint = 0; // unknown: sessions then re-score instead of trusting stored scores
+            }
+        }
+    } catch (const nlohmann::json::exception& e) {
+        throw DataError("model JSON for '" + id() + "' is malformed: " + e.what());
+    }
+    if (m_dim <= 0)
+        throw DataError("model JSON for '" + id() + "': dimension must be positive");
+    m_fitted = true;
+}
+
+} // namespace olens

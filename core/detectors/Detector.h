@@ -1,0 +1,135 @@
+#pragma once
+// The one estimator shape of OutlierLens (scikit-learn's fit/score_samples, mlpack's
+// "the constructor does no training"): parameters → fit → score (higher = more outlying)
+// → isOutlier → geometry.
+#include "base/Json.h"
+#include "base/Params.h"
+#include "base/Progress.h"
+#include "base/Stats.h"
+#include "detectors/Capabilities.h"
+#include "detectors/Geometry.h"
+
+#include <Eigen/Dense>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace olens {
+
+/// Thread safety: a fitted detector's const methods (score, isOutlier, explain, geometry,
+/// scoreComponent, capability queries …) may be called from several threads at once; they do not
+/// modify the detector (tested on every registered detector under ThreadSanitizer). fit(),
+/// calibration and loading are not concurrent with anything else on the same detector.
+class Detector {
+public:
+    virtual ~Detector() = default;
+    Detector(const Detector&) = delete;
+    Detector& operator=(const Detector&) = delete;
+
+    /// The registry id ("knn"), taken from the parameter set the registry built (DetectorInfo::id).
+    const std::string& id() const { return m_params.owner(); }
+    const ParamSet& params() const { return m_params; }
+
+    /// Trains on the rows of X. Validates X (non-empty, finite, enough rows); throws DataError
+    /// on bad input, ParamError when parameters do not fit the data, Cancelled when the callback
+    /// asks. On any exception the detector keeps its previous fitted state.
+    void fit(const Eigen::MatrixXd& X, const ProgressCallback& progress = {});
+
+    /// One value per row; higher = more outlying. Throws NotFittedError / DataError (wrong p).
+    Eigen::VectorXd score(const Eigen::MatrixXd& X) const;
+    /// The detector's own decision rule; by default score > threshold().
+    Eigen::VectorXi isOutlier(const Eigen::MatrixXd& X) const;
+    /// Scores of the training rows as the method defines them (e.g. kNN excludes the point itself).
+    const Eigen::VectorXd& trainingScores() const;
+    /// Decision threshold on the score (default: the (1 - contamination) quantile of training scores).
+    double threshold() const;
+
+    virtual Geometry geometry() const { return {}; }
+    /// Method-specific figures for `evaluate --json` (e.g. msre, clusters).
+    virtual std::map<std::string, double> figures() const { return {}; }
+    /// Per-iteration convergence traces of the last fit (e.g. GODS: the objective and the
+    /// Riemannian gradient norm), plotted after training. Empty when the method has none.
+    struct Trace {
+        std::string name;
+        std::vector<double> values;
+    };
+    virtual std::vector<Trace> traces() const { return {}; }
+    /// Named parts of the score that can be drawn as separate fields (GODS/KODS: the violation of
+    /// each frame's margin condition; the score is their maximum). Empty when the score has none.
+    virtual std::vector<std::string> scoreComponents() const { return {}; }
+    /// Component k of the score for each row of X (requires fit; k < scoreComponents().size()).
+    virtual Eigen::VectorXd scoreComponent(const Eigen::MatrixXd& X, int k) const
+    {
+        (void)k;
+        return score(X);
+    }
+    /// One short human-readable reason per row of X for the ranking table (e.g. "quadric 3
+    /// violated most", "nearest flat 2"). Empty when the method has nothing to add. Requires fit.
+    virtual std::vector<std::string> explain(const Eigen::MatrixXd& X) const
+    {
+        (void)X;
+        return {};
+    }
+
+    // ---- optional capabilities (null when the detector has none; see Capabilities.h) ----
+    virtual const ClusterCut* clusterCut() const { return nullptr; }
+    virtual const Reconstruction* reconstruction() const { return nullptr; }
+    virtual Calibration* calibration() { return nullptr; }
+
+    /// True when X is exactly the matrix the detector was fitted on (same shape and values), so
+    /// that trainingScores() are the scores of its rows; false after any edit of the data.
+    bool trainedOn(const Eigen::MatrixXd& X) const;
+
+    bool isFitted() const { return m_fitted; }
+    int inputDimension() const { return m_dim; }
+
+    /// Fitted model as JSON: {"detector", "params", "dimension", "threshold", "training_scores", "state"}.
+    nlohmann::json toJson() const;
+
+protected:
+    explicit Detector(ParamSet params) : m_params(std::move(params)) {}
+
+    /// Helper for doFit: reports progress, throws Cancelled when asked.
+    using Progress = ProgressReporter;
+
+    /// Train; return the training scores. State must only be committed at the end (strong guarantee
+    /// is provided by fit() only if doFit writes members after all throwing work).
+    virtual Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) = 0;
+    virtual Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const = 0;
+    virtual Eigen::VectorXi doIsOutlier(const Eigen::MatrixXd& X) const;
+    virtual double doThreshold(const Eigen::VectorXd& trainingScores) const;
+    /// Fewest training rows the method accepts.
+    virtual int minSamples() const { return 2; }
+    virtual nlohmann::json saveState() const = 0;
+    virtual void loadState(const nlohmann::json& state) = 0;
+
+    void requireFitted(const char* what) const;
+    /// Installs a fitted state built without fit() (a re-cut clustering, a recalibrated model):
+    /// dimension, training scores (threshold from doThreshold) and the training-data fingerprint.
+    void commitFit(int dimension, Eigen::VectorXd trainingScores, std::uint64_t fingerprint);
+    std::uint64_t trainingFingerprint() const { return m_fingerprint; }
+
+private:
+    friend class Registry;
+    void restore(const nlohmann::json& j);
+
+    ParamSet m_params;
+    bool m_fitted = false;
+    int m_dim = 0;
+    double m_threshold = 0.0;
+    Eigen::VectorXd m_trainingScores;
+    std::uint64_t m_fingerprint = 0; // FNV-1a of the training matrix (0 = unknown, e.g. old models)
+};
+
+/// FNV-1a hash of a matrix's shape and values (never 0).
+std::uint64_t matrixFingerprint(const Eigen::MatrixXd& X);
+
+/// The "contamination" parameter every detector has (default 0.1) for the default decision rule.
+ParamSpec contaminationParam();
+/// The "seed" parameter of randomised detectors (int, default 0): same seed, same data → same scores.
+ParamSpec seedParam(const std::string& help);
+} // namespace olens

@@ -1,0 +1,695 @@
+#include "detectors/kic/KicDetector.h"
+
+#include "base/Errors.h"
+#include "detectors/kic/IcDetector.h"
+#include "detectors/DetectorInfo.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <numeric>
+#include <sstream>
+
+namespace olens {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Progress: a fraction range of the whole fit plus a throttle (a report at most every ~20 ms,
+// which is also well within the 50 ms the cancel button needs).
+
+using ReportFn = std::function<void(double, const std::string&)>;
+
+class Ticker {
+public:
+    Ticker() = default;
+    Ticker(ReportFn fn, double f0, double f1, std::string message)
+        : m_fn(std::move(fn)), m_f0(f0), m_f1(f1), m_message(std::move(message))
+    {
+    }
+    /// frac in [0,1] within this ticker's range.
+    void operator()(double frac) const
+    {
+        if (!m_fn)
+            return;
+        const auto now = std::chrono::steady_clock::now();
+        if (frac < 1.0 && now - m_last < std::chrono::milliseconds(20))
+            return;
+        m_last = now;
+        m_fn(m_f0 + (m_f1 - m_f0) * std::clamp(frac, 0.0, 1.0), m_message);
+    }
+    Ticker sub(double a, double b, std::string message) const
+    {
+        return Ticker(m_fn, m_f0 + (m_f1 - m_f0) * a, m_f0 + (m_f1 - m_f0) * b, std::move(message));
+    }
+
+private:
+    ReportFn m_fn;
+    double m_f0 = 0, m_f1 = 1;
+    std::string m_message;
+    mutable std::chrono::steady_clock::time_point m_last{};
+};
+
+// ---------------------------------------------------------------------------------------------
+// Kernels (eq. 5, 17 and sec. 3 "Using different kernels")
+
+enum class KernelKind { Poly, Rbf };
+
+struct Kernel {
+    KernelKind kind = KernelKind::Poly;
+    int degree = 2;
+    double sigma = 1.0;
+
+    /// K(a_i, b_j) for the rows a_i of A and b_j of B (|A|×|B|), one GEMM plus elementwise work.
+    Eigen::MatrixXd cross(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B) const
+    {
+        Eigen::MatrixXd G;
+        G.noalias() = A * B.transpose();
+        if (kind == KernelKind::Poly) {
+            // (1 + xᵀy)^d by repeated multiplication (d is a small integer).
+            G.array() += 1.0;
+            if (degree > 1) {
+                const Eigen::ArrayXXd base = G.array();
+                for (int i = 1; i < degree; ++i)
+                    G.array() *= base;
+            }
+            return G;
+        }
+        // exp(−‖a − b‖²/2σ²) with ‖a − b‖² = ‖a‖² + ‖b‖² − 2aᵀb, clamped at 0 against rounding.
+        const double c = 1.0 / (2.0 * sigma * sigma);
+        const Eigen::VectorXd an = A.rowwise().squaredNorm() * c;
+        const Eigen::RowVectorXd bn = B.rowwise().squaredNorm().transpose() * c;
+        G *= 2.0 * c;
+        G.colwise() -= an;
+        G.rowwise() -= bn;
+        G = G.array().min(0.0).exp().matrix();
+        return G;
+    }
+    /// γ = K(x, x) per row (eq. 16–17).
+    Eigen::VectorXd self(const Eigen::MatrixXd& A) const
+    {
+        if (kind == KernelKind::Rbf)
+            return Eigen::VectorXd::Ones(A.rows());
+        Eigen::ArrayXd base = A.rowwise().squaredNorm().array() + 1.0;
+        Eigen::ArrayXd out = base;
+        for (int i = 1; i < degree; ++i)
+            out *= base;
+        return out.matrix();
+    }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Dense linear algebra with progress
+
+/// Solves L·B = B in place for lower-triangular L (left-looking, one block of rows at a time so
+/// that progress can be reported and the work stays in GEMM).
+void lowerSolveInPlace(const Eigen::MatrixXd& L, Eigen::Index offset, Eigen::Ref<Eigen::MatrixXd> B,
+                       const Ticker& tick)
+{
+    const Eigen::Index m = B.rows();
+    // Rows per step: the GEMM of a step costs 2·chunk·r0·cols ≤ ~2e8 flops (~20 ms).
+    const Eigen::Index chunk = std::clamp<Eigen::Index>(
+        100'000'000 / std::max<Eigen::Index>(1, m * std::max<Eigen::Index>(1, B.cols())), 32, 256);
+    for (Eigen::Index r0 = 0; r0 < m; r0 += chunk) {
+        const Eigen::Index h = std::min(chunk, m - r0);
+        if (r0 > 0)
+            B.middleRows(r0, h).noalias() -= L.block(offset + r0, offset, h, r0) * B.topRows(r0);
+        L.block(offset + r0, offset + r0, h, h).triangularView<Eigen::Lower>().solveInPlace(B.middleRows(r0, h));
+        const double done = static_cast<double>(r0 + h) / static_cast<double>(m);
+        tick(done * done);
+    }
+}
+
+/// Blocked right-looking Cholesky A = LLᵀ in place (lower triangle; the strict upper triangle is
+/// left as it was). Returns false when a pivot is not positive.
+bool choleskyInPlace(Eigen::MatrixXd& A, const Ticker& tick)
+{
+    const Eigen::Index n = A.rows();
+    constexpr Eigen::Index nb = 128, slab = 256;
+    // Work left after column c ∝ (n − c)³: the fraction done is 1 − ((n − c)/n)³.
+    const double dn = static_cast<double>(n);
+    auto doneAt = [dn](Eigen::Index c) {
+        const double left = (dn - static_cast<double>(c)) / dn;
+        return 1.0 - left * left * left;
+    };
+    for (Eigen::Index k = 0; k < n; k += nb) {
+        const Eigen::Index b = std::min(nb, n - k), r = n - k - b;
+        Eigen::Ref<Eigen::MatrixXd> A11 = A.block(k, k, b, b);
+        Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(A11);
+        if (llt.info() != Eigen::Success)
+            return false;
+        if (r == 0)
+            break;
+        auto A21 = A.block(k + b, k, r, b);
+        // A21 := A21 · L11⁻ᵀ
+        A.block(k, k, b, b).triangularView<Eigen::Lower>().transpose().solveInPlace<Eigen::OnTheRight>(A21);
+        // A22 −= A21·A21ᵀ (lower part), slab by slab of columns.
+        for (Eigen::Index j0 = 0; j0 < r; j0 += slab) {
+            const Eigen::Index w = std::min(slab, r - j0), below = r - j0 - w;
+            A.block(k + b + j0, k + b + j0, w, w).selfadjointView<Eigen::Lower>().rankUpdate(A21.middleRows(j0, w), -1.0);
+            if (below > 0)
+                A.block(k + b + j0 + w, k + b + j0, below, w).noalias()
+                    -= A21.bottomRows(below) * A21.middleRows(j0, w).transpose();
+            const double slabs = static_cast<double>(j0 + w) / static_cast<double>(r);
+            tick(doneAt(k) + (doneAt(k + b) - doneAt(k)) * slabs);
+        }
+    }
+    return true;
+}
+
+/// diag(A⁻¹) from the Cholesky factor: (A⁻¹)_jj = ‖L⁻¹e_j‖². Column block [c, c+b) of L⁻¹ is
+/// zero above row c, so it solves with the trailing (n−c)×(n−c) part only (n³/3 flops in all).
+Eigen::VectorXd diagonalOfInverse(const Eigen::MatrixXd& L, const Ticker& tick)
+{
+    const Eigen::Index n = L.rows();
+    constexpr Eigen::Index nb = 128;
+    Eigen::VectorXd d(n);
+    const double total = static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
+    for (Eigen::Index c = 0; c < n; c += nb) {
+        const Eigen::Index b = std::min(nb, n - c), m = n - c;
+        Eigen::MatrixXd Y = Eigen::MatrixXd::Zero(m, b);
+        Y.topRows(b).setIdentity();
+        const double before = static_cast<double>(m), after = static_cast<double>(m - b);
+        lowerSolveInPlace(L, c, Y,
+                          tick.sub(1.0 - before * before * before / total, 1.0 - after * after * after / total,
+                                   "diagonal of the inverse"));
+        d.segment(c, b) = Y.colwise().squaredNorm().transpose();
+    }
+    tick(1.0);
+    return d;
+}
+
+/// Queries per block when scoring (an n'×block kernel block of at most 16 MB; the triangular
+/// solve stays matrix–matrix).
+Eigen::Index queryBlock(Eigen::Index n)
+{
+    return std::clamp<Eigen::Index>(2'000'000 / std::max<Eigen::Index>(1, n), 64, 1024);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conjugate gradient on the ridge-regression normal equations (eq. 19, 21–22)
+
+struct CgStats {
+    int iterations = 0;  ///< largest iteration count of any right-hand side
+    long unconverged = 0; ///< right-hand sides that hit the iteration cap
+};
+
+/// For each column b of B solves (K + λI) α = b by Jacobi-preconditioned conjugate gradient and
+/// returns bᵀα* = bᵀA⁻¹b (A = K + λI). The columns run in lockstep so that the products K·P are
+/// matrix–matrix products. With the true residual r = b − Aα, bᵀA⁻¹b = bᵀα + αᵀr + rᵀA⁻¹r
+/// exactly, and 0 ≤ rᵀA⁻¹r ≤ ‖r‖²/λ (K ⪰ 0): the estimate bᵀα + αᵀr has score error at most
+/// ‖r‖²/(λρ), and a column stops when that is ≤ 1e-10·(1 + |score|).
+Eigen::VectorXd cgQuadraticForms(const Eigen::MatrixXd& K, double lambda, double rho, const Eigen::MatrixXd& B,
+                                 const Eigen::VectorXd& gamma, CgStats& stats, const Ticker& tick)
+{
+    const Eigen::Index n = K.rows(), m = B.cols();
+    const int maxIter = static_cast<int>(std::min<Eigen::Index>(3 * n + 100, 20000));
+    constexpr double tol = 1e-10;
+    const Eigen::ArrayXd dinv = 1.0 / (K.diagonal().array() + lambda);
+    Eigen::MatrixXd X = Eigen::MatrixXd::Zero(n, m), R = B;
+    Eigen::MatrixXd P = (R.array().colwise() * dinv).matrix();
+    Eigen::VectorXd rz = (R.array() * P.array()).colwise().sum().transpose();
+    std::vector<Eigen::Index> active(static_cast<std::size_t>(m));
+    std::iota(active.begin(), active.end(), Eigen::Index(0));
+    std::vector<int> iters(static_cast<std::size_t>(m), 0);
+    Eigen::VectorXd quad(m);
+    // r must be the true residual when `store` is set (the estimate bᵀα + αᵀr is then kept).
+    auto converged = [&](Eigen::Index j, const Eigen::VectorXd& r, bool store) {
+        const double q = B.col(j).dot(X.col(j)) + (store ? X.col(j).dot(r) : 0.0);
+        const double score = (gamma(j) - q) / rho;
+        const bool ok = r.squaredNorm() / (lambda * rho) <= tol * (1.0 + std::abs(score));
+        if (ok && store)
+            quad(j) = q;
+        return ok;
+    };
+    for (int it = 1; it <= maxIter && !active.empty(); ++it) {
+        const auto na = static_cast<Eigen::Index>(active.size());
+        Eigen::MatrixXd Pa(n, na);
+        for (Eigen::Index a = 0; a < na; ++a)
+            Pa.col(a) = P.col(active[static_cast<std::size_t>(a)]);
+        Eigen::MatrixXd APa;
+        APa.noalias() = K * Pa;
+        APa += lambda * Pa;
+        std::vector<Eigen::Index> still;
+        std::vector<Eigen::Index> candidates;
+        for (Eigen::Index a = 0; a < na; ++a) {
+            const Eigen::Index j = active[static_cast<std::size_t>(a)];
+            const double pAp = Pa.col(a).dot(APa.col(a));
+            if (!(pAp > 0)) { // exact solution reached (P = 0) or breakdown
+                candidates.push_back(j);
+                continue;
+            }
+            const double step = rz(j) / pAp;
+            X.col(j) += step * Pa.col(a);
+            R.col(j) -= step * APa.col(a);
+            iters[static_cast<std::size_t>(j)] = it;
+            if (converged(j, R.col(j), false) || it % 50 == 0)
+                candidates.push_back(j);
+            else
+                still.push_back(j);
+        }
+        if (!candidates.empty()) {
+            // Check on the true residual b − (K + λI)x; restart the direction from it otherwise.
+            const auto nc = static_cast<Eigen::Index>(candidates.size());
+            Eigen::MatrixXd Xc(n, nc);
+            for (Eigen::Index a = 0; a < nc; ++a)
+                Xc.col(a) = X.col(candidates[static_cast<std::size_t>(a)]);
+            Eigen::MatrixXd AXc;
+            AXc.noalias() = K * Xc;
+            AXc += lambda * Xc;
+            for (Eigen::Index a = 0; a < nc; ++a) {
+                const Eigen::Index j = candidates[static_cast<std::size_t>(a)];
+                const Eigen::VectorXd r = B.col(j) - AXc.col(a);
+                if (converged(j, r, true))
+                    continue;
+                const bool restart = it % 50 != 0 || (R.col(j) - r).norm() > 1e-3 * r.norm();
+                R.col(j) = r;
+                if (restart) {
+                    P.col(j) = (r.array() * dinv).matrix();
+                    rz(j) = r.dot(P.col(j));
+                    still.push_back(-1 - j); // marks "direction already reset"
+                } else {
+                    still.push_back(j);
+                }
+            }
+        }
+        std::vector<Eigen::Index> next;
+        next.reserve(still.size());
+        for (Eigen::Index code : still) {
+            if (code < 0) {
+                next.push_back(-1 - code);
+                continue;
+            }
+            const Eigen::Index j = code;
+            const Eigen::VectorXd z = (R.col(j).array() * dinv).matrix();
+            const double rzNew = R.col(j).dot(z);
+            const double beta = rzNew / rz(j);
+            P.col(j) = z + beta * P.col(j);
+            rz(j) = rzNew;
+            next.push_back(j);
+        }
+        std::sort(next.begin(), next.end());
+        active = std::move(next);
+        tick(static_cast<double>(it) / static_cast<double>(maxIter));
+    }
+    // Columns that hit the iteration cap: the same corrected estimate, without the guarantee.
+    for (Eigen::Index j : active) {
+        const Eigen::VectorXd r = B.col(j) - K * X.col(j) - lambda * X.col(j);
+        quad(j) = B.col(j).dot(X.col(j)) + X.col(j).dot(r);
+    }
+    stats.unconverged += static_cast<long>(active.size());
+    for (int i : iters)
+        stats.iterations = std::max(stats.iterations, i);
+    return quad;
+}
+
+constexpr double primalMaxSize = 3000;
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// The fitted model
+
+struct KicDetector::Model {
+    Kernel kernel;
+    Eigen::MatrixXd X; // n'×p fit points
+    double rho = 0;    // ρ = ‖VᵀV‖_F/(C√n') (sec. 4.1)
+    double lambda = 0; // n'ρ: (ρI + G)⁻¹ = n'(K + n'ρI)⁻¹ with G = VᵀV = K/n' (eq. 7, 16)
+    bool cg = false;
+    Eigen::MatrixXd F; // cholesky: lower factor L of K + λI; cg: K itself
+    // Polynomial kernel with s = C(p+d, d) < n': the same score from the s×s primal system
+    // (ρI + VVᵀ), eq. 11 (eq. 14 read backwards), which costs O(s²) instead of O(n'²) per query.
+    bool primal = false;
+    MonomialBasis basis;
+    Eigen::MatrixXd LP; // lower factor of ρI + VVᵀ
+    CgStats cgStats;
+};
+
+using Model = KicDetector::Model;
+
+KicDetector::KicDetector(ParamSet params) : Detector(std::move(params)) {}
+KicDetector::~KicDetector() = default;
+
+DetectorInfo KicDetector::info()
+{
+    DetectorInfo d;
+    d.compareSlot = 4;
+    d.id = "kic";
+    d.title = "Kernelized inverse Christoffel function";
+    d.summary = "Score ρ⁻¹φ(ρ) = v(x)ᵀ(ρI + VVᵀ)⁻¹v(x) computed with a kernel (eq. 15–18): polynomial "
+                "(the paper's KIC) or RBF (KIC-RBF); optional KIC2 filtering (eq. 20).";
+    d.reference = "KIC paper eq. 11–20, sec. 4.1";
+
+    ParamSpec kernel;
+    kernel.name = "kernel";
+    kernel.type = ParamType::Choice;
+    kernel.choices = {"poly", "rbf"};
+    kernel.defaultValue = "poly";
+    kernel.help = "poly = (1 + xᵀy)^d (the paper's KIC, eq. 17); rbf = exp(−‖x−y‖²/2σ²) (KIC-RBF).";
+    kernel.reference = "KIC paper sec. 3 'Using different kernels', Table 2";
+
+    ParamSpec degree;
+    degree.name = "degree";
+    degree.type = ParamType::Int;
+    degree.defaultValue = "2";
+    degree.minValue = 1;
+    degree.maxValue = 10;
+    degree.help = "Degree d of the polynomial kernel (ignored by rbf).";
+    degree.reference = "KIC paper sec. 4.1 (d=2)";
+
+    ParamSpec sigma;
+    sigma.name = "sigma";
+    sigma.type = ParamType::Real;
+    sigma.defaultValue = "0";
+    sigma.minValue = 0;
+    sigma.help = "RBF length-scale σ; 0 = auto: √p/2, or √p/4 when filter_alpha > 0 (KIC-RBF2). "
+                 "Ignored by poly.";
+    sigma.reference = "KIC paper sec. 4.1 (σ=√p/2; KIC2: σ=√p/4)";
+
+    ParamSpec c;
+    c.name = "C";
+    c.type = ParamType::Real;
+    c.defaultValue = "500";
+    c.minValue = 1e-6;
+    c.maxValue = 1e12;
+    c.help = "ρ = ‖VᵀV‖_F/(C√n): larger C = smaller ρ = closer to the exact inverse Christoffel "
+             "function (eq. 11); very large C makes the system ill-conditioned.";
+    c.reference = "KIC paper sec. 4.1 (C=500)";
+
+    ParamSpec alpha;
+    alpha.name = "filter_alpha";
+    alpha.type = ParamType::Real;
+    alpha.defaultValue = "0";
+    alpha.minValue = 0;
+    alpha.maxValue = 1;
+    alpha.help = "KIC2 filtering: 0 = off; otherwise refit on the ⌊α·n⌋ training points with the "
+                 "lowest scores (ties by row order) and score everything with that model (paper: 0.6).";
+    alpha.reference = "KIC paper eq. 20, sec. 4.1 (α=0.6)";
+
+    ParamSpec solver;
+    solver.name = "solver";
+    solver.type = ParamType::Choice;
+    solver.choices = {"auto", "cholesky", "cg"};
+    solver.defaultValue = "auto";
+    solver.help = "cholesky: factor K + nρI once (n³/3), then O(n²) per score (eq. 15). cg: eq. 19 as "
+                  "ridge regression, conjugate gradient per point, O(iterations·n²) each — cheaper "
+                  "only for a few points, and fitting scores all n, so it is slower in practice. "
+                  "auto = cholesky for every n.";
+    solver.reference = "KIC paper eq. 15, 19, App. A";
+
+    d.params = {kernel, degree, sigma, c, alpha, solver, contaminationParam()};
+    d.normalization = "zscore"; // KIC paper sec. 4.1: zero mean, unit variance per feature
+    d.make = [](ParamSet p) { return std::make_unique<KicDetector>(std::move(p)); };
+    return d;
+}
+
+namespace {
+
+/// Builds the model on the fit points Xf: kernel matrix, ρ (or the given one), and the
+/// factorisation (or K itself for cg). Progress over [0,1] of tick.
+std::unique_ptr<Model> buildModel(const Eigen::MatrixXd& Xf, const Kernel& kernel, double C, const double* rhoGiven,
+                                  bool cg, const Ticker& tick)
+{
+    const Eigen::Index n = Xf.rows();
+    if (n > KicDetector::maxFitPoints) {
+        std::ostringstream msg;
+        msg << "kic: fitting on " << n << " points needs a " << n << "×" << n << " kernel matrix ("
+            << static_cast<double>(n) * static_cast<double>(n) * 8e-9 << " GB); the limit is "
+            << KicDetector::maxFitPoints << " points — subsample the data or use filter_alpha";
+        throw ParamError(msg.str());
+    }
+    auto m = std::make_unique<Model>();
+    m->kernel = kernel;
+    m->X = Xf;
+    m->cg = cg;
+    // eq. 16–17: K_ij = k(x_i, x_j); G = VᵀV = K/n' because V carries 1/√n' (eq. 7).
+    Eigen::MatrixXd K(n, n);
+    const Eigen::Index b = std::max<Eigen::Index>(1, 500'000 / std::max<Eigen::Index>(1, n * (Xf.cols() + 8)) * 8);
+    const Ticker kt = tick.sub(0.0, 0.1, "kernel matrix");
+    for (Eigen::Index r0 = 0; r0 < n; r0 += b) {
+        const Eigen::Index rows = std::min(b, n - r0);
+        K.middleRows(r0, rows) = kernel.cross(Xf.middleRows(r0, rows), Xf);
+        kt(static_cast<double>(r0 + rows) / static_cast<double>(n));
+    }
+    const double normK = K.norm();
+    if (!std::isfinite(normK))
+        throw DataError("kic: kernel values overflow (‖K‖_F is not finite); normalise the data "
+                        "(e.g. --normalize zscore) or lower the degree");
+    if (!(normK > 0))
+        throw DataError("kic: the kernel matrix is zero");
+    const double dn = static_cast<double>(n);
+    // sec. 4.1: ρ = ‖VᵀV‖_F/(C√n') = ‖K‖_F/(n'·C·√n').
+    m->rho = rhoGiven ? *rhoGiven : normK / (dn * C * std::sqrt(dn));
+    m->lambda = dn * m->rho;
+    if (cg) {
+        // Symmetrise exactly (the GEMM need not give bitwise-symmetric halves).
+        for (Eigen::Index j = 0; j < n; ++j)
+            for (Eigen::Index i = j + 1; i < n; ++i)
+                K(j, i) = K(i, j);
+        m->F = std::move(K);
+        tick(1.0);
+    } else {
+        // eq. 15 with (ρI + G) = (K + n'ρI)/n': one Cholesky factorisation, no inverse.
+        K.diagonal().array() += m->lambda;
+        if (!choleskyInPlace(K, tick.sub(0.1, 0.9, "Cholesky factorisation"))) {
+            std::ostringstream msg;
+            msg << "kic: K + nρI is not numerically positive definite (ρ = " << m->rho
+                << "); lower C (currently " << C << ")";
+            throw ParamError(msg.str());
+        }
+        m->F = std::move(K);
+    }
+    // Primal form for the polynomial kernel when it is smaller than the dual one.
+    if (kernel.kind == KernelKind::Poly) {
+        const double s = MonomialBasis::count(static_cast<int>(Xf.cols()), kernel.degree);
+        if (s < dn && s <= primalMaxSize) {
+            MonomialBasis basis(static_cast<int>(Xf.cols()), kernel.degree, primalMaxSize);
+            const Eigen::Index si = basis.size();
+            Eigen::MatrixXd M = Eigen::MatrixXd::Zero(si, si);
+            const Eigen::Index rb = std::clamp<Eigen::Index>(std::min<Eigen::Index>(2'000'000 / si, 250'000'000 / (si * si)), 16, 4096);
+            for (Eigen::Index r0 = 0; r0 < n; r0 += rb) {
+                const Eigen::Index rows = std::min(rb, n - r0);
+                const Eigen::MatrixXd V = basis.evaluate(Xf.middleRows(r0, rows));
+                M.selfadjointView<Eigen::Lower>().rankUpdate(V.transpose(), 1.0 / dn); // eq. 6
+                tick(0.9 + 0.1 * static_cast<double>(r0 + rows) / dn);
+            }
+            M.diagonal().array() += m->rho;
+            Eigen::LLT<Eigen::MatrixXd> llt(M);
+            if (llt.info() == Eigen::Success) {
+                m->primal = true;
+                m->basis = std::move(basis);
+                m->LP = llt.matrixL();
+            }
+        }
+    }
+    tick(1.0);
+    return m;
+}
+
+/// Scores of the model's own fit points. cholesky: with g = K e_j/√n' (eq. 16), eq. 15 becomes
+/// φ_j = λ − λ²(A⁻¹)_jj for A = K + λI, λ = n'ρ, so only diag(A⁻¹) is needed (n³/3 flops).
+/// cg: eq. 19 / 22 solved by conjugate gradient with right-hand sides K e_j.
+Eigen::VectorXd fitPointScores(Model& m, const Ticker& tick)
+{
+    const Eigen::Index n = m.X.rows();
+    const double dn = static_cast<double>(n);
+    if (!m.cg) {
+        const Eigen::VectorXd a = diagonalOfInverse(m.F, tick);
+        // score = φ/ρ = n'(1 − λ a_jj); φ ≥ 0 in exact arithmetic.
+        return (dn * (1.0 - m.lambda * a.array()).max(0.0)).matrix();
+    }
+    Eigen::VectorXd out(n);
+    const Eigen::VectorXd gamma = m.F.diagonal();
+    constexpr Eigen::Index b = 64;
+    for (Eigen::Index c = 0; c < n; c += b) {
+        const Eigen::Index w = std::min(b, n - c);
+        const Eigen::MatrixXd B = m.F.middleCols(c, w);
+        const Ticker t = tick.sub(static_cast<double>(c) / dn, static_cast<double>(c + w) / dn, "conjugate gradient (eq. 19)");
+        const Eigen::VectorXd quad = cgQuadraticForms(m.F, m.lambda, m.rho, B, gamma.segment(c, w), m.cgStats, t);
+        out.segment(c, w) = ((gamma.segment(c, w) - quad).array().max(0.0) / m.rho).matrix();
+    }
+    return out;
+}
+
+} // namespace
+
+namespace {
+
+/// Scores of arbitrary points under the model: ρ⁻¹φ(ρ) with φ from eq. 15 (γ − gᵀ(ρI+G)⁻¹g =
+/// k(x,x) − k_xᵀ(K + λI)⁻¹k_x), batched over blocks of queries (one kernel block per GEMM).
+Eigen::VectorXd scoreQueries(const Model& m, const Eigen::MatrixXd& Q, const Ticker& tick, CgStats& stats)
+{
+    const Eigen::Index nq = Q.rows();
+    Eigen::VectorXd out(nq);
+    if (m.primal) {
+        // eq. 11: ρ⁻¹φ(ρ) = vᵀ(ρI + VVᵀ)⁻¹v = ‖L_P⁻¹ v‖².
+        const Eigen::Index b = std::clamp<Eigen::Index>(2'000'000 / std::max<Eigen::Index>(1, m.basis.size()), 64, 8192);
+        for (Eigen::Index r0 = 0; r0 < nq; r0 += b) {
+            const Eigen::Index rows = std::min(b, nq - r0);
+            Eigen::MatrixXd W = m.basis.evaluate(Q.middleRows(r0, rows)).transpose();
+            m.LP.triangularView<Eigen::Lower>().solveInPlace(W);
+            out.segment(r0, rows) = W.colwise().squaredNorm().transpose();
+            tick(static_cast<double>(r0 + rows) / static_cast<double>(nq));
+        }
+        return out;
+    }
+    const Eigen::Index n = m.X.rows();
+    const Eigen::Index b = m.cg ? 64 : queryBlock(n);
+    for (Eigen::Index r0 = 0; r0 < nq; r0 += b) {
+        const Eigen::Index rows = std::min(b, nq - r0);
+        const Eigen::MatrixXd Qb = Q.middleRows(r0, rows);
+        Eigen::MatrixXd Kq = m.kernel.cross(m.X, Qb); // n'×rows: √n'·g per column (eq. 16)
+        const Eigen::VectorXd gamma = m.kernel.self(Qb);
+        Eigen::VectorXd quad;
+        if (m.cg) {
+            const Ticker t = tick.sub(static_cast<double>(r0) / static_cast<double>(nq),
+                                      static_cast<double>(r0 + rows) / static_cast<double>(nq),
+                                      "conjugate gradient (eq. 19)");
+            quad = cgQuadraticForms(m.F, m.lambda, m.rho, Kq, gamma, stats, t);
+        } else {
+            // gᵀ(ρI + G)⁻¹g = kᵀ(K + λI)⁻¹k = ‖L⁻¹k‖².
+            lowerSolveInPlace(m.F, 0, Kq,
+                              tick.sub(static_cast<double>(r0) / static_cast<double>(nq),
+                                       static_cast<double>(r0 + rows) / static_cast<double>(nq), "scoring (eq. 15)"));
+            quad = Kq.colwise().squaredNorm().transpose();
+        }
+        out.segment(r0, rows) = ((gamma - quad).array().max(0.0) / m.rho).matrix();
+        tick(static_cast<double>(r0 + rows) / static_cast<double>(nq));
+    }
+    return out;
+}
+
+Kernel kernelFromParams(const ParamSet& p, double sigma)
+{
+    Kernel k;
+    k.kind = p.getChoice("kernel") == "rbf" ? KernelKind::Rbf : KernelKind::Poly;
+    k.degree = p.getInt("degree");
+    k.sigma = sigma;
+    return k;
+}
+
+Eigen::MatrixXd selectRows(const Eigen::MatrixXd& X, const std::vector<Eigen::Index>& rows)
+{
+    Eigen::MatrixXd out(static_cast<Eigen::Index>(rows.size()), X.cols());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        out.row(static_cast<Eigen::Index>(i)) = X.row(rows[i]);
+    return out;
+}
+
+} // namespace
+
+Eigen::VectorXd KicDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
+{
+    const Eigen::Index n = X.rows();
+    const double p = static_cast<double>(X.cols());
+    const double alpha = params().getReal("filter_alpha");
+    const double C = params().getReal("C");
+    const bool cg = params().getChoice("solver") == "cg"; // auto = cholesky (see the help)
+    double sigma = params().getReal("sigma");
+    if (sigma == 0.0)
+        sigma = std::sqrt(p) / (alpha > 0 ? 4.0 : 2.0); // sec. 4.1: √p/2 (KIC-RBF), √p/4 (KIC-RBF2)
+    const Kernel kernel = kernelFromParams(params(), sigma);
+    const Ticker root([&progress](double f, const std::string& msg) { progress.report(f, msg); }, 0.0, 1.0, "kic");
+
+    std::unique_ptr<Model> model;
+    Eigen::VectorXd train(n);
+    if (alpha == 0.0) {
+        model = buildModel(X, kernel, C, nullptr, cg, root.sub(0.0, 0.5, "kernel model"));
+        train = fitPointScores(*model, root.sub(0.5, 1.0, "training scores (eq. 15)"));
+    } else {
+        // eq. 20: keep the ⌊αn⌋ points of lowest score (ties by row order; the 1e-9 absorbs the
+        // rounding of α·n when it is an integer, e.g. 0.6·10).
+        const auto keep = static_cast<Eigen::Index>(std::floor(alpha * static_cast<double>(n) + 1e-9));
+        if (keep < 2)
+            throw ParamError("kic: filter_alpha = " + params().text("filter_alpha") + " keeps ⌊αn⌋ = "
+                             + std::to_string(keep) + " of " + std::to_string(n) + " points; need at least 2");
+        Eigen::VectorXd first;
+        {
+            auto m0 = buildModel(X, kernel, C, nullptr, cg, root.sub(0.0, 0.3, "kernel model (all points)"));
+            first = fitPointScores(*m0, root.sub(0.3, 0.5, "scores before filtering"));
+        }
+        std::vector<Eigen::Index> order(static_cast<std::size_t>(n));
+        std::iota(order.begin(), order.end(), Eigen::Index(0));
+        std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) { return first(a) < first(b); });
+        std::vector<Eigen::Index> kept(order.begin(), order.begin() + keep), rest(order.begin() + keep, order.end());
+        std::sort(kept.begin(), kept.end());
+        std::sort(rest.begin(), rest.end());
+        model = buildModel(selectRows(X, kept), kernel, C, nullptr, cg, root.sub(0.5, 0.7, "kernel model (filtered)"));
+        const Eigen::VectorXd sk = fitPointScores(*model, root.sub(0.7, 0.8, "training scores (eq. 15)"));
+        const Eigen::VectorXd sr = rest.empty() ? Eigen::VectorXd()
+                                                : scoreQueries(*model, selectRows(X, rest),
+                                                               root.sub(0.8, 1.0, "scoring filtered-out points"),
+                                                               model->cgStats);
+        for (std::size_t i = 0; i < kept.size(); ++i)
+            train(kept[i]) = sk(static_cast<Eigen::Index>(i));
+        for (std::size_t i = 0; i < rest.size(); ++i)
+            train(rest[i]) = sr(static_cast<Eigen::Index>(i));
+    }
+    m_model = std::move(model);
+    m_trainingRows = n;
+    return train;
+}
+
+Eigen::VectorXd KicDetector::doScore(const Eigen::MatrixXd& X) const
+{
+    CgStats stats;
+    return scoreQueries(*m_model, X, Ticker(), stats);
+}
+
+std::map<std::string, double> KicDetector::figures() const
+{
+    if (!isFitted() || !m_model)
+        return {};
+    std::map<std::string, double> f = {{"rho", m_model->rho},
+                                       {"fit_points", static_cast<double>(m_model->X.rows())},
+                                       {"training_points", static_cast<double>(m_trainingRows)}};
+    if (m_model->kernel.kind == KernelKind::Rbf)
+        f["sigma"] = m_model->kernel.sigma;
+    if (m_model->cg) {
+        f["cg_iterations"] = m_model->cgStats.iterations;
+        f["cg_unconverged"] = static_cast<double>(m_model->cgStats.unconverged);
+    }
+    return f;
+}
+
+nlohmann::json KicDetector::saveState() const
+{
+    const Model& m = *m_model;
+    return {{"rows", m.X.rows()},
+            {"points", std::vector<double>(m.X.data(), m.X.data() + m.X.size())},
+            {"rho", m.rho},
+            {"sigma", m.kernel.sigma},
+            {"training_rows", m_trainingRows},
+            {"cg_iterations", m.cgStats.iterations},
+            {"cg_unconverged", m.cgStats.unconverged}};
+}
+
+void KicDetector::loadState(const nlohmann::json& state)
+{
+    const auto n = static_cast<Eigen::Index>(jsonInt(state.at("rows"), "kic model: rows"));
+    const auto v = state.at("points").get<std::vector<double>>();
+    const auto rho = state.at("rho").get<double>();
+    const auto sigma = state.at("sigma").get<double>();
+    const auto trainingRows = static_cast<Eigen::Index>(jsonInt(state.at("training_rows"), "kic model: training_rows"));
+    const int p = inputDimension();
+    if (n <= 0 || static_cast<Eigen::Index>(v.size()) != n * p)
+        throw DataError("kic model: " + std::to_string(v.size()) + " stored values do not form " + std::to_string(n)
+                        + " points of dimension " + std::to_string(p));
+    if (!(rho > 0) || !std::isfinite(rho) || !(sigma > 0) || !std::isfinite(sigma) || trainingRows < n)
+        throw DataError("kic model: invalid rho, sigma or training_rows");
+    const Eigen::MatrixXd X = Eigen::Map<const Eigen::MatrixXd>(v.data(), n, p);
+    std::unique_ptr<Model> m;
+    try {
+        m = buildModel(X, kernelFromParams(params(), sigma), params().getReal("C"), &rho,
+                       params().getChoice("solver") == "cg", Ticker());
+    } catch (const ParamError& e) {
+        throw DataError(std::string("kic model: ") + e.what());
+    }
+    m->cgStats.iterations = static_cast<int>(jsonIntOr(state, "cg_iterations", 0, "kic model"));
+    m->cgStats.unconverged = static_cast<long>(jsonIntOr(state, "cg_unconverged", 0, "kic model"));
+    m_model = std::move(m);
+    m_trainingRows = trainingRows;
+}
+
+} // namespace olens

@@ -1,0 +1,161 @@
+#include "detectors/knn/KnnDetector.h"
+
+#include "base/Errors.h"
+#include "detectors/DetectorInfo.h"
+
+#include <nanoflann.hpp>
+
+namespace olens {
+
+// Points are stored as the columns of a p×n matrix so that each point is contiguous.
+struct KnnDetector::Index {
+    using Tree = nanoflann::KDTreeEigenMatrixAdaptor<Eigen::MatrixXd, -1, nanoflann::metric_L2, false>;
+    explicit Index(Eigen::MatrixXd pointsAsColumns)
+        : points(std::move(pointsAsColumns)), tree(points.rows(), std::cref(points), 16)
+    {
+        tree.index->buildIndex();
+    }
+    Eigen::MatrixXd points;
+    Tree tree;
+};
+
+DetectorInfo KnnDetector::info()
+{
+    DetectorInfo d;
+    d.compareSlot = 1;
+    d.id = "knn";
+    d.title = "k-nearest-neighbour distance";
+    d.summary = "Score = Euclidean distance to the k-th nearest training point (the point itself "
+                "excluded when scoring the training set).";
+    d.reference = "KIC paper sec. 4.1 (baseline KNN, k=5)";
+    ParamSpec k;
+    k.name = "k";
+    k.type = ParamType::Int;
+    k.defaultValue = "5";
+    k.minValue = 1;
+    k.maxValue = 10000;
+    k.help = "Which neighbour's distance is the score.";
+    k.reference = "KIC paper sec. 4.1 (k=5)";
+    d.params = {k, contaminationParam()};
+    d.make = [](ParamSet p) { return std::make_unique<KnnDetector>(std::move(p)); };
+    return d;
+}
+
+KnnDetector::KnnDetector(ParamSet params) : Detector(std::move(params)) {}
+KnnDetector::~KnnDetector() = default;
+
+int KnnDetector::minSamples() const
+{
+    return params().getInt("k") + 1;
+}
+
+void KnnDetector::neighbours(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const
+{
+    requireFitted("neighbours");
+    const Eigen::Index n = X.rows();
+    k = static_cast<int>(std::min<Eigen::Index>(k, m_index->points.cols()));
+    dist.resize(n, k);
+    index.resize(n, k);
+    std::vector<Eigen::Index> idx(static_cast<std::size_t>(k));
+    std::vector<double> d2(static_cast<std::size_t>(k));
+    Eigen::VectorXd q(X.cols());
+    for (Eigen::Index i = 0; i < n; ++i) {
+        q = X.row(i).transpose();
+        nanoflann::KNNResultSet<double, Eigen::Index> result(static_cast<std::size_t>(k));
+        result.init(idx.data(), d2.data());
+        m_index->tree.index->findNeighbors(result, q.data(), nanoflann::SearchParams());
+        for (int j = 0; j < k; ++j) {
+            dist(i, j) = std::sqrt(std::max(0.0, d2[static_cast<std::size_t>(j)]));
+            index(i, j) = static_cast<int>(idx[static_cast<std::size_t>(j)]);
+        }
+    }
+}
+
+Eigen::VectorXd KnnDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
+{
+    const int k = params().getInt("k");
+    auto index = std::make_unique<Index>(X.transpose());
+    progress.report(0.5, "kd-tree built; scoring training points");
+
+    // Training scores: query k+1 neighbours and drop the point itself. With duplicate points the
+    // point may not come first among equal distances, so remove its own index wherever it is.
+    const Eigen::Index n = X.rows();
+    Eigen::VectorXd train(n);
+    const auto kk = static_cast<std::size_t>(k + 1);
+    std::vector<Eigen::Index> idx(kk);
+    std::vector<double> d2(kk);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        nanoflann::KNNResultSet<double, Eigen::Index> result(kk);
+        result.init(idx.data(), d2.data());
+        index->tree.index->findNeighbors(result, index->points.col(i).data(), nanoflann::SearchParams());
+        int seen = 0;
+        double kth = d2[kk - 1];
+        for (std::size_t j = 0; j < kk; ++j) {
+            if (idx[j] == i)
+                continue;
+            if (++seen == k) {
+                kth = d2[j];
+                break;
+            }
+        }
+        train(i) = std::sqrt(std::max(0.0, kth));
+        if ((i & 255) == 0)
+            progress.report(0.5 + 0.5 * static_cast<double>(i) / static_cast<double>(n), "scoring training points");
+    }
+    m_index = std::move(index);
+    return train;
+}
+
+Eigen::VectorXd KnnDetector::doScore(const Eigen::MatrixXd& X) const
+{
+    Eigen::MatrixXd dist;
+    Eigen::MatrixXi index;
+    neighbours(X, params().getInt("k"), dist, index);
+    return dist.col(dist.cols() - 1);
+}
+
+std::vector<std::string> KnnDetector::explain(const Eigen::MatrixXd& X) const
+{
+    requireFitted("explain");
+    const int k = params().getInt("k");
+    Eigen::MatrixXd dist;
+    Eigen::MatrixXi index;
+    // One extra neighbour so a training point can skip itself (distance 0, same coordinates).
+    neighbours(X, k + 1, dist, index);
+    const Eigen::MatrixXd& P = m_index->points;
+    std::vector<std::string> out(static_cast<std::size_t>(X.rows()));
+    char buf[96];
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+        int seen = 0;
+        for (Eigen::Index j = 0; j < index.cols(); ++j) {
+            const bool self = dist(i, j) == 0.0 && j == 0 && (P.col(index(i, j)) - X.row(i).transpose()).norm() == 0.0;
+            if (self && index.cols() > k)
+                continue;
+            if (++seen == k) {
+                std::snprintf(buf, sizeof buf, "%d-th neighbour: sample %d at %.4g", k, index(i, j), dist(i, j));
+                out[static_cast<std::size_t>(i)] = buf;
+                break;
+            }
+        }
+    }
+    return out;
+}
+
+nlohmann::json KnnDetector::saveState() const
+{
+    const Eigen::MatrixXd& P = m_index->points;
+    return {{"points", std::vector<double>(P.data(), P.data() + P.size())}, {"rows", P.cols()}};
+}
+
+void KnnDetector::loadState(const nlohmann::json& state)
+{
+    const auto v = state.at("points").get<std::vector<double>>();
+    const auto n = static_cast<Eigen::Index>(jsonInt(state.at("rows"), "knn model: rows"));
+    const int p = inputDimension();
+    if (n <= 0 || static_cast<Eigen::Index>(v.size()) != n * p)
+        throw DataError("knn model: " + std::to_string(v.size()) + " stored values do not form " + std::to_string(n)
+                        + " points of dimension " + std::to_string(p));
+    m_index = std::make_unique<Index>(Eigen::Map<const Eigen::MatrixXd>(v.data(), p, n));
+}
+
+} // namespace olens

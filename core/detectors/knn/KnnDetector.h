@@ -1,0 +1,35 @@
+#pragma once
+// knn: the distance to the k-th nearest training neighbour (KIC paper sec. 4.1 baseline "KNN", k=5).
+#include "detectors/Detector.h"
+
+#include <memory>
+
+namespace olens {
+
+struct DetectorInfo;
+
+class KnnDetector : public Detector {
+public:
+    static DetectorInfo info();
+    explicit KnnDetector(ParamSet params);
+    ~KnnDetector() override;
+
+    /// "k-th neighbour: sample j at distance d" (training rows exclude themselves, as the scores).
+    std::vector<std::string> explain(const Eigen::MatrixXd& X) const override;
+
+    /// Distances and indices of the k nearest training points of each row (ascending distance).
+    void neighbours(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const;
+
+protected:
+    Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;
+    Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const override;
+    int minSamples() const override;
+    nlohmann::json saveState() const override;
+    void loadState(const nlohmann::json& state) override;
+
+private:
+    struct Index;
+    std::unique_ptr<Index> m_index; // training points + kd-tree (nanoflann)
+};
+
+} // namespace olens

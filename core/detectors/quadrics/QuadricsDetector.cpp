@@ -1,0 +1,806 @@
+#include "detectors/quadrics/QuadricsDetector.h"
+
+#include "base/Errors.h"
+#include "optim/Optimizers.h"
+#include "detectors/DetectorInfo.h"
+#include "base/Rng.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace olens {
+
+namespace {
+
+constexpr double kSqrt2 = 1.41421356237309504880168872420969808;
+constexpr Eigen::Index kChunk = 1024; // rows per block when scoring / accumulating moments
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point t)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
+}
+
+
+ParamSpec quadricsCountParam()
+{
+    return makeParamSpec("m", ParamType::Int, "0", 0, 100000,
+                "Number of quadrics in the intersection; 0 = auto: p - 1 (at least 1, at most 50). "
+                "App. B.4: read the decay of the moment/PCA spectrum to choose it.",
+                "Quadrics paper sec. 4.4 (m quadrics), App. B.4 (choosing m)");
+}
+
+std::vector<double> flat(const Eigen::MatrixXd& M)
+{
+    return std::vector<double>(M.data(), M.data() + M.size());
+}
+
+/// Deterministic sign: the entry of largest magnitude is positive.
+void fixSign(Eigen::Ref<Eigen::VectorXd> v)
+{
+    Eigen::Index arg = 0;
+    v.cwiseAbs().maxCoeff(&arg);
+    if (v(arg) < 0)
+        v = -v;
+}
+
+/// (1/n) Σ φ(p_j)φ(p_j)ᵀ accumulated in chunks (the D×D moment matrix of App. A.1).
+Eigen::MatrixXd momentMatrix(const Eigen::MatrixXd& X, const std::function<void(double)>& tick)
+{
+    const Eigen::Index n = X.rows();
+    const Eigen::Index D = QuadricsObjective::blockSize(static_cast<int>(X.cols()));
+    Eigen::MatrixXd M = Eigen::MatrixXd::Zero(D, D);
+    for (Eigen::Index r = 0; r < n; r += kChunk) {
+        const Eigen::Index len = std::min(kChunk, n - r);
+        const Eigen::MatrixXd Phi = QuadricsBaseDetector::featureMap(X.middleRows(r, len));
+        M.selfadjointView<Eigen::Lower>().rankUpdate(Phi.transpose());
+        if (tick)
+            tick(static_cast<double>(r + len) / static_cast<double>(n));
+    }
+    M.triangularView<Eigen::StrictlyUpper>() = M.transpose();
+    return M / static_cast<double>(std::max<Eigen::Index>(n, 1));
+}
+
+/// Quadric with coefficient vector v = v(f) of eq. 6 (ordered as φ of eq. 20): A_ii = α_ii,
+/// A_ij = A_ji = α_ij/2 (sec. 4.3), b = α', c = α''.
+Quadric quadricFromCoefficients(const Eigen::Ref<const Eigen::VectorXd>& v, int d)
+{
+    Quadric q;
+    q.A.resize(d, d);
+    Eigen::Index idx = 0;
+    for (int i = 0; i < d; ++i)
+        for (int j = i; j < d; ++j, ++idx) {
+            if (i == j)
+                q.A(i, i) = v(idx);
+            else
+                q.A(i, j) = q.A(j, i) = v(idx) / 2.0;
+        }
+    q.b = v.segment(idx, d);
+    q.c = v(idx + d);
+    return q;
+}
+
+} // namespace
+
+// ---- distances of one quadric (sec. 4.1–4.2) ------------------------------------------------------
+
+QuadricDistance parseQuadricDistance(const std::string& name)
+{
+    if (name == "d2")
+        return QuadricDistance::D2;
+    if (name == "d1")
+        return QuadricDistance::D1;
+    if (name == "algebraic")
+        return QuadricDistance::Algebraic;
+    throw ParamError("unknown quadric distance '" + name + "' (available: d2, d1, algebraic)");
+}
+
+double evaluateQuadric(const Quadric& f, const Eigen::VectorXd& p)
+{
+    return p.dot(f.A * p) + f.b.dot(p) + f.c;
+}
+
+double quadricDistance(const Quadric& f, const Eigen::VectorXd& p, QuadricDistance kind)
+{
+    const double af = std::abs(evaluateQuadric(f, p));
+    if (kind == QuadricDistance::Algebraic)
+        return af; // sec. 4.1: d_alg = |f(p)|
+    const double gn = (2.0 * f.A * p + f.b).norm(); // ‖∇f(p)‖, ∇f = 2Ap + b
+    if (kind == QuadricDistance::D1)
+        return af / gn; // sec. 4.2: d1 = |f|/‖∇f‖ (may be infinite)
+    // eq. 8: (√(h² + |f|N) − h)/N with h = ‖∇f‖/2, N = ‖f‖_HS = ‖A‖_F; multiplied out to avoid the
+    // cancellation: |f| / (√(h² + |f|N) + h).
+    const double h = gn / 2.0;
+    const double N = f.A.norm();
+    const double s = std::sqrt(h * h + af * N);
+    return s + h > 0.0 ? af / (s + h) : (af == 0.0 ? 0.0 : std::numeric_limits<double>::infinity());
+}
+
+double hsInner(const Quadric& f, const Quadric& g)
+{
+    return (f.A.array() * g.A.array()).sum(); // eq. 12
+}
+
+Quadric composeWithIsometry(const Quadric& f, const Eigen::MatrixXd& Q, const Eigen::VectorXd& v)
+{
+    // f(Qx + v) = xᵀQᵀAQx + (Qᵀ(2Av + b))ᵀx + vᵀAv + bᵀv + c (App. A.6: matrix QᵀAQ).
+    Quadric g;
+    g.A = Q.transpose() * f.A * Q;
+    g.b = Q.transpose() * (2.0 * f.A * v + f.b);
+    g.c = v.dot(f.A * v) + f.b.dot(v) + f.c;
+    return g;
+}
+
+// ---- the Q-FULL objective ----------------------------------------------------------------------
+
+QuadricsObjective::QuadricsObjective(int dim, int quadrics, QuadricDistance distance, double lambda)
+    : m_d(dim), m_m(quadrics), m_distance(distance), m_lambda(lambda), m_ws(std::make_shared<Workspace>())
+{
+    if (dim < 1 || quadrics < 1)
+        throw ParamError("quadrics objective: need dimension >= 1 and at least one quadric");
+}
+
+Eigen::MatrixXd QuadricsObjective::hsToMatrix(const Eigen::Ref<const Eigen::VectorXd>& v, int dim)
+{
+    Eigen::MatrixXd A(dim, dim);
+    Eigen::Index idx = 0;
+    for (int i = 0; i < dim; ++i)
+        for (int j = i; j < dim; ++j, ++idx) {
+            if (i == j)
+                A(i, i) = v(idx);
+            else
+                A(i, j) = A(j, i) = v(idx) / kSqrt2; // ṽ holds α_ij/√2 = √2·A_ij (sec. 4.3)
+        }
+    return A;
+}
+
+Eigen::VectorXd QuadricsObjective::matrixToHs(const Eigen::MatrixXd& M)
+{
+    const auto d = static_cast<int>(M.rows());
+    Eigen::VectorXd v(hsSize(d));
+    Eigen::Index idx = 0;
+    for (int i = 0; i < d; ++i)
+        for (int j = i; j < d; ++j, ++idx)
+            v(idx) = i == j ? M(i, i) : (M(i, j) + M(j, i)) / kSqrt2;
+    return v;
+}
+
+std::vector<Quadric> QuadricsObjective::toQuadrics(const Eigen::VectorXd& theta) const
+{
+    const int T = hsSize(m_d), D = blockSize(m_d);
+    Eigen::Map<const Eigen::MatrixXd> Th(theta.data(), D, m_m);
+    std::vector<Quadric> out(static_cast<std::size_t>(m_m));
+    for (int k = 0; k < m_m; ++k) {
+        out[static_cast<std::size_t>(k)].A = hsToMatrix(Th.col(k).head(T), m_d);
+        out[static_cast<std::size_t>(k)].b = Th.col(k).segment(T, m_d);
+        out[static_cast<std::size_t>(k)].c = Th(T + m_d, k);
+    }
+    return out;
+}
+
+Eigen::VectorXd QuadricsObjective::fromQuadrics(const std::vector<Quadric>& quadrics) const
+{
+    if (static_cast<int>(quadrics.size()) != m_m)
+        throw DataError("quadrics objective: expected " + std::to_string(m_m) + " quadrics");
+    const int T = hsSize(m_d), D = blockSize(m_d);
+    Eigen::VectorXd theta(parameterCount());
+    Eigen::Map<Eigen::MatrixXd> Th(theta.data(), D, m_m);
+    for (int k = 0; k < m_m; ++k) {
+        const Quadric& q = quadrics[static_cast<std::size_t>(k)];
+        if (q.A.rows() != m_d || q.A.cols() != m_d || q.b.size() != m_d)
+            throw DataError("quadrics objective: quadric " + std::to_string(k) + " has the wrong dimension");
+        Th.col(k).head(T) = matrixToHs(q.A);
+        Th.col(k).segment(T, m_d) = q.b;
+        Th(T + m_d, k) = q.c;
+    }
+    return theta;
+}
+
+double QuadricsObjective::dataTerm(const Eigen::VectorXd& theta, const Eigen::MatrixXd& P, Eigen::VectorXd* grad,
+                                   Eigen::MatrixXd* dist) const
+{
+    const int d = m_d, m = m_m, T = hsSize(d), Db = blockSize(d);
+    const Eigen::Index B = P.rows();
+    if (theta.size() != parameterCount() || P.cols() != d)
+        throw DataError("quadrics objective: parameter or data size mismatch");
+    Eigen::Map<const Eigen::MatrixXd> Th(theta.data(), Db, m);
+    if (grad)
+        grad->setZero(parameterCount());
+    if (dist)
+        dist->resize(B, m);
+    if (B == 0)
+        return 0.0;
+
+    // Forward: W = [P·A_1, …, P·A_m] in one product; f_k(p) = pᵀA_k p + b_kᵀp + c_k.
+    // Buffers are kept between calls (minibatches of one size): no allocation per step.
+    Workspace& ws = *m_ws;
+    Eigen::MatrixXd& Astack = ws.Astack;
+    Astack.resize(d, static_cast<Eigen::Index>(d) * m);
+    Eigen::VectorXd& N = ws.N; // ‖f_k‖_HS = ‖ṽ(f_k)‖ (eq. 12 and sec. 4.3)
+    N.resize(m);
+    for (int k = 0; k < m; ++k) {
+        Astack.middleCols(static_cast<Eigen::Index>(k) * d, d) = hsToMatrix(Th.col(k).head(T), d);
+        N(k) = Th.col(k).head(T).norm();
+    }
+    Eigen::MatrixXd& W = ws.W;
+    W.noalias() = P * Astack;
+    Eigen::MatrixXd& F = ws.F;
+    F.noalias() = P * Th.middleRows(T, d);
+    F.rowwise() += Th.row(T + d);
+    for (int k = 0; k < m; ++k)
+        F.col(k) += P.cwiseProduct(W.middleCols(static_cast<Eigen::Index>(k) * d, d)).rowwise().sum();
+
+    // Gradients of the quadrics at the points: G_k = 2 P A_k + b_k (kept in W), norms GN.
+    const bool useGradient = m_distance != QuadricDistance::Algebraic;
+    Eigen::MatrixXd& GN = ws.GN;
+    if (useGradient) {
+        GN.resize(B, m);
+        for (int k = 0; k < m; ++k) {
+            auto Gk = W.middleCols(static_cast<Eigen::Index>(k) * d, d);
+            Gk *= 2.0;
+            Gk.rowwise() += Th.col(k).segment(T, d).transpose();
+            GN.col(k) = Gk.rowwise().norm();
+        }
+    }
+
+    // Distances and their partial derivatives with respect to the signed value f (phiF), the
+    // gradient norm g = ‖∇f‖ (phiG) and the HS norm N (phiN).
+    Eigen::MatrixXd& phiF = ws.phiF;
+    Eigen::MatrixXd& phiG = ws.phiG;
+    phiF.resize(B, m);
+    phiG.resize(B, m);
+    Eigen::VectorXd& phiN = ws.phiN;
+    phiN.setZero(m);
+    double total = 0.0;
+    for (int k = 0; k < m; ++k) {
+        for (Eigen::Index j = 0; j < B; ++j) {
+            const double f = F(j, k);
+            const double af = std::abs(f);
+            const double sg = f > 0.0 ? 1.0 : (f < 0.0 ? -1.0 : 0.0);
+            double value = 0.0, dF = 0.0, dG = 0.0, dN = 0.0;
+            switch (m_distance) {
+            case QuadricDistance::Algebraic: // sec. 4.1: |f|
+                value = af;
+                dF = sg;
+                break;
+            case QuadricDistance::D1: { // sec. 4.2: |f|/g (g floored: d1 is infinite where ∇f = 0)
+                const double g = std::max(GN(j, k), 1e-12);
+                value = af / g;
+                dF = sg / g;
+                dG = -af / (g * g);
+                break;
+            }
+            case QuadricDistance::D2: { // eq. 8 as |f| / (s + h), s = √(h² + |f|N), h = g/2
+                const double h = GN(j, k) / 2.0;
+                const double s = std::sqrt(h * h + af * N(k));
+                if (s > 0.0) {
+                    const double den = s + h;
+                    value = af / den;
+                    // ∂/∂|f| = 1/den − |f|N/(2 s den²); ∂/∂h = −|f|/(den s); ∂/∂N = −|f|²/(2 s den²)
+                    dF = sg * (1.0 / den - af * N(k) / (2.0 * s * den * den));
+                    dG = 0.5 * (-af / (den * s));
+                    dN = -af * af / (2.0 * s * den * den);
+                }
+                break;
+            }
+            }
+            if (dist)
+                (*dist)(j, k) = value;
+            total += value;
+            phiF(j, k) = dF;
+            phiG(j, k) = dG;
+            phiN(k) += dN;
+        }
+    }
+    const double invB = 1.0 / static_cast<double>(B);
+    if (!grad)
+        return total * invB;
+
+    // Backward. With u = ∇f/g: ∂f = ψ(p)ᵀ∂ṽ + pᵀ∂b + ∂c, ∂g = uᵀ(2 ∂A p + ∂b), ∂N = ṽᵀ∂ṽ/N, so the
+    // gradient with respect to the matrix A_k is Σ_j [phiF·p pᵀ + 2 phiG/g · G pᵀ] = Pᵀ R_k with
+    // R_k = diag(phiF) P + diag(2 phiG/g) G_k, mapped to HS coordinates by matrixToHs.
+    Eigen::Map<Eigen::MatrixXd> Gr(grad->data(), Db, m);
+    for (int k = 0; k < m; ++k) {
+        auto Wk = W.middleCols(static_cast<Eigen::Index>(k) * d, d);
+        Eigen::VectorXd& wG = ws.wG; // phiG/g
+        wG.setZero(B);
+        if (useGradient)
+            for (Eigen::Index j = 0; j < B; ++j)
+                wG(j) = GN(j, k) > 0.0 ? phiG(j, k) / GN(j, k) : 0.0;
+        // b: Σ_j phiF p + phiG u ; c: Σ_j phiF.
+        Gr.col(k).segment(T, d) = P.transpose() * phiF.col(k);
+        if (useGradient)
+            Gr.col(k).segment(T, d) += Wk.transpose() * wG;
+        Gr(T + d, k) = phiF.col(k).sum();
+        if (useGradient)
+            Wk = phiF.col(k).asDiagonal() * P + (2.0 * wG).asDiagonal() * Wk;
+        else
+            Wk = phiF.col(k).asDiagonal() * P;
+    }
+    Eigen::MatrixXd& GA = ws.GA; // d × dm
+    GA.noalias() = P.transpose() * W;
+    for (int k = 0; k < m; ++k) {
+        Gr.col(k).head(T) = matrixToHs(GA.middleCols(static_cast<Eigen::Index>(k) * d, d));
+        if (N(k) > 0.0 && phiN(k) != 0.0)
+            Gr.col(k).head(T) += (phiN(k) / N(k)) * Th.col(k).head(T);
+    }
+    *grad *= invB;
+    return total * invB;
+}
+
+double QuadricsObjective::orthonormalityError(const Eigen::VectorXd& theta, Eigen::VectorXd* grad) const
+{
+    const int T = hsSize(m_d), Db = blockSize(m_d);
+    Eigen::Map<const Eigen::MatrixXd> Th(theta.data(), Db, m_m);
+    const auto V = Th.topRows(T); // Ṽ(F): T×m, columns ṽ(f_k)
+    Eigen::MatrixXd E = Eigen::MatrixXd::Zero(m_m, m_m);
+    E.selfadjointView<Eigen::Lower>().rankUpdate(V.transpose()); // ṼᵀṼ (symmetric: half the work)
+    E.triangularView<Eigen::StrictlyUpper>() = E.transpose();
+    E.diagonal().array() -= 1.0;
+    if (grad) {
+        grad->setZero(parameterCount());
+        Eigen::Map<Eigen::MatrixXd> Gr(grad->data(), Db, m_m);
+        Gr.topRows(T) = 4.0 * V * E; // ∂‖VᵀV − I‖²_F/∂V = 4V(VᵀV − I)
+    }
+    return E.squaredNorm();
+}
+
+double QuadricsObjective::loss(const Eigen::VectorXd& theta, const Eigen::MatrixXd& P, Eigen::VectorXd* grad) const
+{
+    if (!grad)
+        return dataTerm(theta, P) + m_lambda * orthonormalityError(theta);
+    Eigen::VectorXd& gp = m_ws->gp;
+    const double data = dataTerm(theta, P, grad);
+    const double pen = orthonormalityError(theta, &gp);
+    *grad += m_lambda * gp;
+    return data + m_lambda * pen; // eq. 15 (data term per point, see the class comment)
+}
+
+Eigen::MatrixXd QuadricsObjective::distances(const Eigen::VectorXd& theta, const Eigen::MatrixXd& X) const
+{
+    Eigen::MatrixXd out(X.rows(), m_m);
+    Eigen::MatrixXd block;
+    for (Eigen::Index r = 0; r < X.rows(); r += kChunk) {
+        const Eigen::Index len = std::min(kChunk, X.rows() - r);
+        dataTerm(theta, X.middleRows(r, len), nullptr, &block);
+        out.middleRows(r, len) = block;
+    }
+    return out;
+}
+
+// ---- Q-FULL ---------------------------------------------------------------------------------------
+
+namespace {
+/// App. B.4: m from the eigenvalue decay of the data's PCA (shown beside the quadrics forms).
+std::string quadricsGuidance(const Eigen::MatrixXd& X)
+{
+    if (X.rows() < 2)
+        return {};
+    const Eigen::VectorXd decay = QuadricsDetector::pcaLogDecay(X);
+    std::ostringstream s;
+    s.precision(2);
+    s << std::fixed << "Choosing m (quadrics paper App. B.4): \u2212log(\u03bb\u1d62/\u03bb\u2081) of the PCA eigenvalues: ";
+    const Eigen::Index shown = std::min<Eigen::Index>(decay.size(), 8);
+    for (Eigen::Index i = 0; i < shown; ++i)
+        s << decay(i) << (i + 1 < shown ? ", " : "");
+    s << ". A jump after i = k suggests a k-dimensional manifold: m \u2248 p \u2212 k quadrics (auto: m = p \u2212 1).";
+    return s.str();
+}
+} // namespace
+
+DetectorInfo QuadricsDetector::info()
+{
+    DetectorInfo d;
+    d.compareSlot = 3;
+    d.guidance = quadricsGuidance;
+    d.id = "quadrics";
+    d.title = "Quadric intersection (Q-FULL)";
+    d.summary = "Fits an intersection of m quadrics by minibatch optimisation of the l1 sum of 2-distances "
+                "with soft Hilbert-Schmidt orthonormality; score = mean distance to the quadrics.";
+    d.reference = "Quadrics paper eq. 8, 14-16 (Q-FULL), sec. 4.3 (HS inner product)";
+    const std::string paper = "Quadrics paper ";
+    d.params = {
+        quadricsCountParam(),
+        makeParamSpec("distance", ParamType::Choice, "d2", 0, 0,
+             "Distance to each quadric in the loss and the score: d2 (2-distance, eq. 8), d1 (|f|/|grad f|), "
+             "algebraic (|f|).",
+             paper + "eq. 8 (d2), sec. 4.1 (algebraic), sec. 4.2 (d1)", {"d2", "d1", "algebraic"}),
+        makeParamSpec("lambda", ParamType::Real, "1", 0.0, 1e6,
+             "Weight of the soft HS-orthonormality penalty ||V^T V - I||^2 (per point of the data term).",
+             paper + "eq. 15, App. B.5 (lambda = 1)"),
+        makeParamSpec("optimizer", ParamType::Choice, "adam", 0, 0,
+             "Minibatch optimiser: adam (Kingma & Ba, beta = 0.9/0.999) or plain sgd.",
+             paper + "sec. 4.4 (stochastic gradient descent)", {"adam", "sgd"}),
+        makeParamSpec("lr", ParamType::Real, "0.01", 1e-12, 100.0,
+             "Learning rate (step size) of the optimiser; coordinates are normalised to unit RMS radius first.",
+             "OutlierLens default (the paper gives none; authors' code: SGD 0.1)"),
+        makeParamSpec("epochs", ParamType::Int, "500", 1, 1e7, "Passes over the training data.",
+             "OutlierLens default (the paper gives none)"),
+        makeParamSpec("batch", ParamType::Int, "64", 1, 1e8, "Minibatch size.",
+             "OutlierLens default (the paper gives none; authors' code: 256)"),
+        makeParamSpec("seed", ParamType::Int, "0", 0, 2147483647.0,
+             "Seed of the random orthonormal initialisation and of the minibatch order.",
+             "OutlierLens convention (seeded runs are reproducible)"),
+        contaminationParam(),
+    };
+    d.make = [](ParamSet p) { return std::make_unique<QuadricsDetector>(std::move(p)); };
+    return d;
+}
+
+int QuadricsDetector::autoQuadrics(int p)
+{
+    return std::clamp(p - 1, 1, 50);
+}
+
+Eigen::VectorXd QuadricsDetector::momentSpectrum(const Eigen::MatrixXd& X)
+{
+    if (X.rows() == 0 || X.cols() == 0)
+        throw DataError("momentSpectrum: no data");
+    const Eigen::MatrixXd M = momentMatrix(X, {});
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(M, Eigen::EigenvaluesOnly);
+    return es.eigenvalues(); // ascending
+}
+
+Eigen::VectorXd QuadricsDetector::pcaLogDecay(const Eigen::MatrixXd& X)
+{
+    if (X.rows() == 0 || X.cols() == 0)
+        throw DataError("pcaLogDecay: no data");
+    const Eigen::MatrixXd C = X.rowwise() - X.colwise().mean();
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(C.transpose() * C / static_cast<double>(X.rows()),
+                                                      Eigen::EigenvaluesOnly);
+    const Eigen::VectorXd ev = es.eigenvalues().reverse(); // descending
+    const double l1 = ev(0);
+    Eigen::VectorXd out(ev.size());
+    for (Eigen::Index i = 0; i < ev.size(); ++i)
+        out(i) = l1 > 0.0 ? -std::log(std::max(ev(i), l1 * 1e-300) / l1) : 0.0; // App. B.4: −log λ_i/λ_1
+    return out;
+}
+
+namespace {
+
+/// Quadrics of θ (normalised coordinates y = (x − μ)/s) in the original coordinates, multiplied by s²
+/// so that A is unchanged: s² f((x − μ)/s) has A' = A, b' = s b − 2Aμ, c' = μᵀAμ − s bᵀμ + s² c.
+std::vector<Quadric> toOriginal(const QuadricsObjective& obj, const Eigen::VectorXd& theta, const Eigen::VectorXd& mu,
+                                double s)
+{
+    std::vector<Quadric> qs = obj.toQuadrics(theta);
+    for (Quadric& q : qs) {
+        const Eigen::VectorXd Amu = q.A * mu;
+        const double c = mu.dot(Amu) - s * q.b.dot(mu) + s * s * q.c;
+        q.b = s * q.b - 2.0 * Amu;
+        q.c = c;
+    }
+    return qs;
+}
+
+} // namespace
+
+Eigen::VectorXd QuadricsDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
+{
+    const auto p = static_cast<int>(X.cols());
+    const Eigen::Index n = X.rows();
+    const int m = params().getInt("m") == 0 ? autoQuadrics(p) : params().getInt("m");
+    const int T = QuadricsObjective::hsSize(p);
+    if (m > T)
+        throw ParamError("quadrics: m=" + std::to_string(m) + " HS-orthonormal quadrics do not exist in dimension "
+                         + std::to_string(p) + " (at most p(p+1)/2 = " + std::to_string(T) + ")");
+    const QuadricDistance kind = parseQuadricDistance(params().getChoice("distance"));
+    const double lambda = params().getReal("lambda");
+    const int epochs = params().getInt("epochs");
+    const auto seed = static_cast<std::uint64_t>(params().getInt("seed"));
+
+    // Normalised coordinates (see the class comment): centre at the mean, unit RMS radius.
+    const Eigen::VectorXd mu = X.colwise().mean().transpose();
+    Eigen::MatrixXd Y = X.rowwise() - mu.transpose();
+    double s = std::sqrt(Y.squaredNorm() / static_cast<double>(n));
+    if (!(s > 0.0))
+        s = 1.0; // all points equal
+    Y /= s;
+
+    const QuadricsObjective obj(p, m, kind, lambda);
+    const int Db = QuadricsObjective::blockSize(p);
+
+    // Initialisation as in the authors' implementation: HS-weighted quadratic coefficients Ṽ with
+    // random orthonormal columns (QR of a Gaussian matrix, signs fixed by diag R), b and c uniform in [-1, 1].
+    Rng rng(seed);
+    Eigen::MatrixXd Gauss(T, m);
+    for (Eigen::Index i = 0; i < Gauss.size(); ++i)
+        Gauss.data()[i] = rng.normal();
+    Eigen::HouseholderQR<Eigen::MatrixXd> qr(Gauss);
+    Eigen::MatrixXd Q = qr.householderQ() * Eigen::MatrixXd::Identity(T, m);
+    for (int k = 0; k < m; ++k)
+        if (qr.matrixQR()(k, k) < 0)
+            Q.col(k) = -Q.col(k);
+    Eigen::VectorXd theta(obj.parameterCount());
+    {
+        Eigen::Map<Eigen::MatrixXd> Th(theta.data(), Db, m);
+        Th.topRows(T) = Q;
+        for (int k = 0; k < m; ++k)
+            for (int r = T; r < Db; ++r)
+                Th(r, k) = rng.uniform(-1.0, 1.0);
+    }
+
+    std::unique_ptr<Optimizer> optimizer;
+    try {
+        optimizer = makeOptimizer(params().getChoice("optimizer"), params().getReal("lr"));
+    } catch (const std::invalid_argument& e) {
+        throw ParamError(std::string("quadrics: ") + e.what());
+    }
+    MinibatchOptions opts;
+    opts.batchSize = std::min<Eigen::Index>(params().getInt("batch"), n);
+    opts.epochs = epochs;
+    opts.seed = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL; // a stream apart from the init's
+    opts.shuffle = true;
+
+    // Progress: the loss after every epoch, mid-epoch reports for long epochs (every 50 ms), and
+    // geometry snapshots at most every 50 ms (≤ 20 per second).
+    std::vector<double> history;
+    history.reserve(static_cast<std::size_t>(std::min(epochs, 1'000'000)));
+    const auto start = Clock::now();
+    auto lastReport = start, lastSnapshot = start;
+    double runningSum = 0.0;
+    Eigen::Index runningCount = 0;
+    auto snapshot = [&]() {
+        auto g = std::make_shared<Geometry>();
+        g->quadrics = toOriginal(obj, theta, mu, s);
+        lastSnapshot = Clock::now();
+        return std::shared_ptr<const Geometry>(std::move(g));
+    };
+    auto message = [&](int e) { return "epoch " + std::to_string(e + 1) + "/" + std::to_string(epochs); };
+
+    Eigen::MatrixXd P;
+    auto gradient = [&](const Eigen::VectorXd& th, const std::vector<Eigen::Index>& rows, Eigen::VectorXd& g) {
+        P = Y(rows, Eigen::all);
+        return obj.loss(th, P, &g);
+    };
+    auto afterBatch = [&](const BatchInfo& b) {
+        runningSum += b.loss;
+        ++runningCount;
+        if (msSince(lastReport) < 50.0 || b.batch + 1 == b.batchesPerEpoch)
+            return;
+        const double frac = (static_cast<double>(b.epoch)
+                             + static_cast<double>(b.batch + 1) / static_cast<double>(b.batchesPerEpoch))
+                            / static_cast<double>(epochs);
+        lastReport = Clock::now();
+        progress.report(frac, message(b.epoch), runningSum / static_cast<double>(runningCount),
+                        msSince(lastSnapshot) >= 50.0 ? snapshot() : nullptr);
+    };
+    auto afterEpoch = [&](const EpochInfo& e) {
+        history.push_back(e.meanLoss);
+        runningSum = 0.0;
+        runningCount = 0;
+        const bool last = e.epoch + 1 == epochs;
+        lastReport = Clock::now();
+        progress.report(static_cast<double>(e.epoch + 1) / static_cast<double>(epochs), message(e.epoch),
+                        e.meanLoss, (last || msSince(lastSnapshot) >= 50.0) ? snapshot() : nullptr);
+    };
+    minimizeMinibatch(*optimizer, theta, n, opts, gradient, afterBatch, afterEpoch);
+
+    if (!theta.allFinite())
+        throw ParamError("quadrics: the optimisation diverged (non-finite coefficients); lower lr");
+    const Eigen::MatrixXd dist = obj.distances(theta, Y);
+    const double dataTerm = dist.rowwise().sum().mean();
+    const double ortho = obj.orthonormalityError(theta);
+
+    // Commit.
+    m_mean = mu;
+    m_scale = s;
+    m_m = m;
+    m_theta = std::move(theta);
+    m_history = std::move(history);
+    m_dataTerm = dataTerm;
+    m_orthoError = ortho;
+    const double unit = kind == QuadricDistance::Algebraic ? s * s : s;
+    return unit * dist.rowwise().mean(); // eq. 16 (in the data's units)
+}
+
+Eigen::MatrixXd QuadricsDetector::distances(const Eigen::MatrixXd& X) const
+{
+    requireFitted("distances");
+    if (X.cols() != m_mean.size())
+        throw DataError("quadrics distances: data has " + std::to_string(X.cols()) + " columns, the model "
+                        + std::to_string(m_mean.size()));
+    const QuadricDistance kind = parseQuadricDistance(params().getChoice("distance"));
+    const QuadricsObjective obj(static_cast<int>(m_mean.size()), m_m, kind, params().getReal("lambda"));
+    const Eigen::MatrixXd Y = (X.rowwise() - m_mean.transpose()) / m_scale;
+    // d2 and d1 scale like lengths (s·d(y)); |f| of the output quadric s²f(y) scales by s².
+    const double unit = kind == QuadricDistance::Algebraic ? m_scale * m_scale : m_scale;
+    return unit * obj.distances(m_theta, Y);
+}
+
+Eigen::VectorXd QuadricsDetector::doScore(const Eigen::MatrixXd& X) const
+{
+    return distances(X).rowwise().mean(); // eq. 16: o(p) = (1/m) Σ_k d(p, Z(f_k))
+}
+
+std::vector<Quadric> QuadricsDetector::quadrics() const
+{
+    requireFitted("quadrics");
+    const QuadricsObjective obj(static_cast<int>(m_mean.size()), m_m, QuadricDistance::D2, 1.0);
+    return toOriginal(obj, m_theta, m_mean, m_scale);
+}
+
+Geometry QuadricsDetector::geometry() const
+{
+    Geometry g;
+    if (isFitted())
+        g.quadrics = quadrics();
+    return g;
+}
+
+std::map<std::string, double> QuadricsDetector::figures() const
+{
+    if (!isFitted())
+        return {};
+    const double lambda = params().getReal("lambda");
+    return {{"quadrics", m_m},
+            {"final_loss", m_dataTerm + lambda * m_orthoError},
+            {"mean_distance_sum", m_dataTerm},
+            {"orthonormality_error", m_orthoError},
+            {"epochs_run", static_cast<double>(m_history.size())}};
+}
+
+nlohmann::json QuadricsDetector::saveState() const
+{
+    return {{"m", m_m},
+            {"mean", flat(m_mean)},
+            {"scale", m_scale},
+            {"theta", flat(m_theta)},
+            {"loss_history", m_history},
+            {"data_term", m_dataTerm},
+            {"orthonormality_error", m_orthoError}};
+}
+
+void QuadricsDetector::loadState(const nlohmann::json& s)
+{
+    const int p = inputDimension();
+    const int m = static_cast<int>(jsonInt(s.at("m"), "quadrics model: m"));
+    const auto mean = s.at("mean").get<std::vector<double>>();
+    const auto theta = s.at("theta").get<std::vector<double>>();
+    const double scale = s.at("scale").get<double>();
+    // D = (p² + 3p)/2 + 1 in 64 bits and compared by division: a stored dimension and m can be
+    // anything (blockSize() is int, D * m could overflow).
+    const Eigen::Index D = static_cast<Eigen::Index>(p) * (p + 3) / 2 + 1;
+    const auto thetaSize = static_cast<Eigen::Index>(theta.size());
+    if (m < 1 || static_cast<Eigen::Index>(mean.size()) != p || thetaSize % D != 0 || thetaSize / D != m
+        || !(scale > 0.0) || !std::isfinite(scale))
+        throw DataError("quadrics model: stored arrays do not match dimension " + std::to_string(p) + " and m="
+                        + std::to_string(m));
+    m_m = m;
+    m_mean = Eigen::Map<const Eigen::VectorXd>(mean.data(), p);
+    m_scale = scale;
+    m_theta = Eigen::Map<const Eigen::VectorXd>(theta.data(), thetaSize);
+    m_history = s.value("loss_history", std::vector<double>{});
+    m_dataTerm = s.value("data_term", 0.0);
+    m_orthoError = s.value("orthonormality_error", 0.0);
+}
+
+// ---- Q-BASE ---------------------------------------------------------------------------------------
+
+DetectorInfo QuadricsBaseDetector::info()
+{
+    DetectorInfo d;
+    d.guidance = quadricsGuidance;
+    d.id = "quadrics-base";
+    d.title = "Quadric intersection, algebraic (Q-BASE)";
+    d.summary = "Exact solution of problem (7): the m smallest eigenvectors of the moment matrix of the degree-2 "
+                "feature map (non-centred kernel PCA); score = sqrt(sum_k f_k(p)^2).";
+    d.reference = "Quadrics paper eq. 7, 20-26 (App. A.1-A.2), non-equivariance App. A.3";
+    d.params = {quadricsCountParam(), contaminationParam()};
+    d.make = [](ParamSet p) { return std::make_unique<QuadricsBaseDetector>(std::move(p)); };
+    return d;
+}
+
+Eigen::MatrixXd QuadricsBaseDetector::featureMap(const Eigen::MatrixXd& X)
+{
+    const auto d = static_cast<int>(X.cols());
+    const int D = QuadricsObjective::blockSize(d);
+    Eigen::MatrixXd Phi(X.rows(), D);
+    Eigen::Index idx = 0;
+    for (int i = 0; i < d; ++i) // eq. 20: pairwise products p_i p_j, i ≤ j
+        for (int j = i; j < d; ++j, ++idx)
+            Phi.col(idx) = X.col(i).cwiseProduct(X.col(j));
+    Phi.middleCols(idx, d) = X; // coordinates
+    Phi.col(D - 1).setOnes();   // constant
+    return Phi;
+}
+
+Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
+{
+    const auto p = static_cast<int>(X.cols());
+    const int m = params().getInt("m") == 0 ? QuadricsDetector::autoQuadrics(p) : params().getInt("m");
+    const int D = QuadricsObjective::blockSize(p);
+    if (m >= D)
+        throw ParamError("quadrics-base: m=" + std::to_string(m) + " must be smaller than the number of monomials D = "
+                         + std::to_string(D) + " (dimension " + std::to_string(p) + ")");
+    // App. A.1–A.2: Σ_j Σ_k f_k(p_j)² = Σ_k v(f_k)ᵀ (Σ_j φ(p_j)φ(p_j)ᵀ) v(f_k) under ⟨v(f_k), v(f_l)⟩ = δ_kl
+    // is minimised by the eigenvectors of the m smallest eigenvalues (non-centred PCA in feature space).
+    const Eigen::MatrixXd M = momentMatrix(X, [&](double f) { progress.report(0.6 * f, "moment matrix"); });
+    if (!M.allFinite()) {
+        // M holds degree-4 moments (App. A.1): |x| above ~1e77 overflows double precision.
+        std::ostringstream msg;
+        msg << "quadrics-base: the degree-4 moment matrix overflows (largest |value| in the data is "
+            << X.cwiseAbs().maxCoeff() << "); normalise the data (e.g. --normalize zscore)";
+        throw DataError(msg.str());
+    }
+    progress.report(0.6, "eigen-decomposition of the " + std::to_string(D) + "x" + std::to_string(D) + " moment matrix");
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(M);
+    if (es.info() != Eigen::Success)
+        throw DataError("quadrics-base: the eigen-decomposition of the moment matrix did not converge");
+    Eigen::MatrixXd V = es.eigenvectors().leftCols(m);
+    for (int k = 0; k < m; ++k)
+        fixSign(V.col(k));
+    // Commit.
+    m_V = std::move(V);
+    m_eigenvalues = es.eigenvalues();
+    return doScore(X);
+}
+
+Eigen::VectorXd QuadricsBaseDetector::doScore(const Eigen::MatrixXd& X) const
+{
+    // Sec. 4.1: d(p, Z(F)) ≈ (Σ_k |f_k(p)|²)^{1/2} = ‖Vᵀφ(p)‖ = d(φ(p), V_m^⊥) (eq. 22, 25).
+    Eigen::VectorXd out(X.rows());
+    for (Eigen::Index r = 0; r < X.rows(); r += kChunk) {
+        const Eigen::Index len = std::min(kChunk, X.rows() - r);
+        out.segment(r, len) = (featureMap(X.middleRows(r, len)) * m_V).rowwise().norm();
+    }
+    return out;
+}
+
+std::vector<Quadric> QuadricsBaseDetector::quadrics() const
+{
+    requireFitted("quadrics");
+    std::vector<Quadric> qs;
+    for (Eigen::Index k = 0; k < m_V.cols(); ++k)
+        qs.push_back(quadricFromCoefficients(m_V.col(k), inputDimension()));
+    return qs;
+}
+
+Geometry QuadricsBaseDetector::geometry() const
+{
+    Geometry g;
+    if (isFitted())
+        g.quadrics = quadrics();
+    return g;
+}
+
+std::map<std::string, double> QuadricsBaseDetector::figures() const
+{
+    if (!isFitted())
+        return {};
+    const Eigen::Index m = m_V.cols();
+    const double objective = m_eigenvalues.head(m).sum(); // (1/n) Σ_j Σ_k f_k(p_j)² (eq. 7)
+    std::map<std::string, double> f{{"quadrics", static_cast<double>(m)},
+                                    {"final_loss", objective},
+                                    {"moment_eigenvalue_min", m_eigenvalues(0)},
+                                    {"moment_eigenvalue_m", m_eigenvalues(m - 1)}};
+    if (m < m_eigenvalues.size())
+        f["moment_eigenvalue_next"] = m_eigenvalues(m); // a large jump from _m to _next supports this m (App. B.4)
+    return f;
+}
+
+nlohmann::json QuadricsBaseDetector::saveState() const
+{
+    return {{"m", m_V.cols()}, {"coefficients", flat(m_V)}, {"eigenvalues", flat(m_eigenvalues)}};
+}
+
+void QuadricsBaseDetector::loadState(const nlohmann::json& s)
+{
+    const int p = inputDimension();
+    if (p > 4096) // D = (p² + 3p)/2 + 1 coefficients per quadric would overflow an int
+        throw DataError("quadrics-base model: dimension " + std::to_string(p) + " is too large");
+    const int D = QuadricsObjective::blockSize(p);
+    const auto m = static_cast<Eigen::Index>(jsonInt(s.at("m"), "quadrics-base model: m"));
+    const auto V = s.at("coefficients").get<std::vector<double>>();
+    const auto ev = s.at("eigenvalues").get<std::vector<double>>();
+    if (m < 1 || m >= D || static_cast<Eigen::Index>(V.size()) != D * m || static_cast<Eigen::Index>(ev.size()) != D)
+        throw DataError("quadrics-base model: stored arrays do not match dimension " + std::to_string(p) + " and m="
+                        + std::to_string(m));
+    m_V = Eigen::Map<const Eigen::MatrixXd>(V.data(), D, m);
+    m_eigenvalues = Eigen::Map<const Eigen::VectorXd>(ev.data(), D);
+}
+
+} // namespace olens

@@ -1,0 +1,82 @@
+#include "linalg/Projection.h"
+
+#include "base/Errors.h"
+#include "linalg/Pca.h"
+
+#include <cstdio>
+
+namespace olens {
+
+Eigen::MatrixX3d Projection::toDisplay(const Eigen::MatrixXd& X) const
+{
+    Eigen::MatrixX3d out = Eigen::MatrixX3d::Zero(X.rows(), 3);
+    out.leftCols(basis.cols()) = (X.rowwise() - origin.transpose()) * basis;
+    return out;
+}
+
+Eigen::MatrixXd Projection::toFeature(const Eigen::MatrixXd& U) const
+{
+    return (U.leftCols(basis.cols()) * basis.transpose()).rowwise() + origin.transpose();
+}
+
+Projection Projection::automatic(const Eigen::MatrixXd& X, const std::vector<std::string>& names)
+{
+    const Eigen::Index p = X.cols();
+    if (p > 3)
+        return pca(X, 3);
+    Projection pr;
+    pr.origin = Eigen::VectorXd::Zero(p);
+    pr.basis = Eigen::MatrixXd::Identity(p, p);
+    pr.axisNames.assign(names.begin(), names.begin() + p);
+    pr.identity = true;
+    if (p == 1)
+        pr.note = "1 feature: points shown along the x axis";
+    return pr;
+}
+
+Projection Projection::pca(const Eigen::MatrixXd& X, int q)
+{
+    const PcaResult r = olens::pca(X);
+    q = static_cast<int>(std::min<Eigen::Index>(q, X.cols()));
+    Projection pr;
+    pr.origin = r.mean;
+    pr.basis = r.components.leftCols(q);
+    pr.identity = false;
+    for (int k = 0; k < q; ++k)
+        pr.axisNames.push_back("PC" + std::to_string(k + 1));
+    const double total = r.variances.sum();
+    const double shown = r.variances.head(q).sum();
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "PCA projection of %d features onto PC1-PC%d (%.1f%% of the variance); "
+                  "fields on the slice through the mean",
+                  static_cast<int>(X.cols()), q, total > 0 ? 100.0 * shown / total : 100.0);
+    pr.note = buf;
+    return pr;
+}
+
+Projection Projection::axes(const Eigen::MatrixXd& X, const std::vector<std::string>& names, const std::vector<int>& axes)
+{
+    const Eigen::Index p = X.cols();
+    if (axes.empty() || axes.size() > 3)
+        throw ParamError("choose 1 to 3 axes");
+    Projection pr;
+    pr.origin = X.colwise().mean().transpose();
+    pr.basis = Eigen::MatrixXd::Zero(p, static_cast<Eigen::Index>(axes.size()));
+    std::string list;
+    for (std::size_t k = 0; k < axes.size(); ++k) {
+        if (axes[k] < 0 || axes[k] >= p)
+            throw ParamError("axis " + std::to_string(axes[k] + 1) + " does not exist (p=" + std::to_string(p) + ")");
+        pr.basis(axes[k], static_cast<Eigen::Index>(k)) = 1.0;
+        pr.axisNames.push_back(names[static_cast<std::size_t>(axes[k])]);
+        list += (k ? ", " : "") + names[static_cast<std::size_t>(axes[k])];
+        // Display coordinates of a chosen axis are the feature itself, not its offset from the mean.
+        pr.origin(axes[k]) = 0.0;
+    }
+    pr.identity = p == static_cast<Eigen::Index>(axes.size());
+    if (!pr.identity)
+        pr.note = "axes " + list + "; other features fixed at their mean (fields on that slice)";
+    return pr;
+}
+
+} // namespace olens

@@ -1,0 +1,135 @@
+#include "pipeline/FitPipeline.h"
+
+#include "base/Errors.h"
+
+#include <chrono>
+
+namespace olens {
+
+namespace {
+
+double secondsSince(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// Decisions on rows whose scores are already known (training rows, kept rows): score > threshold,
+/// which is every detector's rule on such rows (GODS eq. 23 has threshold 0 on its score).
+Eigen::VectorXi decisions(const Eigen::VectorXd& scores, double threshold)
+{
+    return (scores.array() > threshold).cast<int>().matrix();
+}
+
+} // namespace
+
+std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Normalizer normalizer,
+                                       const Eigen::MatrixXd& training, const FitOptions& options,
+                                       const ProgressCallback& progress)
+{
+    if (!detector)
+        throw ParamError("fit: no detector");
+    if (!normalizer.isFitted())
+        normalizer.fit(training);
+    const Eigen::MatrixXd Xn = normalizer.transform(training);
+    const auto t0 = std::chrono::steady_clock::now();
+    detector->fit(Xn, progress);
+    auto r = std::make_shared<FitResult>();
+    r->fitSeconds = secondsSince(t0);
+    if (options.calibrationX.rows() > 0) {
+        Calibration* c = detector->calibration();
+        if (!c)
+            throw ParamError("calibration (GODS eq. 24) does not apply to '" + detector->id() + "'");
+        r->calibration = c->calibrate(normalizer.transform(options.calibrationX), options.calibrationOutlier, Xn);
+    }
+    r->scores = detector->trainingScores();
+    r->threshold = detector->threshold();
+    r->outlier = decisions(r->scores, r->threshold);
+    if (options.explanations)
+        r->explanations = detector->explain(Xn);
+    r->geometry = detector->geometry();
+    r->detectorId = detector->id();
+    r->normalizer = std::move(normalizer);
+    r->detector = std::move(detector);
+    return r;
+}
+
+std::shared_ptr<FitResult> resultForRows(std::shared_ptr<const Detector> detector, Normalizer normalizer,
+                                         const Eigen::MatrixXd& X, bool explanations)
+{
+    if (!detector || !detector->isFitted())
+        throw NotFittedError("result: the model has not been fitted");
+    auto r = std::make_shared<FitResult>();
+    const Eigen::MatrixXd Xn = normalizer.transform(X);
+    r->threshold = detector->threshold();
+    if (detector->trainedOn(Xn)) {
+        r->scores = detector->trainingScores();
+        r->outlier = decisions(r->scores, r->threshold);
+    } else {
+        const auto t0 = std::chrono::steady_clock::now();
+        r->scores = detector->score(Xn);
+        r->outlier = detector->isOutlier(Xn);
+        r->scoreSeconds = secondsSince(t0);
+    }
+    if (explanations)
+        r->explanations = detector->explain(Xn);
+    r->geometry = detector->geometry();
+    r->detectorId = detector->id();
+    r->normalizer = std::move(normalizer);
+    r->detector = std::move(detector);
+    return r;
+}
+
+std::shared_ptr<FitResult> rescoreAfterEdit(const FitResult& r, const Eigen::MatrixXd& X, const std::vector<int>& keep)
+{
+    if (!r.detector || static_cast<Eigen::Index>(keep.size()) != X.rows())
+        throw DataError("rescore: " + std::to_string(keep.size()) + " row mappings for " + std::to_string(X.rows())
+                        + " rows");
+    auto out = std::make_shared<FitResult>(r);
+    const Eigen::Index n = X.rows();
+    out->scores.resize(n);
+    std::vector<Eigen::Index> fresh;
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const int k = keep[static_cast<std::size_t>(i)];
+        if (k >= 0 && k < r.scores.size())
+            out->scores(i) = r.scores(k);
+        else
+            fresh.push_back(i);
+    }
+    if (!fresh.empty()) {
+        Eigen::MatrixXd Q(static_cast<Eigen::Index>(fresh.size()), X.cols());
+        for (std::size_t j = 0; j < fresh.size(); ++j)
+            Q.row(static_cast<Eigen::Index>(j)) = X.row(fresh[j]);
+        const Eigen::VectorXd s = r.detector->score(r.normalizer.transform(Q));
+        for (std::size_t j = 0; j < fresh.size(); ++j)
+            out->scores(fresh[j]) = s(static_cast<Eigen::Index>(j));
+    }
+    out->outlier = decisions(out->scores, out->threshold);
+    out->explanations.clear();
+    if (!r.explanations.empty()) {
+        auto e = r.detector->explain(r.normalizer.transform(X));
+        if (static_cast<Eigen::Index>(e.size()) == n)
+            out->explanations = std::move(e);
+    }
+    return out;
+}
+
+std::shared_ptr<FitResult> recutResult(const FitResult& r, const Eigen::MatrixXd& X, int L)
+{
+    const ClusterCut* cut = r.detector ? r.detector->clusterCut() : nullptr;
+    if (!cut)
+        throw ParamError("only clustering results (acdt) can be cut at another number of clusters");
+    std::shared_ptr<const Detector> d = cut->cutAt(L);
+    auto out = resultForRows(d, r.normalizer, X, !r.explanations.empty());
+    out->fitSeconds = r.fitSeconds;
+    return out;
+}
+
+Eigen::MatrixXd reconstructedRows(const FitResult& r, const Eigen::MatrixXd& X)
+{
+    const Reconstruction* rec = r.detector ? r.detector->reconstruction() : nullptr;
+    if (!rec || !r.detector->trainedOn(r.normalizer.transform(X)))
+        return {};
+    return r.normalizer.inverseTransform(rec->reconstructTraining(), X.colwise().mean().transpose());
+}
+
+} // namespace olens

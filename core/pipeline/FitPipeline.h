@@ -1,0 +1,72 @@
+#pragma once
+// The one fit pipeline (Qt-free), used by the CLI, the GUI's training, sessions, data edits,
+// re-cut clusterings and compare mode:
+//   normalise → fit → [calibrate] → scores of the rows shown → threshold → decisions →
+//   explanations → geometry,
+// and the same for new rows after an edit or a model restore, without retraining.
+#include "base/Params.h"
+#include "base/Progress.h"
+#include "data/Normalizer.h"
+#include "detectors/Capabilities.h"
+#include "detectors/Detector.h"
+#include "detectors/Geometry.h"
+
+#include <Eigen/Core>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace olens {
+
+/// A trained detector and everything derived from it for a set of rows (the data shown).
+struct FitResult {
+    std::shared_ptr<const Detector> detector; ///< fitted on normalizer.transform(training rows)
+    Normalizer normalizer;                    ///< fitted on the training rows
+    Eigen::VectorXd scores;                   ///< one per row shown (training scores when they are the training rows)
+    Eigen::VectorXi outlier;                  ///< the detector's own decision on those rows
+    double threshold = 0.0;                   ///< the detector's decision threshold on the score
+    double fitSeconds = 0.0;
+    double scoreSeconds = 0.0;                ///< time spent scoring rows other than the training rows
+    std::string detectorId;
+    std::vector<std::string> explanations;    ///< per row, may be empty
+    Geometry geometry;                        ///< in normalised coordinates
+    std::optional<CalibrationReport> calibration;
+};
+
+struct FitOptions {
+    /// Labelled validation rows (feature coordinates, 1 = outlier) for the detector's Calibration
+    /// capability (GODS eq. 24). Empty = no calibration; ParamError when the detector has none.
+    Eigen::MatrixXd calibrationX;
+    Eigen::VectorXi calibrationOutlier;
+    /// Whether to compute per-row explanations (the CLI does not print them).
+    bool explanations = true;
+};
+
+/// Fits `detector` on `training` (normaliser fitted on it unless already fitted) and returns the
+/// result for the training rows: the method's own training scores (kNN excludes each point itself),
+/// the threshold, decisions, explanations and geometry. Throws what fit() throws (Cancelled included).
+std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Normalizer normalizer,
+                                       const Eigen::MatrixXd& training, const FitOptions& options = {},
+                                       const ProgressCallback& progress = {});
+
+/// The result of a fitted model for the rows X (feature coordinates): the stored training scores
+/// when X is exactly the training data, the model's scores of X otherwise (data edited or another
+/// file). Used for sessions and for `score --fit-input`.
+std::shared_ptr<FitResult> resultForRows(std::shared_ptr<const Detector> detector, Normalizer normalizer,
+                                         const Eigen::MatrixXd& X, bool explanations = true);
+
+/// Same model, new rows after an edit: rows listed in `keep` (new row → old row, −1 for new or
+/// moved rows) keep their score, the others are scored. Throws when the model cannot score them.
+std::shared_ptr<FitResult> rescoreAfterEdit(const FitResult& r, const Eigen::MatrixXd& X, const std::vector<int>& keep);
+
+/// A clustering result (ClusterCut capability) cut at L clusters for the rows X it was trained on:
+/// flats, clusters, scores, threshold and explanations from the recorded history, no retraining.
+/// Throws ParamError when the detector cannot be re-cut.
+std::shared_ptr<FitResult> recutResult(const FitResult& r, const Eigen::MatrixXd& X, int L);
+
+/// The training rows as the model reconstructs them (Reconstruction capability), in feature
+/// coordinates; empty when the detector has no reconstruction or X are not its training rows.
+Eigen::MatrixXd reconstructedRows(const FitResult& r, const Eigen::MatrixXd& X);
+
+} // namespace olens

@@ -1,0 +1,110 @@
+#include "registry/Registry.h"
+
+#include "detectors/acdt/AcdtDetector.h"
+#include "base/Errors.h"
+#include "detectors/gods/GodsDetector.h"
+#include "detectors/kic/IcDetector.h"
+#include "detectors/kic/InfDetector.h"
+#include "detectors/kic/KicDetector.h"
+#include "detectors/knn/KnnDetector.h"
+#include "detectors/gods/KodsDetector.h"
+#include "detectors/kic/KspDetector.h"
+#include "detectors/pca/PcaDetector.h"
+#include "detectors/quadrics/QuadricsDetector.h"
+
+#include <cmath>
+
+namespace olens {
+
+namespace {
+// Adding a detector = one line here.
+std::vector<DetectorInfo> builtinDetectors()
+{
+    return {
+        KnnDetector::info(),
+        KicDetector::info(),
+        IcDetector::info(),
+        KspDetector::info(),
+        InfDetector::info(),
+        PcaDetector::info(),
+        AcdtDetector::info(),
+        QuadricsDetector::info(),
+        QuadricsBaseDetector::info(),
+        GodsDetector::info(),
+        BodsDetector::info(),
+        KodsDetector::info(),
+    };
+}
+} // namespace
+
+const Registry& Registry::instance()
+{
+    static const Registry registry;
+    return registry;
+}
+
+Registry::Registry() : m_detectors(builtinDetectors()) {}
+
+const DetectorInfo& Registry::info(const std::string& id) const
+{
+    for (const auto& d : m_detectors)
+        if (d.id == id)
+            return d;
+    std::string known;
+    for (const auto& d : m_detectors)
+        known += (known.empty() ? "" : ", ") + d.id;
+    throw ParamError("unknown detector '" + id + "' (available: " + known + ")");
+}
+
+ParamSet Registry::defaultParams(const std::string& id) const
+{
+    return ParamSet(info(id).params, id);
+}
+
+std::unique_ptr<Detector> Registry::create(const std::string& id, const ParamAssignments& params) const
+{
+    ParamSet p = defaultParams(id);
+    p.set(params);
+    return info(id).make(std::move(p));
+}
+
+std::unique_ptr<Detector> Registry::load(const nlohmann::json& j) const
+{
+    if (!j.is_object() || j.value("format", "") != "outlierlens-model")
+        throw DataError("not an OutlierLens model (missing \"format\": \"outlierlens-model\")");
+    if (jsonIntOr(j, "version", 0, "model JSON") != 1)
+        throw DataError("unsupported model version " + j.value("version", nlohmann::json()).dump());
+    const auto idIt = j.find("detector");
+    if (idIt == j.end() || !idIt->is_string())
+        throw DataError("model JSON has no \"detector\" id");
+    ParamSet p = defaultParams(idIt->get<std::string>());
+    if (j.contains("params"))
+        p.setFromJson(j.at("params"));
+    auto d = info(idIt->get<std::string>()).make(std::move(p));
+    d->restore(j);
+    return d;
+}
+
+nlohmann::json Registry::toJson() const
+{
+    nlohmann::json arr = nlohmann::json::array();
+    for (const auto& d : m_detectors) {
+        nlohmann::json params = nlohmann::json::array();
+        for (const auto& s : d.params) {
+            nlohmann::json ps = {{"name", s.name}, {"type", toString(s.type)}, {"default", s.defaultValue},
+                                 {"help", s.help}, {"reference", s.reference}};
+            if (s.type == ParamType::Int || s.type == ParamType::Real) {
+                ps["min"] = std::isinf(s.minValue) ? nlohmann::json() : nlohmann::json(s.minValue);
+                ps["max"] = std::isinf(s.maxValue) ? nlohmann::json() : nlohmann::json(s.maxValue);
+            }
+            if (s.type == ParamType::Choice)
+                ps["choices"] = s.choices;
+            params.push_back(ps);
+        }
+        arr.push_back({{"id", d.id}, {"title", d.title}, {"summary", d.summary}, {"reference", d.reference},
+                       {"params", params}});
+    }
+    return arr;
+}
+
+} // namespace olens

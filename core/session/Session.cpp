@@ -1,0 +1,297 @@
+#include "session/Session.h"
+
+#include "base/Errors.h"
+#include "registry/Registry.h"
+
+#include <cmath>
+
+namespace olens {
+
+namespace {
+
+using json = nlohmann::json;
+
+[[noreturn]] void fail(const std::string& path, const std::string& why)
+{
+    throw DataError("session " + (path.empty() ? std::string("/") : path) + ": " + why);
+}
+
+const json& member(const json& obj, const std::string& path, const char* key)
+{
+    const auto it = obj.find(key);
+    if (it == obj.end())
+        fail(path, std::string("missing \"") + key + "\"");
+    return *it;
+}
+
+std::string asString(const json& v, const std::string& path)
+{
+    if (!v.is_string()) fail(path, "expected a string, found " + std::string(v.type_name()));
+    return v.get<std::string>();
+}
+
+double asNumber(const json& v, const std::string& path)
+{
+    if (!v.is_number()) fail(path, "expected a number, found " + std::string(v.type_name()));
+    const double x = v.get<double>();
+    if (!std::isfinite(x)) fail(path, "expected a finite number");
+    return x;
+}
+
+int asInt(const json& v, const std::string& path, int lo, int hi)
+{
+    if (!v.is_number_integer()) fail(path, "expected an integer, found " + std::string(v.type_name()));
+    const long long x = v.get<long long>();
+    if (x < lo || x > hi) fail(path, "value " + std::to_string(x) + " outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return static_cast<int>(x);
+}
+
+std::array<double, 3> asVec3(const json& v, const std::string& path)
+{
+    if (!v.is_array() || v.size() != 3) fail(path, "expected an array of 3 numbers");
+    return {asNumber(v[0], path + "/0"), asNumber(v[1], path + "/1"), asNumber(v[2], path + "/2")};
+}
+
+Eigen::MatrixXd asMatrix(const json& v, const std::string& path, Eigen::Index cols)
+{
+    if (!v.is_array()) fail(path, "expected an array of rows");
+    Eigen::MatrixXd M(static_cast<Eigen::Index>(v.size()), cols);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const std::string rp = path + "/" + std::to_string(i);
+        if (!v[i].is_array() || static_cast<Eigen::Index>(v[i].size()) != cols)
+            fail(rp, "expected a row of " + std::to_string(cols) + " numbers");
+        for (Eigen::Index c = 0; c < cols; ++c)
+            M(static_cast<Eigen::Index>(i), c) = asNumber(v[i][static_cast<std::size_t>(c)], rp + "/" + std::to_string(c));
+    }
+    return M;
+}
+
+json matrixToJson(const Eigen::MatrixXd& M)
+{
+    json rows = json::array();
+    for (Eigen::Index i = 0; i < M.rows(); ++i) {
+        json r = json::array();
+        for (Eigen::Index c = 0; c < M.cols(); ++c) r.push_back(M(i, c));
+        rows.push_back(std::move(r));
+    }
+    return rows;
+}
+
+json detectorToJson(const SessionDetector& d)
+{
+    return {{"id", d.id}, {"params", d.params.is_null() ? json::object() : d.params}, {"normalization", d.normalization}};
+}
+
+SessionDetector parseDetector(const json& v, const std::string& path)
+{
+    if (!v.is_object()) fail(path, "expected an object");
+    SessionDetector d;
+    d.id = asString(member(v, path, "id"), path + "/id");
+    if (v.contains("normalization")) {
+        d.normalization = asString(v["normalization"], path + "/normalization");
+        try {
+            parseNormalization(d.normalization);
+        } catch (const ParamError& e) {
+            fail(path + "/normalization", e.what());
+        }
+    }
+    try {
+        ParamSet p = Registry::instance().defaultParams(d.id);
+        if (v.contains("params") && !v["params"].is_null()) p.setFromJson(v["params"]);
+        d.params = p.toJson(); // canonical, complete and validated
+    } catch (const ParamError& e) {
+        fail(path, e.what());
+    }
+    return d;
+}
+
+void parseData(const json& v, Session& s)
+{
+    const std::string path = "/data";
+    if (!v.is_object()) fail(path, "expected an object");
+    if (v.contains("label_column")) s.labelColumn = asString(v["label_column"], path + "/label_column");
+    if (v.contains("path")) {
+        s.dataPath = asString(v["path"], path + "/path");
+        if (s.dataPath.empty()) fail(path + "/path", "empty file name");
+        return;
+    }
+    const json& e = member(v, path, "embedded");
+    const std::string ep = path + "/embedded";
+    if (!e.is_object()) fail(ep, "expected an object");
+    s.embedded = true;
+    Dataset& d = s.data;
+    if (e.contains("source")) d.source = asString(e["source"], ep + "/source");
+    const json& names = member(e, ep, "features");
+    if (!names.is_array() || names.empty()) fail(ep + "/features", "expected a non-empty array of names");
+    for (std::size_t c = 0; c < names.size(); ++c)
+        d.featureNames.push_back(asString(names[c], ep + "/features/" + std::to_string(c)));
+    const auto p = static_cast<Eigen::Index>(d.featureNames.size());
+    d.X = asMatrix(member(e, ep, "rows"), ep + "/rows", p);
+    if (d.X.rows() == 0) fail(ep + "/rows", "no samples");
+    if (e.contains("labels") && !e["labels"].is_null()) {
+        const json& l = e["labels"];
+        if (!l.is_array() || static_cast<Eigen::Index>(l.size()) != d.X.rows())
+            fail(ep + "/labels", "expected " + std::to_string(d.X.rows()) + " numbers (one per row)");
+        d.labels.resize(d.X.rows());
+        for (std::size_t i = 0; i < l.size(); ++i)
+            d.labels(static_cast<Eigen::Index>(i)) = asNumber(l[i], ep + "/labels/" + std::to_string(i));
+        d.labelName = e.contains("label_name") ? asString(e["label_name"], ep + "/label_name") : "label";
+        if (e.contains("label_names")) {
+            const json& ln = e["label_names"];
+            if (!ln.is_array()) fail(ep + "/label_names", "expected an array of strings");
+            for (std::size_t i = 0; i < ln.size(); ++i)
+                d.labelNames.push_back(asString(ln[i], ep + "/label_names/" + std::to_string(i)));
+        }
+    }
+    if (e.contains("sigma") && !e["sigma"].is_null()) {
+        d.sigma = asMatrix(e["sigma"], ep + "/sigma", p);
+        if (d.sigma.rows() != d.X.rows()) fail(ep + "/sigma", "expected one row per sample");
+        if ((d.sigma.array() < 0).any()) fail(ep + "/sigma", "standard deviations must be non-negative");
+    }
+}
+
+} // namespace
+
+std::string serializeSession(const Session& s)
+{
+    json j;
+    j["format"] = "outlierlens-session";
+    j["version"] = Session::kVersion;
+    json data = {{"label_column", s.labelColumn}};
+    if (s.embedded) {
+        const Dataset& d = s.data;
+        json e = {{"source", d.source}, {"features", d.featureNames}, {"rows", matrixToJson(d.X)}};
+        if (d.hasLabels()) {
+            e["labels"] = std::vector<double>(d.labels.data(), d.labels.data() + d.labels.size());
+            e["label_name"] = d.labelName.empty() ? "label" : d.labelName;
+            if (!d.labelNames.empty()) e["label_names"] = d.labelNames;
+        }
+        if (d.hasSigma()) e["sigma"] = matrixToJson(d.sigma);
+        data["embedded"] = std::move(e);
+    } else {
+        data["path"] = s.dataPath;
+    }
+    j["data"] = std::move(data);
+    j["detector"] = s.detector ? detectorToJson(*s.detector) : json();
+    j["model"] = s.model;
+    j["threshold"] = s.threshold ? json(*s.threshold) : json();
+    j["top_k"] = s.topK;
+    if (s.camera.valid)
+        j["camera"] = {{"position", s.camera.position}, {"focal_point", s.camera.focalPoint},
+                       {"view_up", s.camera.viewUp}, {"parallel_scale", s.camera.parallelScale},
+                       {"view_angle", s.camera.viewAngle}};
+    j["view"] = s.view;
+    json cmp = json::array();
+    for (const auto& d : s.compare) cmp.push_back(detectorToJson(d));
+    j["compare"] = {{"detectors", cmp}, {"quantile", s.compareQuantile}, {"active", s.compareActive}};
+    return j.dump(1) + "\n";
+}
+
+Session parseSession(const std::string& text)
+{
+    json j;
+    try {
+        // Copying, dumping and comparing JSON values recurses: a hostile file nested 100 000 levels
+        // deep would overflow the stack after parsing. No valid session comes close to this limit.
+        constexpr int kMaxDepth = 64;
+        j = json::parse(text, [](int depth, json::parse_event_t, json&) {
+            if (depth > kMaxDepth)
+                throw DataError("session is not valid: JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+            return true;
+        });
+    } catch (const json::exception& e) { // parse_error, and out_of_range for numbers like 1e400
+        throw DataError(std::string("session is not valid JSON (") + e.what() + ")");
+    }
+    if (!j.is_object()) fail("", "expected a JSON object");
+    const auto fmt = j.find("format");
+    if (fmt == j.end() || !fmt->is_string() || fmt->get<std::string>() != "outlierlens-session")
+        fail("/format", "not an OutlierLens session (expected \"format\": \"outlierlens-session\")");
+    const int version = asInt(member(j, "", "version"), "/version", 1, 1 << 20);
+    if (version > Session::kVersion)
+        fail("/version", "version " + std::to_string(version) + " was written by a newer OutlierLens (this one reads up to " +
+                             std::to_string(Session::kVersion) + ")");
+
+    Session s;
+    parseData(member(j, "", "data"), s);
+    if (j.contains("detector") && !j["detector"].is_null())
+        s.detector = parseDetector(j["detector"], "/detector");
+    if (j.contains("model") && !j["model"].is_null()) {
+        if (!j["model"].is_object()) fail("/model", "expected an object");
+        // The model may belong to another detector than the form shows (the user switched after
+        // training); it is checked in full by restoreSessionModel.
+        const auto id = j["model"].find("detector");
+        if (id == j["model"].end() || !id->is_string())
+            fail("/model/detector", "missing detector id");
+        s.model = j["model"];
+    }
+    if (j.contains("threshold") && !j["threshold"].is_null()) s.threshold = asNumber(j["threshold"], "/threshold");
+    if (j.contains("top_k")) s.topK = asInt(j["top_k"], "/top_k", 0, 1000000);
+    if (j.contains("camera") && !j["camera"].is_null()) {
+        const json& c = j["camera"];
+        if (!c.is_object()) fail("/camera", "expected an object");
+        s.camera.position = asVec3(member(c, "/camera", "position"), "/camera/position");
+        s.camera.focalPoint = asVec3(member(c, "/camera", "focal_point"), "/camera/focal_point");
+        s.camera.viewUp = asVec3(member(c, "/camera", "view_up"), "/camera/view_up");
+        if (c.contains("parallel_scale")) s.camera.parallelScale = asNumber(c["parallel_scale"], "/camera/parallel_scale");
+        if (c.contains("view_angle")) s.camera.viewAngle = asNumber(c["view_angle"], "/camera/view_angle");
+        if (s.camera.parallelScale <= 0) fail("/camera/parallel_scale", "must be positive");
+        if (s.camera.viewAngle <= 0 || s.camera.viewAngle >= 180) fail("/camera/view_angle", "must be in (0, 180)");
+        s.camera.valid = true;
+    }
+    if (j.contains("view") && !j["view"].is_null()) {
+        const json& v = j["view"];
+        if (!v.is_object()) fail("/view", "expected an object");
+        for (auto it = v.begin(); it != v.end(); ++it)
+            if (!it.value().is_primitive()) fail("/view/" + it.key(), "expected a string, number or boolean");
+        s.view = v;
+    }
+    if (j.contains("compare") && !j["compare"].is_null()) {
+        const json& c = j["compare"];
+        if (!c.is_object()) fail("/compare", "expected an object");
+        if (c.contains("detectors")) {
+            const json& ds = c["detectors"];
+            if (!ds.is_array()) fail("/compare/detectors", "expected an array");
+            if (ds.size() > 16) fail("/compare/detectors", "at most 16 panels");
+            for (std::size_t i = 0; i < ds.size(); ++i)
+                s.compare.push_back(parseDetector(ds[i], "/compare/detectors/" + std::to_string(i)));
+        }
+        if (c.contains("active")) {
+            if (!c["active"].is_boolean()) fail("/compare/active", "expected true or false");
+            s.compareActive = c["active"].get<bool>();
+        }
+        if (c.contains("quantile")) {
+            s.compareQuantile = asNumber(c["quantile"], "/compare/quantile");
+            if (s.compareQuantile <= 0 || s.compareQuantile >= 1) fail("/compare/quantile", "must be in (0, 1)");
+        }
+    }
+    return s;
+}
+
+RestoredModel restoreSessionModel(const nlohmann::json& model, int inputColumns)
+{
+    RestoredModel r;
+    try {
+        if (!model.is_object()) fail("/model", "expected an object");
+        const auto n = model.find("normalizer");
+        if (n == model.end()) fail("/model", "missing \"normalizer\"");
+        r.normalizer = Normalizer::fromJson(*n);
+        r.detector = Registry::instance().load(model);
+    } catch (const ParamError& e) {
+        fail("/model", e.what());
+    } catch (const DataError& e) {
+        const std::string what = e.what();
+        if (what.rfind("session ", 0) == 0) throw;
+        fail("/model", what);
+    }
+    const int normCols = r.normalizer.isFitted() ? r.normalizer.inputColumns() : inputColumns;
+    if (normCols != inputColumns)
+        fail("/model/normalizer", "fitted on " + std::to_string(normCols) + " features, the data has " +
+                                      std::to_string(inputColumns));
+    const int kept = r.normalizer.isFitted() ? static_cast<int>(r.normalizer.keptColumns().size()) : inputColumns;
+    if (r.detector->inputDimension() != kept)
+        fail("/model/dimension", "model expects " + std::to_string(r.detector->inputDimension()) +
+                                     " features after normalisation, the data gives " + std::to_string(kept));
+    return r;
+}
+
+} // namespace olens

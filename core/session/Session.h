@@ -1,0 +1,79 @@
+#pragma once
+// Sessions: everything needed to bring the app back exactly as it was — the data (a file path, or
+// the rows themselves when they were generated or edited), the normalisation, the detector and its
+// parameters, the fitted model, the threshold, the camera, the view settings and the compare
+// layout. Stored as versioned JSON ("format": "outlierlens-session").
+//
+// Parsing and validation live here, Qt-free, so that the CLI, the GUI and the fuzzer share one
+// strict reader: any malformed, truncated or hostile file yields DataError naming the JSON path
+// ("session /detector/params: ..."), never a crash. The GUI-only parts (camera, view settings) are
+// validated for shape here and interpreted by the GUI.
+#include "data/Dataset.h"
+#include "detectors/Detector.h"
+#include "data/Normalizer.h"
+
+#include <array>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace olens {
+
+struct SessionCamera {
+    bool valid = false;
+    std::array<double, 3> position{0, 0, 1};
+    std::array<double, 3> focalPoint{0, 0, 0};
+    std::array<double, 3> viewUp{0, 1, 0};
+    double parallelScale = 1.0; ///< 2D (parallel projection) zoom
+    double viewAngle = 30.0;    ///< 3D (perspective) zoom, degrees
+};
+
+/// A detector choice: id, its parameters (validated against the registry's schema on parse) and
+/// the input normalisation.
+struct SessionDetector {
+    std::string id;
+    nlohmann::json params = nlohmann::json::object();
+    std::string normalization = "none";
+};
+
+struct Session {
+    static constexpr int kVersion = 1;
+
+    /// Data: either a file (path + label column) or embedded rows (generated or edited data).
+    std::string dataPath;
+    std::string labelColumn = "label";
+    bool embedded = false;
+    Dataset data; ///< only when embedded
+
+    std::optional<SessionDetector> detector;
+    /// Detector::toJson() of the fitted model plus "normalizer" (Normalizer::toJson()); null if none.
+    nlohmann::json model;
+    std::optional<double> threshold;
+    int topK = 0;
+
+    SessionCamera camera;
+    /// View settings (colour by, map, point size, grid, layers, ...): a flat object of scalars.
+    nlohmann::json view = nlohmann::json::object();
+
+    /// Compare mode: the detectors shown side by side and the shared threshold quantile.
+    std::vector<SessionDetector> compare;
+    double compareQuantile = 0.95;
+    bool compareActive = false; ///< the compare page was showing
+};
+
+/// Pretty-printed JSON text.
+std::string serializeSession(const Session& session);
+/// Strict parse; throws DataError ("session /path: reason") on anything malformed or unknown.
+Session parseSession(const std::string& text);
+
+struct RestoredModel {
+    std::unique_ptr<Detector> detector;
+    Normalizer normalizer;
+};
+/// Rebuilds the fitted model of a session for data with `inputColumns` features; throws DataError
+/// when the model is garbled or does not fit the data (dimension mismatch).
+RestoredModel restoreSessionModel(const nlohmann::json& model, int inputColumns);
+
+} // namespace olens
