@@ -23,7 +23,7 @@ case "$MODE" in
     # makes Qt's own hand-offs (queued calls, QFuture results, the QtTest watchdog) look racy.
     # ignore_noninstrumented_modules drops those reports; races in our code are still reported.
     export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1}
-    set -- -R "TestTraining|TestFieldComputer|TestKic|TestAcdt" "$@" ;;
+    set -- -R "TestTraining|TestFieldComputer|TestFitPipeline|TestKic|TestAcdt" "$@" ;;
 esac
 bash scripts/build.sh
 BUILD_DIR=${BUILD_DIR:-build}

@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -82,6 +84,45 @@ private slots:
                              "--output", path("ks.csv")});
         QCOMPARE(bad.code, 1);
         QVERIFY2(bad.err.find("--calibrate applies to gods") != std::string::npos, bad.err.c_str());
+    }
+
+    void calibrateWithoutFitInputWritesCalibratedScores()
+    {
+        // Regression (issue 15): without --fit-input the training scores were written as they were
+        // before eq. 24, although the printed eta had changed. GODS scores are
+        // max(eta - min(W1'x + b1), eta + max(W2'x + b2)): calibration shifts every score by
+        // exactly eta' - eta (computed from the printed figures, independently of the code).
+        QCOMPARE(cli({"generate", "blobs", "--n", "80", "--seed", "2", "--param", "centers=1", "--param", "outliers=0.25",
+                      "--output", path("cval.csv")}).code, 0);
+        const Run plain = cli({"score", "--input", path("cval.csv"), "--detector", "gods", "--param", "K=1",
+                               "--output", path("c0.csv")});
+        QVERIFY2(plain.code == 0, plain.err.c_str());
+        const Run cal = cli({"score", "--input", path("cval.csv"), "--detector", "gods", "--param", "K=1",
+                             "--calibrate", path("cval.csv"), "--output", path("c1.csv")});
+        QVERIFY2(cal.code == 0, cal.err.c_str());
+        double before = 0, after = 0;
+        const auto at = cal.err.find("eta ");
+        QVERIFY2(at != std::string::npos, cal.err.c_str());
+        QCOMPARE(std::sscanf(cal.err.c_str() + at, "eta %lf -> %lf", &before, &after), 2);
+        QVERIFY2(std::abs(after - before) > 1e-6, cal.err.c_str()); // the data must move eta
+        auto scores = [](const std::string& file) {
+            std::ifstream in(file);
+            std::string line;
+            std::getline(in, line); // header
+            std::vector<double> s;
+            while (std::getline(in, line)) {
+                const auto c1 = line.find(',');
+                s.push_back(std::stod(line.substr(c1 + 1, line.find(',', c1 + 1) - c1 - 1)));
+            }
+            return s;
+        };
+        const auto s0 = scores(path("c0.csv")), s1 = scores(path("c1.csv"));
+        QCOMPARE(s0.size(), std::size_t(80));
+        QCOMPARE(s1.size(), s0.size());
+        // CSV values carry ~7 significant digits.
+        for (std::size_t i = 0; i < s0.size(); ++i)
+            QVERIFY2(std::abs((s1[i] - s0[i]) - (after - before)) < 1e-4 * (1 + std::abs(s0[i])),
+                     qPrintable(QString("row %1: %2 -> %3, eta shift %4").arg(i).arg(s0[i]).arg(s1[i]).arg(after - before)));
     }
 
     void helpExitsZero()

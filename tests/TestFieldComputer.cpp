@@ -131,6 +131,45 @@ private slots:
         QCOMPARE(field->grid.res[0], 17);
         QVERIFY(!fc.isBusy());
     }
+
+    void finishedFieldsAreReleased()
+    {
+        // Regression (issue 20): each computation stayed alive with its result (a reference cycle
+        // between the watcher's connection and the state owning the watcher): RSS grew during
+        // live training. After 100 recomputes, only the field the caller still holds may be alive.
+        const Dataset d = generate("moons", 300, 1);
+        auto det = Registry::instance().create("knn", {{"k", "5"}});
+        det->fit(d.X);
+        std::shared_ptr<const Detector> shared = std::move(det);
+        FieldComputer fc;
+        std::vector<std::weak_ptr<const FieldData>> seen;
+        std::shared_ptr<const FieldData> held;
+        connect(&fc, &FieldComputer::ready, this, [&](std::shared_ptr<const FieldData> f) {
+            seen.push_back(f);
+            held = std::move(f);
+        });
+        for (int i = 0; i < 100; ++i) {
+            FieldRequest req;
+            req.detector = shared;
+            req.normalizer = Normalizer(Normalization::None);
+            req.normalizer.fit(d.X);
+            req.projection = Projection::automatic(d.X, d.featureNames);
+            req.grid.lo = Eigen::Vector3d(-1, -1, 0);
+            req.grid.hi = Eigen::Vector3d(2, 1, 0);
+            req.grid.res = Eigen::Vector3i(20, 20, 1);
+            const std::size_t before = seen.size();
+            fc.request(std::move(req));
+            QTRY_VERIFY_WITH_TIMEOUT(seen.size() == before + 1, 10000);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!fc.isBusy(), 5000);
+        QCOMPARE(seen.size(), std::size_t(100));
+        int alive = 0;
+        for (const auto& w : seen)
+            alive += w.expired() ? 0 : 1;
+        QCOMPARE(alive, 1); // `held`
+        held.reset();
+        QVERIFY(seen.back().expired());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestFieldComputer)

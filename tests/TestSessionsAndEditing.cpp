@@ -204,6 +204,38 @@ private slots:
         QVERIFY(w2.document()->isEdited());
     }
 
+    void sessionRescoresAPointMovedAfterTraining()
+    {
+        // Regression (issue 15): the restored result reused the stored training scores whenever the
+        // row count matched, so a point moved after training came back with its pre-move score.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("moved.olens.json");
+        double movedScore = 0;
+        {
+            MainWindow w;
+            prepare(w);
+            for (QAction* a : w.findChildren<QAction*>()) // keep the trained model: no auto-retrain
+                if (a->text().contains("Auto-retrain"))
+                    a->setChecked(false);
+            w.dataEditor()->movePoint(3, {6.0, -6.0});
+            movedScore = w.document()->result()->scores(3); // scored by the fitted model at once
+            QString error;
+            QVERIFY2(w.sessions()->save(path, &error), qPrintable(error));
+        }
+        MainWindow w2;
+        w2.setInteractive(false);
+        w2.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w2));
+        QString error;
+        QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
+        QVERIFY(w2.document()->result());
+        const auto& r = *w2.document()->result();
+        const Eigen::MatrixXd moved = r.normalizer.transform(w2.document()->dataset().X.row(3));
+        QCOMPARE(r.scores(3), r.detector->score(moved)(0));
+        QCOMPARE(r.scores(3), movedScore);
+        QCOMPARE(r.outlier(3), 1);
+    }
+
     void sessionRestoresCompareLayout()
     {
         QTemporaryDir dir;

@@ -1,7 +1,6 @@
 #include "FieldComputer.h"
 
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
+#include "Worker.h"
 #include <chrono>
 
 namespace olens {
@@ -22,7 +21,8 @@ Eigen::MatrixXd GridSpec::displayPoints(Eigen::Index first, Eigen::Index count) 
     return U;
 }
 
-std::optional<FieldData> computeField(const FieldRequest& req, const std::atomic<bool>* stop)
+std::optional<FieldData> computeField(const FieldRequest& req, const std::atomic<bool>* stop,
+                                      const ProgressCallback& progress)
 {
     const auto t0 = std::chrono::steady_clock::now();
     FieldData out;
@@ -43,6 +43,8 @@ std::optional<FieldData> computeField(const FieldRequest& req, const std::atomic
     constexpr Eigen::Index chunk = 1024;
     for (Eigen::Index first = 0; first < total; first += chunk) {
         if (stop && stop->load())
+            return std::nullopt;
+        if (progress && progress({static_cast<double>(first) / static_cast<double>(total), "score field", {}, nullptr}))
             return std::nullopt;
         const Eigen::Index m = std::min(chunk, total - first);
         Eigen::MatrixXd U = req.grid.displayPoints(first, m);
@@ -75,67 +77,30 @@ std::optional<FieldData> computeField(const FieldRequest& req, const std::atomic
     return out;
 }
 
-struct FieldComputer::Running {
-    QFutureWatcher<std::shared_ptr<const FieldData>> watcher;
-    QString error;
-};
-
-FieldComputer::FieldComputer(QObject* parent) : QObject(parent) {}
-
-FieldComputer::~FieldComputer()
+FieldComputer::FieldComputer(QObject* parent) : QObject(parent), m_worker(new Worker(Worker::Policy::NewestWins, this))
 {
-    m_pending.reset();
-    if (m_stop)
-        *m_stop = true;
-    if (m_running)
-        m_running->watcher.waitForFinished();
+    connect(m_worker, &Worker::failed, this, &FieldComputer::failed);
+    connect(m_worker, &Worker::progress, this, [this](const ProgressInfo& info) { emit progress(info.fraction); });
+}
+
+FieldComputer::~FieldComputer() = default;
+
+bool FieldComputer::isBusy() const
+{
+    return m_worker->isBusy();
 }
 
 void FieldComputer::request(FieldRequest request)
 {
-    if (m_busy) {
-        // Newest wins: abandon the running one; start this when it returns.
-        m_pending = std::move(request);
-        if (m_stop)
-            *m_stop = true;
-        return;
-    }
-    start(std::move(request));
-}
-
-void FieldComputer::start(FieldRequest request)
-{
-    m_busy = true;
-    m_stop = std::make_shared<std::atomic<bool>>(false);
-    auto running = std::make_shared<Running>();
-    m_running = running;
-    auto stop = m_stop;
-    auto errorSlot = std::make_shared<QString>();
-    connect(&running->watcher, &QFutureWatcher<std::shared_ptr<const FieldData>>::finished, this,
-            [this, running, errorSlot] {
-                const auto field = running->watcher.result();
-                m_busy = false;
-                if (m_pending) {
-                    FieldRequest next = std::move(*m_pending);
-                    m_pending.reset();
-                    start(std::move(next));
-                } else if (field) {
-                    emit ready(field);
-                } else if (!errorSlot->isEmpty()) {
-                    emit failed(*errorSlot);
-                }
-            });
-    running->watcher.setFuture(QtConcurrent::run([request = std::move(request), stop, errorSlot]() -> std::shared_ptr<const FieldData> {
-        try {
-            auto f = computeField(request, stop.get());
+    // The job owns its request; the result is handed over once and not kept (no cycle).
+    m_worker->run<std::shared_ptr<const FieldData>>(
+        [request = std::move(request)](const ProgressCallback& progress) -> std::shared_ptr<const FieldData> {
+            auto f = computeField(request, nullptr, progress);
             if (!f)
-                return nullptr;
+                throw Cancelled();
             return std::make_shared<const FieldData>(std::move(*f));
-        } catch (const std::exception& e) {
-            *errorSlot = QString::fromUtf8(e.what());
-            return nullptr;
-        }
-    }));
+        },
+        [this](std::shared_ptr<const FieldData> field) { emit ready(std::move(field)); });
 }
 
 } // namespace olens

@@ -2,6 +2,7 @@
 // Evaluates a trained detector's score (and the implicit functions of its geometry: quadrics,
 // hyperplanes) on a regular display-space grid in a worker thread. The newest request wins:
 // a running computation is abandoned between chunks when a newer one arrives.
+#include "base/Progress.h"
 #include "detectors/Detector.h"
 #include "detectors/Geometry.h"
 #include "data/Normalizer.h"
@@ -46,9 +47,13 @@ struct FieldData {
 };
 
 /// Computes a field synchronously (used by the worker and by tests). Returns nullopt when
-/// `stop` becomes true between chunks.
-std::optional<FieldData> computeField(const FieldRequest& request, const std::atomic<bool>* stop = nullptr);
+/// `stop` becomes true or `progress` asks to cancel between chunks.
+std::optional<FieldData> computeField(const FieldRequest& request, const std::atomic<bool>* stop = nullptr,
+                                      const ProgressCallback& progress = {});
 
+class Worker;
+
+/// Score fields in the background through the shared Worker (newest request wins).
 class FieldComputer : public QObject {
     Q_OBJECT
 public:
@@ -56,20 +61,16 @@ public:
     ~FieldComputer() override;
 
     void request(FieldRequest request);
-    bool isBusy() const { return m_busy; }
+    bool isBusy() const;
 
 signals:
     void ready(std::shared_ptr<const FieldData> field);
     void failed(const QString& message);
+    /// Fraction of the grid done (throttled), for a progress indicator.
+    void progress(double fraction);
 
 private:
-    void start(FieldRequest request);
-
-    bool m_busy = false;
-    std::optional<FieldRequest> m_pending;
-    std::shared_ptr<std::atomic<bool>> m_stop;
-    struct Running;
-    std::shared_ptr<Running> m_running;
+    Worker* m_worker;
 };
 
 } // namespace olens

@@ -3,6 +3,7 @@
 #include "CloudView.h"
 #include "DataDocument.h"
 #include "similarity/RobustSimilarity.h"
+#include "Worker.h"
 #include "base/Errors.h"
 #include "metrics/Metrics.h"
 #include "PlotWidget.h"
@@ -17,9 +18,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <chrono>
@@ -99,25 +98,12 @@ struct SimilarityPanel::Models {
     double seconds = 0.0;
 };
 
-struct SimilarityPanel::Outcome {
-    std::shared_ptr<Models> models;
-    QString error;
-    bool cancelled = false;
-};
-
-struct SimilarityPanel::Shared {
-    std::atomic<bool> cancel{false};
-    std::atomic<double> fraction{0.0};
-    std::mutex mutex;
-    std::string message;
-};
-
 SimilarityPanel::SimilarityPanel(DataDocument* document, CloudView* view, QWidget* parent)
     : QWidget(parent), m_doc(document), m_view(view), m_method(new QComboBox), m_dim(new QSpinBox),
       m_train(new QPushButton(tr("Train"))), m_cancel(new QPushButton(tr("Cancel"))), m_progress(new QProgressBar),
       m_status(new QLabel), m_colour(new QCheckBox(tr("Colour points by similarity to the picked point"))),
       m_gate(new QCheckBox(tr("Outlier-aware (quadrics paper eq. 17)"))), m_eer(new QLabel), m_detail(new QLabel),
-      m_det(new PlotWidget), m_poll(new QTimer(this))
+      m_det(new PlotWidget), m_worker(new Worker(Worker::Policy::Reject, this))
 {
     m_method->addItem(tr("UA-JB (uses σ)"));
     m_method->addItem(tr("JB (ignores σ)"));
@@ -214,25 +200,16 @@ SimilarityPanel::SimilarityPanel(DataDocument* document, CloudView* view, QWidge
     };
     connect(m_doc, &DataDocument::resultChanged, this, onScores);
     connect(m_doc, &DataDocument::thresholdChanged, this, onScores);
-    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this, &SimilarityPanel::onWorkerDone);
-    m_poll->setInterval(50);
-    connect(m_poll, &QTimer::timeout, this, [this] {
-        if (!m_shared)
-            return;
-        m_progress->setValue(static_cast<int>(1000.0 * std::clamp(m_shared->fraction.load(), 0.0, 1.0)));
-        std::lock_guard<std::mutex> lock(m_shared->mutex);
-        setStatus(QString::fromStdString(m_shared->message));
+    connect(m_worker, &Worker::progress, this, [this](const ProgressInfo& info) {
+        m_progress->setValue(static_cast<int>(1000.0 * std::clamp(info.fraction, 0.0, 1.0)));
+        setStatus(QString::fromStdString(info.message));
     });
+    connect(m_worker, &Worker::cancelled, this, [this] { onEnded(QString(), true); });
+    connect(m_worker, &Worker::failed, this, [this](const QString& message) { onEnded(message, false); });
     onDataset();
 }
 
-SimilarityPanel::~SimilarityPanel()
-{
-    if (m_running) {
-        m_shared->cancel = true;
-        m_watcher.waitForFinished();
-    }
-}
+SimilarityPanel::~SimilarityPanel() = default; // the Worker child cancels and waits
 
 QString SimilarityPanel::statusText() const
 {
@@ -355,29 +332,27 @@ bool SimilarityPanel::train()
     }
     const Dataset data = d; // the worker's own copy
     const int dim = m_dim->value();
-    m_shared = std::make_shared<Shared>();
     m_running = true;
     m_stale = false;
     m_progress->setValue(0);
     setStatus(tr("training …"));
     updateControls();
-    m_poll->start();
 
-    auto shared = m_shared;
-    m_watcher.setFuture(QtConcurrent::run([data, dim, shared]() -> std::shared_ptr<Outcome> {
-        auto out = std::make_shared<Outcome>();
-        const auto t0 = std::chrono::steady_clock::now();
-        auto stage = [shared](double a, double b, std::string what) -> ProgressCallback {
-            return [shared, a, b, what](const ProgressInfo& info) {
-                shared->fraction = a + (b - a) * std::clamp(info.fraction, 0.0, 1.0);
-                {
-                    std::lock_guard<std::mutex> lock(shared->mutex);
-                    shared->message = what + (info.message.empty() ? std::string() : ": " + info.message);
-                }
-                return shared->cancel.load();
+    m_worker->run<std::shared_ptr<const Models>>(
+        [data, dim](const ProgressCallback& progress) -> std::shared_ptr<const Models> {
+            const auto t0 = std::chrono::steady_clock::now();
+            const ProgressReporter reporter(progress);
+            // Each stage fills its part of the bar and names itself in the message.
+            auto stage = [&reporter](double a, double b, std::string what) -> ProgressCallback {
+                ProgressCallback sub = reporter.sub(a, b);
+                if (!sub)
+                    return {};
+                return [sub, what](const ProgressInfo& info) {
+                    ProgressInfo named = info;
+                    named.message = what + (info.message.empty() ? std::string() : ": " + info.message);
+                    return sub(named);
+                };
             };
-        };
-        try {
             auto models = std::make_shared<Models>();
             models->rows = data.rows();
             models->hadSigma = data.hasSigma();
@@ -406,46 +381,43 @@ bool SimilarityPanel::train()
                 models->vJb.reset();
                 models->verificationError = QString::fromUtf8(e.what());
             }
-            if (shared->cancel)
-                throw Cancelled();
+            reporter.report(1.0, "done", std::nullopt, nullptr, true); // throws Cancelled when asked
             models->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            out->models = models;
-        } catch (const Cancelled&) {
-            out->cancelled = true;
-        } catch (const std::exception& e) {
-            out->error = QString::fromUtf8(e.what());
-        }
-        return out;
-    }));
+            return models;
+        },
+        [this](std::shared_ptr<const Models> models) { onTrained(std::move(models)); });
     return true;
 }
 
 void SimilarityPanel::cancel()
 {
-    if (m_shared)
-        m_shared->cancel = true;
+    m_worker->cancel();
 }
 
-void SimilarityPanel::onWorkerDone()
+void SimilarityPanel::onEnded(const QString& error, bool cancelled)
 {
-    m_poll->stop();
-    const std::shared_ptr<Outcome> out = m_watcher.result();
     m_running = false;
-    m_shared.reset();
     m_progress->setValue(0);
-    if (out->cancelled || m_stale) {
+    if (cancelled || m_stale) {
         setStatus(m_stale ? tr("The data changed during training; train again.") : tr("Training cancelled."));
         updateControls();
         emit trainingCancelled();
         return;
     }
-    if (!out->error.isEmpty()) {
-        setStatus(tr("Training failed: %1").arg(out->error));
-        updateControls();
-        emit trainingFailed(out->error);
+    setStatus(tr("Training failed: %1").arg(error));
+    updateControls();
+    emit trainingFailed(error);
+}
+
+void SimilarityPanel::onTrained(std::shared_ptr<const Models> models)
+{
+    m_running = false;
+    m_progress->setValue(0);
+    if (m_stale) {
+        onEnded(QString(), true);
         return;
     }
-    m_models = out->models;
+    m_models = std::move(models);
     const Models& m = *m_models;
     auto describe = [](const JointBayesian& jb) {
         return tr("%1 EM iterations%2").arg(jb.iterations()).arg(jb.converged() ? tr(", converged") : tr(", not converged"));

@@ -11,7 +11,6 @@
 #include "similarity/JointBayesian.h"
 #include "similarity/Verification.h"
 
-#include <QFutureWatcher>
 #include <QString>
 #include <QWidget>
 #include <atomic>
@@ -25,9 +24,10 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QTimer;
 
 namespace olens {
+
+class Worker;
 
 class CloudView;
 class DataDocument;
@@ -93,12 +93,11 @@ signals:
 
 private:
     struct Models;
-    struct Outcome;
-    struct Shared;
 
     void onDataset();
     void onSelection(int index);
-    void onWorkerDone();
+    void onTrained(std::shared_ptr<const Models> models);
+    void onEnded(const QString& error, bool cancelled);
     void recolour();
     void updateDet();
     void updateControls();
@@ -117,11 +116,9 @@ private:
     QLabel* m_eer;
     QLabel* m_detail;
     PlotWidget* m_det;
-    QTimer* m_poll;
+    Worker* m_worker;
 
     std::shared_ptr<const Models> m_models;
-    std::shared_ptr<Shared> m_shared;
-    QFutureWatcher<std::shared_ptr<Outcome>> m_watcher;
     bool m_running = false;
     bool m_stale = false;
     bool m_colouring = false; // this panel set the view's custom scalars

@@ -1,35 +1,38 @@
 #include "TrainingController.h"
 
 #include "DataDocument.h"
+#include "Worker.h"
 #include "base/Errors.h"
+#include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 
-#include <QMetaObject>
-#include <QPointer>
-#include <QThreadPool>
-#include <QtConcurrent/QtConcurrentRun>
-#include <chrono>
 #include <mutex>
 
 namespace olens {
 
-struct TrainingController::Shared {
-    std::atomic<bool> cancel{false};
-    std::atomic<bool> flushQueued{false};
+// Loss values and geometry snapshots arrive between the throttled progress signals; the worker's
+// callback collects them here and the GUI thread drains them with each progress signal.
+struct TrainingController::LiveState {
     std::mutex mutex;
-    double fraction = 0.0;
-    std::string message;
     std::vector<double> newLosses;
     int lossCount = 0;
     std::shared_ptr<const Geometry> snapshot;
-    bool snapshotFresh = false;
-    std::chrono::steady_clock::time_point lastFlush{};
 };
 
 TrainingController::TrainingController(DataDocument* document, QObject* parent)
-    : QObject(parent), m_doc(document)
+    : QObject(parent), m_doc(document), m_worker(new Worker(Worker::Policy::Reject, this))
 {
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &TrainingController::onWorkerDone);
+    connect(m_worker, &Worker::progress, this, &TrainingController::onProgress);
+    connect(m_worker, &Worker::failed, this, [this](const QString& message) {
+        onEnded();
+        emit failed(message);
+        emit runningChanged(false);
+    });
+    connect(m_worker, &Worker::cancelled, this, [this] {
+        onEnded();
+        emit cancelled();
+        emit runningChanged(false);
+    });
     // Results belong to the data they were trained on.
     connect(m_doc, &DataDocument::datasetChanged, this, [this] {
         if (m_running) {
@@ -39,18 +42,16 @@ TrainingController::TrainingController(DataDocument* document, QObject* parent)
     });
 }
 
-TrainingController::~TrainingController()
+TrainingController::~TrainingController() = default; // the Worker child cancels and waits
+
+void TrainingController::setThreadPool(QThreadPool* pool)
 {
-    if (m_running) {
-        m_shared->cancel = true;
-        m_watcher.waitForFinished();
-    }
+    m_worker->setThreadPool(pool);
 }
 
 void TrainingController::cancel()
 {
-    if (m_shared)
-        m_shared->cancel = true;
+    m_worker->cancel();
 }
 
 bool TrainingController::train(const std::string& detectorId, const ParamAssignments& params,
@@ -81,8 +82,8 @@ bool TrainingController::train(const std::string& detectorId, const ParamAssignm
         return false;
     }
     m_liveNorm = norm;
-
-    m_shared = std::make_shared<Shared>();
+    auto live = std::make_shared<LiveState>();
+    m_live = live;
     m_running = true;
     m_stale = false;
     m_detectorId = QString::fromStdString(detectorId);
@@ -90,79 +91,37 @@ bool TrainingController::train(const std::string& detectorId, const ParamAssignm
     emit started(m_detectorId);
     emit runningChanged(true);
 
-    auto shared = m_shared;
-    QPointer<TrainingController> self(this);
-    auto requestFlush = [shared, self]() {
-        // At most one queued flush at a time, at most one per interval.
-        bool expected = false;
-        if (!shared->flushQueued.compare_exchange_strong(expected, true))
-            return;
-        QMetaObject::invokeMethod(self.data(), [self] { if (self) self->flush(); }, Qt::QueuedConnection);
-    };
-
-    m_watcher.setFuture(QtConcurrent::run(m_pool ? m_pool : QThreadPool::globalInstance(),
-                                          [X, detector, norm, shared, requestFlush]() -> Outcome {
-        Outcome out;
-        try {
-            auto result = fitPipeline(detector, *norm, X, FitOptions{}, [&](const ProgressInfo& info) {
-                {
-                    std::lock_guard<std::mutex> lock(shared->mutex);
-                    shared->fraction = info.fraction;
-                    shared->message = info.message;
+    m_worker->run<std::shared_ptr<FitResult>>(
+        [X, detector, norm, live](const ProgressCallback& progress) {
+            return fitPipeline(detector, *norm, X, FitOptions{}, [&](const ProgressInfo& info) {
+                if (info.loss || info.snapshot) {
+                    std::lock_guard<std::mutex> lock(live->mutex);
                     if (info.loss)
-                        shared->newLosses.push_back(*info.loss);
-                    if (info.snapshot) {
-                        shared->snapshot = info.snapshot;
-                        shared->snapshotFresh = true;
-                    }
+                        live->newLosses.push_back(*info.loss);
+                    if (info.snapshot)
+                        live->snapshot = info.snapshot;
                 }
-                const auto now = std::chrono::steady_clock::now();
-                if (now - shared->lastFlush > std::chrono::milliseconds(kProgressIntervalMs)) {
-                    shared->lastFlush = now;
-                    requestFlush();
-                }
-                return shared->cancel.load();
+                return progress(info);
             });
-            if (shared->cancel)
-                throw Cancelled();
-            out.result = result;
-        } catch (const Cancelled&) {
-            out.cancelled = true;
-        } catch (const std::exception& e) {
-            out.error = QString::fromUtf8(e.what());
-        }
-        return out;
-    }));
+        },
+        [this](std::shared_ptr<FitResult> result) { onDone(std::move(result)); });
     return true;
 }
 
-void TrainingController::flush()
+void TrainingController::drainLive()
 {
-    if (!m_shared)
+    if (!m_live)
         return;
-    m_shared->flushQueued = false;
-    double fraction;
-    QString message;
     std::vector<double> losses;
     std::shared_ptr<const Geometry> snapshot;
     int firstStep;
     {
-        std::lock_guard<std::mutex> lock(m_shared->mutex);
-        fraction = m_shared->fraction;
-        message = QString::fromStdString(m_shared->message);
-        losses.swap(m_shared->newLosses);
-        firstStep = m_shared->lossCount;
-        m_shared->lossCount += static_cast<int>(losses.size());
-        if (m_shared->snapshotFresh) {
-            snapshot = m_shared->snapshot;
-            m_shared->snapshotFresh = false;
-        }
+        std::lock_guard<std::mutex> lock(m_live->mutex);
+        losses.swap(m_live->newLosses);
+        firstStep = m_live->lossCount;
+        m_live->lossCount += static_cast<int>(losses.size());
+        snapshot = std::move(m_live->snapshot);
     }
-    if (!m_running)
-        return;
-    const double elapsed = m_clock.elapsed() / 1000.0;
-    const double eta = fraction > 0.02 ? elapsed * (1.0 - fraction) / fraction : -1.0;
-    emit progress(fraction, message, eta);
     if (!losses.empty()) {
         QVector<double> steps, values;
         for (std::size_t i = 0; i < losses.size(); ++i) {
@@ -171,24 +130,37 @@ void TrainingController::flush()
         }
         emit lossValues(steps, values);
     }
-    if (snapshot)
+    if (snapshot && m_running)
         m_doc->setLiveGeometry(snapshot, m_liveNorm);
 }
 
-void TrainingController::onWorkerDone()
+void TrainingController::onProgress(const ProgressInfo& info)
 {
-    flush();
-    const Outcome out = m_watcher.result();
+    if (!m_running)
+        return;
+    const double elapsed = m_clock.elapsed() / 1000.0;
+    const double eta = info.fraction > 0.02 ? elapsed * (1.0 - info.fraction) / info.fraction : -1.0;
+    emit progress(info.fraction, QString::fromStdString(info.message), eta);
+    drainLive();
+}
+
+void TrainingController::onEnded()
+{
+    drainLive();
     m_running = false;
-    m_shared.reset();
+    m_live.reset();
     m_doc->setLiveGeometry(nullptr);
+}
+
+void TrainingController::onDone(std::shared_ptr<FitResult> result)
+{
+    const bool stale = m_stale;
+    onEnded();
     const double seconds = m_clock.elapsed() / 1000.0;
-    if (out.cancelled || m_stale) {
+    if (stale) {
         emit cancelled();
-    } else if (!out.error.isEmpty()) {
-        emit failed(out.error);
     } else {
-        m_doc->setResult(out.result);
+        m_doc->setResult(std::move(result));
         emit finished(seconds);
     }
     emit runningChanged(false);

@@ -1,13 +1,13 @@
 #pragma once
-// Trains a detector on the document's data in a worker thread (QtConcurrent + QFutureWatcher).
+// Trains a detector on the document's data through the shared Worker (fit pipeline off the GUI thread).
 // The GUI thread never blocks: progress, loss values and geometry snapshots arrive as queued,
 // throttled signals; cancel is a flag the detector's progress callback sees within its next report.
 // On success the result is installed in the document; on failure or cancel the previous result stays.
-#include "data/Normalizer.h"
 #include "base/Params.h"
+#include "base/Progress.h"
+#include "data/Normalizer.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QObject>
 #include <atomic>
 #include <memory>
@@ -17,6 +17,7 @@ class QThreadPool;
 namespace olens {
 
 class DataDocument;
+class Worker;
 struct FitResult;
 struct Geometry;
 
@@ -34,7 +35,7 @@ public:
 
     /// Runs the worker on this pool instead of QtConcurrent's global one (null = global), e.g. so that
     /// several controllers train concurrently beyond idealThreadCount(). The pool must outlive this.
-    void setThreadPool(QThreadPool* pool) { m_pool = pool; }
+    void setThreadPool(QThreadPool* pool);
 
     /// Minimum interval between progress signals / geometry snapshots (ms).
     static constexpr int kProgressIntervalMs = 33;
@@ -54,25 +55,20 @@ signals:
     void runningChanged(bool running);
 
 private:
-    struct Outcome {
-        std::shared_ptr<FitResult> result;
-        QString error;
-        bool cancelled = false;
-    };
-    struct Shared; // state shared with the worker (mutex-protected)
-
-    void onWorkerDone();
-    void flush(); // runs on the GUI thread: forwards the worker's latest progress
+    struct LiveState; // losses and snapshots collected from the worker (mutex-protected)
+    void onProgress(const ProgressInfo& info);
+    void drainLive();
+    void onDone(std::shared_ptr<FitResult> result);
+    void onEnded(); // cancelled or failed
 
     DataDocument* m_doc;
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<Shared> m_shared;
+    Worker* m_worker;
+    std::shared_ptr<LiveState> m_live;
     QElapsedTimer m_clock;
     bool m_running = false;
     bool m_stale = false; // data changed while training: drop the result
     QString m_detectorId;
     std::shared_ptr<const Normalizer> m_liveNorm;
-    QThreadPool* m_pool = nullptr;
 };
 
 } // namespace olens

@@ -243,8 +243,7 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     if (a.options.count("calibrate")) {
         // E.g. GODS eq. 24: η' = η + Δη from the responses on a labelled validation set.
         if (!detector->calibration())
-            throw ParamError("--calibrate applies to detectors with a calibration rule (gods, bods: GODS eq. 24), "
-                             "not to '" + id + "'");
+            throw ParamError("--calibrate applies to gods and bods (GODS eq. 24), not to '" + id + "'");
         LoadOptions vl = lo;
         vl.labelRequired = true;
         const Dataset val = loadDataset(a.options.at("calibrate"), vl);

@@ -112,6 +112,10 @@ private:
 
 } // namespace
 
+struct JointBayesian::TrainFactors {
+    std::vector<Factors> f;
+};
+
 // ---- E-step ---------------------------------------------------------------------------------
 
 JbClassPosterior jbClassPosterior(const Eigen::MatrixXd& Xc, const std::vector<Eigen::MatrixXd>& S,
@@ -359,7 +363,13 @@ void JointBayesian::fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& classes
         ++iterations;
     }
 
+    auto factors = std::make_shared<TrainFactors>();
+    factors->f.reserve(static_cast<std::size_t>(lat.means.rows()));
+    for (Eigen::Index i = 0; i < lat.means.rows(); ++i)
+        factors->f.push_back(makeFactors(lat.means.row(i).transpose(), lat.covs[static_cast<std::size_t>(i)], Smu, Sw));
+
     // Commit (strong guarantee: nothing above touched members).
+    m_trainFactors = std::move(factors);
     m_useSigma = useSigma;
     m_reduction = red;
     m_projection = red == P::Reduction::None ? LatentProjection::Linear : proj;
@@ -432,13 +442,11 @@ Eigen::VectorXd JointBayesian::similarityToAll(Eigen::Index i) const
     const Eigen::Index n = m_train.means.rows();
     if (i < 0 || i >= n)
         throw DataError("Joint Bayesian: sample " + std::to_string(i) + " is outside [0, " + std::to_string(n) + ")");
-    const Factors fi = makeFactors(m_train.means.row(i).transpose(), m_train.covs[static_cast<std::size_t>(i)], m_Smu,
-                                   m_Sw);
+    const std::vector<Factors>& f = m_trainFactors->f;
     PairEvaluator eval;
     Eigen::VectorXd out(n);
     for (Eigen::Index j = 0; j < n; ++j)
-        out(j) = eval(fi, makeFactors(m_train.means.row(j).transpose(), m_train.covs[static_cast<std::size_t>(j)],
-                                      m_Smu, m_Sw));
+        out(j) = eval(f[static_cast<std::size_t>(i)], f[static_cast<std::size_t>(j)]);
     return out;
 }
 
@@ -452,8 +460,7 @@ Eigen::VectorXd JointBayesian::similarityToAll(const Eigen::VectorXd& x, const E
     PairEvaluator eval;
     Eigen::VectorXd out(n);
     for (Eigen::Index j = 0; j < n; ++j)
-        out(j) = eval(fi, makeFactors(m_train.means.row(j).transpose(), m_train.covs[static_cast<std::size_t>(j)],
-                                      m_Smu, m_Sw));
+        out(j) = eval(fi, m_trainFactors->f[static_cast<std::size_t>(j)]);
     return out;
 }
 

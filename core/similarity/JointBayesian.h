@@ -17,6 +17,7 @@
 #include "similarity/UaPpca.h"
 
 #include <Eigen/Dense>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -132,6 +133,10 @@ private:
     Eigen::VectorXd m_center;
     Eigen::MatrixXd m_Smu, m_Sw;
     LatentSamples m_train;
+    /// Per-training-sample factorisations (eq. 14-16), computed once per fit so that picks
+    /// (similarityToAll) do no Cholesky per training point. Shared: copies of a model reuse them.
+    struct TrainFactors;
+    std::shared_ptr<const TrainFactors> m_trainFactors;
     std::vector<double> m_history;
     int m_iterations = 0;
     bool m_converged = false;

@@ -1,0 +1,157 @@
+// The Qt-free fit pipeline (core/pipeline) and the thread-safety promise of Detector.h.
+#include "base/Errors.h"
+#include "data/Generators.h"
+#include "data/Normalizer.h"
+#include "pipeline/FitPipeline.h"
+#include "registry/Registry.h"
+
+#include <QtTest>
+#include <thread>
+
+using namespace olens;
+
+class TestFitPipeline : public QObject {
+    Q_OBJECT
+
+    static Eigen::MatrixXd blob(int n, int p, std::uint64_t seed)
+    {
+        return generate("blobs", n, seed, {{"centers", "1"}, {"dim", std::to_string(p)}}).X;
+    }
+
+private slots:
+    void fitGivesTheMethodsOwnTrainingScores()
+    {
+        const Eigen::MatrixXd X = blob(80, 2, 3);
+        auto r = fitPipeline(Registry::instance().create("knn", {{"k", "3"}}), Normalizer(Normalization::ZScore), X);
+        // kNN training scores exclude the point itself: they differ from scoring the same rows.
+        const Eigen::VectorXd rescored = r->detector->score(r->normalizer.transform(X));
+        QCOMPARE(r->scores.size(), X.rows());
+        QVERIFY((r->scores - r->detector->trainingScores()).norm() == 0.0);
+        QVERIFY((r->scores - rescored).norm() > 0.0);
+        QCOMPARE(r->outlier.size(), X.rows());
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            QCOMPARE(r->outlier(i), r->scores(i) > r->threshold ? 1 : 0);
+        QCOMPARE(r->detectorId, std::string("knn"));
+    }
+
+    void restoredModelRescoresMovedPoints()
+    {
+        // Regression (issue 15): a session reused the stored training scores whenever the row count
+        // matched, so a point moved after training came back with its old score.
+        const Eigen::MatrixXd X = blob(60, 2, 4);
+        auto fitted = fitPipeline(Registry::instance().create("knn", {{"k", "3"}}), Normalizer(Normalization::None), X);
+        // As a session restores it.
+        std::shared_ptr<const Detector> restored = Registry::instance().load(fitted->detector->toJson());
+
+        const auto same = resultForRows(restored, fitted->normalizer, X);
+        QVERIFY((same->scores - fitted->scores).norm() == 0.0); // the training data: stored scores
+
+        Eigen::MatrixXd moved = X;
+        moved.row(7) << 50.0, -50.0; // far away from everything
+        const auto after = resultForRows(restored, fitted->normalizer, moved);
+        const double expected = restored->score(moved.row(7))(0); // distance to its 3rd neighbour
+        QCOMPARE(after->scores(7), expected);
+        QVERIFY(after->scores(7) > 10.0 * fitted->scores.maxCoeff());
+        QCOMPARE(after->outlier(7), 1);
+    }
+
+    void rescoreAfterEditKeepsUnmovedRows()
+    {
+        const Eigen::MatrixXd X = blob(40, 2, 5);
+        auto r = fitPipeline(Registry::instance().create("knn", {{"k", "2"}}), Normalizer(Normalization::None), X);
+        Eigen::MatrixXd Y(41, 2);
+        Y.topRows(40) = X;
+        Y.row(40) << 9.0, 9.0;
+        std::vector<int> keep(41);
+        for (int i = 0; i < 40; ++i)
+            keep[static_cast<std::size_t>(i)] = i;
+        keep[40] = -1;
+        const auto e = rescoreAfterEdit(*r, Y, keep);
+        QVERIFY((e->scores.head(40) - r->scores).norm() == 0.0);
+        QCOMPARE(e->scores(40), r->detector->score(Y.row(40))(0));
+    }
+
+    void recutFollowsTheHistoryWithoutRetraining()
+    {
+        const Eigen::MatrixXd X = generate("swissroll", 400, 1).X;
+        auto r = fitPipeline(Registry::instance().create("acdt", {{"L", "12"}}), Normalizer(Normalization::None), X);
+        const ClusterCut* cut = r->detector->clusterCut();
+        QVERIFY(cut);
+        QCOMPARE(cut->clusterCount(), 12);
+        const auto r5 = recutResult(*r, X, 5);
+        QCOMPARE(r5->detector->clusterCut()->clusterCount(), 5);
+        // Same model as fitting with L = 5 from scratch (the greedy merging is deterministic).
+        auto direct = fitPipeline(Registry::instance().create("acdt", {{"L", "5"}}), Normalizer(Normalization::None), X);
+        QVERIFY((r5->scores - direct->scores).norm() < 1e-12);
+        QCOMPARE(r5->threshold, direct->threshold);
+        QCOMPARE(r5->geometry.flats.size(), direct->geometry.flats.size());
+        // Non-clustering results refuse.
+        auto k = fitPipeline(Registry::instance().create("knn"), Normalizer(Normalization::None), X);
+        QVERIFY(!k->detector->clusterCut());
+        QVERIFY_THROWS_EXCEPTION(ParamError, recutResult(*k, X, 3));
+    }
+
+    void calibrationRefreshesTrainingScores()
+    {
+        const Eigen::MatrixXd X = blob(100, 2, 6);
+        const Dataset V = generate("blobs", 60, 7, {{"centers", "1"}, {"outliers", "0.25"}});
+        FitOptions o;
+        o.calibrationX = V.X;
+        o.calibrationOutlier = V.outlierFlags();
+        auto plain = fitPipeline(Registry::instance().create("gods", {{"K", "1"}}), Normalizer(Normalization::None), X);
+        auto cal = fitPipeline(Registry::instance().create("gods", {{"K", "1"}}), Normalizer(Normalization::None), X, o);
+        QVERIFY(cal->calibration);
+        const double shift = cal->calibration->thresholdAfter - cal->calibration->thresholdBefore;
+        QVERIFY(std::abs(shift) > 1e-9);
+        // The stored training scores follow the calibrated eta (GODS scores shift by Δη).
+        QVERIFY(((cal->scores - plain->scores).array() - shift).abs().maxCoeff() < 1e-9);
+        QVERIFY((cal->scores - cal->detector->score(cal->normalizer.transform(X))).norm() < 1e-9);
+        // Detectors without the capability refuse calibration.
+        QVERIFY_THROWS_EXCEPTION(ParamError,
+                                 fitPipeline(Registry::instance().create("knn"), Normalizer(Normalization::None), X, o));
+    }
+
+    void fittedDetectorsScoreConcurrently_data()
+    {
+        QTest::addColumn<QString>("id");
+        for (const auto& info : Registry::instance().detectors())
+            QTest::newRow(info.id.c_str()) << QString::fromStdString(info.id);
+    }
+
+    void fittedDetectorsScoreConcurrently()
+    {
+        // Detector.h: a fitted detector's const methods may be called from several threads at once.
+        // Four threads score and explain the same rows; each must equal the serial result exactly.
+        QFETCH(QString, id);
+        const Eigen::MatrixXd X = blob(150, 4, 8);
+        const Eigen::MatrixXd Q = blob(64, 4, 9) * 1.5;
+        std::shared_ptr<Detector> d = Registry::instance().create(id.toStdString());
+        try {
+            d->fit(X);
+        } catch (const std::exception& e) {
+            QFAIL(qPrintable(id + " cannot fit 150×4 blob data with its defaults: " + e.what()));
+        }
+        const Eigen::VectorXd serial = d->score(Q);
+        const auto serialWhy = d->explain(Q);
+        std::vector<Eigen::VectorXd> got(4);
+        std::vector<std::vector<std::string>> why(4);
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([&, t] {
+                for (int rep = 0; rep < 3; ++rep) {
+                    got[static_cast<std::size_t>(t)] = d->score(Q);
+                    why[static_cast<std::size_t>(t)] = d->explain(Q);
+                    (void)d->geometry();
+                }
+            });
+        for (auto& th : threads)
+            th.join();
+        for (int t = 0; t < 4; ++t) {
+            QVERIFY2((got[static_cast<std::size_t>(t)] - serial).norm() == 0.0, qPrintable(id));
+            QVERIFY(why[static_cast<std::size_t>(t)] == serialWhy);
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFitPipeline)
+#include "TestFitPipeline.moc"

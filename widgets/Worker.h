@@ -1,0 +1,91 @@
+#pragma once
+// The one worker abstraction of the GUI: runs a job off the GUI thread (QtConcurrent on a thread
+// pool), delivers its result, error or cancellation on the GUI thread, forwards progress at most
+// every kProgressIntervalMs, and cancels through a flag the job's ProgressCallback sees.
+// Policy Reject refuses a second job while one runs (training); NewestWins cancels the running job
+// and starts the newest request when it returns (score fields, similarity picks).
+// No reference cycles: the job's closure owns only its inputs and the shared progress state; the
+// watcher is a member, so a finished job leaves nothing alive behind it.
+#include "base/Errors.h"
+#include "base/Progress.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+class QThreadPool;
+
+namespace olens {
+
+class Worker : public QObject {
+    Q_OBJECT
+public:
+    enum class Policy { Reject, NewestWins };
+    static constexpr int kProgressIntervalMs = 33;
+
+    explicit Worker(Policy policy, QObject* parent = nullptr);
+    /// Cancels the running job and waits for it (bounded by the job's progress-report rate).
+    ~Worker() override;
+
+    /// Starts `job` (or, NewestWins and busy: queues it, cancelling the running one). The job gets a
+    /// ProgressCallback that returns true when cancelled (throw Cancelled, or return early). On the
+    /// GUI thread: `done(result)` on success, `failed(message)` on an exception, cancelled() on
+    /// Cancelled or cancel(). Returns false when rejected (Policy::Reject and busy).
+    template <class R>
+    bool run(std::function<R(const ProgressCallback&)> job, std::function<void(R)> done)
+    {
+        auto slot = std::make_shared<std::optional<R>>();
+        Task task;
+        task.body = [job = std::move(job), slot](const ProgressCallback& progress) { *slot = job(progress); };
+        task.deliver = [done = std::move(done), slot] {
+            if (*slot)
+                done(std::move(**slot));
+        };
+        return submit(std::move(task));
+    }
+
+    bool isBusy() const { return m_busy; }
+    /// Runs jobs on this pool instead of QtConcurrent's global one (null = global); must outlive this.
+    void setThreadPool(QThreadPool* pool) { m_pool = pool; }
+    /// Jobs started (for tests: the number of live results stays bounded, see TestFieldComputer).
+    static int liveTasks();
+
+public slots:
+    void cancel();
+
+signals:
+    /// Latest progress of the running job (GUI thread, throttled).
+    void progress(const olens::ProgressInfo& info);
+    void failed(const QString& message);
+    void cancelled();
+    void busyChanged(bool busy);
+
+private:
+    struct Shared; // progress and cancel flag shared with the job
+    struct Task {
+        std::function<void(const ProgressCallback&)> body;
+        std::function<void()> deliver;
+    };
+    bool submit(Task task);
+    void start(Task task);
+    void onFinished();
+    void flush();
+
+    Policy m_policy;
+    bool m_busy = false;
+    QThreadPool* m_pool = nullptr;
+    QFutureWatcher<void> m_watcher;
+    std::shared_ptr<Shared> m_shared;
+    std::function<void()> m_deliver;
+    std::optional<Task> m_pending;
+};
+
+} // namespace olens
+
+Q_DECLARE_METATYPE(olens::ProgressInfo)
