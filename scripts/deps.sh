@@ -3,7 +3,7 @@
 # Why each one is needed is documented in README.md ("Dependencies").
 set -euo pipefail
 PKGS=(
-  cmake ninja-build g++            # build
+  cmake ninja-build g++ ccache     # build (ccache: cheap rebuilds in a second clone)
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev   # GUI, Qt Test, moc/rcc
   libvtk9-dev                      # rendering, picking, PLY reader, PNG writer
   libeigen3-dev                    # dense linear algebra in core/
