@@ -9,7 +9,8 @@ bash scripts/deps.sh
 BUILD_DIR=${BUILD_DIR:-build-bench}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DOLENS_BUILD_GUI=OFF -DOLENS_BUILD_TESTS=OFF -DOLENS_BUILD_BENCH=ON
+    -DOLENS_BUILD_GUI=OFF -DOLENS_BUILD_TESTS=OFF -DOLENS_BUILD_BENCH=ON -DOLENS_NATIVE=${OLENS_NATIVE:-ON} \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=$(command -v ccache || true)
 fi
 cmake --build "$BUILD_DIR" -j "${JOBS:-2}" --target olens_bench_suite
 mkdir -p docs

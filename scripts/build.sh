@@ -13,6 +13,6 @@ if command -v ccache >/dev/null 2>&1; then
   export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 fi
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" $LAUNCHER ${CMAKE_ARGS:-}
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DOLENS_NATIVE=${OLENS_NATIVE:-ON} $LAUNCHER ${CMAKE_ARGS:-}
 fi
 cmake --build "$BUILD_DIR" -j "${JOBS:-2}"

@@ -7,6 +7,7 @@ PKGS=(
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev   # GUI, Qt Test, moc/rcc
   libvtk9-dev                      # rendering, picking, PLY reader, PNG writer
   libeigen3-dev                    # dense linear algebra in core/
+  libopenblas-dev                  # multi-threaded BLAS behind Eigen (OLENS_BLAS)
   libnanoflann-dev                 # kd-tree k-nearest-neighbour search
   nlohmann-json3-dev               # JSON in the Qt-free core (models, CLI --json)
   libgl-dev libgl1-mesa-dri        # OpenGL headers and the Mesa software driver

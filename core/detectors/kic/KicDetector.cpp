@@ -110,7 +110,7 @@ void lowerSolveInPlace(const Eigen::MatrixXd& L, Eigen::Index offset, Eigen::Ref
     const Eigen::Index m = B.rows();
     // Rows per step: the GEMM of a step costs 2·chunk·r0·cols ≤ ~2e8 flops (~20 ms).
     const Eigen::Index chunk = std::clamp<Eigen::Index>(
-        100'000'000 / std::max<Eigen::Index>(1, m * std::max<Eigen::Index>(1, B.cols())), 32, 256);
+        100'000'000 / std::max<Eigen::Index>(1, m * std::max<Eigen::Index>(1, B.cols())), 128, 512);
     for (Eigen::Index r0 = 0; r0 < m; r0 += chunk) {
         const Eigen::Index h = std::min(chunk, m - r0);
         if (r0 > 0)
@@ -126,7 +126,8 @@ void lowerSolveInPlace(const Eigen::MatrixXd& L, Eigen::Index offset, Eigen::Ref
 bool choleskyInPlace(Eigen::MatrixXd& A, const Ticker& tick)
 {
     const Eigen::Index n = A.rows();
-    constexpr Eigen::Index nb = 128, slab = 256;
+    // Panels of 256 columns keep the trailing updates large enough for a multi-threaded BLAS.
+    constexpr Eigen::Index nb = 256, slab = 512;
     // Work left after column c ∝ (n − c)³: the fraction done is 1 − ((n − c)/n)³.
     const double dn = static_cast<double>(n);
     auto doneAt = [dn](Eigen::Index c) {
@@ -163,7 +164,7 @@ bool choleskyInPlace(Eigen::MatrixXd& A, const Ticker& tick)
 Eigen::VectorXd diagonalOfInverse(const Eigen::MatrixXd& L, const Ticker& tick)
 {
     const Eigen::Index n = L.rows();
-    constexpr Eigen::Index nb = 128;
+    constexpr Eigen::Index nb = 512; // wide blocks: BLAS-3 products big enough for both cores
     Eigen::VectorXd d(n);
     const double total = static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
     for (Eigen::Index c = 0; c < n; c += nb) {
