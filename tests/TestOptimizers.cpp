@@ -4,6 +4,7 @@
 #include "optim/Optimizers.h"
 #include "base/Rng.h"
 
+#include <cmath>
 #include <QtTest>
 
 #include <algorithm>
@@ -160,6 +161,44 @@ private slots:
         o.epochs = 300;
         minimizeMinibatch(adam, v, n, o, grad);
         QVERIFY2((v - wStar).norm() < 1e-4, qPrintable(QString::number((v - wStar).norm())));
+    }
+
+    void convergenceStopFollowsTheToleranceRule()
+    {
+        // A loss that halves each epoch for 5 epochs, then stays flat: with patience 3 the run
+        // ends after epoch 5 + 3 = 8 (the rule: 3 epochs in a row without a relative gain of tol).
+        int epoch = 0;
+        auto lossAt = [&](int e) { return e < 5 ? std::pow(0.5, e) : std::pow(0.5, 4); };
+        auto grad = [&](const Eigen::VectorXd&, const std::vector<Eigen::Index>&, Eigen::VectorXd& g) {
+            g.setZero();
+            return lossAt(epoch);
+        };
+        MinibatchOptions o;
+        o.batchSize = 10;
+        o.epochs = 100;
+        o.tolerance = 1e-3;
+        o.patience = 3;
+        Sgd sgd(0.1);
+        Eigen::VectorXd w = Eigen::VectorXd::Zero(2);
+        int seen = 0;
+        minimizeMinibatch(sgd, w, 10, o, grad, {}, [&](const EpochInfo&) { ++seen; ++epoch; });
+        QCOMPARE(seen, 8);
+
+        // Gains just above tol keep it running to the epoch cap; tolerance 0 never stops early.
+        epoch = 0;
+        seen = 0;
+        auto slow = [&](const Eigen::VectorXd&, const std::vector<Eigen::Index>&, Eigen::VectorXd& g) {
+            g.setZero();
+            return std::pow(1.0 - 2e-3, epoch);
+        };
+        o.epochs = 40;
+        minimizeMinibatch(sgd, w, 10, o, slow, {}, [&](const EpochInfo&) { ++seen; ++epoch; });
+        QCOMPARE(seen, 40);
+        epoch = 0;
+        seen = 0;
+        o.tolerance = 0.0;
+        minimizeMinibatch(sgd, w, 10, o, grad, {}, [&](const EpochInfo&) { ++seen; ++epoch; });
+        QCOMPARE(seen, 40);
     }
 
     void shufflingIsASeededPermutation()

@@ -1,5 +1,7 @@
 #include "detectors/Detector.h"
 
+#include "base/BlasThreads.h"
+
 #include "base/Errors.h"
 #include "base/Json.h"
 #include "base/Stats.h"
@@ -54,6 +56,7 @@ static void validateMatrix(const Eigen::MatrixXd& X, const std::string& who)
 
 void Detector::fit(const Eigen::MatrixXd& X, const ProgressCallback& progress)
 {
+    useSerialBlasByDefault();
     validateMatrix(X, id() + " fit");
     if (X.rows() < minSamples())
         throw DataError(id() + " needs at least " + std::to_string(minSamples()) + " samples, got "
@@ -104,6 +107,7 @@ void Detector::requireFitted(const char* what) const
 
 Eigen::VectorXd Detector::score(const Eigen::MatrixXd& X) const
 {
+    useSerialBlasByDefault();
     requireFitted("score");
     if (X.rows() == 0)
         return Eigen::VectorXd();

@@ -1,5 +1,7 @@
 #include "optim/Optimizers.h"
 
+#include <limits>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -132,6 +134,8 @@ double minimizeMinibatch(Optimizer& optimizer, Eigen::VectorXd& params, Eigen::I
     std::vector<Eigen::Index> batch;
     Eigen::VectorXd g = Eigen::VectorXd::Zero(params.size());
     double lastMean = 0.0;
+    double best = std::numeric_limits<double>::infinity();
+    int stale = 0;
     for (int e = 0; e < options.epochs; ++e) {
         schedule.startEpoch();
         double sum = 0.0;
@@ -148,6 +152,15 @@ double minimizeMinibatch(Optimizer& optimizer, Eigen::VectorXd& params, Eigen::I
         lastMean = seen > 0 ? sum / static_cast<double>(seen) : 0.0;
         if (afterEpoch)
             afterEpoch(EpochInfo{e, lastMean});
+        if (options.tolerance > 0.0) {
+            // Relative to |best| so that the rule does not depend on the loss's units.
+            if (e == 0 || lastMean < best - options.tolerance * std::abs(best)) {
+                best = lastMean;
+                stale = 0;
+            } else if (++stale >= options.patience) {
+                break;
+            }
+        }
     }
     return lastMean;
 }

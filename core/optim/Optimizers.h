@@ -101,6 +101,10 @@ struct MinibatchOptions {
     int epochs = 1;
     std::uint64_t seed = 0;
     bool shuffle = true;
+    /// Convergence stop (scikit-learn's tol / n_iter_no_change rule): after `patience` epochs in a
+    /// row whose mean loss is not below best·(1 − tolerance), stop. 0 = always run `epochs`.
+    double tolerance = 0.0;
+    int patience = 10;
 };
 
 struct BatchInfo {
@@ -115,7 +119,8 @@ struct EpochInfo {
     double meanLoss = 0.0;       ///< batch losses averaged with weights = batch sizes
 };
 
-/// Minibatch stochastic optimisation of `params` in place: `epochs` passes over n samples.
+/// Minibatch stochastic optimisation of `params` in place: at most `epochs` passes over n samples,
+/// fewer when the convergence stop of MinibatchOptions::tolerance fires.
 /// afterBatch/afterEpoch may throw (e.g. Cancelled) to stop; params then hold the last update.
 /// Returns the mean loss of the last epoch.
 double minimizeMinibatch(Optimizer& optimizer, Eigen::VectorXd& params, Eigen::Index n,

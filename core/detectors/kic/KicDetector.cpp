@@ -1,5 +1,7 @@
 #include "detectors/kic/KicDetector.h"
 
+#include "base/BlasThreads.h"
+
 #include "base/Errors.h"
 #include "detectors/kic/IcDetector.h"
 #include "detectors/DetectorInfo.h"
@@ -593,6 +595,8 @@ Eigen::VectorXd KicDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     const Kernel kernel = kernelFromParams(params(), sigma);
     const Ticker root([&progress](double f, const std::string& msg) { progress.report(f, msg); }, 0.0, 1.0, "kic");
 
+    // The n×n kernel, its Cholesky factor and diag(A⁻¹) are BLAS-3 work that uses both cores.
+    const ParallelBlasScope parallelBlas;
     std::unique_ptr<Model> model;
     Eigen::VectorXd train(n);
     if (alpha == 0.0) {

@@ -417,8 +417,13 @@ DetectorInfo QuadricsDetector::info()
         makeParamSpec("lr", ParamType::Real, "0.01", 1e-12, 100.0,
              "Learning rate (step size) of the optimiser; coordinates are normalised to unit RMS radius first.",
              "OutlierLens default (the paper gives none; authors' code: SGD 0.1)"),
-        makeParamSpec("epochs", ParamType::Int, "500", 1, 1e7, "Passes over the training data.",
+        makeParamSpec("epochs", ParamType::Int, "500", 1, 1e7,
+             "Largest number of passes over the training data (training stops earlier when tol says it converged).",
              "OutlierLens default (the paper gives none)"),
+        makeParamSpec("tol", ParamType::Real, "1e-4", 0.0, 1.0,
+             "Convergence stop: end training after 10 epochs in a row whose mean loss improves on the best "
+             "by less than this fraction. 0 = always run all epochs.",
+             "OutlierLens default (scikit-learn's tol / n_iter_no_change rule; the paper gives none)"),
         makeParamSpec("batch", ParamType::Int, "64", 1, 1e8, "Minibatch size.",
              "OutlierLens default (the paper gives none; authors' code: 256)"),
         makeParamSpec("seed", ParamType::Int, "0", 0, 2147483647.0,
@@ -534,6 +539,7 @@ Eigen::VectorXd QuadricsDetector::doFit(const Eigen::MatrixXd& X, const Progress
     opts.epochs = epochs;
     opts.seed = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL; // a stream apart from the init's
     opts.shuffle = true;
+    opts.tolerance = params().getReal("tol");
 
     // Progress: the loss after every epoch, mid-epoch reports for long epochs (every 50 ms), and
     // geometry snapshots at most every 50 ms (≤ 20 per second).
@@ -578,6 +584,9 @@ Eigen::VectorXd QuadricsDetector::doFit(const Eigen::MatrixXd& X, const Progress
                         e.meanLoss, (last || msSince(lastSnapshot) >= 50.0) ? snapshot() : nullptr);
     };
     minimizeMinibatch(*optimizer, theta, n, opts, gradient, afterBatch, afterEpoch);
+    if (static_cast<int>(history.size()) < epochs) // converged early (tol): the final state for the live view
+        progress.report(1.0, "converged after " + std::to_string(history.size()) + " epochs",
+                        history.empty() ? 0.0 : history.back(), snapshot());
 
     if (!theta.allFinite())
         throw ParamError("quadrics: the optimisation diverged (non-finite coefficients); lower lr");
