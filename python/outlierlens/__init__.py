@@ -1,0 +1,2 @@
+"""OutlierLens from Python (placeholder, filled below)."""
+from . import _core
