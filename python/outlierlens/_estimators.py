@@ -116,7 +116,7 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
 
     Fitted attributes: ``n_features_in_``, ``feature_names_in_`` (DataFrames), ``threshold_``
     (OutlierLens sign), ``offset_`` (= -threshold_), ``training_scores_`` (OutlierLens sign),
-    ``figures_`` (method figures, e.g. msre), ``traces_`` (convergence traces), ``params_`` (all
+    ``figures_`` (method figures, e.g. msre), ``n_iter_`` (iterative methods), ``traces_`` (convergence traces), ``params_`` (all
     parameters as the core validated them), ``normalization_``, ``fit_seconds_``.
     """
 
@@ -184,6 +184,12 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
         self.params_ = dict(model.params)
         self.normalization_ = model.normalization
         self.fit_seconds_ = float(model.fit_seconds)
+        # Iterative methods (gods/bods/kods: Riemannian CG iterations; quadrics: epochs) report
+        # their count as a figure; scikit-learn calls it n_iter_.
+        for key in ("iterations", "epochs_run"):
+            if key in self.figures_:
+                self.n_iter_ = int(self.figures_[key])
+                break
         if not hasattr(self, "n_features_in_"):
             self.n_features_in_ = int(model.n_features_in)
 
