@@ -19,6 +19,7 @@
 #include "metrics/Metrics.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
+#include "session/Session.h"
 #include "similarity/Verification.h"
 
 #include <pybind11/eigen.h>
@@ -267,6 +268,49 @@ PYBIND11_MODULE(_core, m)
                  return f.detector().explain(f.normalizer().transform(X));
              },
              py::arg("X"));
+
+    // Sessions (core/session): the GUI's file format, so that a notebook can hand data and a
+    // fitted model to the explorer (`outlierlens --session`) and read back what was trained there.
+    m.def(
+        "make_session",
+        [](const Eigen::MatrixXd& X, const Eigen::VectorXd& labels, const std::vector<std::string>& names,
+           const std::string& detectorId, const std::string& paramsJson, const std::string& normalization,
+           const std::string& modelJson) {
+            Session s;
+            s.embedded = true;
+            s.data.source = "python";
+            s.data.X = X;
+            s.data.featureNames = names;
+            if (labels.size() > 0) {
+                s.data.labels = labels;
+                s.data.labelName = "label";
+            }
+            if (!detectorId.empty()) {
+                SessionDetector d;
+                d.id = detectorId;
+                d.params = nlohmann::json::parse(paramsJson);
+                d.normalization = normalization;
+                s.detector = d;
+            }
+            if (!modelJson.empty()) {
+                s.model = nlohmann::json::parse(modelJson);
+                s.threshold = s.model.at("threshold").get<double>();
+            }
+            // Strict round trip through the core's reader: what we hand the GUI must parse there.
+            const std::string text = serializeSession(s);
+            parseSession(text);
+            return text;
+        },
+        py::arg("X"), py::arg("labels"), py::arg("feature_names"), py::arg("detector_id"), py::arg("params_json"),
+        py::arg("normalization"), py::arg("model_json"),
+        "Session JSON (format outlierlens-session) with the rows embedded and, optionally, a detector and a model.");
+    m.def(
+        "session_model",
+        [](const std::string& text) {
+            const Session s = parseSession(text);
+            return s.model.is_null() ? std::string() : s.model.dump();
+        },
+        py::arg("text"), "The model JSON stored in a session (empty when none), read by the core's strict parser.");
 
     m.def(
         "generate",
