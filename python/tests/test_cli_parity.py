@@ -1,6 +1,6 @@
 """Every registered detector: Python scores == `outlierlens-cli score` scores on the same file,
-and the model interchange in both directions (CLI --save-model -> load_model, save_model -> JSON
-identical to the CLI's). The core computes both, so equality is expected to the last bit; the
+and the model interchange in both directions (CLI --save-model -> load_model; save_model -> JSON
+identical to the CLI's -> `outlierlens-cli score --model`). The core computes both, so equality is expected to the last bit; the
 issue asks for 1e-12."""
 import json
 
@@ -58,6 +58,15 @@ def test_scores_equal_cli(cli, files, detector_id):
     again = ol.load_model(py_path)
     np.testing.assert_array_equal(again.outlier_scores(TEST), est.outlier_scores(TEST))
     assert again.get_params() == est.get_params()
+
+    # Python's model file -> `outlierlens-cli score --model`: same scores and decisions, on the
+    # training rows (stored training scores) and on new rows.
+    for rows, data in (("train", TRAIN), ("test", TEST)):
+        out = d / f"{detector_id}-{rows}-by-py-model.csv"
+        run_cli(cli, "score", "--input", files[rows], "--model", py_path, "--output", out)
+        s, o = read_scores(out)
+        np.testing.assert_allclose(s, est.outlier_scores(data), rtol=0, atol=TOL)
+        np.testing.assert_array_equal(o == 1, est.predict(data) == -1)
 
 
 def test_generate_equals_cli(cli, tmp_path):
