@@ -27,6 +27,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -104,14 +106,15 @@ public:
 
     /// The CLI's `score` path: registry parameters, normaliser fitted on X, fitPipeline.
     static FittedModel fit(const std::string& id, const std::map<std::string, std::string>& params,
-                           const std::string& normalization, const Eigen::MatrixXd& X)
+                           const std::string& normalization, const Eigen::MatrixXd& X,
+                           const ProgressCallback& progress = {})
     {
         std::shared_ptr<Detector> detector = Registry::instance().create(id, toAssignments(params));
         Normalizer normalizer(parseNormalization(normalization));
         normalizer.fit(X);
         FitOptions options;
         options.explanations = false;
-        std::shared_ptr<FitResult> r = fitPipeline(detector, normalizer, X, options);
+        std::shared_ptr<FitResult> r = fitPipeline(detector, normalizer, X, options, progress);
         FittedModel m(r->detector, r->normalizer);
         m.m_fitSeconds = r->fitSeconds;
         return m;
@@ -236,9 +239,33 @@ PYBIND11_MODULE(_core, m)
     m.def("generators", &generatorInfos, "The toy-data generators with their parameter schemas.");
 
     py::class_<FittedModel>(m, "FittedModel", "A fitted detector and its fitted input normaliser.")
-        .def_static("fit", &FittedModel::fit, py::arg("detector"), py::arg("params"), py::arg("normalization"),
-                    py::arg("X"), py::call_guard<py::gil_scoped_release>(),
-                    "Normalise (fitted on X), fit, training scores and threshold: the CLI's `score` pipeline.")
+        .def_static(
+            "fit",
+            [](const std::string& id, const std::map<std::string, std::string>& params, const std::string& normalization,
+               const Eigen::MatrixXd& X) {
+                // Ctrl+C in a notebook or shell stops a long fit (kods on 1000 points takes a minute):
+                // the core's progress callback polls Python's signal handlers (at most every 100 ms,
+                // with the GIL) and asks for cancellation; Cancelled becomes KeyboardInterrupt.
+                std::atomic<long long> last{0};
+                const ProgressCallback poll = [&last](const ProgressInfo&) {
+                    const long long now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                              std::chrono::steady_clock::now().time_since_epoch())
+                                              .count();
+                    long long prev = last.load();
+                    if (now - prev < 100 || !last.compare_exchange_strong(prev, now))
+                        return false;
+                    py::gil_scoped_acquire gil;
+                    if (PyErr_CheckSignals() != 0) {
+                        PyErr_Clear();
+                        return true;
+                    }
+                    return false;
+                };
+                py::gil_scoped_release release;
+                return FittedModel::fit(id, params, normalization, X, poll);
+            },
+            py::arg("detector"), py::arg("params"), py::arg("normalization"), py::arg("X"),
+            "Normalise (fitted on X), fit, training scores and threshold: the CLI's `score` pipeline.")
         .def("score_rows", &FittedModel::scoreRows, py::arg("X"), py::call_guard<py::gil_scoped_release>(),
              "(scores, outlier 0/1) for X; the training scores when X is the training matrix.")
         .def("score_new", &FittedModel::scoreNew, py::arg("X"), py::call_guard<py::gil_scoped_release>(),
