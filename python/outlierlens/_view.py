@@ -19,6 +19,7 @@ import tempfile
 import numpy as np
 
 from . import _core
+from ._estimators import _core_text
 
 
 def _gui_executable(executable):
@@ -126,7 +127,6 @@ def view(X, labels=None, detector=None, return_scores=False, return_model=False,
                     spec = next((s for s in cls._specs if cls._python_names[s["name"]] == k or s["name"] == k), None)
                     if spec is None:
                         raise ValueError(f"view: {cls.detector_id} has no parameter {k!r}")
-                    from ._estimators import _core_text
                     cmd += ["--param", f"{spec['name']}={_core_text(spec, v)}"]
                 if normalization is not None:
                     cmd += ["--normalize", str(normalization)]
