@@ -84,3 +84,19 @@ def test_view_errors(stub):
         ol.view(np.zeros((5, 2)), detector="knn", nope=3, executable=exe)
     with pytest.raises(ol.NotFittedError):
         ol.view(np.zeros((5, 2)), detector=ol.Knn(), executable=exe)
+
+
+@pytest.mark.skipif(not os.environ.get("OLENS_GUI") or not os.environ.get("DISPLAY"),
+                    reason="needs the GUI build (OLENS_GUI, set by CTest) and an X display (xvfb-run)")
+def test_view_with_the_real_gui(tmp_path):
+    """The real explorer: loads the CSV (column names kept), trains kNN, autosaves; the scores that
+    come back are the CLI's for the same rows (same build, so bit-identical)."""
+    pd = pytest.importorskip("pandas")
+    X, y = ol.generate("moons", n=120, seed=3, outliers=0.05)
+    df = pd.DataFrame(X, columns=["len", "wid"])
+    shot = tmp_path / "view.png"
+    scores, est = ol.view(df, labels=y, detector="knn", k=4, normalization="zscore", return_scores=True,
+                          return_model=True, args=["--window-screenshot", str(shot), "--exit"])
+    assert shot.exists()
+    assert isinstance(est, ol.Knn) and est.k == 4 and est.normalization == "zscore"
+    np.testing.assert_array_equal(scores, ol.Knn(k=4, normalization="zscore").fit(X).outlier_scores(X))
