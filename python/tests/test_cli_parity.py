@@ -76,3 +76,23 @@ def test_generate_equals_cli(cli, tmp_path):
     X, y = ol.generate("moons", n=50, seed=4, outliers=0.1)
     np.testing.assert_array_equal(np.column_stack([data["x"], data["y"]]), X)
     np.testing.assert_array_equal(data["label"], y)
+
+
+@pytest.mark.parametrize("method", ["uajb", "jb"])
+def test_verify_equals_cli(cli, tmp_path, method):
+    for name, seed in (("train", 2), ("test", 3)):
+        run_cli(cli, "generate", "classes", "--n", 80, "--seed", seed, "--param", "dim=3", "--output",
+                tmp_path / f"{name}.csv")
+    r = run_cli(cli, "verify", "--train", tmp_path / "train.csv", "--test", tmp_path / "test.csv", "--method", method,
+                "--dim", 2, "--json")
+    ref = json.loads(r.stdout)
+    sets = {}
+    for name in ("train", "test"):
+        a = np.genfromtxt(tmp_path / f"{name}.csv", delimiter=",", names=True)
+        sets[name] = (np.column_stack([a["x"], a["y"], a["z"]]),
+                      a["label"], np.column_stack([a["sigma_x"], a["sigma_y"], a["sigma_z"]]))
+    (trX, trY, trS), (teX, teY, teS) = sets["train"], sets["test"]
+    got = ol.verify(trX, trY, teX, teY, trS, teS, method=method, dim=2)
+    for key in ("eer", "auc", "fnr_at_fpr_0.001"):
+        assert got[key] == pytest.approx(ref[key], abs=1e-12), key
+    assert got["n_pairs"] == ref["n_pairs"] and got["dim"] == ref["dim"]
