@@ -28,6 +28,11 @@ try:  # scikit-learn is optional: without it the same API works on a minimal bas
     from sklearn.exceptions import NotFittedError as _SkNotFittedError
 
     HAVE_SKLEARN = True
+    try:  # scikit-learn >= 1.6 moved the validation helper out of BaseEstimator
+        from sklearn.utils.validation import validate_data as _sk_validate_data
+    except ImportError:  # Debian 12: scikit-learn 1.2
+        def _sk_validate_data(est, X, **kw):
+            return est._validate_data(X, **kw)
 except ImportError:  # pragma: no cover - exercised only without python3-sklearn
     HAVE_SKLEARN = False
 
@@ -142,7 +147,7 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
         # scikit-learn's own validation when present (dtype, 2-D, finite, sparse rejected,
         # n_features_in_ / feature_names_in_ bookkeeping with its standard messages).
         if HAVE_SKLEARN:
-            X = self._validate_data(X, reset=reset, dtype=np.float64, ensure_min_samples=1)
+            X = _sk_validate_data(self, X, reset=reset, dtype=np.float64, ensure_min_samples=1)
         else:
             X = np.asarray(X, dtype=np.float64)
             if X.ndim != 2:

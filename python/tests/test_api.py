@@ -89,3 +89,18 @@ def test_verify_runs():
     r = ol.verify(Xc[:60], yc[:60], Xc[60:], yc[60:], sigma[:60], sigma[60:], method="uajb", dim=2)
     assert 0.0 <= r["eer"] <= 0.5 and r["n_pairs"] == 60 * 59 // 2
     assert r["similarity"].shape == (r["n_pairs"],)
+
+
+def test_works_without_sklearn():
+    """scikit-learn is optional: the same API on a minimal base class."""
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['sklearn'] = None\n"
+            "import numpy as np, outlierlens as ol\n"
+            "assert not ol.HAVE_SKLEARN\n"
+            "X, y = ol.generate('blobs', n=100, seed=1, outliers=0.1)\n"
+            "e = ol.Knn(k=3).fit(X)\n"
+            "assert e.get_params()['k'] == 3 and set(np.unique(e.fit_predict(X))) == {-1, 1}\n"
+            "try:\n    ol.Pca().predict(X)\nexcept ol.NotFittedError:\n    print('ok')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.stdout.strip() == "ok", r.stderr
