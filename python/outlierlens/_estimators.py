@@ -198,10 +198,14 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
         if not hasattr(self, "n_features_in_"):
             self.n_features_in_ = int(model.n_features_in)
 
-    def outlier_scores(self, X):
-        """OutlierLens's score (higher = more outlying), as in the CLI's ``score`` column."""
+    def outlier_scores(self, X, new_rows=False):
+        """OutlierLens's score (higher = more outlying), as in the CLI's ``score`` column.
+        ``new_rows=True`` scores X as new data even when it is the training matrix (kNN then counts
+        each training point as its own neighbour), i.e. the inductive reading of scikit-learn's
+        ``novelty=True``."""
         self._check_fitted()
-        return self._model.score_rows(self._validate(X, reset=False))[0]
+        X = self._validate(X, reset=False)
+        return self._model.score_new(X) if new_rows else self._model.score_rows(X)[0]
 
     def score_samples(self, X):
         """scikit-learn sign: higher = more normal; equals ``-outlier_scores(X)``."""

@@ -59,6 +59,9 @@ def test_signs_and_decisions():
     np.testing.assert_array_equal(est.fit_predict(X), est.predict(X))
     assert abs((est.predict(X) == -1).mean() - 0.1) < 0.02
     np.testing.assert_array_equal(est.training_scores_, s)
+    # As new rows, each training point is its own neighbour: scores can only drop.
+    assert np.all(est.outlier_scores(X, new_rows=True) <= s)
+    np.testing.assert_array_equal(est.outlier_scores(X[:10], new_rows=True), est.outlier_scores(X[:10]))
     assert est.n_features_in_ == 2 and est.normalization_ == "zscore"
 
 
