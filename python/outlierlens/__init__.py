@@ -54,15 +54,22 @@ def make(detector_id, **params):
 
 
 def load_model(path):
-    """A fitted estimator from a model JSON file written by ``outlierlens-cli score --save-model``
-    or :meth:`OutlierLensEstimator.save_model` (parsed by the core's own readers: Registry::load and
-    Normalizer::fromJson). It scores rows exactly as the process that saved it."""
+    """A fitted estimator from a model JSON file written by ``outlierlens-cli score --save-model``,
+    the GUI's File → Export model, or :meth:`OutlierLensEstimator.save_model` — or from a GUI
+    session file (``*.olens.json``, its fitted model). Parsed by the core's own readers
+    (Registry::load, Normalizer::fromJson, parseSession); it scores rows exactly as the process
+    that saved it."""
     with open(path, encoding="utf-8") as f:
         return model_from_json(f.read())
 
 
 def model_from_json(text):
     """Like :func:`load_model`, from the JSON text."""
+    if '"outlierlens-session"' in text:
+        model_text = _core.session_model(text)  # strict session reader of core/session
+        if not model_text:
+            raise ValueError("the session holds no fitted model (train a detector in the GUI first)")
+        text = model_text
     model = _core.FittedModel.from_json(text)
     return estimator_from_model(_class(model.detector_id), model)
 

@@ -74,8 +74,24 @@ def test_view_fitted_estimator_via_session(stub):
     X, y = ol.generate("seam", n=100, seed=1)
     est = ol.QuadricsBase(m=2).fit(X)
     scores = ol.view(X, labels=y, detector=est, executable=exe, return_scores=True)
-    assert json.load(open(log))[0] == "--session"
+    argv = json.load(open(log))
+    assert argv[0] == "--session"
     np.testing.assert_array_equal(scores, est.outlier_scores(X))
+
+
+def test_load_model_from_a_session(tmp_path):
+    X, y = ol.generate("seam", n=100, seed=1)
+    est = ol.Pca(k=1, normalization="minmax").fit(X)
+    path = tmp_path / "s.olens.json"
+    path.write_text(ol._core.make_session(np.asfortranarray(X), y, ["a", "b", "c"], est.detector_id,
+                                          json.dumps(est.params_), "minmax", est.to_json()))
+    again = ol.load_model(path)
+    assert isinstance(again, ol.Pca) and again.normalization == "minmax"
+    np.testing.assert_array_equal(again.outlier_scores(X), est.outlier_scores(X))
+    empty = tmp_path / "e.olens.json"
+    empty.write_text(ol._core.make_session(np.asfortranarray(X), y, ["a", "b", "c"], "", "{}", "none", ""))
+    with pytest.raises(ValueError, match="no fitted model"):
+        ol.load_model(empty)
 
 
 def test_view_errors(stub):
