@@ -12,6 +12,10 @@ PKGS=(
   nlohmann-json3-dev               # JSON in the Qt-free core (models, CLI --json)
   libgl-dev libgl1-mesa-dri        # OpenGL headers and the Mesa software driver
   xvfb xauth                       # virtual X display for GUI tests and headless screenshots
+  # Python module outlierlens (python/): pybind11 + headers for /usr/bin/python3; NumPy in/out;
+  # pytest runs python/tests under ctest; scikit-learn for the estimator base classes and
+  # check_estimator; pandas for DataFrames (column names in view()); Dask for the partitioned test.
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-sklearn python3-pandas python3-dask
 )
 # Extra packages one script needs on top of these (scripts/fuzz.sh: clang, libFuzzer, symbolizer).
 PKGS+=("$@")

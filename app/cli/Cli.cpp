@@ -9,6 +9,7 @@
 #include "data/Normalizer.h"
 #include "data/NoiseProtocol.h"
 #include "registry/Registry.h"
+#include "session/Session.h"
 #include "similarity/Verification.h"
 
 #include <chrono>
@@ -37,6 +38,8 @@ usage:
                         [--normalize none|zscore|l2|minmax] [--label-column C]
                         [--calibrate V.csv] [--save-model M.json] --output S.csv
       writes index,score,outlier[,label] (index = 0-based data row; score: higher = more outlying)
+  outlierlens-cli score --input F.csv --model M.json [--label-column C] --output S.csv
+      scores with a saved model (--save-model, Python's save_model) without fitting
   outlierlens-cli evaluate --input F.csv --detector ID [--param k=v]... [--fit-input T.csv]
                         [--normalize none|zscore|l2|minmax] [--label-column label] --json
       prints one JSON object: detector, params, n, p, auroc, auprc, fit_seconds, score_seconds, ...
@@ -217,6 +220,34 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     r.input = loadDataset(require(a, "input"), lo);
     for (const auto& w : r.input.warnings)
         err << "outlierlens-cli: warning: " << w << "\n";
+
+    if (a.options.count("model")) {
+        // A saved model (score --save-model, Python's save_model, a session's "model"): no fit, the
+        // stored normaliser and detector score --input (restoreSessionModel checks the columns).
+        for (const char* clash : {"detector", "fit-input", "normalize", "calibrate"})
+            if (a.options.count(clash))
+                throw ParamError(std::string("--model replaces --") + clash);
+        if (!a.params.empty())
+            throw ParamError("--model: the parameters are the model's; --param does not apply");
+        std::ifstream f(a.options.at("model"));
+        if (!f)
+            throw DataError("cannot read model '" + a.options.at("model") + "'");
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(f, nullptr, true, false);
+        } catch (const nlohmann::json::exception& e) {
+            throw DataError("model '" + a.options.at("model") + "': not JSON: " + e.what());
+        }
+        RestoredModel m;
+        try {
+            m = restoreSessionModel(j, static_cast<int>(r.input.cols())); // the sessions' checked reader
+        } catch (const DataError& e) {
+            throw DataError("model '" + a.options.at("model") + "': " + e.what());
+        }
+        r.result = resultForRows(std::shared_ptr<const Detector>(std::move(m.detector)), std::move(m.normalizer),
+                                 r.input.X, false);
+        return r;
+    }
 
     const std::string id = require(a, "detector");
     std::shared_ptr<Detector> detector = Registry::instance().create(id, a.params);
@@ -460,7 +491,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
             return cmdGenerate(parseArgs(args, {"n", "seed", "output"}, {}), out);
         if (cmd == "score") {
             auto opts = common;
-            opts.insert({"output", "save-model"});
+            opts.insert({"output", "save-model", "model"});
             return cmdScore(parseArgs(args, opts, {}), err);
         }
         if (cmd == "evaluate")

@@ -1,0 +1,412 @@
+// outlierlens._core: the pybind11 layer between NumPy and the Qt-free core.
+//
+// Deliberately thin: every numeric step (normalisation, fit, scores, thresholds, decisions, model
+// JSON) is the core's own function, exactly what outlierlens-cli and the GUI call, so that Python
+// scores equal CLI scores bit for bit. The scikit-learn estimator classes are generated in Python
+// from detectors() (python/outlierlens/_estimators.py); nothing here names a concrete detector.
+//
+// Arrays: inputs arrive as NumPy float64 arrays; the core takes `const Eigen::MatrixXd&`
+// (column-major), so a C-ordered array is copied once on the way in (an F-ordered float64 array
+// is still copied because MatrixXd owns its storage). Outputs are Eigen vectors moved into NumPy
+// without a copy (pybind11/eigen.h hands the moved object to a capsule). Long calls release the
+// GIL: a fitted detector's const methods are thread-safe (Detector.h), so Dask's threaded
+// scheduler can score blocks in parallel.
+#include "base/Errors.h"
+#include "data/Dataset.h"
+#include "data/Generators.h"
+#include "data/Normalizer.h"
+#include "detectors/Detector.h"
+#include "metrics/Metrics.h"
+#include "pipeline/FitPipeline.h"
+#include "registry/Registry.h"
+#include "session/Session.h"
+#include "similarity/Verification.h"
+
+#include <pybind11/eigen.h>
+#include <pybind11/functional.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace py = pybind11;
+
+namespace olens {
+namespace {
+
+py::dict specToDict(const ParamSpec& s)
+{
+    py::dict d;
+    d["name"] = s.name;
+    d["type"] = toString(s.type);
+    d["default"] = s.defaultValue;
+    d["min"] = std::isinf(s.minValue) ? py::object(py::none()) : py::object(py::float_(s.minValue));
+    d["max"] = std::isinf(s.maxValue) ? py::object(py::none()) : py::object(py::float_(s.maxValue));
+    d["choices"] = s.choices;
+    d["help"] = s.help;
+    d["reference"] = s.reference;
+    return d;
+}
+
+/// The registry as plain Python data: what the estimator classes are generated from.
+py::list detectorInfos()
+{
+    py::list out;
+    for (const DetectorInfo& info : Registry::instance().detectors()) {
+        py::dict d;
+        d["id"] = info.id;
+        d["title"] = info.title;
+        d["summary"] = info.summary;
+        d["reference"] = info.reference;
+        d["normalization"] = info.normalization;
+        py::list params;
+        for (const ParamSpec& s : info.params)
+            params.append(specToDict(s));
+        d["params"] = params;
+        out.append(d);
+    }
+    return out;
+}
+
+py::list generatorInfos()
+{
+    py::list out;
+    for (const GeneratorInfo& g : generators()) {
+        py::dict d;
+        d["id"] = g.id;
+        d["summary"] = g.summary;
+        py::list params;
+        for (const ParamSpec& s : g.params)
+            params.append(specToDict(s));
+        d["params"] = params;
+        out.append(d);
+    }
+    return out;
+}
+
+ParamAssignments toAssignments(const std::map<std::string, std::string>& params)
+{
+    return ParamAssignments(params.begin(), params.end());
+}
+
+/// A fitted detector with the normaliser fitted on its training rows: the state that
+/// `outlierlens-cli score --save-model` writes and sessions store (Detector::toJson() + "normalizer").
+class FittedModel {
+public:
+    FittedModel(std::shared_ptr<const Detector> detector, Normalizer normalizer)
+        : m_detector(std::move(detector)), m_normalizer(std::move(normalizer))
+    {
+    }
+
+    /// The CLI's `score` path: registry parameters, normaliser fitted on X, fitPipeline.
+    static FittedModel fit(const std::string& id, const std::map<std::string, std::string>& params,
+                           const std::string& normalization, const Eigen::MatrixXd& X,
+                           const ProgressCallback& progress = {})
+    {
+        std::shared_ptr<Detector> detector = Registry::instance().create(id, toAssignments(params));
+        Normalizer normalizer(parseNormalization(normalization));
+        normalizer.fit(X);
+        FitOptions options;
+        options.explanations = false;
+        std::shared_ptr<FitResult> r = fitPipeline(detector, normalizer, X, options, progress);
+        FittedModel m(r->detector, r->normalizer);
+        m.m_fitSeconds = r->fitSeconds;
+        return m;
+    }
+
+    /// Scores (higher = more outlying) and the detector's own 0/1 decisions for the rows X, by
+    /// resultForRows: the stored training scores when X is exactly the training matrix (kNN then
+    /// excludes each point from its own neighbours, as the CLI and the GUI do), score(X) otherwise.
+    std::pair<Eigen::VectorXd, Eigen::VectorXi> scoreRows(const Eigen::MatrixXd& X) const
+    {
+        checkColumns(X);
+        const std::shared_ptr<FitResult> r = resultForRows(m_detector, m_normalizer, X, false);
+        return {r->scores, r->outlier};
+    }
+
+    /// Scores of X as new rows, never the stored training scores (scikit-learn's "novelty" use).
+    Eigen::VectorXd scoreNew(const Eigen::MatrixXd& X) const
+    {
+        checkColumns(X);
+        return m_detector->score(m_normalizer.transform(X));
+    }
+
+    std::string toJson() const
+    {
+        nlohmann::json model = m_detector->toJson();
+        model["normalizer"] = m_normalizer.toJson();
+        return model.dump(1) + "\n"; // the same text as `score --save-model`
+    }
+
+    /// Registry::load + Normalizer::fromJson: the readers the GUI's sessions use.
+    static FittedModel fromJson(const std::string& text)
+    {
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(text, nullptr, true, false);
+        } catch (const nlohmann::json::exception& e) {
+            throw DataError(std::string("model: not JSON: ") + e.what());
+        }
+        if (!j.is_object() || !j.contains("normalizer"))
+            throw DataError("model: missing \"normalizer\" (expected the JSON of `outlierlens-cli score --save-model`)");
+        Normalizer normalizer = Normalizer::fromJson(j.at("normalizer"));
+        std::shared_ptr<const Detector> detector = Registry::instance().load(j);
+        const int kept = normalizer.isFitted() ? static_cast<int>(normalizer.keptColumns().size())
+                                               : detector->inputDimension();
+        if (kept != detector->inputDimension())
+            throw DataError("model: the normalizer keeps " + std::to_string(kept) + " features, the detector expects "
+                            + std::to_string(detector->inputDimension()));
+        return FittedModel(std::move(detector), std::move(normalizer));
+    }
+
+    int inputColumns() const
+    {
+        return m_normalizer.isFitted() ? m_normalizer.inputColumns() : m_detector->inputDimension();
+    }
+    const Detector& detector() const { return *m_detector; }
+    const Normalizer& normalizer() const { return m_normalizer; }
+    double fitSeconds() const { return m_fitSeconds; }
+
+private:
+    void checkColumns(const Eigen::MatrixXd& X) const
+    {
+        if (X.cols() != inputColumns())
+            throw DataError("X has " + std::to_string(X.cols()) + " features, but the " + m_detector->id()
+                            + " model was fitted on " + std::to_string(inputColumns()));
+    }
+
+    std::shared_ptr<const Detector> m_detector;
+    Normalizer m_normalizer;
+    double m_fitSeconds = 0.0;
+};
+
+/// JSON → Python via the json module (params and figures are small).
+py::object jsonToPy(const nlohmann::json& j)
+{
+    return py::module_::import("json").attr("loads")(j.dump());
+}
+
+Dataset labelledDataset(const Eigen::MatrixXd& X, const Eigen::VectorXd& labels, const Eigen::MatrixXd& sigma)
+{
+    Dataset d;
+    d.source = "python";
+    d.X = X;
+    d.labels = labels;
+    d.labelName = "label";
+    d.sigma = sigma;
+    for (Eigen::Index j = 0; j < X.cols(); ++j)
+        d.featureNames.push_back("x" + std::to_string(j + 1));
+    return d;
+}
+
+} // namespace
+} // namespace olens
+
+PYBIND11_MODULE(_core, m)
+{
+    using namespace olens;
+    m.doc() = "OutlierLens core (C++): registry, fit pipeline, models, generators, metrics, verification. "
+              "Use the package 'outlierlens', which builds scikit-learn estimators on top of this.";
+
+    // Errors: bad data and bad parameters are ValueErrors in Python (scikit-learn's convention);
+    // NotFittedError becomes outlierlens.NotFittedError (a subclass of sklearn's when present).
+    static py::exception<NotFittedError> notFitted(m, "CoreNotFittedError", PyExc_AttributeError);
+    static py::exception<DataError> dataError(m, "DataError", PyExc_ValueError);
+    static py::exception<ParamError> paramError(m, "ParamError", PyExc_ValueError);
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p)
+                std::rethrow_exception(p);
+        } catch (const NotFittedError& e) {
+            notFitted(e.what());
+        } catch (const DataError& e) {
+            dataError(e.what());
+        } catch (const ParamError& e) {
+            paramError(e.what());
+        } catch (const Cancelled& e) {
+            PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+        }
+    });
+
+    m.def("detectors", &detectorInfos, "The registry: one dict per detector (id, title, summary, reference, "
+                                       "normalization, params with name/type/default/min/max/choices/help/reference).");
+    m.def("generators", &generatorInfos, "The toy-data generators with their parameter schemas.");
+
+    py::class_<FittedModel>(m, "FittedModel", "A fitted detector and its fitted input normaliser.")
+        .def_static(
+            "fit",
+            [](const std::string& id, const std::map<std::string, std::string>& params, const std::string& normalization,
+               const Eigen::MatrixXd& X) {
+                // Ctrl+C in a notebook or shell stops a long fit (kods on 1000 points takes a minute):
+                // the core's progress callback polls Python's signal handlers (at most every 100 ms,
+                // with the GIL) and asks for cancellation; Cancelled becomes KeyboardInterrupt.
+                std::atomic<long long> last{0};
+                const ProgressCallback poll = [&last](const ProgressInfo&) {
+                    const long long now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                              std::chrono::steady_clock::now().time_since_epoch())
+                                              .count();
+                    long long prev = last.load();
+                    if (now - prev < 100 || !last.compare_exchange_strong(prev, now))
+                        return false;
+                    py::gil_scoped_acquire gil;
+                    if (PyErr_CheckSignals() != 0) {
+                        PyErr_Clear();
+                        return true;
+                    }
+                    return false;
+                };
+                py::gil_scoped_release release;
+                return FittedModel::fit(id, params, normalization, X, poll);
+            },
+            py::arg("detector"), py::arg("params"), py::arg("normalization"), py::arg("X"),
+            "Normalise (fitted on X), fit, training scores and threshold: the CLI's `score` pipeline.")
+        .def("score_rows", &FittedModel::scoreRows, py::arg("X"), py::call_guard<py::gil_scoped_release>(),
+             "(scores, outlier 0/1) for X; the training scores when X is the training matrix.")
+        .def("score_new", &FittedModel::scoreNew, py::arg("X"), py::call_guard<py::gil_scoped_release>(),
+             "scores of X treated as new rows (kNN does not exclude a training point from its own neighbours).")
+        .def("to_json", &FittedModel::toJson, "The model JSON of `outlierlens-cli score --save-model`.")
+        .def_static("from_json", &FittedModel::fromJson, py::arg("text"))
+        .def_property_readonly("detector_id", [](const FittedModel& f) { return f.detector().id(); })
+        .def_property_readonly("params", [](const FittedModel& f) { return jsonToPy(f.detector().params().toJson()); })
+        .def_property_readonly("normalization", [](const FittedModel& f) { return toString(f.normalizer().kind()); })
+        .def_property_readonly("threshold", [](const FittedModel& f) { return f.detector().threshold(); })
+        .def_property_readonly("training_scores", [](const FittedModel& f) { return f.detector().trainingScores(); })
+        .def_property_readonly("n_features_in", &FittedModel::inputColumns)
+        .def_property_readonly("dimension", [](const FittedModel& f) { return f.detector().inputDimension(); })
+        .def_property_readonly("kept_columns", [](const FittedModel& f) { return f.normalizer().keptColumns(); })
+        .def_property_readonly("normalizer_warnings", [](const FittedModel& f) { return f.normalizer().warnings(); })
+        .def_property_readonly("fit_seconds", &FittedModel::fitSeconds)
+        .def_property_readonly("figures", [](const FittedModel& f) { return f.detector().figures(); })
+        .def_property_readonly("traces",
+                               [](const FittedModel& f) {
+                                   std::map<std::string, std::vector<double>> t;
+                                   for (const auto& tr : f.detector().traces())
+                                       t[tr.name] = tr.values;
+                                   return t;
+                               })
+        .def("explain",
+             [](const FittedModel& f, const Eigen::MatrixXd& X) {
+                 return f.detector().explain(f.normalizer().transform(X));
+             },
+             py::arg("X"));
+
+    // Sessions (core/session): the GUI's file format, so that a notebook can hand data and a
+    // fitted model to the explorer (`outlierlens --session`) and read back what was trained there.
+    m.def(
+        "make_session",
+        [](const Eigen::MatrixXd& X, const Eigen::VectorXd& labels, const std::vector<std::string>& names,
+           const std::string& detectorId, const std::string& paramsJson, const std::string& normalization,
+           const std::string& modelJson) {
+            Session s;
+            s.embedded = true;
+            s.data.source = "python";
+            s.data.X = X;
+            s.data.featureNames = names;
+            if (labels.size() > 0) {
+                s.data.labels = labels;
+                s.data.labelName = "label";
+            }
+            if (!detectorId.empty()) {
+                SessionDetector d;
+                d.id = detectorId;
+                d.params = nlohmann::json::parse(paramsJson);
+                d.normalization = normalization;
+                s.detector = d;
+            }
+            if (!modelJson.empty()) {
+                s.model = nlohmann::json::parse(modelJson);
+                s.threshold = s.model.at("threshold").get<double>();
+            }
+            // Strict round trip through the core's reader: what we hand the GUI must parse there.
+            const std::string text = serializeSession(s);
+            parseSession(text);
+            return text;
+        },
+        py::arg("X"), py::arg("labels"), py::arg("feature_names"), py::arg("detector_id"), py::arg("params_json"),
+        py::arg("normalization"), py::arg("model_json"),
+        "Session JSON (format outlierlens-session) with the rows embedded and, optionally, a detector and a model.");
+    m.def(
+        "session_model",
+        [](const std::string& text) {
+            const Session s = parseSession(text);
+            return s.model.is_null() ? std::string() : s.model.dump();
+        },
+        py::arg("text"), "The model JSON stored in a session (empty when none), read by the core's strict parser.");
+
+    m.def(
+        "generate",
+        [](const std::string& id, int n, std::uint64_t seed, const std::map<std::string, std::string>& params) {
+            Dataset d = generate(id, n, seed, toAssignments(params));
+            return py::make_tuple(d.X, d.labels, d.featureNames, d.sigma);
+        },
+        py::arg("id"), py::arg("n"), py::arg("seed"), py::arg("params"));
+
+    // Metrics (Metrics.h): labels 1 = outlier = positive, scores higher = more outlying.
+    m.def("auroc", &auroc, py::arg("scores"), py::arg("labels"));
+    m.def("average_precision", &averagePrecision, py::arg("scores"), py::arg("labels"));
+    m.def("roc_curve", [](const Eigen::VectorXd& s, const Eigen::VectorXi& y) {
+        const Curve c = rocCurve(s, y);
+        return py::make_tuple(c.x, c.y, c.thresholds);
+    });
+    m.def("precision_recall_curve", [](const Eigen::VectorXd& s, const Eigen::VectorXi& y) {
+        const Curve c = precisionRecallCurve(s, y);
+        return py::make_tuple(c.x, c.y, c.thresholds);
+    });
+    m.def("confusion", [](const Eigen::VectorXi& pred, const Eigen::VectorXi& y) {
+        const Confusion c = confusion(pred, y);
+        py::dict d;
+        d["tp"] = c.tp, d["fp"] = c.fp, d["tn"] = c.tn, d["fn"] = c.fn;
+        d["precision"] = precision(c), d["recall"] = recall(c), d["f1"] = f1(c);
+        d["tnr"] = tnr(c), d["npv"] = npv(c), d["f1_bar"] = f1Bar(c);
+        return d;
+    });
+    m.def("equal_error_rate", &equalErrorRate, py::arg("similarity"), py::arg("genuine"));
+    m.def("fnr_at_fpr", &fnrAtFpr, py::arg("similarity"), py::arg("genuine"), py::arg("target_fpr"));
+    m.def("msre", &msre, py::arg("X"), py::arg("X_hat"));
+
+    m.def(
+        "verify",
+        [](const Eigen::MatrixXd& trainX, const Eigen::VectorXd& trainY, const Eigen::MatrixXd& trainSigma,
+           const Eigen::MatrixXd& testX, const Eigen::VectorXd& testY, const Eigen::MatrixXd& testSigma,
+           const std::string& method, int dim, long long pairs, std::uint64_t seed, int maxIter, double tol) {
+            VerificationOptions vo;
+            if (method == "uajb")
+                vo.model.method = JointBayesianParams::Method::UaJb;
+            else if (method == "jb")
+                vo.model.method = JointBayesianParams::Method::Jb;
+            else
+                throw ParamError("method: expected uajb or jb, got '" + method + "'");
+            vo.model.dim = dim;
+            vo.model.maxIter = maxIter;
+            vo.model.tol = tol;
+            vo.maxPairs = pairs;
+            vo.seed = seed;
+            VerificationResult r;
+            {
+                py::gil_scoped_release release;
+                r = runVerification(labelledDataset(trainX, trainY, trainSigma),
+                                    labelledDataset(testX, testY, testSigma), vo);
+            }
+            py::dict d;
+            d["eer"] = r.eer, d["fnr_at_fpr_0.001"] = r.fnrAtFpr001, d["auc"] = r.auc;
+            d["dim"] = r.dim, d["n_pairs"] = static_cast<long long>(r.pairs.size());
+            d["total_pairs"] = r.totalPairs, d["genuine_pairs"] = r.genuinePairs, d["sampled"] = r.sampled;
+            d["similarity"] = r.similarity, d["genuine"] = r.genuine;
+            d["fit_seconds"] = r.fitSeconds, d["score_seconds"] = r.scoreSeconds;
+            Eigen::Matrix<long long, Eigen::Dynamic, 2, Eigen::RowMajor> idx(static_cast<Eigen::Index>(r.pairs.size()), 2);
+            for (std::size_t i = 0; i < r.pairs.size(); ++i)
+                idx(static_cast<Eigen::Index>(i), 0) = r.pairs[i].first,
+                                                 idx(static_cast<Eigen::Index>(i), 1) = r.pairs[i].second;
+            d["pairs"] = idx;
+            return d;
+        },
+        py::arg("train_X"), py::arg("train_labels"), py::arg("train_sigma"), py::arg("test_X"),
+        py::arg("test_labels"), py::arg("test_sigma"), py::arg("method"), py::arg("dim"), py::arg("pairs"),
+        py::arg("seed"), py::arg("max_iter"), py::arg("tol"));
+}

@@ -1,0 +1,109 @@
+"""The Python API: generated classes, scikit-learn conventions, signs, errors, metrics."""
+import inspect
+import pickle
+
+import numpy as np
+import pytest
+
+import outlierlens as ol
+
+X, Y = ol.generate("blobs", n=200, seed=2, outliers=0.1)
+
+
+def test_classes_generated_from_the_registry():
+    ids = [d["id"] for d in ol._core.detectors()]
+    assert list(ol.detectors()) == ids
+    assert ol.detectors()["quadrics-base"] is ol.QuadricsBase
+    assert ol.Kic.__name__ == "Kic" and ol.Kic.__module__ == "outlierlens"
+    sig = inspect.signature(ol.Quadrics)
+    assert sig.parameters["lambda_"].default == 1.0  # Python keyword -> PEP 8 trailing underscore
+    assert sig.parameters["epochs"].default == 500
+    assert sig.parameters["normalization"].default == "none"
+    assert "quadrics paper" in ol.Quadrics.__doc__.lower()
+
+
+def test_constructor_does_no_work_and_params_round_trip():
+    est = ol.make("kic", kernel="rbf", C=10.0)
+    assert not hasattr(est, "threshold_")
+    assert est.get_params()["kernel"] == "rbf"
+    est.set_params(degree=3)
+    assert est.degree == 3
+    assert ol.make("quadrics", **{"lambda": 2.0}).lambda_ == 2.0
+    with pytest.raises(TypeError):
+        ol.Knn(k=3, nope=1)
+    with pytest.raises(ValueError, match="unknown detector"):
+        ol.make("nope")
+
+
+def test_not_fitted():
+    with pytest.raises(ol.NotFittedError):
+        ol.Knn().predict(X)
+    from sklearn.exceptions import NotFittedError
+    with pytest.raises(NotFittedError):
+        ol.Pca().score_samples(X)
+
+
+def test_bad_parameter_is_a_value_error_at_fit():
+    est = ol.Knn(k=0)  # constructed without complaint (scikit-learn: validation happens in fit)
+    with pytest.raises(ValueError, match="k"):
+        est.fit(X)
+
+
+def test_signs_and_decisions():
+    est = ol.Knn(k=5, normalization="zscore").fit(X)
+    s = est.outlier_scores(X)
+    np.testing.assert_array_equal(est.score_samples(X), -s)
+    np.testing.assert_allclose(est.decision_function(X), est.threshold_ - s)
+    assert est.offset_ == -est.threshold_
+    np.testing.assert_array_equal(est.predict(X) == -1, est.decision_function(X) < 0)
+    np.testing.assert_array_equal(est.fit_predict(X), est.predict(X))
+    assert abs((est.predict(X) == -1).mean() - 0.1) < 0.02
+    np.testing.assert_array_equal(est.training_scores_, s)
+    # As new rows, each training point is its own neighbour: scores can only drop.
+    assert np.all(est.outlier_scores(X, new_rows=True) <= s)
+    np.testing.assert_array_equal(est.outlier_scores(X[:10], new_rows=True), est.outlier_scores(X[:10]))
+    assert est.n_features_in_ == 2 and est.normalization_ == "zscore"
+
+
+def test_pickle_and_dataframe():
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame(X, columns=["a", "b"])
+    est = ol.Pca(k=1).fit(df)
+    assert list(est.feature_names_in_) == ["a", "b"]
+    again = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(again.score_samples(df), est.score_samples(df))
+
+
+def test_metrics_match_sklearn():
+    from sklearn.metrics import average_precision_score, roc_auc_score
+    s = ol.Knn().fit(X).outlier_scores(X)
+    assert ol.metrics.auroc(s, Y) == pytest.approx(roc_auc_score(Y, s), abs=1e-12)
+    assert ol.metrics.average_precision(s, Y) == pytest.approx(average_precision_score(Y, s), abs=1e-12)
+    fpr, tpr, _ = ol.metrics.roc_curve(s, Y)
+    assert fpr[0] == 0 and tpr[-1] == 1
+    c = ol.metrics.confusion(ol.Knn().fit(X).predict(X) == -1, Y)
+    assert c["tp"] + c["fp"] + c["tn"] + c["fn"] == len(Y)
+    # EER of a perfect similarity is 0
+    assert ol.metrics.equal_error_rate(np.array([3.0, 2.0, 1.0, 0.0]), np.array([1, 1, 0, 0])) == 0.0
+
+
+def test_verify_runs():
+    Xc, yc, sigma = ol.generate("classes", n=120, seed=1, return_sigma=True, classes=4, dim=3)
+    r = ol.verify(Xc[:60], yc[:60], Xc[60:], yc[60:], sigma[:60], sigma[60:], method="uajb", dim=2)
+    assert 0.0 <= r["eer"] <= 0.5 and r["n_pairs"] == 60 * 59 // 2
+    assert r["similarity"].shape == (r["n_pairs"],)
+
+
+def test_works_without_sklearn():
+    """scikit-learn is optional: the same API on a minimal base class."""
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['sklearn'] = None\n"
+            "import numpy as np, outlierlens as ol\n"
+            "assert not ol.HAVE_SKLEARN\n"
+            "X, y = ol.generate('blobs', n=100, seed=1, outliers=0.1)\n"
+            "e = ol.Knn(k=3).fit(X)\n"
+            "assert e.get_params()['k'] == 3 and set(np.unique(e.fit_predict(X))) == {-1, 1}\n"
+            "try:\n    ol.Pca().predict(X)\nexcept ol.NotFittedError:\n    print('ok')\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.stdout.strip() == "ok", r.stderr

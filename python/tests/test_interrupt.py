@@ -1,0 +1,32 @@
+"""Ctrl+C stops a long fit: the core's progress callback polls Python's signal handlers and the
+core's Cancelled arrives as KeyboardInterrupt (the estimator keeps its previous state)."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+SCRIPT = r'''
+import signal, time, outlierlens as ol
+signal.signal(signal.SIGINT, signal.default_int_handler)  # a parent shell may have ignored SIGINT
+X, _ = ol.generate("moons", n=800, seed=1)
+est = ol.Kods()
+print("started", flush=True)
+try:
+    est.fit(X)  # about 10-20 s on this machine
+    print("finished", flush=True)
+except KeyboardInterrupt as e:
+    print("interrupted", hasattr(est, "threshold_"), e, flush=True)
+'''
+
+
+def test_ctrl_c_interrupts_fit():
+    p = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ))
+    assert p.stdout.readline().strip() == "started"
+    time.sleep(1.0)
+    p.send_signal(signal.SIGINT)
+    t0 = time.monotonic()
+    out, err = p.communicate(timeout=60)
+    assert out.startswith("interrupted False cancelled by user"), (out, err)
+    assert time.monotonic() - t0 < 5.0
