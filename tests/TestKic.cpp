@@ -195,6 +195,29 @@ private slots:
         QVERIFY(maxRelDiff(rbf->score(Y), rbf->trainingScores()) < 1e-9);
     }
 
+    void blockedFactorisationMatchesEq15AndIsDeterministic()
+    {
+        // n = 600 spans several panels of the blocked Cholesky (256) and of diag(A⁻¹) (512), the
+        // paths that run on a multi-threaded BLAS (ParallelBlasScope). Reference: eq. 15 written
+        // out with Eigen's LDLT (eq15 above). A second fit must give bitwise the same scores.
+        const Eigen::MatrixXd X = gaussian(600, 4, 31);
+        const Eigen::MatrixXd Q = gaussian(40, 4, 32, 2.0);
+        auto a = Registry::instance().create("kic", {{"kernel", "rbf"}});
+        auto b = Registry::instance().create("kic", {{"kernel", "rbf"}});
+        a->fit(X);
+        b->fit(X);
+        const double sigma = 1.0; // √p/2 for p = 4 (sec. 4.1)
+        const auto rk = [sigma](const Eigen::RowVectorXd& u, const Eigen::RowVectorXd& v) { return rbfK(u, v, sigma); };
+        const Eigen::VectorXd ref = eq15(rk, X, 500, X);
+        const double scale = ref.cwiseAbs().maxCoeff();
+        QVERIFY2((a->trainingScores() - ref).cwiseAbs().maxCoeff() < 1e-8 * scale,
+                 qPrintable(QString::number((a->trainingScores() - ref).cwiseAbs().maxCoeff() / scale)));
+        const Eigen::VectorXd refQ = eq15(rk, X, 500, Q);
+        QVERIFY((a->score(Q) - refQ).cwiseAbs().maxCoeff() < 1e-8 * refQ.cwiseAbs().maxCoeff());
+        QVERIFY(a->trainingScores() == b->trainingScores());
+        QVERIFY(a->score(Q) == b->score(Q));
+    }
+
     void primalAndDualPathsAgree()
     {
         // p = 3, d = 2: s = 10 < n, so new points go through the s×s primal system; the
