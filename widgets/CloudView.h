@@ -1,11 +1,14 @@
 #pragma once
-// The central view. Shows the document's data (2D for p ≤ 2, 3D for p = 3, a projection with an
-// on-screen note for p > 3) coloured by label, score or cluster with a legend / scalar bar, and the
-// trained result: 2D score image + contour lines with the decision threshold emphasised, 3D
-// iso-surface of the score at the threshold, and the detector's geometry (quadric zero sets,
-// hyperplanes, flats), each layer switchable. Fields are computed off the GUI thread.
+// The central view: a scene host (camera, renderers, interaction, the document, the field
+// requests) plus layers behind one interface (view/ViewLayer.h). Shows the document's data (2D for
+// p ≤ 2, 3D for p = 3, a projection with an on-screen note for p > 3) coloured by label, score or
+// cluster (PointLayer), the score field (FieldLayer: 2D image + contours with the decision
+// threshold emphasised, 3D iso-surface), the detector's geometry (GeometryLayer: quadric zero
+// sets, hyperplanes, flats), uncertainty glyphs (UncertaintyLayer) and the legend, colour bar and
+// axes (LegendAxesLayer), each switchable. Fields are computed off the GUI thread.
 #include "FieldComputer.h"
 #include "linalg/Projection.h"
+#include "view/ViewLayer.h"
 #include "VtkView.h"
 
 #include <Eigen/Dense>
@@ -14,31 +17,27 @@
 #include <array>
 #include <cmath>
 #include <memory>
-#include <vtkNew.h>
-#include <vtkSmartPointer.h>
+#include <vector>
+#include <vtkType.h>
 
-class vtkActor;
-class vtkAssembly;
-class vtkCubeAxesActor;
-class vtkImageActor;
-class vtkLegendBoxActor;
-class vtkLookupTable;
 class vtkPolyData;
-class vtkPropCollection;
-class vtkRenderer;
-class vtkScalarBarActor;
-class vtkTextActor;
 
 namespace olens {
 
 class DataDocument;
+class FieldLayer;
+class GeometryLayer;
+class LegendAxesLayer;
+class PointColouring;
+class PointLayer;
+class UncertaintyLayer;
 
 class CloudView : public VtkView {
     Q_OBJECT
 public:
     /// Custom: external per-point values (setCustomScalars); they override the other modes while set.
-    enum class ColourBy { Auto, Label, Score, Cluster, Custom };
-    enum class Layer { ScoreImage, Contours, IsoSurface, Quadrics, Hyperplanes, Flats, Uncertainty, LayerCount };
+    using ColourBy = olens::ColourBy;
+    using Layer = LayerSwitch;
 
     explicit CloudView(DataDocument* document, QWidget* parent = nullptr);
     ~CloudView() override;
@@ -125,21 +124,15 @@ signals:
     void gridChanged(const QString& description);
 
 private:
-    struct Layers;
+    ViewContext context() const;
+    /// Brings every layer up to date (ViewLayer::Change flags), then the colour bar's strip.
+    void updateLayers(unsigned changes);
     void onHover(int index, QPoint globalPos);
     QString describePoint(int index) const;
     void recolour();
     void refreshPositions();
-    void updateLegend();
-    void updateTopK();
     void requestField();
     void onField(std::shared_ptr<const FieldData> field);
-    void drawField();
-    void drawFlats();
-    void updateThreshold();
-    void applyLayerVisibility();
-    void buildUncertainty(); // glyph geometry (positions, σ, scale)
-    void colourUncertainty(); // glyph colours = point colours
     bool twoD() const;
 
     DataDocument* m_doc;
@@ -149,35 +142,29 @@ private:
     Eigen::MatrixX3d m_display;
     ColourBy m_colourBy = ColourBy::Auto;
     QString m_colourMap = "viridis";
-    std::array<bool, static_cast<int>(Layer::LayerCount)> m_layerOn{};
+    std::array<bool, kLayerSwitches> m_layerOn{};
     double m_isoOpacity = 0.35;
     float m_pointSize = 9.0f;
     bool m_showReconstruction = false;
     int m_res2d = 200;
     int m_res3d = 48;
     double m_margin = 0.15;
-    double m_scoreLo = 0.0, m_scoreHi = 1.0;
     double m_sigmaScale = 1.0;
+    int m_selected = -1; // the selection shown (showSelection)
     Eigen::VectorXd m_custom;
     QString m_customTitle;
     double m_customLo = 0.0, m_customHi = 1.0;
 
     FieldComputer m_fields;
     std::shared_ptr<const FieldData> m_field;
-    std::unique_ptr<Layers> m_layers;
-
-    vtkNew<vtkPolyData> m_poly;
-    vtkNew<vtkActor> m_points;
-    vtkNew<vtkPolyData> m_selPoly;
-    vtkNew<vtkActor> m_selection;
-    vtkNew<vtkPolyData> m_topPoly;
-    vtkNew<vtkActor> m_top;
-    vtkNew<vtkCubeAxesActor> m_axes;
-    vtkNew<vtkLegendBoxActor> m_legend;
-    vtkNew<vtkScalarBarActor> m_scalarBar;
-    vtkNew<vtkLookupTable> m_lut;
-    vtkNew<vtkTextActor> m_noteActor;
-    vtkNew<vtkTextActor> m_gridActor;
+    std::unique_ptr<PointColouring> m_colouring;
+    // The layers, in drawing and update order; typed pointers for their few specific queries.
+    std::vector<std::unique_ptr<ViewLayer>> m_layers;
+    FieldLayer* m_fieldLayer = nullptr;
+    GeometryLayer* m_geometryLayer = nullptr;
+    UncertaintyLayer* m_uncertaintyLayer = nullptr;
+    PointLayer* m_pointLayer = nullptr;
+    LegendAxesLayer* m_legendAxesLayer = nullptr;
 };
 
 } // namespace olens

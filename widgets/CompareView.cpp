@@ -1,25 +1,19 @@
 #include "CompareView.h"
 
 #include "CloudView.h"
+#include "ComparePanel.h"
 #include "DataDocument.h"
-#include "base/Errors.h"
-#include "metrics/Metrics.h"
-#include "ParamForm.h"
+#include "PanelSettingsDialog.h"
 #include "registry/Registry.h"
 #include "TrainingController.h"
+#include "base/Stats.h"
 
-#include <QComboBox>
-#include <QDialogButtonBox>
 #include <QDoubleSpinBox>
-#include <QFormLayout>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QListWidget>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QTextDocument>
 #include <QThread>
 #include <QThreadPool>
 #include <QTimer>
@@ -39,8 +33,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kMinQuantile = 0.5;
 constexpr double kMaxQuantile = 0.999;
 
-QString fmt3(double v) { return QString::number(v, 'f', 3); }
-
 bool registered(const std::string& id)
 {
     for (const auto& d : Registry::instance().detectors())
@@ -50,23 +42,6 @@ bool registered(const std::string& id)
 }
 } // namespace
 
-struct CompareView::Panel {
-    enum class State { Idle, Training, Done, Failed, Cancelled };
-    Entry entry;
-    DataDocument* doc = nullptr;
-    TrainingController* trainer = nullptr;
-    QFrame* frame = nullptr;
-    QLabel* title = nullptr;
-    QToolButton* edit = nullptr;
-    CloudView* view = nullptr;
-    State state = State::Idle;
-    double fraction = 0.0;
-    QString error;
-    double auroc = kNaN;
-    double auprc = kNaN;
-    bool restart = false; // train again as soon as the running worker has stopped
-    bool pending = false; // data changed under a trained panel: retrain (debounced, when visible)
-};
 
 // ---------------------------------------------------------------------------------------------
 // Static helpers
@@ -96,15 +71,7 @@ std::vector<std::string> CompareView::defaultDetectorIds()
 
 double CompareView::quantileOf(const Eigen::VectorXd& values, double q)
 {
-    if (values.size() == 0)
-        return kNaN;
-    std::vector<double> v(values.data(), values.data() + values.size());
-    std::sort(v.begin(), v.end());
-    q = std::clamp(q, 0.0, 1.0);
-    const double h = double(v.size() - 1) * q;
-    const auto lo = static_cast<std::size_t>(std::floor(h));
-    const std::size_t hi = std::min(lo + 1, v.size() - 1);
-    return v[lo] + (h - double(lo)) * (v[hi] - v[lo]);
+    return olens::quantile(values, q); // base/Stats.h: the same interpolation, defined once
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -198,62 +165,14 @@ CompareView::~CompareView()
 
 CompareView::Panel* CompareView::makePanel(const Entry& entry)
 {
-    auto panel = std::make_unique<Panel>();
+    auto panel = std::make_unique<Panel>(entry, this, m_pool);
     Panel* p = panel.get();
-    p->entry = entry;
-    p->doc = new DataDocument(this);
-    p->trainer = new TrainingController(p->doc, this);
-    p->trainer->setThreadPool(m_pool);
-
-    p->frame = new QFrame;
-    p->frame->setFrameShape(QFrame::StyledPanel);
-    p->title = new QLabel;
-    p->title->setTextFormat(Qt::RichText);
-    p->title->setWordWrap(true);
-    p->title->setFixedHeight(2 * p->title->fontMetrics().lineSpacing() + 4);
-    p->title->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-    p->edit = new QToolButton;
-    p->edit->setText(QStringLiteral("…"));
-    p->edit->setAutoRaise(true);
-    p->edit->setToolTip(tr("Parameters and normalisation of this panel's detector"));
-    p->view = new CloudView(p->doc);
-    p->view->setMinimumSize(160, 120);
-    p->view->setGridResolution2D(120); // small panels: a coarser field computes faster
-    p->view->setGridResolution3D(32);
-    auto* header = new QHBoxLayout;
-    header->setContentsMargins(4, 0, 0, 0);
-    header->addWidget(p->title, 1);
-    header->addWidget(p->edit, 0, Qt::AlignTop);
-    auto* fl = new QVBoxLayout(p->frame);
-    fl->setContentsMargins(1, 1, 1, 1);
-    fl->setSpacing(0);
-    fl->addLayout(header);
-    fl->addWidget(p->view, 1);
-
     p->doc->setDataset(m_source->dataset(), m_source->filePath());
 
     connect(p->edit, &QToolButton::clicked, this, [this, p] {
         for (int i = 0; i < panelCount(); ++i)
             if (m_panels[static_cast<std::size_t>(i)].get() == p)
                 editPanel(i);
-    });
-    connect(p->trainer, &TrainingController::progress, this, [this, p](double fraction, const QString&, double) {
-        p->fraction = fraction;
-        updateTitle(p);
-    });
-    connect(p->trainer, &TrainingController::finished, this, [this, p](double) {
-        p->state = Panel::State::Done;
-        updateTitle(p);
-    });
-    connect(p->trainer, &TrainingController::failed, this, [this, p](const QString& message) {
-        p->state = Panel::State::Failed;
-        p->error = message;
-        updateTitle(p);
-    });
-    connect(p->trainer, &TrainingController::cancelled, this, [this, p] {
-        // Cancelled for a restart (new data or settings) is not a user cancel.
-        p->state = (p->pending || p->restart) ? Panel::State::Idle : Panel::State::Cancelled;
-        updateTitle(p);
     });
     connect(p->trainer, &TrainingController::runningChanged, this, [this, p](bool running) {
         if (!running)
@@ -262,20 +181,17 @@ CompareView::Panel* CompareView::makePanel(const Entry& entry)
     connect(p->doc, &DataDocument::resultChanged, this, [this, p] { onPanelResult(p); });
     connect(p->doc, &DataDocument::selectionChanged, this, [this, p](int index) { syncSelection(p, index); });
     connect(p->view, &VtkView::cameraChanged, this, [this, p] { syncCamera(p->view); });
-    updateTitle(p);
+    p->updateTitle();
     m_panels.push_back(std::move(panel));
     return p;
 }
 
 void CompareView::destroyPanel(std::unique_ptr<Panel> p)
 {
-    // Worker first (it holds the document's data copy), then the view, then its document.
     p->trainer->disconnect(this);
     p->doc->disconnect(this);
     p->view->disconnect(this);
-    delete p->trainer;
-    delete p->frame;
-    delete p->doc;
+    p.reset(); // ~ComparePanel: worker, then view, then document
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -349,7 +265,7 @@ bool CompareView::setEntry(int panel, const Entry& entry, QString* error)
     p->entry = entry;
     p->doc->setResult(nullptr);
     p->state = Panel::State::Idle;
-    updateTitle(p);
+    p->updateTitle();
     if (retrain)
         startPanel(p);
     return true;
@@ -374,9 +290,7 @@ QString CompareView::panelTitle(int i) const
 {
     if (i < 0 || i >= panelCount())
         return {};
-    QTextDocument doc;
-    doc.setHtml(m_panels[static_cast<std::size_t>(i)]->title->text());
-    return doc.toPlainText().replace(QChar::LineSeparator, '\n');
+    return m_panels[static_cast<std::size_t>(i)]->plainTitle();
 }
 
 double CompareView::panelAuroc(int i) const
@@ -430,13 +344,13 @@ void CompareView::startPanel(Panel* p)
     p->restart = false;
     if (p->doc->isEmpty()) {
         p->state = Panel::State::Idle;
-        updateTitle(p);
+        p->updateTitle();
         return;
     }
     p->state = Panel::State::Training;
     p->fraction = 0.0;
     p->error.clear();
-    updateTitle(p);
+    p->updateTitle();
     if (p->trainer->train(p->entry.id, p->entry.params, p->entry.normalization))
         m_wasTraining = true;
     updateStrip();
@@ -459,23 +373,9 @@ void CompareView::onPanelStopped(Panel* p)
 
 void CompareView::onPanelResult(Panel* p)
 {
-    p->auroc = p->auprc = kNaN;
-    const auto r = p->doc->result();
-    const Dataset& d = p->doc->dataset();
-    if (r && d.hasLabels() && r->scores.size() == d.rows()) {
-        const Eigen::VectorXi flags = d.outlierFlags();
-        const long positives = flags.sum();
-        if (positives > 0 && positives < flags.size()) {
-            try {
-                p->auroc = auroc(r->scores, flags);
-                p->auprc = averagePrecision(r->scores, flags);
-            } catch (const std::exception&) {
-                p->auroc = p->auprc = kNaN;
-            }
-        }
-    }
+    p->updateMetrics();
     applyThreshold(p);
-    updateTitle(p);
+    p->updateTitle();
     if (!m_userCamera)
         uniformFit(); // the colour bar may have narrowed this panel's scene
 }
@@ -516,7 +416,7 @@ void CompareView::onSourceDataChanged()
             p->doc->setDataset(m_source->dataset(), m_source->filePath());
         p->state = Panel::State::Idle;
         p->pending = wanted && !m_source->isEmpty();
-        updateTitle(p.get());
+        p->updateTitle();
     }
     if (std::any_of(m_panels.begin(), m_panels.end(), [](const auto& p) { return p->pending; }))
         m_retrainTimer->start();
@@ -538,50 +438,6 @@ void CompareView::showEvent(QShowEvent* e)
 // ---------------------------------------------------------------------------------------------
 // Presentation
 
-void CompareView::updateTitle(Panel* p)
-{
-    QString head = QStringLiteral("<b>%1</b> <span style='color:#777'>%2</span>")
-                       .arg(QString::fromStdString(p->entry.id).toHtmlEscaped(),
-                            QString::fromStdString(toString(p->entry.normalization)));
-    if (!p->entry.params.empty()) {
-        QStringList params;
-        for (const auto& [name, value] : p->entry.params)
-            params << QString::fromStdString(name + "=" + value);
-        head += QStringLiteral(" <span style='color:#777'>%1</span>").arg(params.join(' ').toHtmlEscaped());
-    }
-    QString line;
-    switch (p->state) {
-    case Panel::State::Idle:
-        line = p->doc->isEmpty() ? tr("no data")
-               : (p->pending || p->restart) ? tr("data changed — retraining")
-                                            : tr("not trained — Train all (Ctrl+Shift+T)");
-        break;
-    case Panel::State::Training:
-        line = tr("training %1 %").arg(int(std::lround(p->fraction * 100.0)));
-        break;
-    case Panel::State::Cancelled:
-        line = tr("cancelled");
-        break;
-    case Panel::State::Failed:
-        line = QStringLiteral("<span style='color:#b00020'>%1</span>").arg(tr("error: %1").arg(p->error).toHtmlEscaped());
-        break;
-    case Panel::State::Done:
-        break;
-    }
-    // Two lines that fit a small panel: detector + fit time, then the metrics (or the state).
-    if (const auto r = p->doc->result(); r && p->state != Panel::State::Training) {
-        head += tr(" · fit %1 s").arg(r->fitSeconds, 0, 'f', r->fitSeconds < 10 ? 3 : 1);
-        if (!std::isnan(p->auroc))
-            line = tr("AUROC %1 · AUPRC %2").arg(fmt3(p->auroc), fmt3(p->auprc));
-        else
-            line = QStringLiteral("<span style='color:#777'>%1</span>")
-                       .arg(tr("AUROC/AUPRC need a label column with inliers and outliers"));
-    }
-    p->title->setText(head + "<br>" + line);
-    QTextDocument plain;
-    plain.setHtml(p->title->text());
-    p->title->setToolTip(plain.toPlainText()); // the full text when the panel is too narrow
-}
 
 void CompareView::updateStrip()
 {
@@ -724,120 +580,18 @@ void CompareView::editPanel(int i)
     if (i < 0 || i >= panelCount())
         return;
     Panel* p = m_panels[static_cast<std::size_t>(i)].get();
-    const DetectorInfo& info = Registry::instance().info(p->entry.id);
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("%1 — panel %2").arg(QString::fromStdString(info.title)).arg(i + 1));
-    auto* form = new ParamForm;
-    form->setSchema(info.params);
-    auto* norm = new QComboBox;
-    for (const char* n : {"none", "zscore", "l2", "minmax"})
-        norm->addItem(n);
-    norm->setCurrentText(QString::fromStdString(toString(p->entry.normalization)));
-    norm->setToolTip(tr("Normalisation fitted on the training data (the paper's: %1)")
-                         .arg(QString::fromStdString(info.normalization)));
-    auto* message = new QLabel;
-    message->setStyleSheet("color: #b00020;");
-    message->setWordWrap(true);
-    try {
-        form->setValues(p->entry.params);
-    } catch (const std::exception& e) {
-        message->setText(QString::fromUtf8(e.what()));
-    }
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(form);
-    scroll->setWidgetResizable(true);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    auto* layout = new QVBoxLayout(&dialog);
-    auto* top = new QFormLayout;
-    top->addRow(tr("Normalise"), norm);
-    layout->addLayout(top);
-    layout->addWidget(scroll, 1);
-    layout->addWidget(message);
-    layout->addWidget(buttons);
+    PanelSettingsDialog dialog(p->entry.id, p->entry.params, p->entry.normalization, i, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
     Entry edited = p->entry;
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    connect(buttons, &QDialogButtonBox::accepted, &dialog, [&] {
-        try {
-            // Only the values that differ from the defaults are kept (shorter panel titles).
-            const ParamSet defaults = Registry::instance().defaultParams(info.id);
-            ParamAssignments values;
-            for (const auto& [name, value] : form->values()) {
-                ParamSet probe = defaults;
-                probe.set(name, value);
-                if (probe.text(name) != defaults.text(name))
-                    values.emplace_back(name, value);
-            }
-            edited.params = values;
-            edited.normalization = parseNormalization(norm->currentText().toStdString());
-            dialog.accept();
-        } catch (const std::exception& e) {
-            message->setText(QString::fromUtf8(e.what()));
-        }
-    });
-    dialog.resize(420, 480);
-    if (dialog.exec() == QDialog::Accepted && !(edited == p->entry)) {
+    edited.params = dialog.params();
+    edited.normalization = dialog.normalization();
+    if (!(edited == p->entry)) {
         const bool hadResult = p->doc->result() || p->trainer->isRunning();
         setEntry(i, edited);
         if (!hadResult && !m_source->isEmpty())
             startPanel(p);
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-
-DetectorChooserDialog::DetectorChooserDialog(const std::vector<std::string>& checked, QWidget* parent)
-    : QDialog(parent), m_list(new QListWidget), m_ok(nullptr), m_count(new QLabel)
-{
-    setWindowTitle(tr("Detectors to compare"));
-    for (const auto& d : Registry::instance().detectors()) {
-        auto* item = new QListWidgetItem(QString::fromStdString(d.id + " — " + d.title), m_list);
-        item->setData(Qt::UserRole, QString::fromStdString(d.id));
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        const bool on = std::find(checked.begin(), checked.end(), d.id) != checked.end();
-        item->setCheckState(on ? Qt::Checked : Qt::Unchecked);
-        item->setToolTip(QString::fromStdString(d.summary) + "\n" + QString::fromStdString(d.reference) +
-                         tr("\nnormalisation: %1").arg(QString::fromStdString(d.normalization)));
-    }
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
-    m_ok = buttons->button(QDialogButtonBox::Ok);
-    m_ok->setText(tr("Compare"));
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(new QLabel(tr("One panel per checked detector, trained with the paper's defaults and "
-                                    "normalisation (edit a panel with its … button).")));
-    layout->addWidget(m_list, 1);
-    layout->addWidget(m_count);
-    layout->addWidget(buttons);
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
-    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_list, &QListWidget::itemChanged, this, &DetectorChooserDialog::updateOk);
-    updateOk();
-    resize(460, 420);
-}
-
-std::vector<std::string> DetectorChooserDialog::checkedIds() const
-{
-    std::vector<std::string> ids;
-    for (int i = 0; i < m_list->count(); ++i)
-        if (m_list->item(i)->checkState() == Qt::Checked)
-            ids.push_back(m_list->item(i)->data(Qt::UserRole).toString().toStdString());
-    return ids;
-}
-
-void DetectorChooserDialog::setChecked(const std::string& id, bool on)
-{
-    for (int i = 0; i < m_list->count(); ++i)
-        if (m_list->item(i)->data(Qt::UserRole).toString().toStdString() == id)
-            m_list->item(i)->setCheckState(on ? Qt::Checked : Qt::Unchecked);
-}
-
-void DetectorChooserDialog::updateOk()
-{
-    const int n = static_cast<int>(checkedIds().size());
-    const bool ok = n >= 2 && n <= CompareView::kMaxPanels;
-    m_ok->setEnabled(ok);
-    m_count->setText(ok ? tr("%1 panels").arg(n)
-                        : tr("%1 checked — choose 2 to %2 detectors").arg(n).arg(CompareView::kMaxPanels));
-    m_count->setStyleSheet(ok ? QString() : QStringLiteral("color: #b00020;"));
 }
 
 } // namespace olens

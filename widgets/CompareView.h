@@ -5,11 +5,11 @@
 // concurrently on a pool sized for them, show their fit time and (with labels) AUROC / AUPRC,
 // share one camera (a user move in one panel is copied to the others), one selected point and one
 // threshold quantile: each panel's threshold is the q-quantile of its own training scores.
+#include "DetectorChooserDialog.h"
 #include "data/Normalizer.h"
 #include "base/Params.h"
 
 #include <Eigen/Dense>
-#include <QDialog>
 #include <QWidget>
 #include <memory>
 #include <string>
@@ -18,7 +18,6 @@
 class QDoubleSpinBox;
 class QGridLayout;
 class QLabel;
-class QListWidget;
 class QPushButton;
 class QThreadPool;
 class QTimer;
@@ -26,6 +25,7 @@ class QTimer;
 namespace olens {
 
 class CloudView;
+struct ComparePanel;
 class DataDocument;
 class TrainingController;
 
@@ -112,7 +112,7 @@ protected:
     void showEvent(QShowEvent* e) override;
 
 private:
-    struct Panel;
+    using Panel = ComparePanel;
     Panel* makePanel(const Entry& entry);
     void destroyPanel(std::unique_ptr<Panel> panel);
     void relayout(bool force);
@@ -122,7 +122,6 @@ private:
     void onPanelResult(Panel* p);
     void onPanelStopped(Panel* p);
     void applyThreshold(Panel* p);
-    void updateTitle(Panel* p);
     void updateStrip();
     void syncCamera(CloudView* from);
     void uniformFit();
@@ -145,23 +144,6 @@ private:
     bool m_userCamera = false; // a user camera move is shared until the next fit
     bool m_retrainOnShow = false;
     bool m_wasTraining = false;
-};
-
-/// The "Detectors…" dialog: a checkable list of every registered detector; OK needs 2–9 checked.
-class DetectorChooserDialog : public QDialog {
-    Q_OBJECT
-public:
-    DetectorChooserDialog(const std::vector<std::string>& checked, QWidget* parent = nullptr);
-    std::vector<std::string> checkedIds() const;
-    void setChecked(const std::string& id, bool on);
-    QListWidget* list() const { return m_list; }
-    QPushButton* okButton() const { return m_ok; }
-
-private:
-    void updateOk();
-    QListWidget* m_list;
-    QPushButton* m_ok;
-    QLabel* m_count;
 };
 
 } // namespace olens

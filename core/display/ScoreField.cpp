@@ -1,0 +1,64 @@
+#include "display/ScoreField.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace olens {
+
+std::optional<FieldData> computeField(const FieldRequest& req, const std::atomic<bool>* stop,
+                                      const ProgressCallback& progress)
+{
+    const auto t0 = std::chrono::steady_clock::now();
+    FieldData out;
+    out.grid = req.grid;
+    const Eigen::Index total = req.grid.count();
+    const bool wantScore = req.detector != nullptr;
+    if (wantScore)
+        out.score.resize(total);
+    for (std::size_t k = 0; k < req.geometry.quadrics.size(); ++k)
+        out.quadricValues.emplace_back(total);
+    for (std::size_t f = 0; f < req.geometry.frames.size(); ++f)
+        for (std::size_t h = 0; h < req.geometry.frames[f].planes.size(); ++h) {
+            out.planeValues.emplace_back(total);
+            out.planeFrame.push_back(static_cast<int>(f));
+        }
+    const int q = req.projection.displayDims();
+    // Small chunks keep a superseded request cheap to abandon (kernel methods cost O(n²) per point).
+    constexpr Eigen::Index chunk = 1024;
+    for (Eigen::Index first = 0; first < total; first += chunk) {
+        if (stop && stop->load())
+            return std::nullopt;
+        if (progress && progress({static_cast<double>(first) / static_cast<double>(total), "score field", {}, nullptr}))
+            return std::nullopt;
+        const Eigen::Index m = std::min(chunk, total - first);
+        Eigen::MatrixXd U = req.grid.displayPoints(first, m);
+        if (U.cols() < q) { // a 2D grid for a 3D projection cannot happen; a 1D projection uses x only
+            U.conservativeResize(Eigen::NoChange, q);
+        }
+        const Eigen::MatrixXd X = req.projection.toFeature(U.leftCols(q));
+        const Eigen::MatrixXd Xn = req.normalizer.transform(X);
+        if (wantScore)
+            out.score.segment(first, m) =
+                req.component >= 0 ? req.detector->scoreComponent(Xn, req.component) : req.detector->score(Xn);
+        for (std::size_t k = 0; k < req.geometry.quadrics.size(); ++k) {
+            const Quadric& Q = req.geometry.quadrics[k];
+            if (Q.A.rows() != Xn.cols())
+                continue;
+            // f(x) = xᵀAx + bᵀx + c (quadrics paper eq. 3), row-wise.
+            const Eigen::MatrixXd XA = Xn * Q.A;
+            out.quadricValues[k].segment(first, m) =
+                (XA.cwiseProduct(Xn)).rowwise().sum() + Xn * Q.b + Eigen::VectorXd::Constant(m, Q.c);
+        }
+        std::size_t idx = 0;
+        for (const auto& frame : req.geometry.frames)
+            for (const auto& h : frame.planes) {
+                if (h.w.size() == Xn.cols())
+                    out.planeValues[idx].segment(first, m) = Xn * h.w + Eigen::VectorXd::Constant(m, h.bias);
+                ++idx;
+            }
+    }
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return out;
+}
+
+} // namespace olens

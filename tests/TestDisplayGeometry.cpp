@@ -1,0 +1,241 @@
+// The view's numbers without a window (core/display): grid boxes, flat corners through the
+// inverse normaliser, uncertainty glyph matrices (axes of diagonal and projected covariances,
+// rotation equivariance), colour ranges, contour levels and axis ticks — all checked analytically.
+#include "display/DisplayGeometry.h"
+#include "display/Grid.h"
+#include "display/Ticks.h"
+
+#include <QtTest>
+#include <cmath>
+
+using namespace olens;
+
+namespace {
+
+bool near(double a, double b, double tol = 1e-12) { return std::fabs(a - b) <= tol * (1.0 + std::fabs(b)); }
+
+Eigen::Matrix2d rotation(double angle)
+{
+    Eigen::Matrix2d R;
+    R << std::cos(angle), -std::sin(angle), std::sin(angle), std::cos(angle);
+    return R;
+}
+
+Projection chosenBasis(const Eigen::MatrixXd& B)
+{
+    Projection p;
+    p.origin = Eigen::VectorXd::Zero(B.rows());
+    p.basis = B;
+    p.identity = false;
+    return p;
+}
+
+} // namespace
+
+class TestDisplayGeometry : public QObject {
+    Q_OBJECT
+
+private slots:
+    void gridAroundWidensTheBoxByTheMargin()
+    {
+        Eigen::MatrixX3d P(3, 3);
+        P << 0, 0, 0, 2, 4, 0, 1, 1, 0;
+        const GridSpec g = gridAround(P, 2, 0.5, 40, 16);
+        QCOMPARE(g.dims, 2);
+        QVERIFY(near(g.lo[0], -1.0) && near(g.hi[0], 3.0));
+        QVERIFY(near(g.lo[1], -2.0) && near(g.hi[1], 6.0));
+        QCOMPARE(g.lo[2], 0.0);
+        QCOMPARE(g.hi[2], 0.0);
+        QVERIFY(g.res == Eigen::Vector3i(40, 40, 1));
+        const GridSpec g3 = gridAround(P, 3, 0.0, 40, 16);
+        QVERIFY(g3.res == Eigen::Vector3i(16, 16, 16));
+        QVERIFY(near(g3.lo[0], 0.0) && near(g3.hi[1], 4.0)); // no margin: the data box itself
+        QVERIFY(gridAround(Eigen::MatrixX3d(0, 3), 3, 0.1, 8, 8).count() > 0);
+    }
+
+    void degenerateAxisStillGetsABand()
+    {
+        // p = 1: every y is 0; the y range is ±margin × 0.2 × the x size.
+        Eigen::MatrixX3d P = Eigen::MatrixX3d::Zero(2, 3);
+        P(1, 0) = 10.0;
+        const GridSpec g = gridAround(P, 2, 0.15, 20, 8);
+        QVERIFY(near(g.lo[1], -0.15 * 2.0) && near(g.hi[1], 0.15 * 2.0));
+        QVERIFY(near(boxDiagonal(P), 10.0));
+        QCOMPARE(boxDiagonal(Eigen::MatrixX3d(0, 3)), 1.0);
+    }
+
+    void cornersOfAxisAlignedFlats()
+    {
+        Flat line;
+        line.origin = Eigen::Vector3d(1, 2, 3);
+        line.basis = Eigen::Vector3d(0, 1, 0);
+        line.lower = Eigen::VectorXd::Constant(1, -1.0);
+        line.upper = Eigen::VectorXd::Constant(1, 2.0);
+        const Eigen::MatrixXd L = flatCorners(line);
+        QCOMPARE(L.rows(), Eigen::Index(2));
+        QVERIFY(L.row(0).isApprox(Eigen::RowVector3d(1, 1, 3)));
+        QVERIFY(L.row(1).isApprox(Eigen::RowVector3d(1, 4, 3)));
+
+        Flat patch;
+        patch.origin = Eigen::Vector3d(0, 0, 5);
+        patch.basis = Eigen::Matrix<double, 3, 2>::Zero();
+        patch.basis(0, 0) = 1.0;
+        patch.basis(1, 1) = 1.0;
+        patch.lower = Eigen::Vector2d(-1, -2);
+        patch.upper = Eigen::Vector2d(3, 4);
+        const Eigen::MatrixXd C = flatCorners(patch);
+        QCOMPARE(C.rows(), Eigen::Index(3)); // origin, point1 (along u), point2 (along v)
+        QVERIFY(C.row(0).isApprox(Eigen::RowVector3d(-1, -2, 5)));
+        QVERIFY(C.row(1).isApprox(Eigen::RowVector3d(3, -2, 5)));
+        QVERIFY(C.row(2).isApprox(Eigen::RowVector3d(-1, 4, 5)));
+    }
+
+    void flatsWithoutExtentAreNotDrawn()
+    {
+        Flat point;
+        point.origin = Eigen::Vector2d(1, 1);
+        point.basis = Eigen::Vector2d(1, 0);
+        point.lower = Eigen::VectorXd::Zero(1);
+        point.upper = Eigen::VectorXd::Zero(1);
+        QCOMPARE(flatCorners(point).rows(), Eigen::Index(0));
+        Flat solid; // a 3-flat is the whole space: nothing to draw
+        solid.origin = Eigen::Vector3d::Zero();
+        solid.basis = Eigen::Matrix3d::Identity();
+        solid.lower = -Eigen::Vector3d::Ones();
+        solid.upper = Eigen::Vector3d::Ones();
+        QCOMPARE(flatCorners(solid).rows(), Eigen::Index(0));
+        Flat mismatched = point;
+        mismatched.upper = Eigen::Vector2d(1, 1);
+        QCOMPARE(flatCorners(mismatched).rows(), Eigen::Index(0));
+    }
+
+    void flatCornersGoThroughTheInverseNormaliser()
+    {
+        // minmax on columns x ∈ [2, 6], y ∈ [−1, 9]: x = 2 + 4 t, y = −1 + 10 t.
+        Eigen::MatrixXd X(2, 2);
+        X << 2, -1, 6, 9;
+        Normalizer norm(Normalization::MinMax);
+        norm.fit(X);
+        Flat fl; // the segment t ∈ [0, 1] along the diagonal direction of the unit square
+        fl.origin = Eigen::Vector2d(0, 0);
+        fl.basis = Eigen::Vector2d(1, 1).normalized();
+        fl.lower = Eigen::VectorXd::Zero(1);
+        fl.upper = Eigen::VectorXd::Constant(1, std::sqrt(2.0));
+        const Projection identity = Projection::automatic(X, {"x", "y"});
+        const Eigen::MatrixX3d P = flatDisplayCorners(fl, norm, X.colwise().mean().transpose(), identity);
+        QCOMPARE(P.rows(), Eigen::Index(2));
+        QVERIFY(P.row(0).isApprox(Eigen::RowVector3d(2, -1, 0)));
+        QVERIFY(P.row(1).isApprox(Eigen::RowVector3d(6, 9, 0)));
+
+        // zscore (population std): x = mean + std · z; the display is the projection of that.
+        Eigen::MatrixXd Z(2, 2);
+        Z << -1, 0, 3, 4; // mean (1, 2), std (2, 2)
+        Normalizer zs(Normalization::ZScore);
+        zs.fit(Z);
+        Flat unit;
+        unit.origin = Eigen::Vector2d(0, 0);
+        unit.basis = Eigen::Vector2d(1, 0);
+        unit.lower = Eigen::VectorXd::Constant(1, -1.0);
+        unit.upper = Eigen::VectorXd::Constant(1, 1.0);
+        const Eigen::MatrixX3d Q = flatDisplayCorners(unit, zs, Z.colwise().mean().transpose(), identity);
+        QVERIFY(Q.row(0).isApprox(Eigen::RowVector3d(-1, 2, 0)));
+        QVERIFY(Q.row(1).isApprox(Eigen::RowVector3d(3, 2, 0)));
+    }
+
+    void glyphOfADiagonalCovarianceHasTheScaledSigmasAsAxes()
+    {
+        const Eigen::MatrixXd X = Eigen::MatrixXd::Random(5, 2);
+        const Projection identity = Projection::automatic(X, {"a", "b"});
+        const Eigen::Matrix3d M = glyphMatrix(Eigen::Vector2d(0.5, -2.0), identity, 3.0);
+        Eigen::Matrix3d want = Eigen::Matrix3d::Zero();
+        want(0, 0) = 1.5; // semi-axes scale · |σ_j| along the display axes
+        want(1, 1) = 6.0;
+        QVERIFY(M.isApprox(want));
+    }
+
+    void projectedCovarianceOfChosenAxes()
+    {
+        // Axes 0 and 2 of a 4-D point: the marginal covariance diag(σ0², σ2²).
+        Eigen::MatrixXd B = Eigen::MatrixXd::Zero(4, 2);
+        B(0, 0) = 1.0;
+        B(2, 1) = 1.0;
+        const Eigen::Vector4d sigma(1.0, 7.0, 3.0, 5.0);
+        const Eigen::MatrixXd C = projectedCovariance(sigma, B);
+        QVERIFY(C.isApprox((Eigen::Matrix2d() << 1.0, 0.0, 0.0, 9.0).finished()));
+        const Eigen::Matrix3d M = glyphMatrix(sigma, chosenBasis(B), 2.0);
+        QVERIFY(M.isApprox(M.transpose()));
+        const Eigen::Vector3d axes = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(M).eigenvalues();
+        QVERIFY((axes - Eigen::Vector3d(0, 2, 6)).norm() < 1e-12); // ascending: the padding 0, 2·1, 2·3
+    }
+
+    void glyphsRotateWithTheDisplayBasis()
+    {
+        // Turning the display basis by Q turns the glyph by Q: M(B Q) = Qᵀ M(B) Q. An isotropic σ
+        // gives the same circle in every basis.
+        const Eigen::Vector3d sigma(0.3, 1.1, 2.0);
+        Eigen::MatrixXd B = Eigen::MatrixXd::Zero(3, 2);
+        B.col(0) = Eigen::Vector3d(1, 1, 0).normalized();
+        B.col(1) = Eigen::Vector3d(-1, 1, 1).normalized();
+        for (double angle : {0.3, 1.0, 2.5}) {
+            const Eigen::Matrix2d Q = rotation(angle);
+            const Eigen::Matrix3d M = glyphMatrix(sigma, chosenBasis(B), 1.5);
+            const Eigen::Matrix3d MR = glyphMatrix(sigma, chosenBasis(B * Q), 1.5);
+            const Eigen::Matrix2d want = Q.transpose() * M.topLeftCorner<2, 2>() * Q;
+            QVERIFY((MR.topLeftCorner<2, 2>() - want).norm() < 1e-12);
+            const Eigen::Matrix3d iso = glyphMatrix(Eigen::Vector3d::Constant(0.4), chosenBasis(B * Q), 2.0);
+            QVERIFY((iso.topLeftCorner<2, 2>() - 0.8 * Eigen::Matrix2d::Identity()).norm() < 1e-12);
+            QVERIFY(iso.row(2).norm() < 1e-12);
+        }
+    }
+
+    void scoreColourRangeStopsAtThe99thPercentile()
+    {
+        Eigen::VectorXd s(101);
+        for (int i = 0; i < 101; ++i)
+            s(i) = 100 - i; // unsorted input
+        const auto [lo, hi] = scoreColourRange(s);
+        QCOMPARE(lo, 0.0);
+        QCOMPARE(hi, 99.0);
+        const auto [clo, chi] = scoreColourRange(Eigen::VectorXd::Constant(7, 2.5));
+        QCOMPARE(clo, 2.5);
+        QCOMPARE(chi, 3.5);
+        Eigen::VectorXd two(2);
+        two << 1.0, 4.0; // the 99th percentile is the minimum: widened to the maximum
+        QCOMPARE(scoreColourRange(two).second, 4.0);
+    }
+
+    void quantileLevelsAreOrderStatistics()
+    {
+        Eigen::VectorXd s(101);
+        for (int i = 0; i < 101; ++i)
+            s(i) = double((i * 37) % 101); // a permutation of 0..100
+        const std::vector<double> l = quantileLevels(s, {0.25, 0.5, 0.75, 0.9});
+        QCOMPARE(l, (std::vector<double>{25, 50, 75, 90}));
+        QVERIFY(quantileLevels(Eigen::VectorXd(), {0.5}).empty());
+    }
+
+    void ticks()
+    {
+        QCOMPARE(niceStep(0.23), 0.2);
+        QCOMPARE(niceStep(0.7), 0.5);
+        QCOMPARE(niceStep(8.0), 10.0);
+        QCOMPARE(niceStep(-1.0), 1.0);
+        double step = 0.0;
+        const std::vector<double> t = linearTicks(-0.3, 1.0, 5, step);
+        QCOMPARE(step, 0.2);
+        QCOMPARE(t.size(), std::size_t(7)); // −0.2 … 1.0
+        QCOMPARE(t[1], 0.0);                 // exactly zero, not 2.8e-17
+        QCOMPARE(logTicks(0.0, 3.0, 10), (std::vector<double>{1, 10, 100, 1000}));
+        QCOMPARE(logTicks(0.0, 1.0, 10), (std::vector<double>{1, 2, 5, 10}));
+        double lo = 3.0, hi = 3.0;
+        widenDegenerate(lo, hi);
+        QVERIFY(near(lo, 2.7) && near(hi, 3.3));
+        lo = std::nan("");
+        widenDegenerate(lo, hi);
+        QCOMPARE(lo, 0.0);
+        QCOMPARE(hi, 1.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDisplayGeometry)
+#include "TestDisplayGeometry.moc"

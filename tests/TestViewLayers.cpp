@@ -1,0 +1,187 @@
+// The view's layers driven by a ViewContext alone (no CloudView, no window): what each draws for a
+// given context, and that the layer switches and change flags reach the right props.
+#include "DataDocument.h"
+#include "view/FieldLayer.h"
+#include "view/GeometryLayer.h"
+#include "view/LegendAxesLayer.h"
+#include "view/PointColouring.h"
+#include "view/PointLayer.h"
+#include "view/UncertaintyLayer.h"
+
+#include <QtTest>
+
+#include <vtkActor.h>
+#include <vtkActorCollection.h>
+#include <vtkNew.h>
+#include <vtkPolyData.h>
+#include <vtkPropCollection.h>
+#include <vtkMapper.h>
+#include <vtkRenderer.h>
+
+using namespace olens;
+
+namespace {
+
+Dataset square(bool sigma)
+{
+    Dataset d;
+    d.featureNames = {"x", "y"};
+    d.X.resize(4, 2);
+    d.X << 0, 0, 2, 0, 0, 2, 2, 2;
+    if (sigma)
+        d.sigma = Eigen::MatrixXd::Constant(4, 2, 0.1);
+    return d;
+}
+
+/// The document, display and colours a context points to, kept alive for the test.
+struct Scene {
+    DataDocument doc;
+    Projection projection;
+    Eigen::MatrixX3d display;
+    PointColouring colouring;
+    vtkNew<vtkRenderer> scene, overlay;
+
+    explicit Scene(const Dataset& d)
+    {
+        doc.setDataset(d, QString());
+        projection = Projection::automatic(d.X, d.featureNames);
+        display = projection.toDisplay(d.X);
+        colouring.update(d, nullptr, ColourBy::Label, Eigen::VectorXd(), 0.0, 1.0, 9.0f);
+    }
+    ViewContext context() const
+    {
+        ViewContext c;
+        c.doc = &doc;
+        c.projection = &projection;
+        c.display = &display;
+        c.twoD = true;
+        c.colouring = &colouring;
+        c.layerOn.fill(true);
+        c.canShowUncertainty = doc.dataset().hasSigma();
+        return c;
+    }
+    /// Visible props of the scene (actors and the score image).
+    int visibleProps()
+    {
+        int n = 0;
+        vtkPropCollection* props = scene->GetViewProps();
+        props->InitTraversal();
+        while (vtkProp* p = props->GetNextProp())
+            n += p->GetVisibility() ? 1 : 0;
+        return n;
+    }
+};
+
+} // namespace
+
+class TestViewLayers : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fieldLayerDrawsTheThresholdContour()
+    {
+        Scene s(square(false));
+        FieldLayer layer(&s.colouring);
+        layer.attach(s.scene, s.overlay);
+        // f = x² + y² on [−2, 2]²: the threshold 1 is the unit circle.
+        auto field = std::make_shared<FieldData>();
+        field->grid.dims = 2;
+        field->grid.lo = Eigen::Vector3d(-2, -2, 0);
+        field->grid.hi = Eigen::Vector3d(2, 2, 0);
+        field->grid.res = Eigen::Vector3i(41, 41, 1);
+        const Eigen::MatrixXd U = field->grid.displayPoints(0, field->grid.count());
+        field->score = U.rowwise().squaredNorm();
+        s.doc.setThreshold(1.0);
+        ViewContext c = s.context();
+        QCOMPARE(layer.thresholdCells(), vtkIdType(0));
+        c.field = field;
+        layer.update(c, ViewLayer::Field);
+        QVERIFY(layer.thresholdCells() > 20); // a closed polyline around the circle
+        const int shown = s.visibleProps();  // image + threshold (no result: no quartile contours)
+        QCOMPARE(shown, 2);
+        c.layerOn[static_cast<int>(LayerSwitch::Contours)] = false;
+        layer.update(c, ViewLayer::Visibility);
+        QCOMPARE(s.visibleProps(), 1);
+        c.field = nullptr;
+        layer.update(c, ViewLayer::Field);
+        QCOMPARE(layer.thresholdCells(), vtkIdType(0));
+        QCOMPARE(s.visibleProps(), 0);
+    }
+
+    void geometryLayerDrawsFlatsAtTheirCorners()
+    {
+        Scene s(square(false));
+        GeometryLayer layer;
+        layer.attach(s.scene, s.overlay);
+        Geometry g;
+        Flat fl;
+        fl.origin = Eigen::Vector2d(0, 1);
+        fl.basis = Eigen::Vector2d(1, 0);
+        fl.lower = Eigen::VectorXd::Constant(1, 0.0);
+        fl.upper = Eigen::VectorXd::Constant(1, 2.0);
+        g.flats = {fl, fl};
+        g.flats[1].upper(0) = 0.0; // no extent: not drawn
+        Normalizer none; // the result's normaliser (fitted, identity)
+        none.fit(s.doc.dataset().X);
+        ViewContext c = s.context();
+        c.flatGeometry = &g;
+        c.flatNormalizer = &none;
+        layer.update(c, ViewLayer::Flats);
+        QCOMPARE(s.scene->GetActors()->GetNumberOfItems(), 1);
+        double b[6];
+        s.scene->GetActors()->GetLastActor()->GetBounds(b);
+        QCOMPARE(b[0], 0.0);
+        QCOMPARE(b[1], 2.0);
+        QCOMPARE(b[2], 1.0);
+        QCOMPARE(b[3], 1.0);
+        c.layerOn[static_cast<int>(LayerSwitch::Flats)] = false;
+        layer.update(c, ViewLayer::Visibility);
+        QCOMPARE(s.visibleProps(), 0);
+        c.flatGeometry = nullptr;
+        layer.update(c, ViewLayer::Flats);
+        QCOMPARE(s.scene->GetActors()->GetNumberOfItems(), 0);
+    }
+
+    void uncertaintyLayerBuildsOneGlyphPerPointWhileShown()
+    {
+        Scene s(square(true));
+        UncertaintyLayer layer;
+        layer.attach(s.scene, s.overlay);
+        ViewContext c = s.context();
+        layer.update(c, ViewLayer::Points);
+        QVERIFY(layer.cellsPerGlyph() >= 1);
+        QVERIFY(layer.glyphs()->GetNumberOfPoints() > 0);
+        QCOMPARE(layer.glyphs()->GetNumberOfCells(), 4 * layer.cellsPerGlyph());
+        double b[6];
+        layer.glyphs()->GetBounds(b); // 0.1-σ circles around the corners of [0, 2]²
+        QVERIFY(std::fabs(b[0] + 0.1) < 1e-6 && std::fabs(b[1] - 2.1) < 1e-6);
+        c.layerOn[static_cast<int>(LayerSwitch::Uncertainty)] = false;
+        layer.update(c, ViewLayer::Glyphs);
+        QCOMPARE(layer.glyphs()->GetNumberOfPoints(), vtkIdType(0));
+        QCOMPARE(s.visibleProps(), 0);
+    }
+
+    void pointAndLegendLayersFollowTheContext()
+    {
+        Scene s(square(false));
+        PointLayer points;
+        LegendAxesLayer legend;
+        points.attach(s.scene, s.overlay);
+        legend.attach(s.scene, s.overlay);
+        ViewContext c = s.context();
+        c.colourBy = ColourBy::Label;
+        points.update(c, ViewLayer::Points | ViewLayer::Colours | ViewLayer::TopK | ViewLayer::Selection);
+        legend.update(c, ViewLayer::Points | ViewLayer::Colours);
+        auto* poly = vtkPolyData::SafeDownCast(points.points()->GetMapper()->GetInput());
+        QVERIFY(poly);
+        QCOMPARE(poly->GetNumberOfPoints(), vtkIdType(4));
+        QVERIFY(!legend.colourBarShown()); // label colours: a legend, no colour bar
+        c.colourBy = ColourBy::Custom;
+        c.customTitle = "similarity";
+        legend.update(c, ViewLayer::Colours);
+        QVERIFY(legend.colourBarShown());
+    }
+};
+
+QTEST_MAIN(TestViewLayers)
+#include "TestViewLayers.moc"

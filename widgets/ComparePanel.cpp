@@ -1,0 +1,152 @@
+#include "ComparePanel.h"
+
+#include "CloudView.h"
+#include "DataDocument.h"
+#include "metrics/Metrics.h"
+#include "TrainingController.h"
+
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QTextDocument>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace olens {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+QString fmt3(double v) { return QString::number(v, 'f', 3); }
+} // namespace
+
+ComparePanel::ComparePanel(const CompareView::Entry& e, QObject* owner, QThreadPool* pool)
+    : entry(e), doc(new DataDocument(owner)), trainer(new TrainingController(doc, owner))
+{
+    trainer->setThreadPool(pool);
+    frame = new QFrame;
+    frame->setFrameShape(QFrame::StyledPanel);
+    title = new QLabel;
+    title->setTextFormat(Qt::RichText);
+    title->setWordWrap(true);
+    title->setFixedHeight(2 * title->fontMetrics().lineSpacing() + 4);
+    title->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    edit = new QToolButton;
+    edit->setText(QStringLiteral("…"));
+    edit->setAutoRaise(true);
+    edit->setToolTip(tr("Parameters and normalisation of this panel's detector"));
+    view = new CloudView(doc);
+    view->setMinimumSize(160, 120);
+    view->setGridResolution2D(120); // small panels: a coarser field computes faster
+    view->setGridResolution3D(32);
+    auto* header = new QHBoxLayout;
+    header->setContentsMargins(4, 0, 0, 0);
+    header->addWidget(title, 1);
+    header->addWidget(edit, 0, Qt::AlignTop);
+    auto* fl = new QVBoxLayout(frame);
+    fl->setContentsMargins(1, 1, 1, 1);
+    fl->setSpacing(0);
+    fl->addLayout(header);
+    fl->addWidget(view, 1);
+
+    // The title follows the training; the owner (the context of these connections) wires the rest.
+    QObject::connect(trainer, &TrainingController::progress, owner, [this](double done, const QString&, double) {
+        fraction = done;
+        updateTitle();
+    });
+    QObject::connect(trainer, &TrainingController::finished, owner, [this](double) {
+        state = State::Done;
+        updateTitle();
+    });
+    QObject::connect(trainer, &TrainingController::failed, owner, [this](const QString& message) {
+        state = State::Failed;
+        error = message;
+        updateTitle();
+    });
+    QObject::connect(trainer, &TrainingController::cancelled, owner, [this] {
+        // Cancelled for a restart (new data or settings) is not a user cancel.
+        state = (pending || restart) ? State::Idle : State::Cancelled;
+        updateTitle();
+    });
+}
+
+ComparePanel::~ComparePanel()
+{
+    delete trainer;
+    delete frame;
+    delete doc;
+}
+
+void ComparePanel::updateMetrics()
+{
+    auroc = auprc = kNaN;
+    const auto r = doc->result();
+    const Dataset& d = doc->dataset();
+    if (r && d.hasLabels() && r->scores.size() == d.rows()) {
+        const Eigen::VectorXi flags = d.outlierFlags();
+        const long positives = flags.sum();
+        if (positives > 0 && positives < flags.size()) {
+            try {
+                auroc = olens::auroc(r->scores, flags);
+                auprc = averagePrecision(r->scores, flags);
+            } catch (const std::exception&) {
+                auroc = auprc = kNaN;
+            }
+        }
+    }
+}
+
+void ComparePanel::updateTitle()
+{
+    QString head = QStringLiteral("<b>%1</b> <span style='color:#777'>%2</span>")
+                       .arg(QString::fromStdString(entry.id).toHtmlEscaped(),
+                            QString::fromStdString(toString(entry.normalization)));
+    if (!entry.params.empty()) {
+        QStringList params;
+        for (const auto& [name, value] : entry.params)
+            params << QString::fromStdString(name + "=" + value);
+        head += QStringLiteral(" <span style='color:#777'>%1</span>").arg(params.join(' ').toHtmlEscaped());
+    }
+    QString line;
+    switch (state) {
+    case State::Idle:
+        line = doc->isEmpty() ? tr("no data")
+               : (pending || restart) ? tr("data changed — retraining")
+                                      : tr("not trained — Train all (Ctrl+Shift+T)");
+        break;
+    case State::Training:
+        line = tr("training %1 %").arg(int(std::lround(fraction * 100.0)));
+        break;
+    case State::Cancelled:
+        line = tr("cancelled");
+        break;
+    case State::Failed:
+        line = QStringLiteral("<span style='color:#b00020'>%1</span>").arg(tr("error: %1").arg(error).toHtmlEscaped());
+        break;
+    case State::Done:
+        break;
+    }
+    // Two lines that fit a small panel: detector + fit time, then the metrics (or the state).
+    if (const auto r = doc->result(); r && state != State::Training) {
+        head += tr(" · fit %1 s").arg(r->fitSeconds, 0, 'f', r->fitSeconds < 10 ? 3 : 1);
+        if (!std::isnan(auroc))
+            line = tr("AUROC %1 · AUPRC %2").arg(fmt3(auroc), fmt3(auprc));
+        else
+            line = QStringLiteral("<span style='color:#777'>%1</span>")
+                       .arg(tr("AUROC/AUPRC need a label column with inliers and outliers"));
+    }
+    title->setText(head + "<br>" + line);
+    QTextDocument plain;
+    plain.setHtml(title->text());
+    title->setToolTip(plain.toPlainText()); // the full text when the panel is too narrow
+}
+
+QString ComparePanel::plainTitle() const
+{
+    QTextDocument plain;
+    plain.setHtml(title->text());
+    return plain.toPlainText().replace(QChar::LineSeparator, '\n');
+}
+
+} // namespace olens

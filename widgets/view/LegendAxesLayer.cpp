@@ -1,0 +1,230 @@
+#include "view/LegendAxesLayer.h"
+
+#include "DataDocument.h"
+#include "view/PointColouring.h"
+#include "view/VtkSupport.h"
+
+#include <QCoreApplication>
+
+#include <vtkCamera.h>
+#include <vtkCoordinate.h>
+#include <vtkCubeAxesActor.h>
+#include <vtkLegendBoxActor.h>
+#include <vtkLookupTable.h>
+#include <vtkPolyData.h>
+#include <vtkProperty.h>
+#include <vtkProperty2D.h>
+#include <vtkRegularPolygonSource.h>
+#include <vtkRenderer.h>
+#include <vtkScalarBarActor.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace olens {
+
+namespace {
+// The legend's texts belong to the view (one translation context with the rest of CloudView).
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("olens::CloudView", text);
+}
+} // namespace
+
+LegendAxesLayer::LegendAxesLayer()
+{
+    m_axes->SetGridLineLocation(vtkCubeAxesActor::VTK_GRID_LINES_FURTHEST);
+    m_axes->SetFlyModeToOuterEdges();
+    m_axes->SetScreenSize(11.0);
+    m_axes->SetLabelOffset(12.0);
+    m_axes->SetTitleOffset(14.0);
+    for (int i = 0; i < 3; ++i) {
+        m_axes->GetTitleTextProperty(i)->SetColor(0.15, 0.15, 0.15);
+        m_axes->GetLabelTextProperty(i)->SetColor(0.15, 0.15, 0.15);
+    }
+    m_axes->GetXAxesLinesProperty()->SetColor(0.3, 0.3, 0.3);
+    m_axes->GetYAxesLinesProperty()->SetColor(0.3, 0.3, 0.3);
+    m_axes->GetZAxesLinesProperty()->SetColor(0.3, 0.3, 0.3);
+    m_axes->PickableOff();
+
+    m_legend->SetNumberOfEntries(0);
+    m_legend->BorderOn();
+    m_legend->BoxOn();
+    m_legend->GetBoxProperty()->SetColor(1, 1, 1);
+    m_legend->SetBackgroundColor(1, 1, 1);
+    m_legend->SetBackgroundOpacity(0.85);
+    m_legend->UseBackgroundOn();
+    m_legend->GetEntryTextProperty()->SetColor(0.1, 0.1, 0.1);
+    m_legend->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    m_legend->GetPosition2Coordinate()->SetCoordinateSystemToNormalizedViewport();
+    m_legend->PickableOff();
+
+    m_scalarBar->SetTitle("outlier score");
+    m_scalarBar->SetNumberOfLabels(5);
+    m_scalarBar->SetLabelFormat("%-#.3g");
+    m_scalarBar->SetOrientationToVertical();
+    m_scalarBar->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    m_scalarBar->GetPositionCoordinate()->SetValue(0.885, 0.08);
+    m_scalarBar->SetWidth(0.1);
+    m_scalarBar->SetHeight(0.6);
+    m_scalarBar->SetMaximumWidthInPixels(70);
+    styleText(m_scalarBar->GetTitleTextProperty(), 13);
+    styleText(m_scalarBar->GetLabelTextProperty(), 11);
+    m_scalarBar->UnconstrainedFontSizeOn();
+    m_scalarBar->VisibilityOff();
+
+    styleText(m_noteActor->GetTextProperty(), 13);
+    m_noteActor->SetDisplayPosition(10, 10);
+    styleText(m_gridActor->GetTextProperty(), 11);
+    m_gridActor->GetTextProperty()->SetColor(0.35, 0.35, 0.35);
+    m_gridActor->SetDisplayPosition(10, 28);
+}
+
+LegendAxesLayer::~LegendAxesLayer() = default;
+
+void LegendAxesLayer::attach(vtkRenderer* scene, vtkRenderer* overlay)
+{
+    m_axes->SetCamera(scene->GetActiveCamera());
+    scene->AddActor(m_axes);
+    overlay->AddActor2D(m_legend);
+    overlay->AddActor2D(m_scalarBar);
+    overlay->AddActor2D(m_noteActor);
+    overlay->AddActor2D(m_gridActor);
+}
+
+void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
+{
+    if (changes & Points)
+        updateAxes(ctx);
+    if (changes & Field) {
+        m_gridActor->SetInput(ctx.gridText.toUtf8().constData());
+        m_gridActor->SetVisibility(ctx.field != nullptr);
+    }
+    if (changes & (Points | Positions | Colours | TopK | Glyphs | Visibility))
+        updateLegend(ctx);
+}
+
+void LegendAxesLayer::updateAxes(const ViewContext& ctx)
+{
+    const Eigen::MatrixX3d& display = *ctx.display;
+    const Projection& projection = *ctx.projection;
+    const Eigen::Index n = display.rows();
+    double bounds[6] = {0, 1, 0, 1, 0, 0};
+    if (n > 0)
+        for (int j = 0; j < 3; ++j) {
+            bounds[2 * j] = display.col(j).minCoeff();
+            bounds[2 * j + 1] = display.col(j).maxCoeff();
+        }
+    const bool flat = ctx.twoD;
+    std::array<std::string, 3> titles = {"x", "y", "z"};
+    for (std::size_t j = 0; j < projection.axisNames.size() && j < 3; ++j)
+        titles[j] = projection.axisNames[j];
+    m_axes->SetBounds(bounds);
+    m_axes->SetXTitle(titles[0].c_str());
+    m_axes->SetYTitle(projection.displayDims() >= 2 ? titles[1].c_str() : "");
+    m_axes->SetZTitle(titles[2].c_str());
+    m_axes->SetYAxisVisibility(projection.displayDims() >= 2);
+    m_axes->SetZAxisVisibility(!flat);
+    m_axes->SetDrawZGridlines(false);
+    // 2D: one x and one y axis with screen-aligned labels; 3D: the outer edges of the data box.
+    m_axes->SetUse2DMode(flat ? 1 : 0);
+    m_axes->SetFlyMode(flat ? vtkCubeAxesActor::VTK_FLY_CLOSEST_TRIAD : vtkCubeAxesActor::VTK_FLY_OUTER_EDGES);
+    m_axes->SetVisibility(n > 0);
+
+    m_noteActor->SetInput(projection.note.c_str());
+    m_noteActor->SetVisibility(!projection.note.empty());
+}
+
+void LegendAxesLayer::updateLegend(const ViewContext& ctx)
+{
+    const Dataset& d = ctx.doc->dataset();
+    const Eigen::Index n = d.rows();
+    const auto result = ctx.doc->result();
+    const ColourBy by = ctx.colourBy;
+    const bool customMode = by == ColourBy::Custom;
+    const bool scoreMode = (by == ColourBy::Score && result) || customMode; // a scalar bar, no label legend
+    m_scalarBar->SetVisibility(scoreMode);
+    m_scalarBar->SetLookupTable(customMode ? ctx.colouring->customTable() : ctx.colouring->scoreTable());
+    m_scalarBar->SetTitle(customMode ? ctx.customTitle.toUtf8().constData() : "outlier score");
+    m_colourBar = scoreMode;
+
+    vtkNew<vtkRegularPolygonSource> disk;
+    disk->SetNumberOfSides(24);
+    disk->SetRadius(0.5);
+    disk->Update();
+    std::vector<std::pair<QString, QColor>> entries;
+    if (by == ColourBy::Cluster && result && !result->geometry.clusterOfPoint.empty()) {
+        std::map<int, long> counts;
+        for (int c : result->geometry.clusterOfPoint)
+            ++counts[c];
+        for (const auto& [c, cnt] : counts) {
+            if (entries.size() >= 12)
+                break;
+            entries.emplace_back(tr("cluster %1 (%2)").arg(c).arg(cnt), PointColouring::componentColour(c));
+        }
+    } else if (!scoreMode && d.hasLabels()) {
+        std::map<double, long> counts;
+        for (Eigen::Index i = 0; i < n; ++i)
+            ++counts[d.labels(i)];
+        const bool binary = std::all_of(counts.begin(), counts.end(),
+                                        [](const auto& kv) { return kv.first == 0.0 || kv.first == 1.0; });
+        for (const auto& [lab, cnt] : counts) {
+            if (entries.size() >= 12)
+                break;
+            QString text;
+            if (binary)
+                text = lab == 1.0 ? tr("outlier (%1)").arg(cnt) : tr("inlier (%1)").arg(cnt);
+            else {
+                const auto k = static_cast<std::size_t>(lab);
+                const QString name = (lab >= 0 && lab == std::floor(lab) && k < d.labelNames.size())
+                    ? QString::fromStdString(d.labelNames[k])
+                    : QString::number(lab);
+                text = QString::fromStdString(d.labelName) + " " + name + QStringLiteral(" (%1)").arg(cnt);
+            }
+            entries.emplace_back(text, PointColouring::colourFor(lab));
+        }
+    } else if (!scoreMode && n > 0) {
+        entries.emplace_back(tr("points (%1)").arg(n),
+                             PointColouring::colourFor(std::numeric_limits<double>::quiet_NaN()));
+    }
+    // The glyphs are drawn exactly when switched on and possible (UncertaintyLayer).
+    if (ctx.on(LayerSwitch::Uncertainty) && ctx.canShowUncertainty)
+        entries.emplace_back(tr("uncertainty, %1 sigma (%2)").arg(ctx.sigmaScale, 0, 'g', 3)
+                                 .arg(ctx.twoD ? tr("ellipses") : tr("ellipsoids")), QColor(130, 130, 130));
+    if (result) {
+        const Geometry& g = result->geometry;
+        for (std::size_t k = 0; k < g.quadrics.size() && k < 6; ++k)
+            entries.emplace_back(tr("quadric %1 (zero set)").arg(k + 1),
+                                 PointColouring::componentColour(static_cast<int>(k)));
+        for (std::size_t f = 0; f < g.frames.size() && f < 4; ++f)
+            entries.emplace_back(QString::fromStdString(g.frames[f].name.empty() ? "frame " + std::to_string(f + 1)
+                                                                                 : g.frames[f].name),
+                                 PointColouring::componentColour(static_cast<int>(f)));
+        if (!g.flats.empty() && by != ColourBy::Cluster)
+            entries.emplace_back(tr("flat%1 over the data extent").arg(g.flats.size() > 1 ? "s" : ""),
+                                 PointColouring::componentColour(g.flats.front().cluster < 0 ? 0 : g.flats.front().cluster));
+        if (ctx.doc->topK() > 0)
+            entries.emplace_back(tr("top %1 by score (ring)").arg(ctx.doc->topK()), QColor(140, 0, 0));
+        entries.emplace_back(ctx.twoD ? tr("threshold contour") : tr("threshold iso-surface"), QColor(20, 20, 20));
+    }
+    m_legend->SetNumberOfEntries(static_cast<int>(entries.size()));
+    for (std::size_t e = 0; e < entries.size(); ++e) {
+        double rgb[3] = {entries[e].second.redF(), entries[e].second.greenF(), entries[e].second.blueF()};
+        m_legend->SetEntry(static_cast<int>(e), disk->GetOutput(), entries[e].first.toUtf8().constData(), rgb);
+    }
+    const double h = std::min(0.5, 0.045 * double(std::max<std::size_t>(1, entries.size())));
+    const double x = scoreMode ? 0.62 : 0.76;
+    m_legend->GetPositionCoordinate()->SetValue(x, 0.97 - h);
+    m_legend->GetPosition2Coordinate()->SetValue(0.23, h);
+    m_legend->SetVisibility(!entries.empty());
+}
+
+} // namespace olens

@@ -1,0 +1,156 @@
+#include "view/PointColouring.h"
+
+#include "data/Dataset.h"
+#include "display/DisplayGeometry.h"
+#include "pipeline/FitPipeline.h"
+
+#include <vtkColorTransferFunction.h>
+#include <vtkFloatArray.h>
+#include <vtkLookupTable.h>
+#include <vtkUnsignedCharArray.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <vector>
+
+namespace olens {
+
+namespace {
+
+// Colour maps as a few control points (perceptually ordered; viridis/magma after matplotlib).
+const std::map<QString, std::vector<std::array<double, 3>>>& colourMapStops()
+{
+    static const std::map<QString, std::vector<std::array<double, 3>>> maps = {
+        {"viridis", {{0.267, 0.005, 0.329}, {0.283, 0.141, 0.458}, {0.254, 0.265, 0.530}, {0.207, 0.372, 0.553},
+                     {0.164, 0.471, 0.558}, {0.128, 0.567, 0.551}, {0.135, 0.659, 0.518}, {0.267, 0.749, 0.441},
+                     {0.478, 0.821, 0.318}, {0.741, 0.873, 0.150}, {0.993, 0.906, 0.144}}},
+        {"magma", {{0.001, 0.000, 0.014}, {0.114, 0.065, 0.277}, {0.316, 0.071, 0.485}, {0.513, 0.148, 0.508},
+                   {0.716, 0.215, 0.475}, {0.904, 0.318, 0.392}, {0.986, 0.536, 0.382}, {0.996, 0.749, 0.533},
+                   {0.987, 0.991, 0.750}}},
+        {"coolwarm", {{0.230, 0.299, 0.754}, {0.552, 0.690, 0.996}, {0.866, 0.866, 0.866}, {0.958, 0.604, 0.482},
+                      {0.706, 0.016, 0.150}}},
+        {"greys", {{0.95, 0.95, 0.95}, {0.05, 0.05, 0.05}}},
+    };
+    return maps;
+}
+
+} // namespace
+
+PointColouring::PointColouring()
+{
+    m_lut->SetNumberOfTableValues(256);
+    m_customLut->SetNumberOfTableValues(256);
+}
+
+PointColouring::~PointColouring() = default;
+
+vtkLookupTable* PointColouring::scoreTable() const { return m_lut; }
+vtkLookupTable* PointColouring::customTable() const { return m_customLut; }
+vtkUnsignedCharArray* PointColouring::colours() const { return m_colours; }
+vtkFloatArray* PointColouring::sizes() const { return m_sizes; }
+
+QColor PointColouring::colourFor(double label)
+{
+    if (std::isnan(label))
+        return QColor(40, 110, 180); // unlabelled: one calm blue
+    if (label == 0.0)
+        return QColor(70, 130, 180);  // inlier
+    if (label == 1.0)
+        return QColor(220, 50, 40);   // outlier
+    return componentColour(static_cast<int>(std::lround(std::fabs(label))));
+}
+
+QColor PointColouring::componentColour(int k)
+{
+    // A qualitative palette (Tableau-like), cycling.
+    static const QColor palette[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44}, {148, 103, 189},
+                                     {140, 86, 75}, {227, 119, 194}, {188, 189, 34}, {23, 190, 207},
+                                     {214, 39, 40}, {127, 127, 127}};
+    return palette[((k % 10) + 10) % 10];
+}
+
+QStringList PointColouring::colourMaps()
+{
+    QStringList names;
+    for (const auto& [name, stops] : colourMapStops())
+        names << name;
+    return names;
+}
+
+bool PointColouring::setColourMap(const QString& name)
+{
+    const auto& maps = colourMapStops();
+    const auto it = maps.find(name);
+    if (it == maps.end())
+        return false;
+    vtkNew<vtkColorTransferFunction> ctf;
+    const auto& stops = it->second;
+    for (std::size_t i = 0; i < stops.size(); ++i)
+        ctf->AddRGBPoint(double(i) / double(stops.size() - 1), stops[i][0], stops[i][1], stops[i][2]);
+    for (int i = 0; i < 256; ++i) {
+        double rgb[3];
+        ctf->GetColor(i / 255.0, rgb);
+        m_lut->SetTableValue(i, rgb[0], rgb[1], rgb[2], 1.0);
+    }
+    m_lut->Modified();
+    return true;
+}
+
+void PointColouring::update(const Dataset& d, const FitResult* result, ColourBy by, const Eigen::VectorXd& custom,
+                            double customLo, double customHi, float baseSize)
+{
+    const Eigen::Index n = d.rows();
+    const bool scores = result && result->scores.size() == n && n > 0;
+    if (scores)
+        std::tie(m_scoreLo, m_scoreHi) = scoreColourRange(result->scores);
+    m_lut->SetTableRange(m_scoreLo, m_scoreHi);
+    m_lut->Build();
+    if (by == ColourBy::Custom) {
+        for (int k = 0; k < 256; ++k)
+            m_customLut->SetTableValue(k, m_lut->GetTableValue(k));
+        m_customLut->SetTableRange(customLo, customHi);
+        m_customLut->Modified();
+    }
+
+    m_colours = vtkSmartPointer<vtkUnsignedCharArray>::New();
+    m_colours->SetName("colours");
+    m_colours->SetNumberOfComponents(3);
+    m_colours->SetNumberOfTuples(n);
+    const auto& clusters = result ? result->geometry.clusterOfPoint : std::vector<int>{};
+    for (Eigen::Index i = 0; i < n; ++i) {
+        QColor c;
+        if (by == ColourBy::Custom) {
+            double rgb[3];
+            m_customLut->GetColor(std::isfinite(custom(i)) ? custom(i) : customLo, rgb);
+            c = QColor::fromRgbF(float(rgb[0]), float(rgb[1]), float(rgb[2]));
+        } else if (by == ColourBy::Score && result && result->scores.size() == n) {
+            double rgb[3];
+            m_lut->GetColor(result->scores(i), rgb);
+            c = QColor::fromRgbF(float(rgb[0]), float(rgb[1]), float(rgb[2]));
+        } else if (by == ColourBy::Cluster && static_cast<Eigen::Index>(clusters.size()) == n) {
+            c = componentColour(clusters[static_cast<std::size_t>(i)]);
+        } else {
+            c = colourFor(d.hasLabels() ? d.labels(i) : std::numeric_limits<double>::quiet_NaN());
+        }
+        const unsigned char rgb[3] = {static_cast<unsigned char>(c.red()), static_cast<unsigned char>(c.green()),
+                                      static_cast<unsigned char>(c.blue())};
+        m_colours->SetTypedTuple(i, rgb);
+    }
+    // Sprite size: the base size, grown with the score (up to 1.8×) when colouring by score.
+    m_sizes = vtkSmartPointer<vtkFloatArray>::New();
+    m_sizes->SetName("olensPointSize");
+    m_sizes->SetNumberOfTuples(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        float s = baseSize;
+        if (by == ColourBy::Score && result && result->scores.size() == n) {
+            const double t = std::clamp((result->scores(i) - m_scoreLo) / (m_scoreHi - m_scoreLo), 0.0, 1.0);
+            s = baseSize * float(0.8 + t);
+        }
+        m_sizes->SetValue(i, s);
+    }
+}
+
+} // namespace olens

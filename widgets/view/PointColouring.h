@@ -1,0 +1,56 @@
+#pragma once
+// The view's colours: the label / component palettes, the named colour maps, and per update the
+// score lookup table (over [min, 99th percentile] of the scores), the custom-values lookup table
+// and one RGB colour and sprite size per point. Shared by the point, field, uncertainty and
+// legend layers through the ViewContext.
+#include "view/ViewLayer.h"
+
+#include <Eigen/Dense>
+#include <QColor>
+#include <QStringList>
+#include <vtkNew.h>
+#include <vtkSmartPointer.h>
+
+class vtkFloatArray;
+class vtkLookupTable;
+class vtkUnsignedCharArray;
+
+namespace olens {
+
+struct Dataset;
+struct FitResult;
+
+class PointColouring {
+public:
+    PointColouring();
+    ~PointColouring();
+
+    /// Colour for a label value (0 inlier, 1 outlier, other ids from a palette; NaN = unlabelled).
+    static QColor colourFor(double label);
+    /// Colour of the k-th geometry component (quadric, frame, cluster).
+    static QColor componentColour(int k);
+    static QStringList colourMaps();
+    /// Fills the score table from a named map; false (nothing changed) for an unknown name.
+    bool setColourMap(const QString& name);
+
+    /// Recomputes the tables and the per-point arrays. `custom` (with its range) is used in
+    /// Custom mode; sprites are `baseSize` pixels, grown with the score (up to 1.8×) in Score mode.
+    void update(const Dataset& d, const FitResult* result, ColourBy by, const Eigen::VectorXd& custom,
+                double customLo, double customHi, float baseSize);
+
+    vtkLookupTable* scoreTable() const;
+    vtkLookupTable* customTable() const;
+    /// n×3 unsigned char colours ("colours") and n sprite sizes ("olensPointSize") of the last
+    /// update (null before the first).
+    vtkUnsignedCharArray* colours() const;
+    vtkFloatArray* sizes() const;
+
+private:
+    vtkNew<vtkLookupTable> m_lut;
+    vtkNew<vtkLookupTable> m_customLut; // the colour map over the custom scalars' range
+    vtkSmartPointer<vtkUnsignedCharArray> m_colours;
+    vtkSmartPointer<vtkFloatArray> m_sizes;
+    double m_scoreLo = 0.0, m_scoreHi = 1.0; // kept while there are no scores
+};
+
+} // namespace olens

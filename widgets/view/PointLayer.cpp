@@ -1,0 +1,157 @@
+#include "view/PointLayer.h"
+
+#include "DataDocument.h"
+#include "display/Grid.h"
+#include "view/PointColouring.h"
+#include "view/VtkSupport.h"
+
+#include <QFile>
+
+#include <vtkActor.h>
+#include <vtkFloatArray.h>
+#include <vtkGlyph3DMapper.h>
+#include <vtkPointData.h>
+#include <vtkPoints.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRegularPolygonSource.h>
+#include <vtkRenderer.h>
+#include <vtkShaderProperty.h>
+#include <vtkUnsignedCharArray.h>
+
+namespace olens {
+
+namespace {
+
+std::string shaderText(const char* name)
+{
+    QFile f(QStringLiteral(":/shaders/") + name);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("OutlierLens: shader resource %s missing", name);
+    return f.readAll().toStdString();
+}
+
+} // namespace
+
+PointLayer::PointLayer()
+{
+    vtkNew<vtkPolyDataMapper> mapper;
+    mapper->SetInputData(m_poly);
+    mapper->SetScalarModeToUsePointData();
+    mapper->SetColorModeToDirectScalars();
+    m_points->SetMapper(mapper);
+    m_points->GetProperty()->SetRepresentationToPoints();
+    m_points->GetProperty()->SetPointSize(9);
+    m_points->GetProperty()->LightingOff();
+    // Round anti-aliased sprites with an outline, sized per point (shaders/points.*.glsl).
+    mapper->MapDataArrayToVertexAttribute("olensPointSize", "olensPointSize", vtkDataObject::FIELD_ASSOCIATION_POINTS, -1);
+    vtkShaderProperty* sp = m_points->GetShaderProperty();
+    sp->AddVertexShaderReplacement("//VTK::PositionVC::Dec", true, shaderText("points.vert.dec.glsl"), false);
+    sp->AddVertexShaderReplacement("//VTK::PositionVC::Impl", true, shaderText("points.vert.impl.glsl"), false);
+    sp->AddFragmentShaderReplacement("//VTK::Light::Impl", true, shaderText("points.frag.impl.glsl"), false);
+
+    vtkNew<vtkPolyDataMapper> selMapper;
+    selMapper->SetInputData(m_selPoly);
+    selMapper->ScalarVisibilityOff();
+    m_selection->SetMapper(selMapper);
+    m_selection->GetProperty()->SetRepresentationToPoints();
+    m_selection->GetProperty()->RenderPointsAsSpheresOn();
+    m_selection->GetProperty()->SetPointSize(17);
+    m_selection->GetProperty()->SetColor(1.0, 0.75, 0.0);
+    m_selection->PickableOff();
+    m_selection->VisibilityOff();
+
+    // Top-k: a ring glyph around each highlighted point.
+    vtkNew<vtkRegularPolygonSource> ring;
+    ring->SetNumberOfSides(32);
+    ring->GeneratePolygonOff();
+    ring->GeneratePolylineOn();
+    vtkNew<vtkGlyph3DMapper> ringMapper;
+    ringMapper->SetInputData(m_topPoly);
+    ringMapper->SetSourceConnection(ring->GetOutputPort());
+    ringMapper->ScalingOff();
+    ringMapper->ScalarVisibilityOff();
+    m_top->SetMapper(ringMapper);
+    m_top->GetProperty()->SetColor(0.55, 0.0, 0.0);
+    m_top->GetProperty()->SetLineWidth(2.5f);
+    m_top->GetProperty()->LightingOff();
+    m_top->PickableOff();
+    m_top->VisibilityOff();
+}
+
+PointLayer::~PointLayer() = default;
+
+void PointLayer::attach(vtkRenderer* scene, vtkRenderer*)
+{
+    scene->AddActor(m_points);
+    scene->AddActor(m_top);
+    scene->AddActor(m_selection);
+}
+
+void PointLayer::setPointSize(float pixels)
+{
+    m_points->GetProperty()->SetPointSize(pixels);
+}
+
+void PointLayer::update(const ViewContext& ctx, unsigned changes)
+{
+    const Eigen::MatrixX3d& P = *ctx.display;
+    if (changes & Points)
+        m_poly->DeepCopy(vertexCloud(P));
+    if (changes & Positions) {
+        // Points move (data ↔ reconstruction) keeping their colours.
+        vtkPoints* pts = m_poly->GetPoints();
+        for (Eigen::Index i = 0; i < P.rows(); ++i)
+            pts->SetPoint(i, P(i, 0), P(i, 1), P(i, 2));
+        pts->Modified();
+        m_poly->Modified();
+    }
+    if (changes & Colours) {
+        m_poly->GetPointData()->SetScalars(ctx.colouring->colours());
+        m_poly->GetPointData()->AddArray(ctx.colouring->sizes());
+        m_poly->Modified();
+    }
+    if (changes & (Positions | TopK))
+        updateTopK(ctx);
+    if (changes & (Positions | Selection))
+        updateSelection(ctx);
+}
+
+void PointLayer::updateTopK(const ViewContext& ctx)
+{
+    const Eigen::MatrixX3d& display = *ctx.display;
+    const int k = std::min<int>(ctx.doc->topK(), static_cast<int>(ctx.doc->ranking().size()));
+    Eigen::MatrixX3d P(k, 3);
+    for (int r = 0; r < k; ++r)
+        P.row(r) = display.row(ctx.doc->ranking()[static_cast<std::size_t>(r)]);
+    m_topPoly->DeepCopy(vertexCloud(P));
+    // Ring radius: a small fraction of the data box.
+    const double diag = boxDiagonal(display);
+    if (auto* gm = vtkGlyph3DMapper::SafeDownCast(m_top->GetMapper())) {
+        gm->SetScaleFactor(1.0);
+        m_top->SetScale(1.0);
+    }
+    m_top->GetProperty()->SetLineWidth(2.5f);
+    vtkNew<vtkRegularPolygonSource> ring;
+    ring->SetNumberOfSides(32);
+    ring->SetRadius(0.025 * diag);
+    ring->GeneratePolygonOff();
+    ring->GeneratePolylineOn();
+    static_cast<vtkGlyph3DMapper*>(m_top->GetMapper())->SetSourceConnection(ring->GetOutputPort());
+    m_top->SetVisibility(k > 0);
+}
+
+void PointLayer::updateSelection(const ViewContext& ctx)
+{
+    const int index = ctx.selected;
+    if (index < 0 || index >= ctx.display->rows()) {
+        m_selection->VisibilityOff();
+    } else {
+        Eigen::MatrixX3d one = ctx.display->row(index);
+        m_selPoly->DeepCopy(vertexCloud(one));
+        m_selection->VisibilityOn();
+    }
+}
+
+} // namespace olens

@@ -1,0 +1,35 @@
+#pragma once
+// The points as round sprites (shaders/points.*.glsl) coloured and sized per point, the top-k
+// rings and the selection highlight. The sprites are the view's pick target.
+#include "view/ViewLayer.h"
+
+#include <vtkNew.h>
+
+class vtkActor;
+class vtkPolyData;
+
+namespace olens {
+
+class PointLayer : public ViewLayer {
+public:
+    PointLayer();
+    ~PointLayer() override;
+    void attach(vtkRenderer* scene, vtkRenderer* overlay) override;
+    void update(const ViewContext& ctx, unsigned changes) override;
+
+    vtkActor* points() const { return m_points; }
+    void setPointSize(float pixels);
+
+private:
+    void updateTopK(const ViewContext& ctx);
+    void updateSelection(const ViewContext& ctx);
+
+    vtkNew<vtkPolyData> m_poly;
+    vtkNew<vtkActor> m_points;
+    vtkNew<vtkPolyData> m_selPoly;
+    vtkNew<vtkActor> m_selection;
+    vtkNew<vtkPolyData> m_topPoly;
+    vtkNew<vtkActor> m_top;
+};
+
+} // namespace olens
