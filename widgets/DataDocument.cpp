@@ -3,15 +3,11 @@
 #include "data/DataLoader.h"
 #include "base/Errors.h"
 
+#include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
 #include <numeric>
-
-#include <vtkNew.h>
-#include <vtkPLYReader.h>
-#include <vtkPoints.h>
-#include <vtkPolyData.h>
 
 namespace olens {
 
@@ -121,35 +117,10 @@ void DataDocument::setSelectedPoint(int index)
 
 Dataset loadCloudFile(const QString& path)
 {
-    const QFileInfo info(path);
-    if (!info.exists())
+    if (!QFileInfo::exists(path))
         throw DataError("cannot open '" + path.toStdString() + "': no such file");
-    if (info.suffix().compare("ply", Qt::CaseInsensitive) != 0)
-        return loadDataset(path.toStdString());
-
-    vtkNew<vtkPLYReader> reader;
-    const QByteArray file = QFile::encodeName(path);
-    if (!reader->CanReadFile(file.constData()))
-        throw DataError(path.toStdString() + ": not a readable PLY file");
-    reader->SetFileName(file.constData());
-    reader->Update();
-    vtkPolyData* poly = reader->GetOutput();
-    if (!poly || poly->GetNumberOfPoints() == 0)
-        throw DataError(path.toStdString() + ": PLY file has no vertices");
-    Dataset d;
-    d.source = path.toStdString();
-    d.featureNames = {"x", "y", "z"};
-    d.X.resize(poly->GetNumberOfPoints(), 3);
-    for (vtkIdType i = 0; i < poly->GetNumberOfPoints(); ++i) {
-        double p[3];
-        poly->GetPoint(i, p);
-        for (int j = 0; j < 3; ++j) {
-            if (!std::isfinite(p[j]))
-                throw DataError(path.toStdString() + ": vertex " + std::to_string(i) + " has a non-finite coordinate");
-            d.X(i, j) = p[j];
-        }
-    }
-    return d;
+    // One loader for CLI and GUI: PLY (core/data/PlyReader) and text tables, bounded and validated.
+    return loadDataset(QFile::encodeName(path).toStdString());
 }
 
 } // namespace olens
