@@ -13,6 +13,17 @@ namespace olens {
 
 void DataDocument::setDataset(Dataset data, const QString& path)
 {
+    // A transaction: the views build their projections and statistics from the new data inside
+    // datasetChanged. If any of them fails (bad_alloc in a projection, …) the previous data,
+    // result, threshold and selection come back, every observer rebuilds from them, and the error
+    // reaches the caller (File → Open reports it): the document never holds data the window does
+    // not show.
+    Dataset oldData = std::move(m_data);
+    const QString oldPath = m_path;
+    const bool oldEdited = m_edited;
+    const int oldSelected = m_selected;
+    const double oldThreshold = m_threshold;
+    std::shared_ptr<const FitResult> oldResult = m_result;
     m_data = std::move(data);
     m_path = path;
     m_edited = false;
@@ -21,7 +32,21 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     m_live.reset();
     m_liveNorm.reset();
     m_ranking.clear();
-    emit datasetChanged();
+    try {
+        emit datasetChanged();
+    } catch (...) {
+        m_data = std::move(oldData);
+        m_path = oldPath;
+        m_edited = oldEdited;
+        installResult(std::move(oldResult));
+        m_threshold = oldThreshold;
+        m_selected = oldSelected;
+        emit datasetChanged();
+        emit resultChanged();
+        emit thresholdChanged(m_threshold);
+        emit selectionChanged(m_selected);
+        throw;
+    }
     emit resultChanged();
     emit selectionChanged(-1);
 }
