@@ -38,6 +38,9 @@ trap '[ -n "$XVFB_PID" ] && kill "$XVFB_PID" 2>/dev/null; rm -rf "$T"' EXIT
 TIMEOUT=${HOSTILE_TIMEOUT:-30}
 MEM_KB=${HOSTILE_MEM_KB:-3000000}      # 3 GB of address space for the CLI
 GUI_MEM_KB=${HOSTILE_GUI_MEM_KB:-6000000}
+if ldd "$CLI" 2>/dev/null | grep -qE 'lib(asan|tsan)'; then
+  MEM_KB=unlimited GUI_MEM_KB=unlimited # sanitizers reserve terabytes of address space
+fi
 export HOME=$T/home XDG_CONFIG_HOME=$T/home/.config XDG_DATA_HOME=$T/home/.local/share \
        XDG_STATE_HOME=$T/home/.local/state XDG_CACHE_HOME=$T/home/.cache
 mkdir -p "$HOME" "$T/runtime" "$T/cwd"
