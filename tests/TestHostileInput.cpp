@@ -344,6 +344,11 @@ private slots:
         r = cli({"evaluate", "--input", path, "--detector", "knn", "--outlier-label", "b", "--json"});
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY(r.out.find("\"outliers\":10") != std::string::npos);
+        // A fit file of inliers only does not need to contain the outlier value.
+        const std::string fit = file("fit-a.csv");
+        writeBytes(fit, "x,y,label\n0,0,a\n1,0,a\n0,1,a\n1,1,a\n0.5,0.5,a\n0.2,0.7,a\n0.9,0.1,a\n0.4,0.3,a\n");
+        r = cli({"evaluate", "--input", path, "--fit-input", fit, "--detector", "knn", "--outlier-label", "b", "--json"});
+        QVERIFY2(r.code == 0, r.err.c_str());
         r = cli({"evaluate", "--input", path, "--detector", "knn", "--outlier-label", "zzz", "--json"});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.find("--outlier-label 'zzz' does not occur in column 'label' (values: 'a', 'b')") != std::string::npos,

@@ -269,6 +269,8 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     if (separateFit) {
         LoadOptions tl = lo;
         tl.labelRequired = false;
+        // The fit file's labels are not used: no outlier mapping needed (it may hold inliers only).
+        tl.labelMeaning = LoadOptions::LabelMeaning::ClassIds;
         train = loadDataset(a.options.at("fit-input"), tl);
         if (train.featureNames != r.input.featureNames)
             throw DataError("--fit-input has features (" + std::to_string(train.cols())
