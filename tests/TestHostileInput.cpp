@@ -528,6 +528,11 @@ private slots:
         QCOMPARE(d.X(1, 1), 4.0);
         const Dataset m = parseDataset("x,y\r\n1,2\r\n\r\n3,4", "crlf.csv");
         QCOMPARE(m.rows(), Eigen::Index(2));
+        // A DOS end-of-file mark is not binary data.
+        QCOMPARE(parseDataset("x,y\r\n1,2\r\n3,4\r\n\x1A", "dos.csv").rows(), Eigen::Index(2));
+        const std::string dos = file("dos.csv");
+        writeBytes(dos, "x,y\r\n1,2\r\n3,4\r\n\x1A");
+        QCOMPARE(loadDataset(dos).rows(), Eigen::Index(2));
     }
 
     void subnormalParametersDoNotThrow()

@@ -359,6 +359,8 @@ void rejectBinary(std::string_view text, const std::string& source)
 
 Dataset parseDataset(std::string_view text, const std::string& sourceName, const LoadOptions& options)
 {
+    if (!text.empty() && text.back() == '\x1A')
+        text.remove_suffix(1); // the Ctrl-Z end-of-file mark of old DOS text files
     rejectBinary(text, sourceName);
     LineReader reader(text);
     std::string_view line;
@@ -653,7 +655,9 @@ std::string readBounded(const std::string& path, std::uint64_t maxBytes)
         bytes.resize(old + static_cast<std::size_t>(got));
         if (!sniffed && (got == 0 || bytes.size() >= 4096)) {
             sniffed = true;
-            if (!looksLikePly(bytes)) rejectBinary(std::string_view(bytes).substr(0, 4096), path);
+            std::string_view head = std::string_view(bytes).substr(0, 4096);
+            if (!head.empty() && head.back() == '\x1A') head.remove_suffix(1); // DOS end-of-file mark
+            if (!looksLikePly(bytes)) rejectBinary(head, path);
             if (regular && st.st_size > 0) bytes.reserve(static_cast<std::size_t>(st.st_size) + 1);
         }
         if (got == 0) break;
