@@ -507,6 +507,9 @@ private slots:
             QVERIFY(m.find("…(1000000 bytes)") != std::string::npos);
         }
         QCOMPARE(QString::fromStdString(displayValue(std::string("a\x01\tb\0c", 6))), QString("a\\x01\\tb\\0c"));
+        // Invalid UTF-8 (binary garbage) is escaped, valid UTF-8 kept.
+        QCOMPARE(displayValue("\xFF\xC3\xA9\x80z"), std::string("\\xFF\xC3\xA9\\x80z"));
+        QCOMPARE(displayValue(std::string(100, 'b'), 3), std::string("bbb…(100 bytes)"));
         // NUL / UTF-16 bytes: "binary data", not a ragged row.
         const std::string utf16("x\0,\0y\0\n\0", 8);
         try {
@@ -540,6 +543,11 @@ private slots:
         auto d = Registry::instance().create("quadrics", {{"lambda", "1e-310"}});
         QCOMPARE(d->params().getReal("lambda"), 1e-310);
         QVERIFY(d->params().toJson().dump().find("1e-310") != std::string::npos);
+        // CLI numbers outside the parameter schema too (stod threw out_of_range: "expected a number").
+        const std::string in = file("p.csv");
+        writeBytes(in, "x,y,label\n0,0,0\n1,0,0\n0,1,1\n1,1,1\n");
+        const Run r = cli({"perturb", "--input", in, "--t", "1e-310", "--seed", "1", "--output", "-"});
+        QVERIFY2(r.code == 0, r.err.c_str());
     }
 
 private:

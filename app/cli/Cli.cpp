@@ -13,7 +13,9 @@
 #include "registry/Registry.h"
 #include "similarity/Verification.h"
 
+#include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -175,6 +177,19 @@ std::vector<std::string> inputPaths(const Args& a)
     for (const char* k : {"input", "fit-input", "calibrate", "train", "test"})
         if (a.options.count(k)) in.push_back(a.options.at(k));
     return in;
+}
+
+/// A whole-string number; from_chars, not stod, which throws for subnormal values such as 1e-310.
+bool parseReal(const std::string& text, double& value)
+{
+    const char* b = text.data();
+    const char* e = b + text.size();
+    if (b != e && *b == '+') ++b;
+    const auto r = std::from_chars(b, e, value);
+    if (b == e || r.ptr != e) return false;
+    if (r.ec == std::errc::result_out_of_range) value = std::strtod(text.c_str(), nullptr);
+    else if (r.ec != std::errc()) return false;
+    return true;
 }
 
 double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
@@ -404,10 +419,8 @@ int cmdVerify(const Args& a, std::ostream& out, std::ostream& err)
         throw ParamError("--max-iter must be in [0, 1000000]");
     vo.model.maxIter = static_cast<int>(maxIter);
     if (a.options.count("tol")) {
-        std::size_t pos = 0;
         double tol = -1;
-        try { tol = std::stod(a.options.at("tol"), &pos); } catch (const std::exception&) { pos = 0; }
-        if (pos == 0 || pos != a.options.at("tol").size() || !(tol >= 0))
+        if (!parseReal(a.options.at("tol"), tol) || !(tol >= 0))
             throw ParamError("--tol: expected a number >= 0, got '" + a.options.at("tol") + "'");
         vo.model.tol = tol;
     }
@@ -485,10 +498,8 @@ int cmdVerify(const Args& a, std::ostream& out, std::ostream& err)
 int cmdPerturb(const Args& a, std::ostream& out)
 {
     const std::string tText = require(a, "t");
-    std::size_t pos = 0;
     double t = -1;
-    try { t = std::stod(tText, &pos); } catch (const std::exception&) { pos = 0; }
-    if (pos == 0 || pos != tText.size() || !std::isfinite(t) || t < 0)
+    if (!parseReal(tText, t) || !std::isfinite(t) || t < 0)
         throw ParamError("--t: expected a finite number >= 0, got '" + tText + "'");
     const long long seed = parseInteger(require(a, "seed"), "--seed");
     LoadOptions lo = loadOptions(a);

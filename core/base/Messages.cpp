@@ -20,17 +20,26 @@ std::string displayValue(std::string_view text, std::size_t maxChars)
                 char buf[8];
                 std::snprintf(buf, sizeof buf, "\\x%02X", c);
                 out += buf;
-            } else {
+            } else if (c < 0x80) {
                 out += static_cast<char>(c);
+            } else {
+                // A whole valid UTF-8 sequence is one character; any other byte is escaped.
+                const std::size_t len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+                bool valid = len > 0 && i + len <= text.size();
+                for (std::size_t k = 1; valid && k < len; ++k)
+                    valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+                if (valid) {
+                    out.append(text.data() + i, len);
+                    i += len - 1;
+                } else {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\x%02X", c);
+                    out += buf;
+                }
             }
         }
     }
-    if (i < text.size()) {
-        // Do not cut a UTF-8 sequence in half.
-        while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80) out.pop_back();
-        if (!out.empty() && static_cast<unsigned char>(out.back()) >= 0xC0) out.pop_back();
-        out += "…(" + std::to_string(text.size()) + " bytes)";
-    }
+    if (i < text.size()) out += "…(" + std::to_string(text.size()) + " bytes)";
     return out;
 }
 

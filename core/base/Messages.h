@@ -8,7 +8,8 @@
 
 namespace olens {
 
-/// `text` for a message: control bytes (< 0x20, 0x7F) escaped as \n, \r, \t, \0 or \xNN, and cut to
+/// `text` for a message: control bytes (< 0x20, 0x7F) and bytes that are not valid UTF-8 escaped as
+/// \n, \r, \t, \0 or \xNN (valid UTF-8 is kept whole), and cut to
 /// at most `maxChars` characters with "…(N bytes)" appended when longer. No quotes are added.
 std::string displayValue(std::string_view text, std::size_t maxChars = 80);
 
