@@ -7,6 +7,7 @@
 #include "data/DataLoader.h"
 #include "base/Errors.h"
 #include "data/Normalizer.h"
+#include "data/PlyReader.h"
 #include "registry/Registry.h"
 #include "session/Session.h"
 
@@ -151,6 +152,36 @@ inline void runLoader(std::string_view text)
         } catch (const DataError& e) {
             lastError = e.what();
             require(!lastError.empty(), "DataError has a message");
+        }
+    }
+    if (!anyParsed)
+        throw DataError(lastError);
+}
+
+// ---- PLY reader --------------------------------------------------------------------------------
+
+/// parsePly with default, label-required and class-id options; throws DataError on bad input.
+/// Besides the data set invariants: never more vertices than bytes (no fabricated points).
+inline void runPly(std::string_view bytes)
+{
+    std::vector<LoadOptions> variants(3);
+    variants[1].labelRequired = true;
+    variants[1].outlierLabel = "1";
+    variants[2].labelMeaning = LoadOptions::LabelMeaning::ClassIds;
+    variants[2].labelColumn = "intensity";
+    bool anyParsed = false;
+    std::string lastError;
+    for (const LoadOptions& o : variants) {
+        try {
+            const Dataset d = parsePly(bytes, "fuzz.ply", o);
+            checkDataset(d, false);
+            require(static_cast<std::size_t>(d.rows()) <= bytes.size(), "no more vertices than bytes");
+            require(d.cols() >= 3 && d.featureNames[0] == "x" && d.featureNames[1] == "y" && d.featureNames[2] == "z",
+                    "x, y, z come first");
+            anyParsed = true;
+        } catch (const DataError& e) {
+            lastError = e.what();
+            require(!lastError.empty() && lastError.find('\n') == std::string::npos, "DataError is one line");
         }
     }
     if (!anyParsed)

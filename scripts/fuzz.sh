@@ -2,7 +2,7 @@
 # libFuzzer runs: builds the fuzz targets with clang + ASan + UBSan in ${BUILD_DIR:-build-fuzz}
 # (GUI, tests and benchmarks off) and runs each target for FUZZ_SECONDS (default 60) seconds.
 #
-#   scripts/fuzz.sh                     every target (fuzz_loader, fuzz_model, fuzz_session)
+#   scripts/fuzz.sh                     every target (fuzz_loader, fuzz_model, fuzz_session, fuzz_ply)
 #   FUZZ_SECONDS=600 scripts/fuzz.sh fuzz_loader
 #   FUZZ_KEEP_GOING=1 scripts/fuzz.sh   do not stop at the first crash (libFuzzer -fork=1 mode)
 #
@@ -25,7 +25,7 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
     -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \
     -DOLENS_BUILD_GUI=OFF -DOLENS_BUILD_TESTS=OFF -DOLENS_BUILD_BENCH=OFF -DOLENS_BUILD_FUZZ=ON
 fi
-ALL=(fuzz_loader fuzz_model fuzz_session)
+ALL=(fuzz_loader fuzz_model fuzz_session fuzz_ply)
 TARGETS=("$@")
 if [ ${#TARGETS[@]} -eq 0 ]; then TARGETS=("${ALL[@]}"); fi
 cmake --build "$BUILD_DIR" -j "${JOBS:-2}" --target "${TARGETS[@]}"

@@ -153,11 +153,13 @@ void TestDataLoader::quotedFields()
     QCOMPARE(d.X(1, 2), 6.0);
 
     // '#' and the delimiter inside quotes are data, also in text labels.
-    const Dataset l = parse("x,label\n1,\"big, #1\"\n2,\"a;b\"\n3,\"big, #1\"\n");
-    QCOMPARE(toQt(l.labelNames), QStringList({"big, #1", "a;b"}));
-    QCOMPARE(l.labels(0), 0.0);
-    QCOMPARE(l.labels(1), 1.0);
-    QCOMPARE(l.labels(2), 0.0);
+    LoadOptions classes;
+    classes.labelMeaning = LoadOptions::LabelMeaning::ClassIds;
+    const Dataset l = parse("x,label\n1,\"big, #1\"\n2,\"a;b\"\n3,\"big, #1\"\n", classes);
+    QCOMPARE(toQt(l.labelNames), QStringList({"a;b", "big, #1"}));
+    QCOMPARE(l.labels(0), 1.0);
+    QCOMPARE(l.labels(1), 0.0);
+    QCOMPARE(l.labels(2), 1.0);
 
     // Quoted semicolon file: the delimiter is detected outside quotes only.
     const Dataset s = parse("\"p,q\";r\n1;2\n");
@@ -314,19 +316,24 @@ void TestDataLoader::labelByNumber()
 
 void TestDataLoader::textLabels()
 {
+    // Class ids (verify, perturb): numbered in sorted order, never by first appearance
+    // (outlier-flag mapping of text labels: TestHostileInput).
     LoadOptions o;
     o.labelColumn = "class";
+    o.labelMeaning = LoadOptions::LabelMeaning::ClassIds;
     const Dataset d = parse("x,class\n1,setosa\n2,virginica\n3,setosa\n4,3\n5,versicolor\n", o);
     QCOMPARE(d.labelName, std::string("class"));
-    QCOMPARE(toQt(d.labelNames), QStringList({"setosa", "virginica", "3", "versicolor"}));
+    QCOMPARE(toQt(d.labelNames), QStringList({"3", "setosa", "versicolor", "virginica"}));
     QCOMPARE(d.labels.size(), Eigen::Index(5));
-    QCOMPARE(d.labels(0), 0.0);
-    QCOMPARE(d.labels(1), 1.0);
-    QCOMPARE(d.labels(2), 0.0);
-    QCOMPARE(d.labels(3), 2.0);
-    QCOMPARE(d.labels(4), 3.0);
+    QCOMPARE(d.labels(0), 1.0);
+    QCOMPARE(d.labels(1), 3.0);
+    QCOMPARE(d.labels(2), 1.0);
+    QCOMPARE(d.labels(3), 0.0);
+    QCOMPARE(d.labels(4), 2.0);
     // Text labels in the default "label" column; quoted texts are unescaped.
-    const Dataset c = parse("x,label\n1,\"a \"\"b\"\"\"\n2,c\n3,\"a \"\"b\"\"\"\n");
+    LoadOptions c0;
+    c0.labelMeaning = LoadOptions::LabelMeaning::ClassIds;
+    const Dataset c = parse("x,label\n1,\"a \"\"b\"\"\"\n2,c\n3,\"a \"\"b\"\"\"\n", c0);
     QCOMPARE(toQt(c.labelNames), QStringList({"a \"b\"", "c"}));
     QCOMPARE(c.labels(2), 0.0);
 }
@@ -444,7 +451,7 @@ void TestDataLoader::malformed_data()
     row("only label", "label\n1\n0\n", "data.csv: no numeric feature column (all columns are label/sigma/excluded)");
     row("only excluded", "id,label\n1,0\n", "data.csv: no numeric feature column (all columns are label/sigma/excluded)",
         L, false, "id");
-    row("unterminated quote", "x,y\n\"1,2\n", "data.csv:2:1: unterminated quoted field");
+    row("unterminated quote", "x,y\n\"1,2\n", "data.csv:2:1: unterminated quoted field (a quoted field must end on the same line)");
     row("text after quote", "x,y\n1,\"2\"3\n", "data.csv:2:2: unexpected text after closing quote");
     row("negative sigma", "x,sigma_x\n1,0.5\n2,-0.1\n", "data.csv:3:2: negative sigma '-0.1' in column 'sigma_x'");
     row("non-numeric sigma", "x,sigma_x\n1,big\n", "data.csv:2:2: non-numeric value 'big' in column 'sigma_x'");
@@ -507,12 +514,13 @@ void TestDataLoader::roundTripBitExact()
                                -1.7976931348623157e308, 0.1, 1.0 / 3.0, 3.141592653589793, 1e-300};
     for (int k = 0; k < 10; ++k) d.X(k, 2) = specials[k];
     d.labelName = "class";
-    d.labelNames = {"inlier", "outlier, far", "3"};
+    d.labelNames = {"3", "inlier", "outlier, far"}; // class ids are read back in sorted text order
 
     std::ostringstream out;
     writeCsv(out, d);
     LoadOptions o;
     o.labelColumn = "class";
+    o.labelMeaning = LoadOptions::LabelMeaning::ClassIds;
     const Dataset r = parseDataset(out.str(), "roundtrip.csv", o);
     QCOMPARE(toQt(r.featureNames), toQt(d.featureNames));
     QVERIFY(sameBits(r.X, d.X));

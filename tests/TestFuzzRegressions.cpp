@@ -57,6 +57,7 @@ private slots:
     void loader() { replay(QStringLiteral("fuzz_loader"), olens::fuzz::runLoader, 10); }
     void model() { replay(QStringLiteral("fuzz_model"), olens::fuzz::runModel, 10); }
     void session() { replay(QStringLiteral("fuzz_session"), olens::fuzz::runSession, 10); }
+    void ply() { replay(QStringLiteral("fuzz_ply"), olens::fuzz::runPly, 8); }
 };
 
 QTEST_APPLESS_MAIN(TestFuzzRegressions)

@@ -3,20 +3,27 @@
 #include "data/DataLoader.h"
 #include "base/Errors.h"
 
+#include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
 #include <numeric>
 
-#include <vtkNew.h>
-#include <vtkPLYReader.h>
-#include <vtkPoints.h>
-#include <vtkPolyData.h>
-
 namespace olens {
 
 void DataDocument::setDataset(Dataset data, const QString& path)
 {
+    // A transaction: the views build their projections and statistics from the new data inside
+    // datasetChanged. If any of them fails (bad_alloc in a projection, …) the previous data,
+    // result, threshold and selection come back, every observer rebuilds from them, and the error
+    // reaches the caller (File → Open reports it): the document never holds data the window does
+    // not show.
+    Dataset oldData = std::move(m_data);
+    const QString oldPath = m_path;
+    const bool oldEdited = m_edited;
+    const int oldSelected = m_selected;
+    const double oldThreshold = m_threshold;
+    std::shared_ptr<const FitResult> oldResult = m_result;
     m_data = std::move(data);
     m_path = path;
     m_edited = false;
@@ -25,7 +32,21 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     m_live.reset();
     m_liveNorm.reset();
     m_ranking.clear();
-    emit datasetChanged();
+    try {
+        emit datasetChanged();
+    } catch (...) {
+        m_data = std::move(oldData);
+        m_path = oldPath;
+        m_edited = oldEdited;
+        installResult(std::move(oldResult));
+        m_threshold = oldThreshold;
+        m_selected = oldSelected;
+        emit datasetChanged();
+        emit resultChanged();
+        emit thresholdChanged(m_threshold);
+        emit selectionChanged(m_selected);
+        throw;
+    }
     emit resultChanged();
     emit selectionChanged(-1);
 }
@@ -121,35 +142,10 @@ void DataDocument::setSelectedPoint(int index)
 
 Dataset loadCloudFile(const QString& path)
 {
-    const QFileInfo info(path);
-    if (!info.exists())
+    if (!QFileInfo::exists(path))
         throw DataError("cannot open '" + path.toStdString() + "': no such file");
-    if (info.suffix().compare("ply", Qt::CaseInsensitive) != 0)
-        return loadDataset(path.toStdString());
-
-    vtkNew<vtkPLYReader> reader;
-    const QByteArray file = QFile::encodeName(path);
-    if (!reader->CanReadFile(file.constData()))
-        throw DataError(path.toStdString() + ": not a readable PLY file");
-    reader->SetFileName(file.constData());
-    reader->Update();
-    vtkPolyData* poly = reader->GetOutput();
-    if (!poly || poly->GetNumberOfPoints() == 0)
-        throw DataError(path.toStdString() + ": PLY file has no vertices");
-    Dataset d;
-    d.source = path.toStdString();
-    d.featureNames = {"x", "y", "z"};
-    d.X.resize(poly->GetNumberOfPoints(), 3);
-    for (vtkIdType i = 0; i < poly->GetNumberOfPoints(); ++i) {
-        double p[3];
-        poly->GetPoint(i, p);
-        for (int j = 0; j < 3; ++j) {
-            if (!std::isfinite(p[j]))
-                throw DataError(path.toStdString() + ": vertex " + std::to_string(i) + " has a non-finite coordinate");
-            d.X(i, j) = p[j];
-        }
-    }
-    return d;
+    // One loader for CLI and GUI: PLY (core/data/PlyReader) and text tables, bounded and validated.
+    return loadDataset(QFile::encodeName(path).toStdString());
 }
 
 } // namespace olens

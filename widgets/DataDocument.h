@@ -90,7 +90,7 @@ private:
 /// new or moved rows) reuse the training scores, the others are scored. Null when it fails.
 std::shared_ptr<const FitResult> adjustResult(const FitResult& r, const Dataset& data, const std::vector<int>& keep);
 
-/// Reads CSV/TSV/TXT/XYZ through the core loader and PLY through VTK's reader.
+/// Reads CSV/TSV/TXT/XYZ and PLY through the core loader (loadDataset; labels as outlier flags).
 /// Throws olens::DataError with a message naming the file on failure.
 Dataset loadCloudFile(const QString& path);
 

@@ -1,5 +1,7 @@
 #include "Cli.h"
 
+#include "base/AtomicWriter.h"
+#include "base/Messages.h"
 #include "data/DataLoader.h"
 #include "base/Errors.h"
 #include "data/Generators.h"
@@ -12,11 +14,14 @@
 #include "session/Session.h"
 #include "similarity/Verification.h"
 
+#include <charconv>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <set>
@@ -36,12 +41,16 @@ usage:
       with sigma_ columns)
   outlierlens-cli score --input F.csv --detector ID [--param k=v]... [--fit-input T.csv]
                         [--normalize none|zscore|l2|minmax] [--label-column C]
-                        [--calibrate V.csv] [--save-model M.json] --output S.csv
-      writes index,score,outlier[,label] (index = 0-based data row; score: higher = more outlying)
-  outlierlens-cli score --input F.csv --model M.json [--label-column C] --output S.csv
+                        [--calibrate V.csv] [--save-model M.json] [--outlier-label VALUE]
+                        --output S.csv|-
+      writes index,score,outlier[,label] (index = 0-based data row; score: higher = more outlying);
+      '--output -' writes to standard output; the scores and the model are replaced together or not
+      at all
+  outlierlens-cli score --input F.csv --model M.json [--label-column C] --output S.csv|-
       scores with a saved model (--save-model, Python's save_model) without fitting
   outlierlens-cli evaluate --input F.csv --detector ID [--param k=v]... [--fit-input T.csv]
-                        [--normalize none|zscore|l2|minmax] [--label-column label] --json
+                        [--normalize none|zscore|l2|minmax] [--label-column label]
+                        [--outlier-label VALUE] --json
       prints one JSON object: detector, params, n, p, auroc, auprc, fit_seconds, score_seconds, ...
   outlierlens-cli verify --train T.csv --test U.csv [--class-column label] [--sigma-prefix sigma_]
                         --method uajb|jb [--dim K] [--pairs N] [--seed S]
@@ -60,6 +69,14 @@ usage:
 --calibrate V.csv (gods, bods): after fitting, recalibrate eta on the labelled validation file with
 GODS eq. 24 (2-means on the responses); scores and, with --param decision=eq23, the outlier
 column then use eta' = eta + delta.
+Labels: numeric labels 0 = inlier, other values = outlier. Text labels need to say which value is
+the outlier class: --outlier-label VALUE (e.g. --outlier-label anomaly); without it a single
+value reading 'outlier', 'anomaly', 'anomalous', 'abnormal', 'novelty', '1', 'true' or 'yes' is
+used (or, with two values, the one that is not 'inlier', 'normal', '0', 'false', 'no'); otherwise
+evaluate refuses the file and score ignores the labels (never numbered by order of appearance).
+Inputs: CSV/TSV/whitespace text or PLY (ascii, binary); at most 1024 MB unless --max-input-mb N.
+Outputs are written atomically (temporary file, fsync, rename); an output that is a symlink,
+device, FIFO or one of the input files is refused.
 Without --fit-input the detector is fitted on --input itself and the training scores are used
 (e.g. knn excludes each point from its own neighbours). Label values other than 0 count as
 outliers. Any error exits non-zero with a one-line reason.
@@ -110,6 +127,8 @@ Args parseArgs(const std::vector<std::string>& args, const std::set<std::string>
     return a;
 }
 
+LoadOptions loadOptions(const Args& a);
+
 const std::string& require(const Args& a, const std::string& name)
 {
     const auto it = a.options.find(name);
@@ -136,6 +155,44 @@ long long parseInteger(const std::string& text, const std::string& what)
     if (pos == 0 || pos != text.size())
         throw ParamError(what + ": expected an integer, got '" + text + "'");
     return v;
+}
+
+LoadOptions loadOptions(const Args& a)
+{
+    LoadOptions lo;
+    lo.labelColumn = option(a, "label-column", "label");
+    lo.outlierLabel = option(a, "outlier-label", "");
+    if (a.options.count("outlier-label") && lo.outlierLabel.empty())
+        throw ParamError("--outlier-label needs a non-empty VALUE");
+    if (a.options.count("max-input-mb")) {
+        const long long mb = parseInteger(a.options.at("max-input-mb"), "--max-input-mb");
+        if (mb < 1 || mb > 1'000'000)
+            throw ParamError("--max-input-mb: " + std::to_string(mb) + " is outside [1, 1000000]");
+        lo.maxBytes = static_cast<std::uint64_t>(mb) << 20;
+    }
+    return lo;
+}
+
+/// The input files named on the command line (an output must be none of them).
+std::vector<std::string> inputPaths(const Args& a)
+{
+    std::vector<std::string> in;
+    for (const char* k : {"input", "fit-input", "calibrate", "train", "test", "model"})
+        if (a.options.count(k)) in.push_back(a.options.at(k));
+    return in;
+}
+
+/// A whole-string number; from_chars, not stod, which throws for subnormal values such as 1e-310.
+bool parseReal(const std::string& text, double& value)
+{
+    const char* b = text.data();
+    const char* e = b + text.size();
+    if (b != e && *b == '+') ++b;
+    const auto r = std::from_chars(b, e, value);
+    if (b == e || r.ptr != e) return false;
+    if (r.ec == std::errc::result_out_of_range) value = std::strtod(text.c_str(), nullptr);
+    else if (r.ec != std::errc()) return false;
+    return true;
 }
 
 double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
@@ -194,8 +251,10 @@ int cmdGenerate(const Args& a, std::ostream& out)
     const long long seed = parseInteger(option(a, "seed", "0"), "--seed");
     if (n < 1 || n > 10'000'000)
         throw ParamError("--n: " + std::to_string(n) + " is outside [1, 10000000]");
-    const Dataset d = generate(a.positional[0], static_cast<int>(n), static_cast<std::uint64_t>(seed), a.params);
     const std::string path = require(a, "output");
+    if (path != "-")
+        checkOutputPath(path, {}, "--output"); // before the work, and the old file stays until the rename
+    const Dataset d = generate(a.positional[0], static_cast<int>(n), static_cast<std::uint64_t>(seed), a.params);
     if (path == "-")
         writeCsv(out, d);
     else
@@ -214,9 +273,8 @@ struct Prepared {
 Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
 {
     Prepared r;
-    LoadOptions lo;
-    lo.labelColumn = option(a, "label-column", "label");
-    lo.labelRequired = labelRequired || a.options.count("label-column");
+    LoadOptions lo = loadOptions(a);
+    lo.labelRequired = labelRequired || a.options.count("label-column") || a.options.count("outlier-label");
     r.input = loadDataset(require(a, "input"), lo);
     for (const auto& w : r.input.warnings)
         err << "outlierlens-cli: warning: " << w << "\n";
@@ -257,6 +315,8 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     if (separateFit) {
         LoadOptions tl = lo;
         tl.labelRequired = false;
+        // The fit file's labels are not used: no outlier mapping needed (it may hold inliers only).
+        tl.labelMeaning = LoadOptions::LabelMeaning::ClassIds;
         train = loadDataset(a.options.at("fit-input"), tl);
         if (train.featureNames != r.input.featureNames)
             throw DataError("--fit-input has features (" + std::to_string(train.cols())
@@ -295,17 +355,40 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     return r;
 }
 
-int cmdScore(const Args& a, std::ostream& err)
+int cmdScore(const Args& a, std::ostream& out, std::ostream& err)
 {
     const std::string outPath = require(a, "output");
+    const bool modelWanted = a.options.count("save-model") > 0;
+    const std::string modelPath = modelWanted ? a.options.at("save-model") : std::string();
+    const std::vector<std::string> inputs = inputPaths(a);
+    // Refuse bad outputs before minutes of fitting, not after.
+    if (outPath != "-")
+        checkOutputPath(outPath, inputs, "--output");
+    if (modelWanted) {
+        if (modelPath == "-")
+            throw ParamError("--save-model needs a file path ('-' is only for --output)");
+        checkOutputPath(modelPath, inputs, "--save-model");
+        if (modelPath == outPath)
+            throw ParamError("--save-model and --output name the same file '" + outPath + "'");
+    }
     Prepared r = fitAndScore(a, err, false);
-    writeFileAtomically(outPath, [&](std::ostream& f) {
+    auto scores = [&](std::ostream& f) {
         writeScores(f, r.result->scores, r.result->outlier, r.input.hasLabels() ? &r.input.labels : nullptr);
-    });
-    if (a.options.count("save-model")) {
+    };
+    // Scores and model together: both are written in full before either replaces its file.
+    AtomicWriter writer;
+    if (outPath != "-")
+        writer.add(outPath, scores, inputs);
+    if (modelWanted) {
         nlohmann::json model = r.result->detector->toJson();
         model["normalizer"] = r.result->normalizer.toJson();
-        writeFileAtomically(a.options.at("save-model"), [&](std::ostream& m) { m << model.dump(1) << "\n"; });
+        const std::string text = model.dump(1) + "\n";
+        writer.add(modelPath, [&](std::ostream& m) { m << text; }, inputs);
+    }
+    writer.commit();
+    if (outPath == "-") {
+        scores(out);
+        out.flush();
     }
     return 0;
 }
@@ -367,10 +450,8 @@ int cmdVerify(const Args& a, std::ostream& out, std::ostream& err)
         throw ParamError("--max-iter must be in [0, 1000000]");
     vo.model.maxIter = static_cast<int>(maxIter);
     if (a.options.count("tol")) {
-        std::size_t pos = 0;
         double tol = -1;
-        try { tol = std::stod(a.options.at("tol"), &pos); } catch (const std::exception&) { pos = 0; }
-        if (pos == 0 || pos != a.options.at("tol").size() || !(tol >= 0))
+        if (!parseReal(a.options.at("tol"), tol) || !(tol >= 0))
             throw ParamError("--tol: expected a number >= 0, got '" + a.options.at("tol") + "'");
         vo.model.tol = tol;
     }
@@ -386,8 +467,9 @@ int cmdVerify(const Args& a, std::ostream& out, std::ostream& err)
     else if (proj == "linear") vo.model.projection = LatentProjection::Linear;
     else if (proj != "auto") throw ParamError("--projection: expected auto, probabilistic or linear, got '" + proj + "'");
 
-    LoadOptions lo;
+    LoadOptions lo = loadOptions(a);
     lo.labelColumn = option(a, "class-column", "label");
+    lo.labelMeaning = LoadOptions::LabelMeaning::ClassIds; // classes, not outlier flags
     lo.labelRequired = true;
     lo.sigmaPrefix = option(a, "sigma-prefix", "sigma_");
     const bool impute = a.flags.count("impute-missing") > 0;
@@ -447,21 +529,21 @@ int cmdVerify(const Args& a, std::ostream& out, std::ostream& err)
 int cmdPerturb(const Args& a, std::ostream& out)
 {
     const std::string tText = require(a, "t");
-    std::size_t pos = 0;
     double t = -1;
-    try { t = std::stod(tText, &pos); } catch (const std::exception&) { pos = 0; }
-    if (pos == 0 || pos != tText.size() || !std::isfinite(t) || t < 0)
+    if (!parseReal(tText, t) || !std::isfinite(t) || t < 0)
         throw ParamError("--t: expected a finite number >= 0, got '" + tText + "'");
     const long long seed = parseInteger(require(a, "seed"), "--seed");
-    LoadOptions lo;
-    lo.labelColumn = option(a, "label-column", "label");
+    LoadOptions lo = loadOptions(a);
+    lo.labelMeaning = LoadOptions::LabelMeaning::ClassIds; // labels are carried through unchanged
     lo.labelRequired = a.options.count("label-column") > 0;
-    const Dataset d = perturbDataset(loadDataset(require(a, "input"), lo), t, static_cast<std::uint64_t>(seed));
     const std::string path = require(a, "output");
+    if (path != "-")
+        checkOutputPath(path, inputPaths(a), "--output");
+    const Dataset d = perturbDataset(loadDataset(require(a, "input"), lo), t, static_cast<std::uint64_t>(seed));
     if (path == "-")
         writeCsv(out, d);
     else
-        writeFileAtomically(path, [&](std::ostream& f) { writeCsv(f, d); });
+        writeCsv(path, d, inputPaths(a));
     return 0;
 }
 
@@ -479,7 +561,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
             out << kUsage;
             return 0;
         }
-        const std::set<std::string> common = {"input", "detector", "fit-input", "normalize", "label-column", "calibrate"};
+        const std::set<std::string> common = {"input",     "detector",      "fit-input",   "normalize",
+                                              "label-column", "calibrate", "outlier-label", "max-input-mb"};
         for (const auto& s : args)
             if (s == "--help" || s == "-h") {
                 out << kUsage;
@@ -492,24 +575,28 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         if (cmd == "score") {
             auto opts = common;
             opts.insert({"output", "save-model", "model"});
-            return cmdScore(parseArgs(args, opts, {}), err);
+            return cmdScore(parseArgs(args, opts, {}), out, err);
         }
         if (cmd == "evaluate")
             return cmdEvaluate(parseArgs(args, common, {"json"}), out, err);
         if (cmd == "verify")
             return cmdVerify(parseArgs(args, {"train", "test", "class-column", "sigma-prefix", "method", "dim", "pairs",
-                                              "seed", "reduction", "projection", "max-iter", "tol"},
+                                              "seed", "reduction", "projection", "max-iter", "tol", "max-input-mb"},
                                        {"json", "impute-missing"}),
                              out, err);
         if (cmd == "perturb")
-            return cmdPerturb(parseArgs(args, {"input", "t", "seed", "label-column", "output"}, {}), out);
+            return cmdPerturb(parseArgs(args, {"input", "t", "seed", "label-column", "output", "max-input-mb"}, {}), out);
         throw ParamError("unknown command '" + cmd + "' (commands: list, generate, score, evaluate, verify, perturb; see --help)");
+    } catch (const std::bad_alloc&) {
+        err << "outlierlens-cli: error: out of memory; use fewer rows or features, or smaller parameters "
+               "(e.g. k, m, degree)\n";
+        return 1;
     } catch (const std::exception& e) {
         std::string msg = e.what();
         for (auto& ch : msg)
             if (ch == '\n')
                 ch = ' ';
-        err << "outlierlens-cli: error: " << msg << "\n";
+        err << "outlierlens-cli: error: " << displayValue(msg, 600) << "\n";
         return 1;
     }
 }

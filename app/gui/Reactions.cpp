@@ -13,7 +13,8 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QMessageBox>
-#include <QSaveFile>
+#include <QBuffer>
+#include <QFile>
 #include <QSettings>
 
 namespace olens {
@@ -56,9 +57,16 @@ QString ScreenshotReaction::save(MainWindow* window, Target target, const QStrin
                                                : window->view()->grabImage();
     if (img.isNull())
         return tr("the view could not be rendered");
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || !img.save(&f, "PNG") || !f.commit())
-        return tr("cannot write PNG file '%1'").arg(path);
+    QByteArray png;
+    QBuffer buffer(&png);
+    if (!buffer.open(QIODevice::WriteOnly) || !img.save(&buffer, "PNG"))
+        return tr("cannot encode the PNG image for '%1'").arg(path);
+    try { // the one atomic writer (core/base/AtomicWriter): unique temp file, fsync, rename
+        writeFileAtomically(QFile::encodeName(path).toStdString(),
+                            [&](std::ostream& out) { out.write(png.constData(), png.size()); });
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
     return {};
 }
 
@@ -96,13 +104,13 @@ QString ExportReaction::save(MainWindow* window, What what, const QString& path)
     try {
         if (what == What::Scores) {
             const Dataset& d = window->document()->dataset();
-            writeFileAtomically(path.toStdString(), [&](std::ostream& out) {
+            writeFileAtomically(QFile::encodeName(path).toStdString(), [&](std::ostream& out) {
                 writeScores(out, r->scores, r->outlier, d.hasLabels() ? &d.labels : nullptr);
             });
         } else {
             nlohmann::json model = r->detector->toJson();
             model["normalizer"] = r->normalizer.toJson();
-            writeFileAtomically(path.toStdString(), [&](std::ostream& out) { out << model.dump(1) << "\n"; });
+            writeFileAtomically(QFile::encodeName(path).toStdString(), [&](std::ostream& out) { out << model.dump(1) << "\n"; });
         }
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());

@@ -1,9 +1,11 @@
 #include "base/Params.h"
 
 #include "base/Errors.h"
+#include "base/Messages.h"
 
 #include <algorithm>
 #include <charconv>
+#include <cstdlib>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -107,9 +109,9 @@ void ParamSet::set(const std::string& name, const std::string& rawValue)
         const char* e = b + value.size();
         auto [ptr, ec] = std::from_chars(b, e, v);
         if (value.empty() || ec != std::errc() || ptr != e)
-            throw ParamError(where + ": expected an integer, got '" + value + "'");
+            throw ParamError(where + ": expected an integer, got '" + displayValue(value) + "'");
         if (v < s.minValue || v > s.maxValue)
-            throw ParamError(where + ": " + value + " is outside " + rangeText(s));
+            throw ParamError(where + ": " + displayValue(value) + " is outside " + rangeText(s));
         m_values[name] = std::to_string(v);
         break;
     }
@@ -119,9 +121,9 @@ void ParamSet::set(const std::string& name, const std::string& rawValue)
         const char* e = b + value.size();
         auto [ptr, ec] = std::from_chars(b, e, v);
         if (value.empty() || ec != std::errc() || ptr != e || !std::isfinite(v))
-            throw ParamError(where + ": expected a finite number, got '" + value + "'");
+            throw ParamError(where + ": expected a finite number, got '" + displayValue(value) + "'");
         if (v < s.minValue || v > s.maxValue)
-            throw ParamError(where + ": " + value + " is outside " + rangeText(s));
+            throw ParamError(where + ": " + displayValue(value) + " is outside " + rangeText(s));
         m_values[name] = formatNumber(v);
         break;
     }
@@ -133,7 +135,7 @@ void ParamSet::set(const std::string& name, const std::string& rawValue)
         else if (v == "0" || v == "false" || v == "no" || v == "off")
             m_values[name] = "false";
         else
-            throw ParamError(where + ": expected true/false, got '" + value + "'");
+            throw ParamError(where + ": expected true/false, got '" + displayValue(value) + "'");
         break;
     }
     case ParamType::Choice: {
@@ -141,7 +143,7 @@ void ParamSet::set(const std::string& name, const std::string& rawValue)
             std::string list;
             for (const auto& c : s.choices)
                 list += (list.empty() ? "" : "|") + c;
-            throw ParamError(where + ": '" + value + "' is not one of " + list);
+            throw ParamError(where + ": '" + displayValue(value) + "' is not one of " + list);
         }
         m_values[name] = value;
         break;
@@ -161,6 +163,20 @@ std::string ParamSet::text(const std::string& name) const
     return m_values.at(name);
 }
 
+namespace {
+
+/// A stored (already validated) number. from_chars, not stod: stod throws out_of_range for
+/// subnormal values such as 1e-310 that passed validation.
+double parseStoredReal(const std::string& text)
+{
+    double v = 0;
+    const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (r.ec == std::errc::result_out_of_range) return std::strtod(text.c_str(), nullptr);
+    return v;
+}
+
+} // namespace
+
 int ParamSet::getInt(const std::string& name) const
 {
     if (spec(name).type != ParamType::Int)
@@ -173,7 +189,7 @@ double ParamSet::getReal(const std::string& name) const
     const auto t = spec(name).type;
     if (t != ParamType::Real && t != ParamType::Int)
         throw ParamError("parameter '" + name + "' is not numeric");
-    return std::stod(m_values.at(name));
+    return parseStoredReal(m_values.at(name));
 }
 
 bool ParamSet::getBool(const std::string& name) const
@@ -196,7 +212,7 @@ nlohmann::json ParamSet::toJson() const
     for (const auto& s : m_schema) {
         switch (s.type) {
         case ParamType::Int: j[s.name] = std::stoll(m_values.at(s.name)); break;
-        case ParamType::Real: j[s.name] = std::stod(m_values.at(s.name)); break;
+        case ParamType::Real: j[s.name] = parseStoredReal(m_values.at(s.name)); break;
         case ParamType::Bool: j[s.name] = m_values.at(s.name) == "true"; break;
         case ParamType::Choice: j[s.name] = m_values.at(s.name); break;
         }

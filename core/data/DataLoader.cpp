@@ -4,8 +4,12 @@
 #include "data/DataLoader.h"
 
 #include "base/Errors.h"
+#include "base/Messages.h"
+#include "data/LabelMapping.h"
+#include "data/PlyReader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -19,6 +23,10 @@
 #include <ostream>
 #include <system_error>
 #include <unordered_map>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace olens {
 
@@ -161,7 +169,7 @@ public:
                 for (;;) {
                     while (p < e && *p != '"') ++p;
                     if (p == e) {
-                        err = {column, "unterminated quoted field"};
+                        err = {column, "unterminated quoted field (a quoted field must end on the same line)"};
                         return false;
                     }
                     if (p + 1 < e && p[1] == '"') { escaped = true; p += 2; continue; }
@@ -247,9 +255,19 @@ public:
             const std::size_t rest = m_text.size() - m_pos;
             const void* nl = std::memchr(base, '\n', rest);
             std::size_t len = nl ? static_cast<std::size_t>(static_cast<const char*>(nl) - base) : rest;
-            m_pos += len + (nl ? 1 : 0);
+            // CRLF ends a line, and so does a lone CR (old Mac line endings).
+            if (const void* cr = std::memchr(base, '\r', len)) {
+                const auto k = static_cast<std::size_t>(static_cast<const char*>(cr) - base);
+                if (k + 1 < len || !nl) {
+                    m_pos += k + 1;
+                } else {
+                    m_pos += len + 1;
+                }
+                len = k;
+            } else {
+                m_pos += len + (nl ? 1 : 0);
+            }
             ++m_line;
-            if (len > 0 && base[len - 1] == '\r') --len;
             // Blank or whole-line comment?
             std::size_t i = 0;
             while (i < len && (isBlankChar(base[i]) || base[i] == '\r')) ++i;
@@ -308,10 +326,42 @@ std::string columnListText(const std::vector<std::string>& names, bool hasHeader
     return "(no header line; columns are numbered 1.." + std::to_string(names.size()) + ")";
 }
 
+// Text tables hold no NUL and no control bytes but tab, CR and LF: anything else is binary data
+// (or UTF-16), reported as such instead of as a ragged row or a non-numeric value.
+void rejectBinary(std::string_view text, const std::string& source)
+{
+    if (text.size() >= 2
+        && ((static_cast<unsigned char>(text[0]) == 0xFF && static_cast<unsigned char>(text[1]) == 0xFE)
+            || (static_cast<unsigned char>(text[0]) == 0xFE && static_cast<unsigned char>(text[1]) == 0xFF)))
+        failFile(source, "UTF-16 text (byte-order mark FF FE / FE FF); save the file as UTF-8");
+    long long line = 1;
+    std::size_t lineStart = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 || c == '\t') continue;
+        if (c == '\n' || c == '\r') {
+            if (c == '\n' || i + 1 >= text.size() || text[i + 1] != '\n') {
+                ++line;
+                lineStart = i + 1;
+            }
+            continue;
+        }
+        char byte[8];
+        std::snprintf(byte, sizeof byte, "0x%02X", c);
+        fail(source, line, static_cast<int>(std::min<std::size_t>(i - lineStart + 1, 1u << 30)),
+             std::string("binary data: byte ") + byte + " is not text"
+                 + (c == 0 ? " (a NUL byte; UTF-16 or a binary file?); expected a text table (CSV, TSV, whitespace) or PLY"
+                           : "; expected a text table (CSV, TSV, whitespace) or PLY"));
+    }
+}
+
 } // namespace
 
 Dataset parseDataset(std::string_view text, const std::string& sourceName, const LoadOptions& options)
 {
+    if (!text.empty() && text.back() == '\x1A')
+        text.remove_suffix(1); // the Ctrl-Z end-of-file mark of old DOS text files
+    rejectBinary(text, sourceName);
     LineReader reader(text);
     std::string_view line;
     long long lineNo = 0;
@@ -351,7 +401,7 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName, const
             auto [it, inserted] = seen.emplace(colNames[j], j);
             if (!inserted)
                 fail(sourceName, lineNo, 0,
-                     "duplicate column name '" + colNames[j] + "' (columns "
+                     "duplicate column name '" + displayValue(colNames[j]) + "' (columns "
                          + std::to_string(it->second + 1) + " and " + std::to_string(j + 1) + ")");
         }
     } else {
@@ -428,10 +478,11 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName, const
     };
 
     // ---- rows -------------------------------------------------------------------------
-    // Reserve from the number of remaining newlines (an upper bound on the row count).
+    // Reserve from the bytes that are really there (a row of c cells takes at least 2c bytes), at
+    // most 2^20 rows up front: blank lines or a huge file never make the loader reserve gigabytes.
     const std::size_t consumed = static_cast<std::size_t>(line.data() - text.data());
     const std::size_t lineEstimate =
-        static_cast<std::size_t>(std::count(text.begin() + static_cast<std::ptrdiff_t>(consumed), text.end(), '\n')) + 1;
+        std::min<std::size_t>((text.size() - consumed) / (2 * static_cast<std::size_t>(nCols)) + 1, std::size_t(1) << 20);
     std::vector<double> xbuf;
     xbuf.reserve(lineEstimate * static_cast<std::size_t>(p));
     std::vector<double> sbuf;
@@ -489,7 +540,7 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName, const
                 if (st == NumStatus::Ok) {
                     if (v < 0)
                         fail(sourceName, lineNo, j + 1,
-                             "negative sigma '" + std::string(cell) + "' in column '" + colNames[j] + "'");
+                             "negative sigma '" + displayValue(cell) + "' in column '" + displayValue(colNames[j]) + "'");
                     sbuf.push_back(v);
                     continue;
                 }
@@ -499,7 +550,7 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName, const
                 if (st == NumStatus::NotNumber) labelsNumeric = false;
                 if (st == NumStatus::NotFinite && firstNonFiniteLabelLine == 0) {
                     firstNonFiniteLabelLine = lineNo;
-                    labelNonFiniteText = std::string(cell);
+                    labelNonFiniteText = displayValue(cell);
                 }
                 labelValues.push_back(st == NumStatus::Ok ? v : 0.0);
                 const std::less<const char*> before;
@@ -517,14 +568,14 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName, const
             const std::string& name = displayName(j);
             switch (st) {
             case NumStatus::Empty:
-                fail(sourceName, lineNo, j + 1, "empty value in column '" + name + "'");
+                fail(sourceName, lineNo, j + 1, "empty value in column '" + displayValue(name) + "'");
             case NumStatus::NotFinite:
                 fail(sourceName, lineNo, j + 1,
-                     "value '" + std::string(cell) + "' is not finite in column '" + name + "'");
+                     "value '" + displayValue(cell) + "' is not finite in column '" + displayValue(name) + "'");
             case NumStatus::NotNumber:
             case NumStatus::Ok:
                 fail(sourceName, lineNo, j + 1,
-                     "non-numeric value '" + std::string(cell) + "' in column '" + name + "'");
+                     "non-numeric value '" + displayValue(cell) + "' in column '" + displayValue(name) + "'");
             }
         }
         ++nRows;
@@ -547,21 +598,10 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName, const
         for (int k = 0; k < nSigma; ++k) data.sigma.col(sigmaFeature[k]) = s.col(k);
     }
     if (labelCol >= 0) {
-        data.labels.resize(n);
-        if (labelsNumeric) {
-            if (firstNonFiniteLabelLine != 0)
-                fail(sourceName, firstNonFiniteLabelLine, labelCol + 1,
-                     "value '" + labelNonFiniteText + "' is not finite in column '" + data.labelName + "'");
-            for (Eigen::Index i = 0; i < n; ++i) data.labels(i) = labelValues[static_cast<std::size_t>(i)];
-        } else {
-            std::unordered_map<std::string_view, int> ids;
-            for (Eigen::Index i = 0; i < n; ++i) {
-                const std::string_view t = labelTexts[static_cast<std::size_t>(i)];
-                auto [it, inserted] = ids.emplace(t, static_cast<int>(data.labelNames.size()));
-                if (inserted) data.labelNames.emplace_back(t);
-                data.labels(i) = it->second;
-            }
-        }
+        if (labelsNumeric && firstNonFiniteLabelLine != 0)
+            fail(sourceName, firstNonFiniteLabelLine, labelCol + 1,
+                 "value '" + labelNonFiniteText + "' is not finite in column '" + data.labelName + "'");
+        mapLabels(data, labelsNumeric, labelValues, labelTexts, options, sourceName);
     }
     if (missing > 0)
         data.warnings.push_back(sourceName + ": " + std::to_string(missing)
@@ -569,34 +609,81 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName, const
     return data;
 }
 
+namespace {
+
+// Reads at most `maxBytes` bytes of `path`. Regular files larger than the budget are refused from
+// their size before anything is read; devices and pipes are read in chunks up to the budget. The
+// first chunk is sniffed: a text table starting with binary bytes (/dev/zero, a sparse file,
+// UTF-16) is refused at once instead of being read to the end.
+std::string readBounded(const std::string& path, std::uint64_t maxBytes)
+{
+    const std::string name = "'" + displayValue(path, 200) + "'";
+    // O_NONBLOCK: opening a FIFO without a writer must not hang (it then reads as empty).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        const int err = errno;
+        throw DataError("cannot open " + name + ": " + std::strerror(err));
+    }
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) throw DataError("cannot open " + name + ": " + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) throw DataError("cannot open " + name + ": " + std::strerror(EISDIR));
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    const std::string limitText = formatBytes(maxBytes) + " (raise it with --max-input-mb)";
+    const bool regular = S_ISREG(st.st_mode);
+    if (regular && static_cast<std::uint64_t>(st.st_size) > maxBytes)
+        throw DataError(path + ": the file is " + formatBytes(static_cast<std::uint64_t>(st.st_size))
+                        + ", above the input limit of " + limitText);
+    std::string bytes;
+    constexpr std::size_t kChunk = 1 << 20;
+    bool sniffed = false;
+    for (;;) {
+        const std::size_t old = bytes.size();
+        if (old >= maxBytes + 1) break;
+        const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, maxBytes + 1 - old));
+        bytes.resize(old + want);
+        const ssize_t got = ::read(fd, bytes.data() + old, want);
+        if (got < 0) {
+            if (errno == EINTR) { bytes.resize(old); continue; }
+            const int err = errno;
+            throw DataError("cannot read " + name + ": " + std::strerror(err));
+        }
+        bytes.resize(old + static_cast<std::size_t>(got));
+        if (!sniffed && (got == 0 || bytes.size() >= 4096)) {
+            sniffed = true;
+            std::string_view head = std::string_view(bytes).substr(0, 4096);
+            if (!head.empty() && head.back() == '\x1A') head.remove_suffix(1); // DOS end-of-file mark
+            if (!looksLikePly(bytes)) rejectBinary(head, path);
+            if (regular && st.st_size > 0) bytes.reserve(static_cast<std::size_t>(st.st_size) + 1);
+        }
+        if (got == 0) break;
+    }
+    if (bytes.size() > maxBytes)
+        throw DataError(path + ": input exceeds the limit of " + limitText);
+    return bytes;
+}
+
+bool hasPlySuffix(const std::string& path)
+{
+    if (path.size() < 4) return false;
+    std::string ext = path.substr(path.size() - 4);
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+    return ext == ".ply";
+}
+
+} // namespace
+
 Dataset loadDataset(const std::string& path, const LoadOptions& options)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw DataError("cannot open '" + path + "': " + std::strerror(EISDIR));
-    errno = 0;
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) {
-        const int err = errno;
-        throw DataError("cannot open '" + path + "': " + std::strerror(err ? err : ENOENT));
-    }
-    std::string text;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (!ec && size > 0) text.reserve(static_cast<std::size_t>(size) + 1);
-    char chunk[1 << 16];
-    std::size_t got;
-    // Read directly into the string when its size is known, else in chunks.
-    if (!ec && size > 0) {
-        text.resize(static_cast<std::size_t>(size));
-        got = std::fread(text.data(), 1, text.size(), f);
-        text.resize(got);
-    }
-    while ((got = std::fread(chunk, 1, sizeof chunk, f)) > 0) text.append(chunk, got);
-    const bool readError = std::ferror(f) != 0;
-    const int err = errno;
-    std::fclose(f);
-    if (readError) throw DataError("cannot read '" + path + "': " + std::strerror(err ? err : EIO));
-    return parseDataset(text, path, options);
+    const std::string bytes = readBounded(path, options.maxBytes);
+    if (looksLikePly(bytes)) return parsePly(bytes, path, options);
+    if (hasPlySuffix(path))
+        throw DataError(path + ":1: not a PLY file (the first line must be 'ply')");
+    return parseDataset(bytes, path, options);
 }
 
 // ---- writing ----------------------------------------------------------------------------
@@ -677,13 +764,9 @@ void writeCsv(std::ostream& out, const Dataset& data)
     }
 }
 
-void writeCsv(const std::string& path, const Dataset& data)
+void writeCsv(const std::string& path, const Dataset& data, const std::vector<std::string>& inputs)
 {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw DataError("cannot write '" + path + "': " + std::strerror(errno ? errno : EIO));
-    writeCsv(out, data);
-    out.flush();
-    if (!out) throw DataError("cannot write '" + path + "': " + std::strerror(errno ? errno : EIO));
+    writeFileAtomically(path, [&](std::ostream& out) { writeCsv(out, data); }, inputs);
 }
 
 } // namespace olens
@@ -705,34 +788,6 @@ void writeScores(std::ostream& out, const Eigen::VectorXd& scores, const Eigen::
             out << ',' << std::string_view(buf, static_cast<std::size_t>(rl.ptr - buf));
         }
         out << '\n';
-    }
-}
-
-void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write)
-{
-    const std::string tmp = path + ".tmp-olens";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        if (!f)
-            throw DataError("cannot write '" + path + "': " + std::strerror(errno));
-        try {
-            write(f);
-        } catch (...) {
-            f.close();
-            std::remove(tmp.c_str());
-            throw;
-        }
-        f.flush();
-        if (!f) {
-            f.close();
-            std::remove(tmp.c_str());
-            throw DataError("error while writing '" + path + "' (disk full?)");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        const std::string why = std::strerror(errno);
-        std::remove(tmp.c_str());
-        throw DataError("cannot replace '" + path + "': " + why);
     }
 }
 

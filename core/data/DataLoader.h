@@ -1,7 +1,10 @@
 #pragma once
 // Text data loading: CSV / TSV / semicolon / whitespace separated, with or without a header,
 // '#' comments, quoted fields. Every malformed input raises DataError naming file:line:column.
+#include "base/AtomicWriter.h"
 #include "data/Dataset.h"
+
+#include <cstdint>
 
 #include <functional>
 #include <iosfwd>
@@ -22,9 +25,24 @@ struct LoadOptions {
     std::vector<std::string> excludeColumns;
     /// When true, empty cells and NaN become NaN (masks for imputation) instead of an error.
     bool allowMissing = false;
+
+    /// What the label column means. OutlierFlags (score, evaluate, the GUI): 0 = inlier, non-zero
+    /// = outlier; text labels need outlierLabel or a recognised value (see mapLabels). ClassIds
+    /// (verify, perturb): any values, text labels numbered in sorted order.
+    enum class LabelMeaning { OutlierFlags, ClassIds };
+    LabelMeaning labelMeaning = LabelMeaning::OutlierFlags;
+    /// The label value (text or number) that marks an outlier (CLI --outlier-label). Empty: text
+    /// labels are mapped only when exactly one value reads as an outlier ("outlier", "anomaly",
+    /// "1", "true", …) or, with two values, one reads as an inlier ("inlier", "normal", "0", …).
+    std::string outlierLabel;
+    /// Largest input read (bytes); larger files are refused before anything is allocated
+    /// (CLI --max-input-mb). Also bounds reads from devices and pipes.
+    std::uint64_t maxBytes = std::uint64_t(1) << 30;
 };
 
-/// Reads a text data file. Throws DataError with "file:line:column: reason 'text'".
+/// Reads a data file: PLY (by its "ply" magic line, see PlyReader.h) or a text table. The read is
+/// bounded by options.maxBytes; binary data in a text table is refused early. Throws DataError
+/// with "file:line:column: reason 'text'".
 Dataset loadDataset(const std::string& path, const LoadOptions& options = {});
 
 /// Parses text already in memory; sourceName is used in error messages.
@@ -33,14 +51,11 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName,
 
 /// Writes features (then sigma_ columns, then the label column) as CSV with a header.
 void writeCsv(std::ostream& out, const Dataset& data);
-void writeCsv(const std::string& path, const Dataset& data);
+/// Writes the CSV to `path` through the atomic writer (the old file stays intact on failure).
+void writeCsv(const std::string& path, const Dataset& data, const std::vector<std::string>& inputs = {});
 
 /// Scores in the CLI's contract: index,score,outlier[,label] (index = 0-based row).
 void writeScores(std::ostream& out, const Eigen::VectorXd& scores, const Eigen::VectorXi& outlier,
                  const Eigen::VectorXd* labels = nullptr);
-
-/// Writes a file atomically: the content goes to a temporary file next to `path`, which replaces
-/// `path` only when everything was written (no truncated file on failure). Throws DataError.
-void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write);
 
 } // namespace olens

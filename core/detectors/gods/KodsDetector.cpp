@@ -320,8 +320,10 @@ Eigen::VectorXd KodsDetector::doFit(const Eigen::MatrixXd& X, const Progress& pr
     const double lambda = params().getReal("lambda");
     const int maxIter = params().getInt("max_iter");
     if (n > kMaxTrainingRows)
-        throw DataError("kods needs the n x n kernel matrix: at most " + std::to_string(kMaxTrainingRows)
-                        + " training rows, got " + std::to_string(n) + " (subsample the data)");
+        throw DataError("kods needs the n x n kernel matrix and its factors (about "
+                        + std::to_string(static_cast<long long>(3.0 * static_cast<double>(n) * static_cast<double>(n) * 8e-6))
+                        + " MB for n=" + std::to_string(n) + "): at most " + std::to_string(kMaxTrainingRows)
+                        + " training rows (subsample the data)");
     if (K > n)
         throw ParamError("kods: K=" + std::to_string(K) + " hyperplanes per frame need at least K training samples, got "
                          + std::to_string(n) + " (the generalized Stiefel manifold needs K <= n)");

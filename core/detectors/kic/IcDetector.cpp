@@ -27,7 +27,8 @@ MonomialBasis::MonomialBasis(int p, int d, double maxSize) : m_p(p), m_d(d)
     if (s > maxSize) {
         std::ostringstream msg;
         msg << "the degree-" << d << " monomial basis of " << p << " features has s = C(p+d, d) = " << s
-            << " elements (limit " << maxSize << ")";
+            << " elements (limit " << maxSize << "; an s×s matrix of them takes " << s * s * 8e-9
+            << " GB; lower parameter 'degree')";
         throw ParamError(msg.str());
     }
     const auto n = static_cast<std::size_t>(s);

@@ -1,12 +1,14 @@
 #include "detectors/quadrics/QuadricsDetector.h"
 
 #include "base/Errors.h"
+#include "base/Messages.h"
 #include "optim/Optimizers.h"
 #include "detectors/DetectorInfo.h"
 #include "base/Rng.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -37,6 +39,13 @@ std::vector<double> flat(const Eigen::MatrixXd& M)
 {
     return std::vector<double>(M.data(), M.data() + M.size());
 }
+
+/// Memory the quadrics detectors may allocate for their dense D×D / D×m matrices.
+constexpr std::uint64_t kMemoryBudget = std::uint64_t(1) << 30;
+
+/// T = p(p+1)/2 and D = T + p + 1 in 64-bit arithmetic (an int overflows from p = 46341 on).
+std::int64_t hsSize64(std::int64_t p) { return p * (p + 1) / 2; }
+std::int64_t blockSize64(std::int64_t p) { return hsSize64(p) + p + 1; }
 
 /// Deterministic sign: the entry of largest magnitude is positive.
 void fixSign(Eigen::Ref<Eigen::VectorXd> v)
@@ -377,7 +386,7 @@ namespace {
 /// App. B.4: m from the eigenvalue decay of the data's PCA (shown beside the quadrics forms).
 std::string quadricsGuidance(const Eigen::MatrixXd& X)
 {
-    if (X.rows() < 2)
+    if (X.rows() < 2 || X.cols() > 300) // a p×p eigen-decomposition on the caller's (GUI) thread
         return {};
     const Eigen::VectorXd decay = QuadricsDetector::pcaLogDecay(X);
     std::ostringstream s;
@@ -488,10 +497,21 @@ Eigen::VectorXd QuadricsDetector::doFit(const Eigen::MatrixXd& X, const Progress
     const auto p = static_cast<int>(X.cols());
     const Eigen::Index n = X.rows();
     const int m = params().getInt("m") == 0 ? autoQuadrics(p) : params().getInt("m");
-    const int T = QuadricsObjective::hsSize(p);
-    if (m > T)
+    const std::int64_t T64 = hsSize64(p);
+    if (m > T64)
         throw ParamError("quadrics: m=" + std::to_string(m) + " HS-orthonormal quadrics do not exist in dimension "
-                         + std::to_string(p) + " (at most p(p+1)/2 = " + std::to_string(T) + ")");
+                         + std::to_string(p) + " (at most p(p+1)/2 = " + std::to_string(T64) + ")");
+    {
+        // The coefficients (D×m), the initial T×m QR, the optimizer's state and gradients: ~8 copies.
+        const std::uint64_t need = 8ULL * static_cast<std::uint64_t>(blockSize64(p)) * static_cast<std::uint64_t>(m)
+                                   * sizeof(double);
+        if (T64 > (std::int64_t(1) << 30) || need > kMemoryBudget)
+            throw ParamError("quadrics: dimension p=" + std::to_string(p) + " with m=" + std::to_string(m)
+                             + " needs D=(p+1)(p+2)/2=" + std::to_string(blockSize64(p)) + " coefficients per quadric, about "
+                             + formatBytes(need) + " (limit " + formatBytes(kMemoryBudget)
+                             + "); reduce the features first (e.g. PCA) or lower parameter 'm'");
+    }
+    const int T = static_cast<int>(T64);
     const QuadricDistance kind = parseQuadricDistance(params().getChoice("distance"));
     const double lambda = params().getReal("lambda");
     const int epochs = params().getInt("epochs");
@@ -721,6 +741,18 @@ Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& X, const Prog
 {
     const auto p = static_cast<int>(X.cols());
     const int m = params().getInt("m") == 0 ? QuadricsDetector::autoQuadrics(p) : params().getInt("m");
+    {
+        // Size guard before the O(D²) moment matrix and the O(D³) eigen-decomposition (App. A.1):
+        // the matrix, its eigenvectors and the solver's workspace, three D×D doubles.
+        const std::int64_t D64 = blockSize64(p);
+        const std::uint64_t need = 3ULL * static_cast<std::uint64_t>(D64) * static_cast<std::uint64_t>(D64) * sizeof(double);
+        if (D64 > 100000 || need > kMemoryBudget)
+            throw ParamError("quadrics-base: dimension p=" + std::to_string(p) + " gives D=(p+1)(p+2)/2="
+                             + std::to_string(D64) + " monomials; the D×D moment matrix and its eigen-decomposition need "
+                             + formatBytes(need) + " (limit " + formatBytes(kMemoryBudget)
+                             + ", about p <= 114); reduce the features first (e.g. PCA) or use detector 'quadrics' "
+                               "(stochastic, memory O(D·m))");
+    }
     const int D = QuadricsObjective::blockSize(p);
     if (m >= D)
         throw ParamError("quadrics-base: m=" + std::to_string(m) + " must be smaller than the number of monomials D = "

@@ -1,0 +1,173 @@
+#include "base/AtomicWriter.h"
+
+#include "base/Errors.h"
+#include "base/Messages.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace olens {
+
+namespace {
+
+std::string quoted(const std::string& path) { return "'" + displayValue(path, 200) + "'"; }
+
+std::string parentDir(const std::string& path)
+{
+    const auto slash = path.find_last_of('/');
+    if (slash == std::string::npos) return ".";
+    if (slash == 0) return "/";
+    return path.substr(0, slash);
+}
+
+const char* kindOf(mode_t m)
+{
+    if (S_ISLNK(m)) return "a symbolic link";
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
+}
+
+mode_t currentUmask()
+{
+    const mode_t m = ::umask(022);
+    ::umask(m);
+    return m;
+}
+
+void syncDirectory(const std::string& dir)
+{
+    const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+} // namespace
+
+void checkOutputPath(const std::string& path, const std::vector<std::string>& inputs, const std::string& what)
+{
+    if (path.empty()) throw DataError(what + ": empty file name");
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            throw DataError(what + " " + quoted(path) + " is " + kindOf(st.st_mode)
+                            + "; refusing to replace it (choose a regular file path, or '-' for standard output)");
+        for (const std::string& in : inputs) {
+            struct stat si {};
+            if (!in.empty() && in != "-" && ::stat(in.c_str(), &si) == 0 && si.st_dev == st.st_dev
+                && si.st_ino == st.st_ino)
+                throw DataError(what + " " + quoted(path) + " is the input file " + quoted(in)
+                                + "; choose another output path (the input would be destroyed)");
+        }
+    } else if (errno != ENOENT) {
+        throw DataError("cannot use " + what + " " + quoted(path) + ": " + std::strerror(errno));
+    }
+    struct stat sd {};
+    const std::string dir = parentDir(path);
+    if (::stat(dir.c_str(), &sd) != 0 || !S_ISDIR(sd.st_mode))
+        throw DataError("cannot write " + what + " " + quoted(path) + ": directory " + quoted(dir) + " does not exist");
+}
+
+AtomicWriter::~AtomicWriter()
+{
+    for (const Pending& p : m_pending) ::unlink(p.temp.c_str());
+}
+
+void AtomicWriter::add(const std::string& path, const std::function<void(std::ostream&)>& write,
+                       const std::vector<std::string>& inputs)
+{
+    checkOutputPath(path, inputs);
+    for (const Pending& p : m_pending)
+        if (p.path == path) throw DataError("the same output " + quoted(path) + " was given twice");
+    // The whole content first: a failing writer leaves no file at all.
+    std::ostringstream buffer;
+    write(buffer);
+    if (!buffer) throw DataError("cannot format the content of " + quoted(path));
+    const std::string content = std::move(buffer).str();
+
+    const std::string dir = parentDir(path);
+    const auto slash = path.find_last_of('/');
+    const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+    std::string temp = (dir == "/" ? "" : dir) + "/." + base + ".tmp-XXXXXX";
+    std::vector<char> name(temp.begin(), temp.end());
+    name.push_back('\0');
+    const int fd = ::mkstemp(name.data()); // O_CREAT | O_EXCL, mode 0600
+    if (fd < 0)
+        throw DataError("cannot write " + quoted(path) + ": cannot create a temporary file in " + quoted(dir) + ": "
+                        + std::strerror(errno));
+    temp.assign(name.data());
+    auto failWith = [&](int err, const std::string& doing) {
+        ::close(fd);
+        ::unlink(temp.c_str());
+        throw DataError("cannot write " + quoted(path) + ": " + doing + ": " + std::strerror(err)
+                        + (err == ENOSPC || err == EDQUOT ? " (free some space; the old file is unchanged)" : ""));
+    };
+    // Permissions: those of the file being replaced, else 0666 minus the umask.
+    struct stat st {};
+    const mode_t mode = ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : (0666 & ~currentUmask());
+    if (::fchmod(fd, mode) != 0) failWith(errno, "setting permissions");
+    const char* p = content.data();
+    std::size_t left = content.size();
+    while (left > 0) {
+        const ssize_t n = ::write(fd, p, left);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            failWith(errno, "writing");
+        }
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0) failWith(errno, "syncing");
+    if (::close(fd) != 0) {
+        const int err = errno;
+        ::unlink(temp.c_str());
+        throw DataError("cannot write " + quoted(path) + ": closing: " + std::strerror(err));
+    }
+    m_pending.push_back({path, temp});
+}
+
+void AtomicWriter::commit()
+{
+    // Re-check just before replacing: a symlink or FIFO planted meanwhile is still refused.
+    for (const Pending& p : m_pending) checkOutputPath(p.path);
+    std::vector<std::string> done;
+    for (std::size_t i = 0; i < m_pending.size(); ++i) {
+        const Pending& p = m_pending[i];
+        if (::rename(p.temp.c_str(), p.path.c_str()) != 0) {
+            const int err = errno;
+            std::string msg = "cannot replace " + quoted(p.path) + ": " + std::strerror(err);
+            if (!done.empty()) {
+                msg += " (already replaced:";
+                for (const auto& d : done) msg += " " + quoted(d);
+                msg += ")";
+            }
+            for (std::size_t j = i; j < m_pending.size(); ++j) ::unlink(m_pending[j].temp.c_str());
+            m_pending.clear();
+            throw DataError(msg);
+        }
+        done.push_back(p.path);
+    }
+    for (const Pending& p : m_pending) syncDirectory(parentDir(p.path));
+    m_pending.clear();
+}
+
+void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write,
+                         const std::vector<std::string>& inputs)
+{
+    AtomicWriter w;
+    w.add(path, write, inputs);
+    w.commit();
+}
+
+} // namespace olens
