@@ -24,6 +24,7 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QDockWidget>
 #include <QApplication>
 #include <QGroupBox>
 #include <QLabel>
@@ -279,14 +280,25 @@ private slots:
         MainWindow w;
         w.setInteractive(false);
         activate(w);
+        int emptyWidth = -1; // the data must not widen the window at all
         auto fits = [&](const QString& when) {
             const QSize hint = w.minimumSizeHint();
             const QSize min = w.minimumSize();
-            const QString what = QStringLiteral("%1: minimumSizeHint %2×%3, minimumSize %4×%5")
-                                     .arg(when).arg(hint.width()).arg(hint.height()).arg(min.width()).arg(min.height());
+            QString what = QStringLiteral("%1: minimumSizeHint %2×%3, minimumSize %4×%5")
+                               .arg(when).arg(hint.width()).arg(hint.height()).arg(min.width()).arg(min.height());
+            // Who asks for the width: the central area and each visible dock.
+            what += QStringLiteral(" (central %1").arg(w.centralWidget()->minimumSizeHint().width());
+            for (QDockWidget* d : w.findChildren<QDockWidget*>())
+                if (d->isVisible())
+                    what += QStringLiteral(", %1 %2").arg(d->objectName()).arg(d->minimumSizeHint().width());
+            what += ")";
             qInfo("%s", qPrintable(what));
             if (hint.width() > 1280 || hint.height() > 720 || min.width() > 1280 || min.height() > 720)
                 return what;
+            if (emptyWidth < 0)
+                emptyWidth = hint.width();
+            if (hint.width() > emptyWidth)
+                return what + QStringLiteral(": wider than the empty window's %1").arg(emptyWidth);
             w.resize(1280, 720);
             if (w.width() > 1280 || w.height() > 720)
                 return what + QStringLiteral(", resized to %1×%2").arg(w.width()).arg(w.height());

@@ -70,9 +70,19 @@ public:
     {
         if (!m_result || rowCount() == 0)
             return;
+        const Eigen::VectorXi before = m_flags;
         computeFlags(t);
-        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1),
-                         {Qt::DisplayRole, Qt::BackgroundRole, SortRole});
+        // Only the rows whose decision changed (rows are in score order: usually one short run),
+        // so dragging the threshold stays smooth with 1e5 rows.
+        int first = -1, last = -1;
+        for (int r = 0; r < rowCount(); ++r)
+            if (before(sampleAt(r)) != m_flags(sampleAt(r))) {
+                if (first < 0)
+                    first = r;
+                last = r;
+            }
+        if (first >= 0)
+            emit dataChanged(index(first, 0), index(last, ColumnCount - 1), {Qt::DisplayRole, Qt::BackgroundRole, SortRole});
     }
 
     void setTopK(int k)

@@ -8,6 +8,7 @@
 #include "DataPanel.h"
 #include "EditModeIndicator.h"
 #include "EditReactions.h"
+#include "HorizontalScrollArea.h"
 #include "RecentFilesMenu.h"
 #include "UnsavedChanges.h"
 #include "SessionManager.h"
@@ -65,7 +66,7 @@ MainWindow::MainWindow(QWidget* parent)
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(m_controls);
+    layout->addWidget(new HorizontalScrollArea(m_controls)); // scrolls rather than widening the window
     layout->addWidget(viewFrame, 1);
     setCentralWidget(central);
     // Long texts must not widen the window: the label may shrink (Qt clips it).
