@@ -29,6 +29,9 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     for (const auto& d : Registry::instance().detectors())
         m_detector->addItem(QString::fromStdString(d.id + " — " + d.title), QString::fromStdString(d.id));
     m_detector->setToolTip(tr("Detector to train (all registered detectors)"));
+    // Long "id — title" entries must not widen the dock (and with it the window).
+    m_detector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_detector->setMinimumContentsLength(16);
     m_summary->setWordWrap(true);
     m_summary->setStyleSheet("color: #444;");
     for (const char* n : {"none", "zscore", "l2", "minmax"})

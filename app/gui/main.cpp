@@ -99,6 +99,8 @@ int main(int argc, char** argv)
     window.setInteractive(!headless);
     // The window first: any message about the start-up file or the autosave appears over it.
     window.show();
+    // Keyboard focus from the start (shortcuts need an active window), also without a window manager.
+    QTimer::singleShot(0, &window, [&window] { window.activateWindow(); });
     int status = 0;
     auto fail = [&](const QString& msg) {
         std::fprintf(stderr, "outlierlens: %s\n", qPrintable(msg));
