@@ -32,12 +32,15 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QScrollArea>
 #include <QStatusBar>
 #include <QTimer>
 #include <QUndoStack>
 #include <QToolBar>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 // The icons (resources/outlierlens.qrc) live in this static library: register them explicitly.
 static void initOutlierLensResources()
@@ -133,7 +136,9 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_detector, &DetectorPanel::errorMessage, m_log, &LogPanel::error);
     connect(m_ranking, &RankingPanel::flyToRequested, m_view, &CloudView::flyTo);
     updateStatus();
-    resize(1400, 900);
+    // 1400×900, or less on a small screen (a 1366×768 or 1280×720 laptop gets all of it).
+    const QRect screenArea = screen() ? screen()->availableGeometry() : QRect(0, 0, 1400, 900);
+    resize(std::min(1400, screenArea.width()), std::min(900, screenArea.height()));
 }
 
 MainWindow::~MainWindow()
@@ -196,7 +201,9 @@ void MainWindow::buildDocks()
     // The view gets the space; side docks are wide enough for their plots, the log stays short.
     // Dock sizes only stick once the window has its geometry: apply them when first shown.
     QTimer::singleShot(0, this, [this, det, ranking, eval, log] {
-        resizeDocks({det, ranking}, {340, 400}, Qt::Horizontal);
+        // The view keeps most of the width: on a laptop the side docks shrink with the window.
+        const int w = width();
+        resizeDocks({det, ranking}, {std::clamp(w * 23 / 100, 260, 340), std::clamp(w * 27 / 100, 300, 400)}, Qt::Horizontal);
         resizeDocks({ranking, eval}, {300, 560}, Qt::Vertical);
         resizeDocks({log}, {110}, Qt::Vertical);
     });
