@@ -490,7 +490,30 @@ private slots:
         QVERIFY(p.readAllStandardError().contains("training failed"));
         const QImage img(png);
         QVERIFY(!img.isNull());
-        QVERIFY(img.width() > 400);
+        // Fully updated = the window no longer looks busy: Train is enabled again (green icon),
+        // Cancel disabled (its red icon greyed out). Toolbar geometry from a window of that size.
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(img.size());
+        activate(w);
+        QCOMPARE(w.size(), img.size());
+        auto* bar = w.findChild<QToolBar*>("MainToolBar");
+        auto rectOf = [&](const char* name) {
+            QWidget* b = bar->widgetForAction(w.action(name));
+            return QRect(b->mapTo(&w, QPoint(0, 0)), b->size());
+        };
+        auto tinted = [&](const QRect& r, int hueLo, int hueHi) {
+            int count = 0;
+            for (int y = r.top(); y <= r.bottom(); ++y)
+                for (int x = r.left(); x <= r.right(); ++x) {
+                    const QColor c(img.pixel(x, y));
+                    count += c.saturation() > 120 && c.value() > 80 && c.hue() >= hueLo && c.hue() <= hueHi ? 1 : 0;
+                }
+            return count;
+        };
+        QVERIFY2(tinted(rectOf("actionTrain"), 100, 170) > 20, "the Train icon is still disabled (greyed)");
+        QVERIFY2(tinted(rectOf("actionCancelTraining"), 0, 20) + tinted(rectOf("actionCancelTraining"), 340, 359) < 5,
+                 "the Cancel icon is still enabled (red)");
     }
 
     void toolbarIconsAboutAndRecentFiles()
