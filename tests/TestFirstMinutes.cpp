@@ -6,6 +6,7 @@
 #include "AboutReaction.h"
 #include "DataEditor.h"
 #include "EditModeIndicator.h"
+#include "ImportDialog.h"
 #include "RecentFilesMenu.h"
 #include "UnsavedChanges.h"
 #include "data/DataLoader.h"
@@ -26,6 +27,7 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QApplication>
+#include <QComboBox>
 #include <QGroupBox>
 #include <QLabel>
 #include <QMenuBar>
@@ -40,6 +42,7 @@
 #include <QRegularExpression>
 #include <QShortcut>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QSignalSpy>
 #include <QtTest>
@@ -561,6 +564,54 @@ private slots:
             recent->add(QStringLiteral("/nowhere/%1.csv").arg(i));
         QCOMPARE(recent->files().size(), RecentFilesMenu::kMax);
         QCOMPARE(recent->files().first(), QStringLiteral("/nowhere/11.csv"));
+    }
+
+    void importDialogPreviewsAndRemembersColumnRoles()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("roles.csv");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("# a comment\na,b,kind,sigma_a,label\n");
+            for (int i = 0; i < 30; ++i)
+                f.write(QStringLiteral("%1,%2,%3,0.1,%4\n").arg(i).arg(i * 0.5).arg(i % 3).arg(i % 7 == 0 ? 1 : 0).toUtf8());
+        }
+        using Role = ImportDialog::Role;
+        {
+            ImportDialog d(path);
+            QVERIFY(d.hasHeader());
+            QCOMPARE(d.columnNames(), (QStringList{"a", "b", "kind", "sigma_a", "label"}));
+            QCOMPARE(d.preview()->rowCount(), ImportDialog::kPreviewRows + 1); // roles + 20 rows
+            QCOMPARE(d.preview()->item(1, 1)->text(), QStringLiteral("0"));
+            QCOMPARE(d.role(0), Role::Feature);
+            QCOMPARE(d.role(3), Role::Sigma);
+            QCOMPARE(d.role(4), Role::Label);
+            d.setRole(2, Role::Label); // one label: the old one becomes a feature
+            QCOMPARE(d.role(4), Role::Feature);
+            d.setRole(3, Role::Feature); // a sigma column cannot be a feature
+            QCOMPARE(d.role(3), Role::Sigma);
+            d.setRole(0, Role::Ignore); // its sigma column goes with it
+            QCOMPARE(d.role(3), Role::Ignore);
+            const LoadOptions o = d.options();
+            QCOMPARE(o.labelColumn, std::string("kind"));
+            QCOMPARE(o.excludeColumns, (std::vector<std::string>{"a", "sigma_a"}));
+            d.remember();
+        }
+        // File → Open of that file now uses the roles; the dialog shows them again.
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(path));
+        const Dataset& data = w.document()->dataset();
+        QCOMPARE(data.featureNames, (std::vector<std::string>{"b", "label"}));
+        QCOMPARE(data.labelName, std::string("kind"));
+        QCOMPARE(data.rows(), Eigen::Index(30));
+        QVERIFY(!data.hasSigma());
+        ImportDialog again(path);
+        QCOMPARE(again.role(0), Role::Ignore);
+        QCOMPARE(again.role(2), Role::Label);
+        QCOMPARE(again.role(4), Role::Feature);
+        QVERIFY(w.action("actionImport"));
     }
 };
 

@@ -9,6 +9,8 @@
 #include "EditModeIndicator.h"
 #include "EditReactions.h"
 #include "HorizontalScrollArea.h"
+#include "ImportDialog.h"
+#include "ImportReaction.h"
 #include "RecentFilesMenu.h"
 #include "UnsavedChanges.h"
 #include "SessionManager.h"
@@ -223,6 +225,7 @@ void MainWindow::buildMenus()
     open->setToolTip(tr("Load CSV, TSV, TXT, XYZ or PLY point data"));
     new OpenDataReaction(open, this);
     m_recent = new RecentFilesMenu(file->addMenu(tr("Open &recent")), this);
+    new ImportReaction(file->addAction(tr("&Import data with column roles…")), this); // Ctrl+I
     file->addSeparator();
     m_sessions->addActions(file);
     file->addSeparator();
@@ -327,7 +330,9 @@ QString MainWindow::shortcutsHtml() const
 bool MainWindow::openFile(const QString& path, QString* error)
 {
     try {
-        Dataset d = loadCloudFile(path);
+        // Column roles chosen in File → Import for this file, else the loader's defaults.
+        const auto roles = ImportDialog::remembered(path);
+        Dataset d = roles && QFileInfo::exists(path) ? loadDataset(path.toStdString(), *roles) : loadCloudFile(path);
         for (const auto& w : d.warnings)
             m_log->warning(QString::fromStdString(w));
         const auto n = d.rows(), p = d.cols();
