@@ -5,6 +5,7 @@ set -euo pipefail
 PKGS=(
   cmake ninja-build g++ ccache     # build (ccache: cheap rebuilds in a second clone)
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev   # GUI, Qt Test, moc/rcc
+  libqt6svg6                       # SVG icon engine: toolbar and application icons (resources/)
   libvtk9-dev                      # rendering, picking, PLY reader, PNG writer
   libeigen3-dev                    # dense linear algebra in core/
   libopenblas-dev                  # multi-threaded BLAS behind Eigen (OLENS_BLAS)

@@ -27,6 +27,7 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     m_data = std::move(data);
     m_path = path;
     m_edited = false;
+    m_userThreshold = false;
     m_selected = -1;
     m_result.reset();
     m_live.reset();
@@ -61,9 +62,9 @@ void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> ad
     m_liveNorm.reset();
     // The adjusted result is in place before anyone hears of the new data, so views never see the
     // data without their result (no flicker of legends and colour bars while dragging).
-    installResult(std::move(adjusted));
+    installResult(std::move(adjusted), true); // an edit keeps the threshold (and whether the user set it)
     if (m_result)
-        m_threshold = threshold; // an edit keeps the user's threshold
+        m_threshold = threshold;
     m_selected = selected;
     m_inEdit = true;
     emit datasetChanged();
@@ -82,14 +83,14 @@ std::shared_ptr<const FitResult> adjustResult(const FitResult& r, const Dataset&
     }
 }
 
-void DataDocument::setResult(std::shared_ptr<const FitResult> result)
+void DataDocument::setResult(std::shared_ptr<const FitResult> result, ThresholdPolicy policy)
 {
-    installResult(std::move(result));
+    installResult(std::move(result), policy == ThresholdPolicy::KeepUserThreshold && m_userThreshold);
     emit resultChanged();
     emit thresholdChanged(m_threshold);
 }
 
-void DataDocument::installResult(std::shared_ptr<const FitResult> result)
+void DataDocument::installResult(std::shared_ptr<const FitResult> result, bool keepThreshold)
 {
     if (result && result->scores.size() != m_data.rows())
         result.reset(); // a result for other data must never be shown
@@ -102,7 +103,10 @@ void DataDocument::installResult(std::shared_ptr<const FitResult> result)
         std::iota(m_ranking.begin(), m_ranking.end(), 0);
         const Eigen::VectorXd& s = m_result->scores;
         std::stable_sort(m_ranking.begin(), m_ranking.end(), [&](int a, int b) { return s(a) > s(b); });
-        m_threshold = m_result->threshold;
+        if (!keepThreshold) {
+            m_threshold = m_result->threshold;
+            m_userThreshold = false;
+        }
     }
 }
 
@@ -111,6 +115,7 @@ void DataDocument::setThreshold(double t)
     if (t == m_threshold)
         return;
     m_threshold = t;
+    m_userThreshold = m_result && t != m_result->threshold;
     emit thresholdChanged(t);
 }
 

@@ -41,12 +41,18 @@ public:
 
     /// The current trained result, or null.
     std::shared_ptr<const FitResult> result() const { return m_result; }
-    /// Installs a new result (threshold resets to the detector's own) or clears it (nullptr).
-    void setResult(std::shared_ptr<const FitResult> result);
+    /// What a new result does to the threshold: reset it to the detector's own, or keep one the
+    /// user set (auto-retrain after edits must not silently undo a dragged threshold).
+    enum class ThresholdPolicy { Detector, KeepUserThreshold };
+    /// Installs a new result or clears it (nullptr); the threshold follows `policy`.
+    void setResult(std::shared_ptr<const FitResult> result, ThresholdPolicy policy = ThresholdPolicy::Detector);
 
-    /// The decision threshold used for emphasised contours and live metrics (user-adjustable).
+    /// The decision threshold used for emphasised contours, the ranking's decisions and live
+    /// metrics (user-adjustable).
     double threshold() const { return m_threshold; }
     void setThreshold(double t);
+    /// True when the user (or a session) set the threshold, until a result resets it.
+    bool thresholdIsUserSet() const { return m_userThreshold; }
 
     /// Number of top-ranked points highlighted in the view (0 = none).
     int topK() const { return m_topK; }
@@ -70,7 +76,7 @@ signals:
     void liveGeometryChanged();
 
 private:
-    void installResult(std::shared_ptr<const FitResult> result); // no signals
+    void installResult(std::shared_ptr<const FitResult> result, bool keepThreshold = false); // no signals
 
     Dataset m_data;
     QString m_path;
@@ -83,6 +89,7 @@ private:
     int m_topK = 0;
     bool m_inEdit = false;
     bool m_edited = false;
+    bool m_userThreshold = false;
 };
 
 /// Recomputes the result's per-sample fields (scores, decisions, explanations, ranking order)

@@ -22,23 +22,26 @@ namespace olens {
 
 DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* controller, QWidget* parent)
     : QWidget(parent), m_doc(document), m_controller(controller), m_detector(new QComboBox),
-      m_summary(new QLabel), m_norm(new QComboBox), m_form(new ParamForm), m_train(new QPushButton(tr("&Train"))),
+      m_summary(new QLabel), m_norm(new QComboBox), m_form(new ParamForm), m_train(new QPushButton(tr("Train"))),
       m_cancel(new QPushButton(tr("Cancel"))), m_defaults(new QPushButton(tr("Defaults"))),
       m_progress(new QProgressBar), m_status(new QLabel), m_loss(new PlotWidget), m_guidance(new QLabel)
 {
     for (const auto& d : Registry::instance().detectors())
         m_detector->addItem(QString::fromStdString(d.id + " — " + d.title), QString::fromStdString(d.id));
     m_detector->setToolTip(tr("Detector to train (all registered detectors)"));
+    // Long "id — title" entries must not widen the dock (and with it the window).
+    m_detector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_detector->setMinimumContentsLength(16);
     m_summary->setWordWrap(true);
     m_summary->setStyleSheet("color: #444;");
     for (const char* n : {"none", "zscore", "l2", "minmax"})
         m_norm->addItem(n);
     m_norm->setToolTip(tr("Normalisation fitted on the training data: zscore (KIC paper), l2 rows (GODS, "
                           "quadrics papers), minmax, or none. Preselected from the detector's paper."));
+    // No shortcuts on the buttons: Ctrl+T and Esc belong to the Train menu's actions (one owner
+    // per key, otherwise Qt reports an ambiguous shortcut and does nothing).
     m_train->setToolTip(tr("Train on the loaded data in the background (Ctrl+T)"));
-    m_train->setShortcut(QKeySequence(tr("Ctrl+T")));
-    m_cancel->setToolTip(tr("Stop training; the previous result is kept (Esc)"));
-    m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancel->setToolTip(tr("Stop training; the previous result, if any, is kept (Esc)"));
     m_cancel->setEnabled(false);
     m_defaults->setToolTip(tr("Reset the parameters to the paper's defaults"));
     m_progress->setRange(0, 1000);
@@ -95,9 +98,14 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
         showTraces();
     });
     connect(m_controller, &TrainingController::cancelled, this, [this] {
-        m_status->setText(tr("cancelled — previous result kept"));
+        m_progress->setValue(0);
+        if (m_controller->lastCancelWasRestart())
+            m_status->setText(tr("stopped: the data changed"));
+        else
+            m_status->setText(m_doc->result() ? tr("cancelled — previous result kept") : tr("cancelled — no result yet"));
     });
     connect(m_controller, &TrainingController::failed, this, [this](const QString& msg) {
+        m_progress->setValue(0);
         m_status->setText(tr("failed: %1").arg(msg));
     });
     connect(m_doc, &DataDocument::datasetChanged, this, [this] {
@@ -160,6 +168,16 @@ void DetectorPanel::onDetectorChanged()
 
 void DetectorPanel::train()
 {
+    start(false);
+}
+
+void DetectorPanel::retrain()
+{
+    start(true);
+}
+
+void DetectorPanel::start(bool keepUserThreshold)
+{
     ParamAssignments values;
     try {
         values = m_form->values();
@@ -177,7 +195,7 @@ void DetectorPanel::train()
     m_lossSeries = -1;
     m_progress->setValue(0);
     m_status->setText(tr("starting…"));
-    m_controller->train(currentDetector().toStdString(), values, normalization());
+    m_controller->train(currentDetector().toStdString(), values, normalization(), keepUserThreshold);
 }
 
 void DetectorPanel::onRunning(bool running)

@@ -35,11 +35,14 @@ public:
 public slots:
     /// Starts training with the form's values (errors go to the controller's failed signal).
     void train();
+    /// The same, for automatic retraining (after data edits): a threshold the user set is kept.
+    void retrain();
 
 signals:
     void errorMessage(const QString& text);
 
 private:
+    void start(bool keepUserThreshold);
     void onDetectorChanged();
     void updateGuidance();
     void onRunning(bool running);

@@ -58,19 +58,31 @@ public:
                 for (const std::string& s : data.labelNames)
                     m_labelNames << QString::fromStdString(s);
             }
-            const Eigen::Index n = m_result->scores.size();
-            if (m_result->outlier.size() == n) {
-                m_flags = m_result->outlier;
-            } else { // a hand-made result without decisions: the default rule score > threshold
-                m_flags.resize(n);
-                for (Eigen::Index i = 0; i < n; ++i)
-                    m_flags(i) = m_result->scores(i) > m_result->threshold ? 1 : 0;
-            }
-            for (Eigen::Index i = 0; i < n; ++i)
-                m_flagged += m_flags(i) != 0 ? 1 : 0;
+            computeFlags(doc.threshold());
         }
         m_topK = doc.topK();
         endResetModel();
+    }
+
+    /// The document's threshold moved (e.g. dragged in the Evaluation histogram): new decisions,
+    /// same rows and order.
+    void setThreshold(double t)
+    {
+        if (!m_result || rowCount() == 0)
+            return;
+        const Eigen::VectorXi before = m_flags;
+        computeFlags(t);
+        // Only the rows whose decision changed (rows are in score order: usually one short run),
+        // so dragging the threshold stays smooth with 1e5 rows.
+        int first = -1, last = -1;
+        for (int r = 0; r < rowCount(); ++r)
+            if (before(sampleAt(r)) != m_flags(sampleAt(r))) {
+                if (first < 0)
+                    first = r;
+                last = r;
+            }
+        if (first >= 0)
+            emit dataChanged(index(first, 0), index(last, ColumnCount - 1), {Qt::DisplayRole, Qt::BackgroundRole, SortRole});
     }
 
     void setTopK(int k)
@@ -200,7 +212,7 @@ public:
             "Row of the sample in the loaded data (0-based)",
             "Outlier score (higher = more outlying)",
             "Value of the data's label column",
-            "The detector's own decision (score above its threshold); flagged rows are tinted red",
+            "Decision at the current threshold (score above it); flagged rows are tinted red",
             "Why the detector scored the point as it did"};
         if (section < 0 || section >= ColumnCount)
             return {};
@@ -214,6 +226,22 @@ public:
     void setLabelName(const QString& name) { m_labelName = name; }
 
 private:
+    /// At the detector's own threshold its own decisions; at a user threshold score > threshold.
+    void computeFlags(double threshold)
+    {
+        const Eigen::Index n = m_result->scores.size();
+        if (m_result->outlier.size() == n && threshold == m_result->threshold) {
+            m_flags = m_result->outlier;
+        } else {
+            m_flags.resize(n);
+            for (Eigen::Index i = 0; i < n; ++i)
+                m_flags(i) = m_result->scores(i) > threshold ? 1 : 0;
+        }
+        m_flagged = 0;
+        for (Eigen::Index i = 0; i < n; ++i)
+            m_flagged += m_flags(i) != 0 ? 1 : 0;
+    }
+
     std::shared_ptr<const FitResult> m_result;
     std::vector<int> m_order;
     std::vector<int> m_rowOfSample;
@@ -291,6 +319,29 @@ struct RankingPanel::Impl {
         }
         hh->resizeSection(ColLabel, std::min(width(ColLabel, widestLabel), fm.averageCharWidth() * 24));
         hh->resizeSection(ColOutlier, width(ColOutlier, QStringLiteral("yes")));
+    }
+
+    /// "knn: 300 points, 30 flagged (threshold 1.2)" at the document's current threshold.
+    void updateSummary()
+    {
+        const FitResult* r = model->result();
+        if (!r)
+            return;
+        QString id = QString::fromStdString(r->detectorId);
+        if (id.isEmpty())
+            id = r->detector ? QString::fromStdString(r->detector->id()) : tr("detector");
+        const double t = doc->threshold();
+        summary = tr("%1: %2 points, %3 flagged (threshold %4)")
+                      .arg(id)
+                      .arg(model->rowCount())
+                      .arg(model->flaggedCount())
+                      .arg(QString::number(t, 'g', 6));
+        const bool own = t == r->threshold;
+        header->setText(summary.toHtmlEscaped()
+                        + (own ? QString() : tr(" — your threshold (the detector's: %1)").arg(QString::number(r->threshold, 'g', 6)))
+                        + tr("<br><span style='background:%1'>&nbsp;red rows&nbsp;</span> flagged at this "
+                             "threshold, <b>bold</b> rows: the top k")
+                              .arg(QLatin1String(kFlaggedTintCss)));
     }
 
     int sampleAtProxyRow(int row) const
@@ -442,18 +493,7 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
             d->summary = tr("Train a detector to rank the points");
             d->header->setText(d->summary.toHtmlEscaped());
         } else {
-            QString id = QString::fromStdString(r->detectorId);
-            if (id.isEmpty())
-                id = r->detector ? QString::fromStdString(r->detector->id()) : tr("detector");
-            d->summary = tr("%1: %2 points, %3 flagged (threshold %4)")
-                             .arg(id)
-                             .arg(d->model->rowCount())
-                             .arg(d->model->flaggedCount())
-                             .arg(QString::number(r->threshold, 'g', 6));
-            d->header->setText(d->summary.toHtmlEscaped()
-                               + tr("<br><span style='background:%1'>&nbsp;red rows&nbsp;</span> flagged by the "
-                                    "detector, <b>bold</b> rows: the top k")
-                                     .arg(QLatin1String(kFlaggedTintCss)));
+            d->updateSummary();
         }
         d->syncing = false;
         // Re-show the document's current selection in the new rows (no signal back).
@@ -469,6 +509,13 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
             d->table->scrollToTop();
         }
     };
+    connect(d->doc, &DataDocument::thresholdChanged, this, [this](double t) {
+        const FitResult* r = d->model->result();
+        if (!r)
+            return;
+        d->model->setThreshold(t);
+        d->updateSummary();
+    });
     connect(d->doc, &DataDocument::datasetChanged, this, rebuild);
     connect(d->doc, &DataDocument::resultChanged, this, rebuild);
     rebuild();

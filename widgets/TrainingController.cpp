@@ -29,6 +29,7 @@ TrainingController::TrainingController(DataDocument* document, QObject* parent)
         emit runningChanged(false);
     });
     connect(m_worker, &Worker::cancelled, this, [this] {
+        m_cancelWasRestart = m_stale;
         onEnded();
         emit cancelled();
         emit runningChanged(false);
@@ -55,7 +56,7 @@ void TrainingController::cancel()
 }
 
 bool TrainingController::train(const std::string& detectorId, const ParamAssignments& params,
-                               Normalization normalization)
+                               Normalization normalization, bool keepUserThreshold)
 {
     if (m_running) {
         emit failed(tr("a training is already running; cancel it first"));
@@ -86,6 +87,7 @@ bool TrainingController::train(const std::string& detectorId, const ParamAssignm
     m_live = live;
     m_running = true;
     m_stale = false;
+    m_keepUserThreshold = keepUserThreshold;
     m_detectorId = QString::fromStdString(detectorId);
     m_clock.start();
     emit started(m_detectorId);
@@ -158,9 +160,11 @@ void TrainingController::onDone(std::shared_ptr<FitResult> result)
     onEnded();
     const double seconds = m_clock.elapsed() / 1000.0;
     if (stale) {
+        m_cancelWasRestart = true;
         emit cancelled();
     } else {
-        m_doc->setResult(std::move(result));
+        m_doc->setResult(std::move(result), m_keepUserThreshold ? DataDocument::ThresholdPolicy::KeepUserThreshold
+                                                                : DataDocument::ThresholdPolicy::Detector);
         emit finished(seconds);
     }
     emit runningChanged(false);

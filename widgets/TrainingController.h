@@ -29,9 +29,14 @@ public:
     ~TrainingController() override;
 
     bool isRunning() const { return m_running; }
+    /// During/after cancelled(): true when the training was dropped because the data changed
+    /// (an internal restart, e.g. auto-retrain after an edit), false when the user cancelled.
+    bool lastCancelWasRestart() const { return m_cancelWasRestart; }
     /// Starts training. Returns false (with failed() emitted) when already running or without data,
     /// or when the detector id / parameters are invalid.
-    bool train(const std::string& detectorId, const ParamAssignments& params, Normalization normalization);
+    /// keepUserThreshold: the new result keeps a threshold the user set (auto-retrain after edits).
+    bool train(const std::string& detectorId, const ParamAssignments& params, Normalization normalization,
+               bool keepUserThreshold = false);
 
     /// Runs the worker on this pool instead of QtConcurrent's global one (null = global), e.g. so that
     /// several controllers train concurrently beyond idealThreadCount(). The pool must outlive this.
@@ -67,6 +72,8 @@ private:
     QElapsedTimer m_clock;
     bool m_running = false;
     bool m_stale = false; // data changed while training: drop the result
+    bool m_cancelWasRestart = false;
+    bool m_keepUserThreshold = false;
     QString m_detectorId;
     std::shared_ptr<const Normalizer> m_liveNorm;
 };

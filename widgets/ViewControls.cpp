@@ -55,6 +55,9 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     m_opacity->setMaximumWidth(90);
     m_opacity->setToolTip(tr("Opacity of the 3D threshold iso-surface"));
     m_grid->setStyleSheet("color: #555;");
+    // The grid text grows with the data range: it may be clipped, never widen the window.
+    m_grid->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_grid->setMinimumWidth(0);
 
     auto* row1 = new QHBoxLayout;
     row1->setContentsMargins(0, 0, 0, 0);
@@ -127,6 +130,8 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     for (auto*& a : m_axis) {
         a = new QComboBox;
         a->setToolTip(tr("Feature shown on this axis"));
+        a->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon); // long feature names
+        a->setMinimumContentsLength(8);
         pl->addWidget(a);
         connect(a, &QComboBox::currentIndexChanged, this, &ViewControls::applyProjection);
     }
@@ -151,6 +156,8 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     m_component->setToolTip(tr("Field drawn: the score, or one part of it (GODS/KODS: the margin violation of "
                                "frame 1 or frame 2 alone, as in the GODS paper's fig. 1e–f)"));
     m_component->setVisible(false);
+    m_component->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_component->setMinimumContentsLength(10);
     row2->addWidget(m_component);
     connect(m_component, &QComboBox::currentIndexChanged, this,
             [this](int i) { m_view->setFieldComponent(i - 1); });
@@ -246,6 +253,7 @@ void ViewControls::onDataset()
     QSignalBlocker block(m_projection);
     m_projection->setCurrentIndex(0);
     m_grid->setText(m_view->gridDescription());
+    m_grid->setToolTip(m_grid->text());
 }
 
 void ViewControls::applyProjection()

@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 
 #include <QAction>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QTimer>
 
@@ -27,7 +28,7 @@ CompareReaction::CompareReaction(QAction* action, MainWindow* window)
 
 bool CompareReaction::isActive() const
 {
-    return m_view && m_stack->currentWidget() == m_view;
+    return m_view && m_stack->currentWidget() == m_page;
 }
 
 void CompareReaction::setActive(bool on)
@@ -44,9 +45,16 @@ void CompareReaction::setActive(bool on)
     const bool first = !m_view;
     if (first) {
         m_view = new CompareView(m_window->document());
-        m_stack->addWidget(m_view);
+        // Small screens: the page scrolls rather than widening the window.
+        auto* scroll = new QScrollArea;
+        scroll->setObjectName("CompareScroll");
+        scroll->setWidget(m_view);
+        scroll->setWidgetResizable(true);
+        scroll->setFrameShape(QFrame::NoFrame);
+        m_page = scroll;
+        m_stack->addWidget(m_page);
     }
-    m_stack->setCurrentWidget(m_view);
+    m_stack->setCurrentWidget(m_page);
     if (first && !m_window->document()->isEmpty())
         // Deferred: a caller that sets its own detectors right after opening trains those instead.
         QTimer::singleShot(0, m_view, [view = m_view] {

@@ -32,6 +32,7 @@ private:
     QStackedWidget* m_stack;
     QWidget* m_main;
     CompareView* m_view = nullptr;
+    QWidget* m_page = nullptr; // the scroll area holding m_view
 };
 
 } // namespace olens

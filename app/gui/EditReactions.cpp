@@ -6,6 +6,7 @@
 #include "LogPanel.h"
 #include "MainWindow.h"
 #include "NewDataDialog.h"
+#include "UnsavedChanges.h"
 #include "TrainingController.h"
 
 #include <QAction>
@@ -27,6 +28,7 @@ EditReaction::EditReaction(QMenu* menu, MainWindow* window, DataEditor* editor)
     menu->addSeparator();
 
     m_editMode = menu->addAction(tr("&Edit points"));
+    m_editMode->setObjectName("actionEditMode");
     m_editMode->setCheckable(true);
     m_editMode->setShortcut(QKeySequence(tr("E")));
     m_editMode->setToolTip(tr("Click adds an inlier, shift-click a labelled outlier, drag moves a point "
@@ -58,7 +60,7 @@ EditReaction::EditReaction(QMenu* menu, MainWindow* window, DataEditor* editor)
             return;
         }
         if (!m_window->document()->isEmpty())
-            m_window->detectorPanel()->train();
+            m_window->detectorPanel()->retrain(); // keeps a threshold the user set
     });
     connect(editor, &DataEditor::edited, this, &EditReaction::onEdited);
 }
@@ -77,6 +79,8 @@ NewDataReaction::NewDataReaction(QAction* action, MainWindow* window) : QObject(
 
 void NewDataReaction::onTriggered()
 {
+    if (!m_window->unsavedChanges()->confirm(tr("generate new data")))
+        return;
     NewDataDialog dialog(m_window);
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -85,6 +89,7 @@ void NewDataReaction::onTriggered()
         const QString what = QString::fromStdString(d.source);
         m_window->document()->setDataset(std::move(d), QString());
         m_window->document()->setEdited(true);
+        m_window->unsavedChanges()->markGenerated(); // exists only in the app until saved
         m_window->log()->info(tr("new data: %1").arg(what));
     } catch (const std::exception& e) {
         m_window->log()->error(QString::fromUtf8(e.what()));

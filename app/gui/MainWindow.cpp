@@ -1,11 +1,18 @@
 #include "MainWindow.h"
 
+#include "AboutReaction.h"
 #include "CloudView.h"
 #include "CompareReaction.h"
 #include "DataDocument.h"
 #include "DataEditor.h"
 #include "DataPanel.h"
+#include "EditModeIndicator.h"
 #include "EditReactions.h"
+#include "HorizontalScrollArea.h"
+#include "ImportDialog.h"
+#include "ImportReaction.h"
+#include "RecentFilesMenu.h"
+#include "UnsavedChanges.h"
 #include "SessionManager.h"
 #include "DetectorPanel.h"
 #include "EvaluationPanel.h"
@@ -14,6 +21,7 @@
 #include "SimilarityPanel.h"
 #include "Presets.h"
 #include "Reactions.h"
+#include "TrainReactions.h"
 #include "TrainingController.h"
 #include "ViewControls.h"
 
@@ -21,12 +29,26 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QFrame>
+#include <QIcon>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
+#include <QScrollArea>
 #include <QStatusBar>
 #include <QTimer>
+#include <QUndoStack>
+#include <QToolBar>
 #include <QVBoxLayout>
+
+#include <algorithm>
+
+// The icons (resources/outlierlens.qrc) live in this static library: register them explicitly.
+static void initOutlierLensResources()
+{
+    Q_INIT_RESOURCE(outlierlens);
+}
 
 namespace olens {
 
@@ -34,25 +56,55 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_doc(new DataDocument(this)), m_trainer(new TrainingController(m_doc, this)),
       m_log(new LogPanel), m_status(new QLabel)
 {
-    setWindowTitle(tr("OutlierLens"));
+    initOutlierLensResources();
+    setWindowTitle(tr("OutlierLens[*]"));
+    setWindowIcon(QIcon(":/icons/outlierlens.svg"));
     setObjectName("MainWindow");
     auto* central = new QWidget;
     m_view = new CloudView(m_doc);
     m_controls = new ViewControls(m_doc, m_view);
+    auto* viewFrame = new QFrame; // its border shows edit mode
+    viewFrame->setObjectName("ViewFrame");
+    auto* frameLayout = new QVBoxLayout(viewFrame);
+    frameLayout->setContentsMargins(3, 3, 3, 3);
+    frameLayout->addWidget(m_view);
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(m_controls);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(new HorizontalScrollArea(m_controls)); // scrolls rather than widening the window
+    layout->addWidget(viewFrame, 1);
     setCentralWidget(central);
+    // Long texts must not widen the window: the label may shrink (Qt clips it).
+    m_status->setMinimumWidth(0);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addPermanentWidget(m_status, 1);
     m_editor = new DataEditor(m_doc, m_view, this);
     connect(m_editor, &DataEditor::message, m_log, &LogPanel::info);
+    m_unsaved = new UnsavedChanges(this, m_editor);
     buildDocks();
     m_sessions = new SessionManager(this);
     buildMenus();
+    buildToolBar();
+    m_editIndicator = new EditModeIndicator(m_editReaction->editModeAction(), viewFrame, statusBar());
+    connect(m_sessions, &SessionManager::sessionOpened, this, [this](const QString& path) {
+        m_sessionPath = path;
+        m_unsaved->markSaved();
+        m_recent->add(path);
+        updateStatus();
+    });
+    connect(m_sessions, &SessionManager::sessionSaved, this, [this](const QString& path) {
+        m_sessionPath = path;
+        m_unsaved->markSaved();
+        m_recent->add(path);
+        updateStatus();
+    });
+    connect(m_unsaved, &UnsavedChanges::modifiedChanged, this, &MainWindow::updateStatus);
 
-    connect(m_doc, &DataDocument::datasetChanged, this, &MainWindow::updateStatus);
+    connect(m_doc, &DataDocument::datasetChanged, this, [this] {
+        if (!m_doc->changeIsEdit())
+            m_sessionPath.clear(); // other data; a session sets it again once applied
+        updateStatus();
+    });
     connect(m_doc, &DataDocument::resultChanged, this, &MainWindow::updateStatus);
     connect(m_doc, &DataDocument::selectionChanged, this, [this](int index) {
         if (index >= 0)
@@ -67,23 +119,50 @@ MainWindow::MainWindow(QWidget* parent)
                         .arg(s, 0, 'f', 2)
                         .arg(r ? r->fitSeconds : 0.0, 0, 'f', 3)
                         .arg(r ? r->threshold : 0.0, 0, 'g', 4));
+        if (m_doc->thresholdIsUserSet())
+            m_log->info(tr("kept your threshold %1 (the detector's own: %2)")
+                            .arg(m_doc->threshold(), 0, 'g', 4)
+                            .arg(r->threshold, 0, 'g', 4));
         for (const auto& w : r ? r->normalizer.warnings() : std::vector<std::string>{})
             m_log->warning(QString::fromStdString(w));
     });
     connect(m_trainer, &TrainingController::failed, this, [this](const QString& m) { m_log->error(tr("training failed: %1").arg(m)); });
-    connect(m_trainer, &TrainingController::cancelled, this, [this] { m_log->warning(tr("training cancelled; previous result kept")); });
+    connect(m_trainer, &TrainingController::cancelled, this, [this] {
+        // A restart because the data changed (an edit during training, auto-retrain) is routine.
+        if (m_trainer->lastCancelWasRestart())
+            m_log->info(tr("training stopped because the data changed (it restarts when auto-retrain is on)"));
+        else
+            m_log->info(m_doc->result() ? tr("training cancelled; the previous result is kept")
+                                        : tr("training cancelled; there is no result yet"));
+    });
     connect(m_detector, &DetectorPanel::errorMessage, m_log, &LogPanel::error);
     connect(m_ranking, &RankingPanel::flyToRequested, m_view, &CloudView::flyTo);
     updateStatus();
-    resize(1400, 900);
+    // 1400×900, or less on a small screen (a 1366×768 or 1280×720 laptop gets all of it).
+    const QRect screenArea = screen() ? screen()->availableGeometry() : QRect(0, 0, 1400, 900);
+    resize(std::min(1400, screenArea.width()), std::min(900, screenArea.height()));
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The undo stack announces its clean state while being destroyed: nobody listens any more.
+    m_editor->undoStack()->disconnect(m_unsaved);
+    m_unsaved->disconnect(this);
+}
+
+QAction* MainWindow::action(const QString& objectName) const
+{
+    return findChild<QAction*>(objectName);
+}
 
 CompareView* MainWindow::compareView() const { return m_compare ? m_compare->view() : nullptr; }
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
+    if (!m_unsaved->confirm(tr("quit"))) {
+        e->ignore();
+        return;
+    }
     // Stop training promptly: the worker sees the flag at its next progress report.
     m_trainer->cancel();
     QMainWindow::closeEvent(e);
@@ -94,7 +173,17 @@ void MainWindow::buildDocks()
     auto addDock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
         auto* dock = new QDockWidget(title, this);
         dock->setObjectName(name);
-        dock->setWidget(w);
+        // Laptop screens: a dock smaller than its contents scrolls instead of widening the window.
+        if (qobject_cast<QAbstractScrollArea*>(w)) {
+            dock->setWidget(w);
+        } else {
+            auto* scroll = new QScrollArea;
+            scroll->setObjectName(name + "Scroll");
+            scroll->setWidget(w);
+            scroll->setWidgetResizable(true);
+            scroll->setFrameShape(QFrame::NoFrame);
+            dock->setWidget(scroll);
+        }
         addDockWidget(area, dock);
         return dock;
     };
@@ -114,7 +203,9 @@ void MainWindow::buildDocks()
     // The view gets the space; side docks are wide enough for their plots, the log stays short.
     // Dock sizes only stick once the window has its geometry: apply them when first shown.
     QTimer::singleShot(0, this, [this, det, ranking, eval, log] {
-        resizeDocks({det, ranking}, {340, 400}, Qt::Horizontal);
+        // The view keeps most of the width: on a laptop the side docks shrink with the window.
+        const int w = width();
+        resizeDocks({det, ranking}, {std::clamp(w * 23 / 100, 260, 340), std::clamp(w * 27 / 100, 300, 400)}, Qt::Horizontal);
         resizeDocks({ranking, eval}, {300, 560}, Qt::Vertical);
         resizeDocks({log}, {110}, Qt::Vertical);
     });
@@ -124,17 +215,22 @@ void MainWindow::buildMenus()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* create = file->addAction(tr("&New data…"));
+    create->setObjectName("actionNewData");
     create->setShortcut(QKeySequence::New);
     create->setToolTip(tr("Generate toy data (blobs, moons, ring, seam, Swiss roll, ...) or start an empty canvas"));
     new NewDataReaction(create, this);
     QAction* open = file->addAction(tr("&Open data…"));
+    open->setObjectName("actionOpen");
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Load CSV, TSV, TXT, XYZ or PLY point data"));
     new OpenDataReaction(open, this);
+    m_recent = new RecentFilesMenu(file->addMenu(tr("Open &recent")), this);
+    new ImportReaction(file->addAction(tr("&Import data with column roles…")), this); // Ctrl+I
     file->addSeparator();
     m_sessions->addActions(file);
     file->addSeparator();
     QAction* shot = file->addAction(tr("Save view &screenshot…"));
+    shot->setObjectName("actionScreenshot");
     shot->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
     new ScreenshotReaction(shot, this, ScreenshotReaction::Target::View);
     QAction* wshot = file->addAction(tr("Save &window screenshot…"));
@@ -156,12 +252,8 @@ void MainWindow::buildMenus()
     new PresetsReaction(presets, this);
 
     QMenu* train = menuBar()->addMenu(tr("&Train"));
-    QAction* go = train->addAction(tr("&Train detector"));
-    go->setShortcut(QKeySequence(tr("Ctrl+T")));
-    connect(go, &QAction::triggered, m_detector, &DetectorPanel::train);
-    QAction* stop = train->addAction(tr("&Cancel training"));
-    stop->setShortcut(QKeySequence(tr("Ctrl+.")));
-    connect(stop, &QAction::triggered, m_trainer, &TrainingController::cancel);
+    new TrainReaction(train->addAction(tr("&Train detector")), this);              // Ctrl+T
+    new CancelTrainingReaction(train->addAction(tr("&Cancel training")), this);    // Esc, Ctrl+.
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* reset = view->addAction(tr("&Reset camera"));
@@ -186,18 +278,34 @@ void MainWindow::buildMenus()
         box.setText(shortcutsHtml());
         box.exec();
     });
-    QAction* about = help->addAction(tr("&About OutlierLens"));
-    connect(about, &QAction::triggered, this, [this] {
-        QMessageBox::about(this, tr("About OutlierLens"),
-                           tr("<b>OutlierLens %1</b><p>Explore geometric outlier detectors and manifold "
-                              "learners on point clouds.</p>"
-                              "<p><b>Mouse</b>: left drag rotates (3D) / adjusts contrast-free panning in 2D with "
-                              "middle drag, wheel zooms, click picks a point, double-click or R resets the "
-                              "camera, F flies to the selected point.</p>"
-                              "<p><b>Keys</b>: Ctrl+O open, Ctrl+T train, Ctrl+. or Esc cancel, Ctrl+E export "
-                              "scores, Ctrl+Shift+S screenshot, Ctrl+Q quit.</p>")
-                               .arg(QApplication::applicationVersion()));
-    });
+    new AboutReaction(help->addAction(tr("&About OutlierLens")), this);
+}
+
+void MainWindow::buildToolBar()
+{
+    // The menus' own actions (same shortcuts, same enable state), with icons from resources/.
+    QToolBar* bar = addToolBar(tr("Main toolbar"));
+    bar->setObjectName("MainToolBar");
+    bar->setMovable(false);
+    bar->setIconSize(QSize(22, 22));
+    bar->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    const struct {
+        const char* action;
+        const char* icon;
+    } items[] = {{"actionOpen", "open"},  {"actionNewData", "new-data"}, {nullptr, nullptr},
+                 {"actionTrain", "train"}, {"actionCancelTraining", "cancel"}, {nullptr, nullptr},
+                 {"actionEditMode", "edit-mode"}, {"actionCompareDetectors", "compare"}, {nullptr, nullptr},
+                 {"actionScreenshot", "screenshot"}};
+    for (const auto& item : items) {
+        if (!item.action) {
+            bar->addSeparator();
+            continue;
+        }
+        QAction* a = action(item.action);
+        Q_ASSERT(a);
+        a->setIcon(QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(item.icon))));
+        bar->addAction(a);
+    }
 }
 
 QString MainWindow::shortcutsHtml() const
@@ -222,22 +330,31 @@ QString MainWindow::shortcutsHtml() const
 bool MainWindow::openFile(const QString& path, QString* error)
 {
     try {
-        Dataset d = loadCloudFile(path);
+        // Column roles chosen in File → Import for this file, else the loader's defaults.
+        const auto roles = ImportDialog::remembered(path);
+        Dataset d = roles && QFileInfo::exists(path) ? loadDataset(path.toStdString(), *roles) : loadCloudFile(path);
         for (const auto& w : d.warnings)
             m_log->warning(QString::fromStdString(w));
         const auto n = d.rows(), p = d.cols();
         m_doc->setDataset(std::move(d), path);
         m_log->info(tr("loaded %1: %2 samples × %3 features").arg(path).arg(n).arg(p));
+        m_recent->add(path);
         return true;
     } catch (const std::exception& e) {
         const QString msg = QString::fromUtf8(e.what());
         m_log->error(msg);
         if (error)
             *error = msg;
-        if (m_interactive)
-            QMessageBox::warning(this, tr("Cannot open data"), msg + tr("\n\nThe previous data are kept."));
+        if (m_interactive) // only mention earlier data when there are some
+            QMessageBox::warning(this, tr("Cannot open data"),
+                                 m_doc->isEmpty() ? msg : msg + tr("\n\nThe previous data are kept."));
         return false;
     }
+}
+
+QString MainWindow::statusText() const
+{
+    return m_status->text();
 }
 
 void MainWindow::updateStatus()
@@ -245,15 +362,25 @@ void MainWindow::updateStatus()
     const Dataset& d = m_doc->dataset();
     if (d.rows() == 0) {
         m_status->setText(tr("no data — File → Open (Ctrl+O)"));
-        setWindowTitle(tr("OutlierLens"));
+        setWindowTitle(tr("OutlierLens[*]"));
         return;
     }
-    const QString name = QFileInfo(m_doc->filePath()).fileName();
+    // Where the data come from: their file, else the session file, else the generator.
+    QString name = QFileInfo(m_doc->filePath()).fileName();
+    if (name.isEmpty() && !m_sessionPath.isEmpty())
+        name = QFileInfo(m_sessionPath).fileName();
+    if (name.isEmpty())
+        name = d.source.empty() ? tr("unsaved data") : QString::fromStdString(d.source);
     QString text = tr("n = %1   p = %2   file: %3").arg(d.rows()).arg(d.cols()).arg(name);
+    if (m_unsaved->isModified())
+        text += tr(" (modified)");
+    if (!m_sessionPath.isEmpty() && name != QFileInfo(m_sessionPath).fileName())
+        text += tr("   session: %1").arg(QFileInfo(m_sessionPath).fileName());
     if (const auto r = m_doc->result())
         text += tr("   detector: %1").arg(QString::fromStdString(r->detectorId));
     m_status->setText(text);
-    setWindowTitle(tr("%1 — OutlierLens").arg(name));
+    m_status->setToolTip(m_doc->filePath().isEmpty() ? m_sessionPath : m_doc->filePath());
+    setWindowTitle(tr("%1[*] — OutlierLens").arg(name));
 }
 
 } // namespace olens

@@ -3,6 +3,7 @@
 // small reaction classes (ParaView style).
 #include <QMainWindow>
 
+class QAction;
 class QLabel;
 
 namespace olens {
@@ -15,6 +16,9 @@ class DataEditor;
 class EditReaction;
 class SessionManager;
 class DetectorPanel;
+class EditModeIndicator;
+class RecentFilesMenu;
+class UnsavedChanges;
 class EvaluationPanel;
 class LogPanel;
 class RankingPanel;
@@ -44,6 +48,16 @@ public:
     SessionManager* sessions() const { return m_sessions; }
     DataEditor* dataEditor() const { return m_editor; }
     EditReaction* editReaction() const { return m_editReaction; }
+    /// The modified marker and the Save / Discard / Cancel question before changes are lost.
+    UnsavedChanges* unsavedChanges() const { return m_unsaved; }
+    EditModeIndicator* editModeIndicator() const { return m_editIndicator; }
+    RecentFilesMenu* recentFiles() const { return m_recent; }
+    /// The status bar's permanent text, e.g. "n = 300   p = 2   file: moons2d.csv".
+    QString statusText() const;
+
+    /// A menu/toolbar action by object name (actionOpen, actionNewData, actionTrain,
+    /// actionCancelTraining, actionEditMode, actionCompareDetectors, actionScreenshot, …), or null.
+    QAction* action(const QString& objectName) const;
 
     /// Loads a data file; on failure logs the reason, keeps the previous data and returns false.
     bool openFile(const QString& path, QString* error = nullptr);
@@ -59,6 +73,7 @@ protected:
 private:
     void buildDocks();
     void buildMenus();
+    void buildToolBar();
     void updateStatus();
 
     DataDocument* m_doc;
@@ -75,6 +90,10 @@ private:
     SessionManager* m_sessions = nullptr;
     DataEditor* m_editor = nullptr;
     EditReaction* m_editReaction = nullptr;
+    UnsavedChanges* m_unsaved = nullptr;
+    EditModeIndicator* m_editIndicator = nullptr;
+    RecentFilesMenu* m_recent = nullptr;
+    QString m_sessionPath; // the session file the data came from or were saved to
     bool m_interactive = true;
 };
 

@@ -5,6 +5,7 @@
 #include "data/Generators.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
+#include "UnsavedChanges.h"
 #include "data/Normalizer.h"
 #include "ParamForm.h"
 #include "registry/Registry.h"
@@ -48,7 +49,10 @@ PresetsReaction::PresetsReaction(QMenu* menu, MainWindow* window) : QObject(menu
     for (const Preset& p : availablePresets()) {
         QAction* a = menu->addAction(p.title);
         a->setToolTip(p.figure);
-        connect(a, &QAction::triggered, this, [this, p] { apply(m_window, p); });
+        connect(a, &QAction::triggered, this, [this, p] {
+            if (m_window->unsavedChanges()->confirm(tr("load this preset")))
+                apply(m_window, p);
+        });
     }
 }
 

@@ -7,6 +7,7 @@
 #include "data/DataLoader.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
+#include "UnsavedChanges.h"
 
 #include <QAction>
 #include <QFileDialog>
@@ -32,6 +33,8 @@ QString OpenDataReaction::fileFilter()
 
 void OpenDataReaction::onTriggered()
 {
+    if (!m_window->unsavedChanges()->confirm(tr("open other data")))
+        return;
     QSettings settings;
     const QString dir = settings.value("lastDataDir").toString();
     const QString path = QFileDialog::getOpenFileName(m_window, tr("Open data"), dir, fileFilter());

@@ -12,6 +12,7 @@
 #include "ParamForm.h"
 #include "registry/Registry.h"
 #include "TrainingController.h"
+#include "UnsavedChanges.h"
 #include "ViewControls.h"
 
 #include <QAction>
@@ -92,6 +93,12 @@ SessionManager::SessionManager(MainWindow* window, const QString& stateDir)
     connect(&m_timer, &QTimer::timeout, this, [this] { autosave(); });
     m_timer.start();
     connect(window->trainer(), &TrainingController::finished, this, [this] { autosave(); });
+    // Other data (a file, generated data) no longer belong to the session file last used; open()
+    // sets it again right after applying a session.
+    connect(window->document(), &DataDocument::datasetChanged, this, [this] {
+        if (!m_window->document()->changeIsEdit())
+            m_current.clear();
+    });
 }
 
 SessionManager::~SessionManager()
@@ -117,9 +124,12 @@ void SessionManager::addActions(QMenu* file)
 {
     const QString filter = tr("OutlierLens session (*.olens.json *.json);;All files (*)");
     QAction* openAction = file->addAction(tr("Open se&ssion…"));
+    openAction->setObjectName("actionOpenSession");
     openAction->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
     openAction->setToolTip(tr("Restore data, detector, fitted model, camera and view from a session file"));
     connect(openAction, &QAction::triggered, this, [this, filter] {
+        if (!m_window->unsavedChanges()->confirm(tr("open a session")))
+            return;
         QSettings settings;
         const QString path = QFileDialog::getOpenFileName(m_window, tr("Open session"),
                                                           settings.value("lastSessionDir").toString(), filter);
@@ -131,28 +141,28 @@ void SessionManager::addActions(QMenu* file)
             QMessageBox::warning(m_window, tr("Cannot open session"), error + tr("\n\nThe current state is kept."));
     });
     QAction* saveAction = file->addAction(tr("Save sessio&n…"));
+    saveAction->setObjectName("actionSaveSession");
     saveAction->setShortcut(QKeySequence::Save);
     saveAction->setToolTip(tr("Save data (embedded when edited or generated), detector, fitted model, camera and view"));
     connect(saveAction, &QAction::triggered, this, [this, filter] {
         QSettings settings;
-        QString path = QFileDialog::getSaveFileName(m_window, tr("Save session"),
-                                                    QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json"),
-                                                    filter);
+        const QString start = m_current.isEmpty()
+                                  ? QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json")
+                                  : m_current;
+        QString path = QFileDialog::getSaveFileName(m_window, tr("Save session"), start, filter);
         if (path.isEmpty())
             return;
         if (!path.endsWith(".json", Qt::CaseInsensitive))
             path += ".olens.json";
         settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
-        QString error;
-        if (save(path, &error))
-            m_window->log()->info(tr("session saved to %1").arg(path));
-        else
-            QMessageBox::warning(m_window, tr("Cannot save session"), error);
+        saveAs(path);
     });
     QAction* restore = file->addAction(tr("Restore &autosave"));
     restore->setToolTip(tr("Load the session saved automatically (every %1 minutes and after each training)")
                             .arg(kAutosaveIntervalMs / 60000));
     connect(restore, &QAction::triggered, this, [this] {
+        if (!m_window->unsavedChanges()->confirm(tr("restore the autosave")))
+            return;
         QString error;
         if (!QFile::exists(autosavePath()))
             QMessageBox::information(m_window, tr("Restore autosave"), tr("There is no autosaved session yet."));
@@ -300,6 +310,37 @@ bool SessionManager::save(const QString& path, QString* error) const
     }
 }
 
+bool SessionManager::saveAs(const QString& path)
+{
+    QString error;
+    if (!save(path, &error)) {
+        m_window->log()->error(error);
+        if (m_window->isInteractive())
+            QMessageBox::warning(m_window, tr("Cannot save session"), error);
+        return false;
+    }
+    m_window->log()->info(tr("session saved to %1").arg(path));
+    m_current = path;
+    emit sessionSaved(path);
+    return true;
+}
+
+bool SessionManager::saveInteractively()
+{
+    if (!m_current.isEmpty())
+        return saveAs(m_current);
+    QSettings settings;
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Save session"),
+                                                QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json"),
+                                                tr("OutlierLens session (*.olens.json *.json);;All files (*)"));
+    if (path.isEmpty())
+        return false;
+    if (!path.endsWith(".json", Qt::CaseInsensitive))
+        path += ".olens.json";
+    settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
+    return saveAs(path);
+}
+
 bool SessionManager::open(const QString& path, QString* error)
 {
     QString why;
@@ -312,6 +353,9 @@ bool SessionManager::open(const QString& path, QString* error)
         const Session s = parseSession(text.str());
         if (apply(s, &why)) {
             m_window->log()->info(tr("session loaded from %1").arg(path));
+            if (path != autosavePath())
+                m_current = path;
+            emit sessionOpened(path);
             return true;
         }
     } catch (const std::exception& e) {

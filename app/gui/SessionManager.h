@@ -39,6 +39,11 @@ public:
     bool apply(const Session& s, QString* error = nullptr);
 
     bool save(const QString& path, QString* error = nullptr) const;
+    /// Save for the user: to the session file last opened or saved, or else to a path asked for
+    /// in a file dialog. Returns false when cancelled or failed (the user was told why).
+    bool saveInteractively();
+    /// The session file last opened or saved by the user (not the autosave), or empty.
+    QString currentPath() const { return m_current; }
     /// Reads, validates and applies; errors name the file and the JSON path.
     bool open(const QString& path, QString* error = nullptr);
 
@@ -55,7 +60,14 @@ public:
 
     static constexpr int kAutosaveIntervalMs = 3 * 60 * 1000;
 
+signals:
+    /// A session file was opened (also from the command line) or saved by the user.
+    void sessionOpened(const QString& path);
+    void sessionSaved(const QString& path);
+
 private:
+    bool saveAs(const QString& path); // writes, reports, remembers the path
+    QString m_current;
     MainWindow* m_window;
     QString m_dir;
     std::unique_ptr<QLockFile> m_lock;

@@ -2,6 +2,7 @@
 //   --load FILE [--detector ID --param k=v ... --train] --screenshot OUT.png --exit
 #include "CloudView.h"
 #include "CompareReaction.h"
+#include "CommandLine.h"
 #include "CompareView.h"
 #include "DataDocument.h"
 #include "DetectorPanel.h"
@@ -23,6 +24,8 @@
 #include <QFileInfo>
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -50,7 +53,14 @@ int main(int argc, char** argv)
         qputenv("QT_QPA_PLATFORM", "xcb");
     setOpenGLFormat();
 
-    QApplication app(argc, argv);
+    // `--session FILE` → `--session=FILE` before Qt's X11 session management can eat it.
+    std::vector<std::string> args = olens::protectSessionArgument(std::vector<std::string>(argv, argv + argc));
+    std::vector<char*> argPointers;
+    for (std::string& a : args)
+        argPointers.push_back(a.data());
+    argPointers.push_back(nullptr);
+    int appArgc = int(args.size());
+    QApplication app(appArgc, argPointers.data());
     QApplication::setApplicationName("OutlierLens");
     QApplication::setOrganizationName("OutlierLens");
     QApplication::setApplicationVersion(OLENS_VERSION);
@@ -77,10 +87,20 @@ int main(int argc, char** argv)
     parser.addOption(compareOpt);
     parser.addPositionalArgument("file", "Data file to open (same as --load).", "[file]");
     parser.process(app);
+    if (parser.isSet(session) && !QFileInfo(parser.value(session)).isFile()) {
+        std::fprintf(stderr, "outlierlens: --session: cannot open '%s': no such file\n", qPrintable(parser.value(session)));
+        return 1;
+    }
 
     olens::MainWindow window;
+    QApplication::setWindowIcon(window.windowIcon()); // resources/icons/outlierlens.svg
+    QGuiApplication::setDesktopFileName("outlierlens");
     const bool headless = parser.isSet(exitOpt);
     window.setInteractive(!headless);
+    // The window first: any message about the start-up file or the autosave appears over it.
+    window.show();
+    // Keyboard focus from the start (shortcuts need an active window), also without a window manager.
+    QTimer::singleShot(0, &window, [&window] { window.activateWindow(); });
     int status = 0;
     auto fail = [&](const QString& msg) {
         std::fprintf(stderr, "outlierlens: %s\n", qPrintable(msg));
@@ -108,16 +128,19 @@ int main(int argc, char** argv)
         QString error;
         if (!window.sessions()->open(parser.value(session), &error))
             fail(error);
+        else
+            std::fprintf(stdout, "outlierlens: session opened from %s (n = %ld)\n", qPrintable(parser.value(session)),
+                         long(window.document()->dataset().rows()));
     } else if (file.isEmpty() && !headless && window.sessions()->recoveryAvailable()) {
         // The previous run did not exit cleanly: offer its autosave.
         const auto answer = QMessageBox::question(
-            nullptr, QObject::tr("Restore session?"),
+            &window, QObject::tr("Restore session?"),
             QObject::tr("OutlierLens did not close cleanly last time. Restore the session saved at %1?")
                 .arg(QFileInfo(window.sessions()->autosavePath()).lastModified().toString()));
         if (answer == QMessageBox::Yes) {
             QString error;
             if (!window.sessions()->restoreRecovery(&error))
-                QMessageBox::warning(nullptr, QObject::tr("Cannot restore"), error);
+                QMessageBox::warning(&window, QObject::tr("Cannot restore"), error);
         }
     }
     if (parser.isSet(detector) && !window.detectorPanel()->setCurrentDetector(parser.value(detector)))
@@ -134,7 +157,6 @@ int main(int argc, char** argv)
     }
     if (parser.isSet(topk))
         window.document()->setTopK(parser.value(topk).toInt());
-    window.show();
 
     auto finish = [&] {
         if (parser.isSet(shot)) {
@@ -211,9 +233,11 @@ int main(int argc, char** argv)
             guard->start(15000);
             QObject::connect(window.view(), &olens::CloudView::fieldUpdated, guard, [guard] { guard->start(150); });
         });
-        QObject::connect(window.trainer(), &olens::TrainingController::failed, &window, [&](const QString& m) {
+        QObject::connect(window.trainer(), &olens::TrainingController::failed, &window, [&, guard](const QString& m) {
             fail(QStringLiteral("training failed: %1").arg(m));
-            finish();
+            // Not at once: the failure is still being delivered (buttons, status, log update after
+            // this slot); the screenshot waits until the window has repainted.
+            guard->start(300);
         });
         QTimer::singleShot(100, &window, [&] { window.detectorPanel()->train(); });
     } else if (parser.isSet(shot) || parser.isSet(windowShot) || headless) {

@@ -1,0 +1,40 @@
+#include "ImportReaction.h"
+
+#include "ImportDialog.h"
+#include "MainWindow.h"
+#include "UnsavedChanges.h"
+
+#include <QAction>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QSettings>
+
+namespace olens {
+
+ImportReaction::ImportReaction(QAction* action, MainWindow* window) : QObject(action), m_window(window)
+{
+    action->setObjectName("actionImport");
+    action->setShortcut(QKeySequence(tr("Ctrl+I")));
+    action->setToolTip(tr("Preview a CSV/TSV/TXT/XYZ file and choose which columns are features, the label, "
+                          "sigma or ignored (remembered per file)"));
+    connect(action, &QAction::triggered, this, &ImportReaction::onTriggered);
+}
+
+void ImportReaction::onTriggered()
+{
+    if (!m_window->unsavedChanges()->confirm(tr("import other data")))
+        return;
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(m_window, tr("Import data"), settings.value("lastDataDir").toString(),
+                                                      tr("Text data (*.csv *.tsv *.txt *.xyz);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    settings.setValue("lastDataDir", QFileInfo(path).absolutePath());
+    ImportDialog dialog(path, m_window);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    dialog.remember();
+    m_window->openFile(path);
+}
+
+} // namespace olens

@@ -1,0 +1,84 @@
+#include "RecentFilesMenu.h"
+
+#include "MainWindow.h"
+#include "SessionManager.h"
+#include "UnsavedChanges.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QMenu>
+#include <QSettings>
+
+namespace olens {
+
+namespace {
+const char* kKey = "recentFiles";
+}
+
+RecentFilesMenu::RecentFilesMenu(QMenu* menu, MainWindow* window) : QObject(menu), m_menu(menu), m_window(window)
+{
+    menu->setObjectName("menuOpenRecent");
+    menu->setToolTipsVisible(true);
+    rebuild();
+}
+
+QStringList RecentFilesMenu::files() const
+{
+    return QSettings().value(kKey).toStringList();
+}
+
+void RecentFilesMenu::store(const QStringList& list)
+{
+    QSettings().setValue(kKey, list);
+    rebuild();
+}
+
+void RecentFilesMenu::add(const QString& path)
+{
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    QStringList list = files();
+    list.removeAll(abs);
+    list.prepend(abs);
+    while (list.size() > kMax)
+        list.removeLast();
+    store(list);
+}
+
+void RecentFilesMenu::remove(const QString& path)
+{
+    QStringList list = files();
+    list.removeAll(path);
+    store(list);
+}
+
+bool RecentFilesMenu::open(const QString& path)
+{
+    if (!m_window->unsavedChanges()->confirm(tr("open %1").arg(QFileInfo(path).fileName())))
+        return false;
+    const bool ok = path.endsWith(".json", Qt::CaseInsensitive) ? m_window->sessions()->open(path)
+                                                                : m_window->openFile(path);
+    if (!ok && !QFileInfo::exists(path))
+        remove(path);
+    return ok;
+}
+
+void RecentFilesMenu::rebuild()
+{
+    m_menu->clear();
+    const QStringList list = files();
+    int k = 0;
+    for (const QString& path : list) {
+        ++k;
+        QAction* a = m_menu->addAction(QStringLiteral("&%1 %2").arg(k).arg(QFileInfo(path).fileName()));
+        a->setToolTip(path);
+        connect(a, &QAction::triggered, this, [this, path] { open(path); });
+    }
+    if (list.isEmpty())
+        m_menu->addAction(tr("(no recent files)"))->setEnabled(false);
+    m_menu->addSeparator();
+    QAction* clear = m_menu->addAction(tr("&Clear list"));
+    clear->setEnabled(!list.isEmpty());
+    connect(clear, &QAction::triggered, this, [this] { store({}); });
+}
+
+} // namespace olens

@@ -1,0 +1,619 @@
+// Issue #18 "The first five minutes": what a new user meets first — unique shortcuts (Ctrl+T trains),
+// `--session FILE`, a window that fits a laptop, threshold ↔ ranking, unsaved-changes protection,
+// the edit-mode indicator, honest messages, the toolbar, About and Open Recent.
+#include "CloudView.h"
+#include "CommandLine.h"
+#include "AboutReaction.h"
+#include "DataEditor.h"
+#include "EditModeIndicator.h"
+#include "ImportDialog.h"
+#include "RecentFilesMenu.h"
+#include "UnsavedChanges.h"
+#include "data/DataLoader.h"
+#include "data/Generators.h"
+#include "session/Session.h"
+#include "EvaluationPanel.h"
+#include "PlotWidget.h"
+#include "RankingPanel.h"
+#include "SessionManager.h"
+#include "DataDocument.h"
+#include "DetectorPanel.h"
+#include "GuiTestSupport.h"
+#include "LogPanel.h"
+#include "MainWindow.h"
+#include "TrainingController.h"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QDockWidget>
+#include <QApplication>
+#include <QComboBox>
+#include <QGroupBox>
+#include <QLabel>
+#include <QMenuBar>
+#include <QFileInfo>
+#include <QFrame>
+#include <QMessageBox>
+#include <QProcess>
+#include <QProgressBar>
+#include <QSettings>
+#include <QToolBar>
+#include <QUndoStack>
+#include <QRegularExpression>
+#include <QShortcut>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+using namespace olens;
+
+namespace {
+
+QString sample(const char* name)
+{
+    return QStringLiteral(OLENS_SOURCE_DIR "/samples/") + name;
+}
+
+/// Every key sequence the window reacts to, with who owns it: action shortcuts (menus, toolbar,
+/// widgets), QShortcut objects, button shortcuts and mnemonics (Alt+letter of "&Train"), label
+/// buddies and group-box titles, and the menu bar's own Alt+letter for each menu.
+std::multimap<QString, QString> shortcutOwners(QWidget* window)
+{
+    std::multimap<QString, QString> owners;
+    auto add = [&](const QKeySequence& k, const QString& who) {
+        if (!k.isEmpty())
+            owners.emplace(k.toString(QKeySequence::PortableText), who);
+    };
+    for (QAction* a : window->findChildren<QAction*>()) // each action once, however often it is shown
+        for (const QKeySequence& k : a->shortcuts())
+            add(k, QStringLiteral("action '%1'").arg(a->text()));
+    for (QShortcut* s : window->findChildren<QShortcut*>())
+        for (const QKeySequence& k : s->keys())
+            add(k, QStringLiteral("QShortcut %1").arg(s->objectName()));
+    for (QAbstractButton* b : window->findChildren<QAbstractButton*>())
+        add(b->shortcut(), QStringLiteral("button '%1'").arg(b->text()));
+    for (QLabel* l : window->findChildren<QLabel*>())
+        if (l->buddy())
+            add(QKeySequence::mnemonic(l->text()), QStringLiteral("label '%1'").arg(l->text()));
+    for (QGroupBox* g : window->findChildren<QGroupBox*>())
+        add(QKeySequence::mnemonic(g->title()), QStringLiteral("group '%1'").arg(g->title()));
+    if (auto* mw = qobject_cast<QMainWindow*>(window))
+        for (QAction* m : mw->menuBar()->actions())
+            add(QKeySequence::mnemonic(m->text()), QStringLiteral("menu '%1'").arg(m->text()));
+    return owners;
+}
+
+QString duplicates(const std::multimap<QString, QString>& owners)
+{
+    QStringList out;
+    for (auto it = owners.begin(); it != owners.end(); it = owners.upper_bound(it->first)) {
+        if (owners.count(it->first) < 2)
+            continue;
+        QStringList who;
+        for (auto r = owners.equal_range(it->first); r.first != r.second; ++r.first)
+            who << r.first->second;
+        out << QStringLiteral("%1: %2").arg(it->first, who.join(", "));
+    }
+    return out.join("; ");
+}
+
+int flaggedInHeader(MainWindow& w)
+{
+    const auto m = QRegularExpression("(\\d+) flagged").match(w.rankingPanel()->headerText());
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+bool trainAndWait(MainWindow& w)
+{
+    QSignalSpy done(w.trainer(), &TrainingController::finished);
+    w.detectorPanel()->train();
+    return done.wait(30000);
+}
+
+void activate(QWidget& w)
+{
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.activateWindow();
+    QApplication::setActiveWindow(&w);
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+}
+
+} // namespace
+
+class TestFirstMinutes : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_settingsDir;
+
+private slots:
+    void initTestCase()
+    {
+        // Recent files and other settings go to a private directory, not the user's configuration.
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_settingsDir.path());
+        QCoreApplication::setOrganizationName("OutlierLensTest");
+        QCoreApplication::setApplicationName("TestFirstMinutes");
+    }
+
+    void everyShortcutHasOneOwner()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        activate(w);
+        QString dup = duplicates(shortcutOwners(&w));
+        QVERIFY2(dup.isEmpty(), qPrintable(dup));
+        // With data and a result every dock shows its controls; compare mode adds its page.
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QSignalSpy finished(w.trainer(), &TrainingController::finished);
+        w.detectorPanel()->train();
+        QVERIFY(finished.wait(30000));
+        QAction* compare = w.action("actionCompareDetectors");
+        QVERIFY(compare);
+        compare->setChecked(true);
+        const auto owners = shortcutOwners(&w);
+        dup = duplicates(owners);
+        QVERIFY2(dup.isEmpty(), qPrintable(dup));
+        QCOMPARE(owners.count("Ctrl+T"), std::size_t(1));
+        QCOMPARE(owners.count("Esc"), std::size_t(1));
+        compare->setChecked(false);
+    }
+
+    void ctrlTTrainsAndEscapeIsTheCancelKey()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        activate(w);
+        QAction* train = w.action("actionTrain");
+        QVERIFY(train);
+        QVERIFY(!train->isEnabled()); // nothing to train yet
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QVERIFY(train->isEnabled());
+        QSignalSpy started(w.trainer(), &TrainingController::started);
+        QSignalSpy finished(w.trainer(), &TrainingController::finished);
+        QTest::keyClick(&w, Qt::Key_T, Qt::ControlModifier);
+        QCOMPARE(started.count(), 1);
+        QVERIFY(finished.wait(30000));
+        QVERIFY(w.document()->result());
+        // The shortcut also works with the focus in the view.
+        w.view()->setFocus();
+        QTest::keyClick(w.view(), Qt::Key_T, Qt::ControlModifier);
+        QCOMPARE(started.count(), 2);
+        QVERIFY(finished.wait(30000));
+        QAction* cancel = w.action("actionCancelTraining");
+        QVERIFY(cancel);
+        QVERIFY(cancel->shortcuts().contains(QKeySequence(Qt::Key_Escape)));
+        QVERIFY(!cancel->isEnabled()); // nothing running
+    }
+
+    void sessionOptionWorksInBothForms()
+    {
+        using Args = std::vector<std::string>;
+        QCOMPARE(protectSessionArgument(Args{"outlierlens", "--session", "a b.json", "--exit"}),
+                 (Args{"outlierlens", "--session=a b.json", "--exit"}));
+        QCOMPARE(protectSessionArgument(Args{"outlierlens", "-session", "s.json"}), (Args{"outlierlens", "--session=s.json"}));
+        QCOMPARE(protectSessionArgument(Args{"outlierlens", "--session=s.json"}), (Args{"outlierlens", "--session=s.json"}));
+        QCOMPARE(protectSessionArgument(Args{"outlierlens", "--session"}), (Args{"outlierlens", "--session"}));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath("moons.olens.json");
+        {
+            MainWindow w;
+            w.setInteractive(false);
+            QVERIFY(w.openFile(sample("moons2d.csv")));
+            QVERIFY(trainAndWait(w));
+            QString error;
+            QVERIFY2(w.sessions()->save(path, &error), qPrintable(error));
+        }
+        for (const QStringList& form : {QStringList{"--session", path}, QStringList{"--session=" + path}}) {
+            QProcess p;
+            p.start(QStringLiteral(OLENS_GUI_PATH), form + QStringList{"--exit"});
+            QVERIFY(p.waitForFinished(60000));
+            const QString out = QString::fromLocal8Bit(p.readAllStandardOutput());
+            QVERIFY2(p.exitCode() == 0, qPrintable(form.join(' ') + ": " + p.readAllStandardError()));
+            QVERIFY2(out.contains("session opened from") && out.contains("n = 300"), qPrintable(form.join(' ') + ": " + out));
+        }
+        // A missing file: a clear error and a non-zero exit, also without --exit (no empty window).
+        for (const QStringList& form : {QStringList{"--session", dir.filePath("nope.json")},
+                                        QStringList{"--session=" + dir.filePath("nope.json")}}) {
+            QProcess p;
+            p.start(QStringLiteral(OLENS_GUI_PATH), form);
+            QVERIFY(p.waitForFinished(60000));
+            QVERIFY(p.exitCode() != 0);
+            QVERIFY(p.readAllStandardError().contains("nope.json"));
+        }
+    }
+
+    void draggedThresholdReachesTheRankingAndSurvivesAutoRetrain()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1400, 900);
+        activate(w);
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
+        QVERIFY(trainAndWait(w));
+        DataDocument* doc = w.document();
+        const double own = doc->threshold();
+        const int flaggedAtOwn = flaggedInHeader(w);
+        QCOMPARE(flaggedAtOwn, int(doc->result()->outlier.sum()));
+        QVERIFY(flaggedAtOwn > 10);
+
+        // Drag the histogram's threshold line to the score of the 6th-ranked point.
+        PlotWidget* h = w.evaluationPanel()->histogram();
+        QVERIFY(h->isVisible());
+        const double target = doc->result()->scores(doc->ranking()[5]);
+        const int y = int(h->plotRect().center().y());
+        const QPoint from(qRound(h->toPixel(own, 0).x()), y), to(qRound(h->toPixel(target, 0).x()), y);
+        QTest::mousePress(h, Qt::LeftButton, {}, from);
+        QTest::mouseMove(h, to);
+        QTest::mouseRelease(h, Qt::LeftButton, {}, to);
+        const double t = doc->threshold();
+        QVERIFY(t != own);
+        QVERIFY(doc->thresholdIsUserSet());
+        const int expected = int((doc->result()->scores.array() > t).count());
+        QVERIFY2(expected < flaggedAtOwn, qPrintable(QString("%1 at %2").arg(expected).arg(t)));
+        QCOMPARE(flaggedInHeader(w), expected);
+        // Row colours follow: the rows below the new threshold are no longer tinted.
+        QAbstractItemModel* m = w.rankingPanel()->table()->model();
+        QVERIFY(m->data(m->index(0, 0), Qt::BackgroundRole).isValid());
+        QVERIFY(!m->data(m->index(expected, 0), Qt::BackgroundRole).isValid());
+
+        // An edit triggers the automatic retraining; it keeps the user's threshold and says so.
+        QSignalSpy finished(w.trainer(), &TrainingController::finished);
+        w.dataEditor()->addPoint({0.5, 0.25}, false);
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(doc->threshold(), t);
+        QVERIFY(doc->thresholdIsUserSet());
+        QCOMPARE(flaggedInHeader(w), int((doc->result()->scores.array() > t).count()));
+        QVERIFY(w.log()->toPlainText().contains("kept your threshold"));
+        // Training on request uses the detector's own threshold again.
+        QVERIFY(trainAndWait(w));
+        QCOMPARE(doc->threshold(), doc->result()->threshold);
+        QVERIFY(!doc->thresholdIsUserSet());
+    }
+
+    void windowFitsALaptop()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        activate(w);
+        int emptyWidth = -1; // the data must not widen the window at all
+        auto fits = [&](const QString& when) {
+            const QSize hint = w.minimumSizeHint();
+            const QSize min = w.minimumSize();
+            QString what = QStringLiteral("%1: minimumSizeHint %2×%3, minimumSize %4×%5")
+                               .arg(when).arg(hint.width()).arg(hint.height()).arg(min.width()).arg(min.height());
+            // Who asks for the width: the central area and each visible dock.
+            what += QStringLiteral(" (central %1").arg(w.centralWidget()->minimumSizeHint().width());
+            for (QDockWidget* d : w.findChildren<QDockWidget*>())
+                if (d->isVisible())
+                    what += QStringLiteral(", %1 %2").arg(d->objectName()).arg(d->minimumSizeHint().width());
+            what += ")";
+            qInfo("%s", qPrintable(what));
+            if (hint.width() > 1280 || hint.height() > 720 || min.width() > 1280 || min.height() > 720)
+                return what;
+            if (emptyWidth < 0)
+                emptyWidth = hint.width();
+            if (hint.width() > emptyWidth)
+                return what + QStringLiteral(": wider than the empty window's %1").arg(emptyWidth);
+            w.resize(1280, 720);
+            if (w.width() > 1280 || w.height() > 720)
+                return what + QStringLiteral(", resized to %1×%2").arg(w.width()).arg(w.height());
+            return QString();
+        };
+        QString bad = fits("empty");
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        QVERIFY(w.openFile(sample("blobs5d.csv")));
+        bad = fits("p = 5");
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        QVERIFY(w.openFile(sample("wbc.csv")));
+        bad = fits("WBC (p = 30)");
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath("swiss.csv");
+        writeCsv(path.toStdString(), generate("swissroll", 800, 3));
+        QVERIFY(w.openFile(path));
+        QVERIFY(w.detectorPanel()->setCurrentDetector("acdt"));
+        QSignalSpy finished(w.trainer(), &TrainingController::finished);
+        w.detectorPanel()->train();
+        QVERIFY(finished.wait(60000));
+        bad = fits("ACDT trained");
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+
+        QVERIFY(w.openFile(sample("blobs5d.csv")));
+        w.action("actionCompareDetectors")->setChecked(true);
+        bad = fits("compare mode, p = 5");
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        w.action("actionCompareDetectors")->setChecked(false);
+    }
+
+    void unsavedEditsAskBeforeQuittingOrOpening()
+    {
+        QTemporaryDir dir;
+        auto* w = new MainWindow;
+        w->setInteractive(false);
+        activate(*w);
+        QStringList asked;
+        QMessageBox::StandardButton answer = QMessageBox::Cancel;
+        w->unsavedChanges()->setPrompt([&](const QString& q) {
+            asked << q;
+            return answer;
+        });
+        QVERIFY(w->openFile(sample("moons2d.csv")));
+        QVERIFY(!w->isWindowModified());
+        QVERIFY(w->windowTitle().contains("moons2d.csv[*]"));
+        QVERIFY(w->close()); // nothing to lose: nobody is asked
+        QVERIFY(asked.isEmpty());
+        activate(*w);
+
+        w->dataEditor()->addPoint({0.5, 0.5}, false);
+        QVERIFY(w->isWindowModified());
+        QVERIFY2(w->statusText().contains("moons2d.csv (modified)"), qPrintable(w->statusText()));
+        QVERIFY(!w->close()); // Cancel
+        QCOMPARE(asked.size(), 1);
+        QVERIFY(w->isVisible());
+        QCOMPARE(w->document()->dataset().rows(), Eigen::Index(301));
+        // Undo back to the loaded data: nothing to lose any more; redo: modified again.
+        w->dataEditor()->undoStack()->undo();
+        QVERIFY(!w->isWindowModified());
+        w->dataEditor()->undoStack()->redo();
+        QVERIFY(w->isWindowModified());
+
+        // Opening another file asks too: Cancel keeps the edits, Discard opens.
+        QVERIFY(!w->recentFiles()->open(sample("seam3d.csv")));
+        QCOMPARE(asked.size(), 2);
+        QCOMPARE(w->document()->dataset().rows(), Eigen::Index(301));
+        answer = QMessageBox::Discard;
+        QVERIFY(w->recentFiles()->open(sample("seam3d.csv")));
+        QCOMPARE(w->document()->dataset().rows(), Eigen::Index(200));
+        QVERIFY(!w->isWindowModified());
+
+        // Generated data, saved as a session and reopened: the status bar names the session file.
+        const QString path = dir.filePath("gen.olens.json");
+        w->document()->setDataset(generate("moons", 120, 5), QString());
+        w->document()->setEdited(true);
+        w->unsavedChanges()->markGenerated();
+        QVERIFY(w->isWindowModified());
+        QString error;
+        QVERIFY2(w->sessions()->save(path, &error), qPrintable(error));
+        QVERIFY(w->sessions()->open(path, &error));
+        QVERIFY(!w->isWindowModified());
+        QVERIFY2(w->statusText().contains("file: gen.olens.json"), qPrintable(w->statusText()));
+        // Edit, quit, answer Save: the session file in use gets the edit, then the window closes.
+        w->dataEditor()->addPoint({0.1, 0.2}, true);
+        answer = QMessageBox::Save;
+        QVERIFY(w->close());
+        std::ifstream in(path.toStdString());
+        std::stringstream text;
+        text << in.rdbuf();
+        QCOMPARE(parseSession(text.str()).data.rows(), Eigen::Index(121));
+        delete w;
+    }
+
+    void editModeIsVisibleInTheWindow()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        activate(w);
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QAction* edit = w.action("actionEditMode");
+        QVERIFY(edit);
+        QLabel* badge = w.editModeIndicator()->badge();
+        auto* frame = w.findChild<QFrame*>("ViewFrame");
+        QVERIFY(frame);
+        QVERIFY(!badge->isVisible());
+        QTest::keyClick(w.view(), Qt::Key_E);
+        QVERIFY(edit->isChecked());
+        QVERIFY(badge->isVisible());
+        QVERIFY(frame->styleSheet().contains(EditModeIndicator::kColour));
+        // The view's border is orange: sample a pixel of the frame, left of the view.
+        const QImage img = w.grab().toImage();
+        const QPoint edge = frame->mapTo(&w, QPoint(1, frame->height() / 2));
+        QVERIFY2(test::colourDistance(img.pixel(edge), QColor(EditModeIndicator::kColour).rgb()) < 40,
+                 qPrintable(QColor(img.pixel(edge)).name()));
+        QTest::keyClick(w.view(), Qt::Key_E);
+        QVERIFY(!edit->isChecked());
+        QVERIFY(!badge->isVisible());
+        QVERIFY(!frame->styleSheet().contains(EditModeIndicator::kColour));
+    }
+
+    void messagesSayWhatHappened()
+    {
+        // A failed open in an empty window does not speak of "previous data".
+        MainWindow w;
+        activate(w);
+        QString boxText;
+        auto readBox = [&] {
+            QTimer::singleShot(200, [&] {
+                if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+                    boxText = box->text();
+                    box->close();
+                }
+            });
+        };
+        readBox();
+        QVERIFY(!w.openFile(sample("missing.csv")));
+        QVERIFY2(boxText.contains("missing.csv"), qPrintable(boxText));
+        QVERIFY(!boxText.contains("previous data"));
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        readBox();
+        QVERIFY(!w.openFile(sample("missing.csv")));
+        QVERIFY(boxText.contains("The previous data are kept"));
+        w.setInteractive(false);
+
+        // Cancelling the first training: no "previous result", and the progress bar is reset.
+        w.document()->setDataset(generate("blobs", 200000, 3, {{"dim", "3"}}), QString());
+        QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
+        QSignalSpy progress(w.trainer(), &TrainingController::progress);
+        QSignalSpy cancelled(w.trainer(), &TrainingController::cancelled);
+        w.detectorPanel()->train();
+        QVERIFY(progress.wait(20000));
+        w.action("actionCancelTraining")->trigger();
+        QVERIFY(cancelled.wait(10000));
+        auto* bar = w.detectorPanel()->findChild<QProgressBar*>();
+        QCOMPARE(bar->value(), 0);
+        QString status;
+        for (QLabel* l : w.detectorPanel()->findChildren<QLabel*>())
+            if (l->text().startsWith("cancelled"))
+                status = l->text();
+        QCOMPARE(status, QStringLiteral("cancelled — no result yet"));
+        QString log = w.log()->toPlainText();
+        QVERIFY(!log.contains("previous result"));
+        QVERIFY(log.contains("there is no result yet"));
+
+        // An edit during training stops it for a restart: logged as info, never as a warning.
+        w.log()->clear();
+        w.detectorPanel()->train();
+        QVERIFY(progress.wait(20000));
+        w.dataEditor()->addPoint({0.0, 0.0, 0.0}, false);
+        QVERIFY(cancelled.wait(10000));
+        QVERIFY(w.trainer()->lastCancelWasRestart());
+        log = w.log()->toPlainText();
+        QVERIFY2(log.contains("info: training stopped because the data changed"), qPrintable(log));
+        QVERIFY2(!log.contains("warning"), qPrintable(log));
+        w.trainer()->cancel();
+    }
+
+    void windowScreenshotAfterFailedTrainingShowsTheFailure()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("w.png");
+        QProcess p;
+        p.start(QStringLiteral(OLENS_GUI_PATH), {"--load", sample("moons2d.csv"), "--detector", "knn", "--param",
+                                                  "k=1000", "--train", "--window-screenshot", png, "--exit"});
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY(p.exitCode() != 0);
+        QVERIFY(p.readAllStandardError().contains("training failed"));
+        const QImage img(png);
+        QVERIFY(!img.isNull());
+        // Fully updated = the window no longer looks busy: Train is enabled again (green icon),
+        // Cancel disabled (its red icon greyed out). Toolbar geometry from a window of that size.
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(img.size());
+        activate(w);
+        QCOMPARE(w.size(), img.size());
+        auto* bar = w.findChild<QToolBar*>("MainToolBar");
+        auto rectOf = [&](const char* name) {
+            QWidget* b = bar->widgetForAction(w.action(name));
+            return QRect(b->mapTo(&w, QPoint(0, 0)), b->size());
+        };
+        auto tinted = [&](const QRect& r, int hueLo, int hueHi) {
+            int count = 0;
+            for (int y = r.top(); y <= r.bottom(); ++y)
+                for (int x = r.left(); x <= r.right(); ++x) {
+                    const QColor c(img.pixel(x, y));
+                    count += c.saturation() > 120 && c.value() > 80 && c.hue() >= hueLo && c.hue() <= hueHi ? 1 : 0;
+                }
+            return count;
+        };
+        QVERIFY2(tinted(rectOf("actionTrain"), 100, 170) > 20, "the Train icon is still disabled (greyed)");
+        QVERIFY2(tinted(rectOf("actionCancelTraining"), 0, 20) + tinted(rectOf("actionCancelTraining"), 340, 359) < 5,
+                 "the Cancel icon is still enabled (red)");
+    }
+
+    void toolbarIconsAboutAndRecentFiles()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        activate(w);
+        QVERIFY(!w.windowIcon().isNull());
+        auto* bar = w.findChild<QToolBar*>("MainToolBar");
+        QVERIFY(bar);
+        QStringList names;
+        for (QAction* a : bar->actions())
+            if (!a->isSeparator()) {
+                names << a->objectName();
+                QVERIFY2(!a->icon().pixmap(22, 22).isNull(), qPrintable(a->objectName()));
+                // The very action of a menu: one shortcut, one enable state.
+                bool inMenu = false;
+                for (QMenu* m : w.menuBar()->findChildren<QMenu*>())
+                    inMenu = inMenu || m->actions().contains(a);
+                QVERIFY2(inMenu, qPrintable(a->objectName()));
+            }
+        QCOMPARE(names, (QStringList{"actionOpen", "actionNewData", "actionTrain", "actionCancelTraining",
+                                     "actionEditMode", "actionCompareDetectors", "actionScreenshot"}));
+
+        const QString about = AboutReaction::text();
+        QVERIFY(about.contains(QStringLiteral("Qt %1").arg(qVersion())));
+        QVERIFY(about.contains("VTK 9."));
+        QVERIFY(about.contains("Eigen 3."));
+
+        RecentFilesMenu* recent = w.recentFiles();
+        recent->add("/nowhere/a.csv");
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QVERIFY(w.openFile(sample("seam3d.csv")));
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QStringList files = recent->files();
+        QCOMPARE(files.mid(0, 3), (QStringList{QFileInfo(sample("moons2d.csv")).absoluteFilePath(),
+                                               QFileInfo(sample("seam3d.csv")).absoluteFilePath(), "/nowhere/a.csv"}));
+        auto* menu = w.findChild<QMenu*>("menuOpenRecent");
+        QVERIFY(menu);
+        QVERIFY(menu->actions().first()->text().contains("moons2d.csv"));
+        // A missing file is dropped when chosen; the list holds at most eight entries.
+        QVERIFY(!recent->open("/nowhere/a.csv"));
+        QVERIFY(!recent->files().contains("/nowhere/a.csv"));
+        for (int i = 0; i < 12; ++i)
+            recent->add(QStringLiteral("/nowhere/%1.csv").arg(i));
+        QCOMPARE(recent->files().size(), RecentFilesMenu::kMax);
+        QCOMPARE(recent->files().first(), QStringLiteral("/nowhere/11.csv"));
+    }
+
+    void importDialogPreviewsAndRemembersColumnRoles()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("roles.csv");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("# a comment\na,b,kind,sigma_a,label\n");
+            for (int i = 0; i < 30; ++i)
+                f.write(QStringLiteral("%1,%2,%3,0.1,%4\n").arg(i).arg(i * 0.5).arg(i % 3).arg(i % 7 == 0 ? 1 : 0).toUtf8());
+        }
+        using Role = ImportDialog::Role;
+        {
+            ImportDialog d(path);
+            QVERIFY(d.hasHeader());
+            QCOMPARE(d.columnNames(), (QStringList{"a", "b", "kind", "sigma_a", "label"}));
+            QCOMPARE(d.preview()->rowCount(), ImportDialog::kPreviewRows + 1); // roles + 20 rows
+            QCOMPARE(d.preview()->item(1, 1)->text(), QStringLiteral("0"));
+            QCOMPARE(d.role(0), Role::Feature);
+            QCOMPARE(d.role(3), Role::Sigma);
+            QCOMPARE(d.role(4), Role::Label);
+            d.setRole(2, Role::Label); // one label: the old one becomes a feature
+            QCOMPARE(d.role(4), Role::Feature);
+            d.setRole(3, Role::Feature); // a sigma column cannot be a feature
+            QCOMPARE(d.role(3), Role::Sigma);
+            d.setRole(0, Role::Ignore); // its sigma column goes with it
+            QCOMPARE(d.role(3), Role::Ignore);
+            const LoadOptions o = d.options();
+            QCOMPARE(o.labelColumn, std::string("kind"));
+            QCOMPARE(o.excludeColumns, (std::vector<std::string>{"a", "sigma_a"}));
+            d.remember();
+        }
+        // File → Open of that file now uses the roles; the dialog shows them again.
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(path));
+        const Dataset& data = w.document()->dataset();
+        QCOMPARE(data.featureNames, (std::vector<std::string>{"b", "label"}));
+        QCOMPARE(data.labelName, std::string("kind"));
+        QCOMPARE(data.rows(), Eigen::Index(30));
+        QVERIFY(!data.hasSigma());
+        ImportDialog again(path);
+        QCOMPARE(again.role(0), Role::Ignore);
+        QCOMPARE(again.role(2), Role::Label);
+        QCOMPARE(again.role(4), Role::Feature);
+        QVERIFY(w.action("actionImport"));
+    }
+};
+
+OLENS_GUI_TEST_MAIN(TestFirstMinutes)
+#include "TestFirstMinutes.moc"
