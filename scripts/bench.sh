@@ -3,8 +3,24 @@
 # and writes docs/benchmarks.json and docs/benchmarks.md. Takes several minutes; run it on an
 # otherwise idle machine for meaningful numbers. Extra arguments go to the suite
 # (e.g. --runs 5, --only grid,detectors, --budget 30).
+#
+#   scripts/bench.sh --peers [--runs N]   instead: OutlierLens against NumPy/SciPy (OpenBLAS) and
+#   scikit-learn on real data (scripts/real-data.sh), alternately, medians (bench/peers.py); writes
+#   docs/peers.json and the "Peers" section of docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--peers" ]; then
+  shift
+  bash scripts/deps.sh python3-numpy python3-scipy python3-sklearn libopenblas0-pthread
+  bash scripts/real-data.sh
+  BUILD_DIR=${BUILD_DIR:-build-bench}
+  if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+    cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOLENS_BUILD_GUI=OFF -DOLENS_BUILD_TESTS=OFF \
+      -DOLENS_BUILD_PYTHON=OFF -DOLENS_NATIVE=${OLENS_NATIVE:-ON} -DCMAKE_CXX_COMPILER_LAUNCHER=$(command -v ccache || true)
+  fi
+  cmake --build "$BUILD_DIR" -j "${JOBS:-2}" --target outlierlens-cli
+  exec /usr/bin/python3 bench/peers.py --cli "$BUILD_DIR/app/cli/outlierlens-cli" "$@"
+fi
 bash scripts/deps.sh
 BUILD_DIR=${BUILD_DIR:-build-bench}
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
