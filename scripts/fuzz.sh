@@ -9,7 +9,7 @@
 # Seeds: fuzz/corpus/<target>/ and fuzz/regressions/<target>/ (both in the repo, read-only here).
 # Inputs that reach new coverage go to $BUILD_DIR/corpus/<target>/ (not committed); crashes,
 # timeouts, leaks and out-of-memory inputs are written to fuzz/crashes/<target>/. Fixed crashes
-# move to fuzz/regressions/<target>/, which tests/TestFuzzRegressions.cpp replays in every test run.
+# move to fuzz/regressions/<target>/, which tests/fuzz/TestFuzzRegressions.cpp replays in every test run.
 # Exit status: non-zero if any target found something.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,7 +1,7 @@
 // Replays the fuzz seed corpus (fuzz/corpus/<target>/) and every input that once crashed a fuzz
 // target (fuzz/regressions/<target>/) through the same entry points as the libFuzzer targets
 // (fuzz/FuzzEntryPoints.h), in the normal gcc build: only DataError and ParamError may escape.
-#include "../fuzz/FuzzEntryPoints.h"
+#include "../../fuzz/FuzzEntryPoints.h"
 
 #include <QDir>
 #include <QFile>
