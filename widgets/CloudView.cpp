@@ -78,6 +78,8 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     connect(this, &VtkView::pointPicked, m_doc, &DataDocument::setSelectedPoint);
     connect(this, &VtkView::pointHovered, this, &CloudView::onHover);
     connect(&m_fields, &FieldComputer::ready, this, &CloudView::onField);
+    connect(&m_fields, &FieldComputer::progress, this, &CloudView::fieldProgress);
+    connect(&m_fields, &FieldComputer::busyChanged, this, &CloudView::fieldBusyChanged);
     rebuild();
 }
 

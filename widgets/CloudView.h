@@ -121,6 +121,10 @@ public slots:
 
 signals:
     void fieldUpdated();
+    /// The background score field: fraction done, and whether one is being computed (for the
+    /// status bar's indicator: a KIC field on 3 000 points takes many seconds).
+    void fieldProgress(double fraction);
+    void fieldBusyChanged(bool busy);
     void gridChanged(const QString& description);
 
 private:

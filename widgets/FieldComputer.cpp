@@ -8,6 +8,7 @@ FieldComputer::FieldComputer(QObject* parent) : QObject(parent), m_worker(new Wo
 {
     connect(m_worker, &Worker::failed, this, &FieldComputer::failed);
     connect(m_worker, &Worker::progress, this, [this](const ProgressInfo& info) { emit progress(info.fraction); });
+    connect(m_worker, &Worker::busyChanged, this, &FieldComputer::busyChanged);
 }
 
 FieldComputer::~FieldComputer() = default;

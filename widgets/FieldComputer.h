@@ -28,6 +28,8 @@ signals:
     void failed(const QString& message);
     /// Fraction of the grid done (throttled), for a progress indicator.
     void progress(double fraction);
+    /// A computation started (true) or the last one ended, delivered, failed or was replaced (false).
+    void busyChanged(bool busy);
 
 private:
     Worker* m_worker;

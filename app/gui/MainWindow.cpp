@@ -8,6 +8,7 @@
 #include "DataPanel.h"
 #include "EditModeIndicator.h"
 #include "EditReactions.h"
+#include "FieldProgressIndicator.h"
 #include "HorizontalScrollArea.h"
 #include "ImportDialog.h"
 #include "ImportReaction.h"
@@ -78,6 +79,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_status->setMinimumWidth(0);
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     statusBar()->addPermanentWidget(m_status, 1);
+    statusBar()->addPermanentWidget(new FieldProgressIndicator(m_view, statusBar()));
     m_editor = new DataEditor(m_doc, m_view, this);
     connect(m_editor, &DataEditor::message, m_log, &LogPanel::info);
     m_unsaved = new UnsavedChanges(this, m_editor);

@@ -19,6 +19,8 @@
 #include "DataDocument.h"
 #include "DetectorPanel.h"
 #include "GuiTestSupport.h"
+#include <algorithm>
+#include <QStatusBar>
 #include "LogPanel.h"
 #include "MainWindow.h"
 #include "TrainingController.h"
@@ -479,6 +481,36 @@ private slots:
         QVERIFY2(log.contains("info: training stopped because the data changed"), qPrintable(log));
         QVERIFY2(!log.contains("warning"), qPrintable(log));
         w.trainer()->cancel();
+    }
+
+    void scoreFieldShowsProgressWhileItIsComputed()
+    {
+        // After "trained, 100 %" the score field is still being computed in the background: the
+        // status bar shows an indicator while it runs (progress 0–100 %) and hides it when the
+        // field arrives. Before, nothing was shown for the 20–60 s of a KIC field.
+        MainWindow w;
+        activate(w);
+        w.setInteractive(false);
+        w.document()->setDataset(generate("moons", 1500, 5, {}), QString());
+        QVERIFY(w.detectorPanel()->setCurrentDetector("kic"));
+        auto* indicator = w.statusBar()->findChild<QProgressBar*>("fieldProgress");
+        QVERIFY(indicator);
+        QVERIFY(!indicator->isVisible());
+        bool shownWhileBusy = false;
+        QList<int> values;
+        connect(w.view(), &CloudView::fieldBusyChanged, this, [&](bool busy) {
+            if (busy)
+                shownWhileBusy = indicator->isVisible();
+        });
+        connect(w.view(), &CloudView::fieldProgress, this, [&](double) { values << indicator->value(); });
+        QSignalSpy field(w.view(), &CloudView::fieldUpdated);
+        QVERIFY(trainAndWait(w));
+        QVERIFY(field.wait(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(!indicator->isVisible(), 5000);
+        QVERIFY(shownWhileBusy);
+        for (int v : values)
+            QVERIFY(v >= 0 && v <= 100);
+        QVERIFY(std::is_sorted(values.begin(), values.end()) || values.isEmpty());
     }
 
     void windowScreenshotAfterFailedTrainingShowsTheFailure()
