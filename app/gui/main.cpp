@@ -149,6 +149,7 @@ int main(int argc, char** argv)
         olens::ParamAssignments values;
         for (const QString& p : parser.values(param))
             values.push_back(olens::splitAssignment(p.toStdString()));
+        window.detectorPanel()->form()->checkNames(values);
         window.detectorPanel()->form()->setValues(values);
         if (parser.isSet(normalize))
             window.detectorPanel()->setNormalization(olens::parseNormalization(parser.value(normalize).toStdString()));

@@ -220,6 +220,17 @@ private slots:
             QVERIFY2(p.exitCode() == 0, qPrintable(form.join(' ') + ": " + p.readAllStandardError()));
             QVERIFY2(out.contains("session opened from") && out.contains("n = 300"), qPrintable(form.join(' ') + ": " + out));
         }
+        // An unknown --param name is an error naming it and the known ones (the CLI rejects it too);
+        // it used to be ignored silently.
+        {
+            QProcess p;
+            p.start(QStringLiteral(OLENS_GUI_PATH), {"--load", sample("moons2d.csv"), "--detector", "knn", "--param",
+                                                     "kk=3", "--exit"});
+            QVERIFY(p.waitForFinished(60000));
+            const QString err = QString::fromLocal8Bit(p.readAllStandardError());
+            QVERIFY2(p.exitCode() != 0, qPrintable(err));
+            QVERIFY2(err.contains("unknown parameter 'kk'") && err.contains("known: k"), qPrintable(err));
+        }
         // A missing file: a clear error and a non-zero exit, also without --exit (no empty window).
         for (const QStringList& form : {QStringList{"--session", dir.filePath("nope.json")},
                                         QStringList{"--session=" + dir.filePath("nope.json")}}) {
