@@ -1,6 +1,7 @@
 // outlierlens-cli: the DESIGN.md contract (list, generate, score, evaluate), exit codes and
 // one-line errors; evaluate's AUROC/AUPRC checked against an independent pair-counting computation.
 #include "Cli.h"
+#include "CliTestSupport.h"
 #include "data/DataLoader.h"
 
 #include <QProcess>
@@ -16,17 +17,8 @@
 using namespace olens;
 
 namespace {
-struct Run {
-    int code;
-    std::string out, err;
-};
-
-Run cli(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    const int code = runCli(args, out, err);
-    return {code, out.str(), err.str()};
-}
+using test::Run;
+using test::cli;
 
 // AUROC as the probability that a random outlier outscores a random inlier (ties count 1/2).
 double pairAuroc(const std::vector<double>& s, const std::vector<int>& y)

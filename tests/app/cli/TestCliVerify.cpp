@@ -1,6 +1,7 @@
 // outlierlens-cli verify (DESIGN.md contract: eer, fnr_at_fpr_0.001, auc, n_pairs, fit_seconds,
 // method, dim) and perturb (noise protocol of the uncertainty paper, sec. 5.1).
 #include "Cli.h"
+#include "CliTestSupport.h"
 #include "data/DataLoader.h"
 #include "data/Generators.h"
 #include "metrics/Metrics.h"
@@ -16,17 +17,8 @@
 using namespace olens;
 
 namespace {
-struct Run {
-    int code;
-    std::string out, err;
-};
-
-Run cli(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    const int code = runCli(args, out, err);
-    return {code, out.str(), err.str()};
-}
+using test::Run;
+using test::cli;
 
 bool oneLineError(const Run& r)
 {

@@ -4,6 +4,7 @@
 // atomic writer (symlinks, FIFOs, output == input, all-or-nothing), size guards with the memory in
 // the message, and one-line messages with shortened, escaped values.
 #include "Cli.h"
+#include "CliTestSupport.h"
 #include "base/AtomicWriter.h"
 #include "base/Errors.h"
 #include "base/Messages.h"
@@ -33,17 +34,8 @@ using namespace olens;
 
 namespace {
 
-struct Run {
-    int code;
-    std::string out, err;
-};
-
-Run cli(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    const int code = runCli(args, out, err);
-    return {code, out.str(), err.str()};
-}
+using test::Run;
+using test::cli;
 
 void writeBytes(const std::string& path, const std::string& bytes)
 {
