@@ -151,7 +151,6 @@ private slots:
     void threeDetectorsTrainConcurrentlyAndEvaluate()
     {
         std::vector<bool> reported(3, false); // outlives cv: its lambdas refer to it
-        int reportedAtFirstFinish = -1;
         DataDocument source;
         // Enough work per panel that all three are still running when the last starts, also on a
         // fast build: progress reaches the GUI thread at most every 33 ms, so a fit of a few ms (kic
@@ -196,27 +195,23 @@ private slots:
             QVERIFY2(inlierPx > 500 && outlierPx > 100, qPrintable(QString("%1 %2").arg(inlierPx).arg(outlierPx)));
         }
 
-        // Concurrency: record which panels had reported progress when the first one finished.
+        // Every panel's worker reports progress while it trains.
         for (int i = 0; i < 3; ++i) {
             connect(cv.panelTrainer(i), &TrainingController::progress, &cv, [&reported, i] { reported[i] = true; });
-            connect(cv.panelTrainer(i), &TrainingController::finished, &cv, [&] {
-                if (reportedAtFirstFinish < 0)
-                    reportedAtFirstFinish = int(std::count(reported.begin(), reported.end(), true));
-            });
         }
         QSignalSpy all(&cv, &CompareView::allFinished);
         cv.trainAll();
         QVERIFY(cv.isTraining());
         for (int i = 0; i < 3; ++i)
             QVERIFY(cv.panelTrainer(i)->isRunning());
-        // All three workers hold a thread of the pool at once (the global pool has 2 here).
+        // Concurrency: all three workers hold a thread of the pool at once (the global pool has 2
+        // here, where the third would wait for the first to finish). Which one reports first
+        // depends on the scheduler (it failed under ctest -j2 with OpenBLAS threads when asserted).
         QCOMPARE(cv.threadPool()->activeThreadCount(), 3);
         QVERIFY(all.wait(120000));
         QCOMPARE(all.count(), 1);
         QVERIFY(!cv.isTraining());
-        // Every worker had started (its first progress report arrives at fit start) before any
-        // finished: with a 2-thread pool the third would only start after the first finished.
-        QCOMPARE(reportedAtFirstFinish, 3);
+        QCOMPARE(int(std::count(reported.begin(), reported.end(), true)), 3);
 
         const Eigen::VectorXi flags = data.outlierFlags();
         for (int i = 0; i < 3; ++i) {
