@@ -408,6 +408,7 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
     j["n"] = prepared.input.rows();
     j["p"] = prepared.input.cols();
     j["outliers"] = y.sum();
+    j["flagged"] = r.outlier.sum(); // what the detector's own decision marks (issue #17: never 0 or all)
     j["auroc"] = numberOrNull(auroc(r.scores, y));
     j["auprc"] = numberOrNull(averagePrecision(r.scores, y));
     j["f1"] = f1(c);
