@@ -51,6 +51,8 @@ py::dict specToDict(const ParamSpec& s)
     d["choices"] = s.choices;
     d["help"] = s.help;
     d["reference"] = s.reference;
+    d["auto"] = s.autoRule;     // non-empty: "auto" is accepted, resolved from the data at fit time
+    d["paper"] = paperSetting(s);
     return d;
 }
 
@@ -274,6 +276,8 @@ PYBIND11_MODULE(_core, m)
         .def_static("from_json", &FittedModel::fromJson, py::arg("text"))
         .def_property_readonly("detector_id", [](const FittedModel& f) { return f.detector().id(); })
         .def_property_readonly("params", [](const FittedModel& f) { return jsonToPy(f.detector().params().toJson()); })
+        .def_property_readonly("resolved_params",
+                               [](const FittedModel& f) { return jsonToPy(f.detector().params().resolvedJson()); })
         .def_property_readonly("normalization", [](const FittedModel& f) { return toString(f.normalizer().kind()); })
         .def_property_readonly("threshold", [](const FittedModel& f) { return f.detector().threshold(); })
         .def_property_readonly("training_scores", [](const FittedModel& f) { return f.detector().trainingScores(); })

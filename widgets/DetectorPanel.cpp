@@ -24,6 +24,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     : QWidget(parent), m_doc(document), m_controller(controller), m_detector(new QComboBox),
       m_summary(new QLabel), m_norm(new QComboBox), m_form(new ParamForm), m_train(new QPushButton(tr("Train"))),
       m_cancel(new QPushButton(tr("Cancel"))), m_defaults(new QPushButton(tr("Defaults"))),
+      m_paper(new QPushButton(tr("Paper"))),
       m_progress(new QProgressBar), m_status(new QLabel), m_loss(new PlotWidget), m_guidance(new QLabel)
 {
     for (const auto& d : Registry::instance().detectors())
@@ -43,7 +44,9 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     m_train->setToolTip(tr("Train on the loaded data in the background (Ctrl+T)"));
     m_cancel->setToolTip(tr("Stop training; the previous result, if any, is kept (Esc)"));
     m_cancel->setEnabled(false);
-    m_defaults->setToolTip(tr("Reset the parameters to the paper's defaults"));
+    m_defaults->setToolTip(tr("Reset the parameters to OutlierLens' defaults (auto: chosen from the data at fit time)"));
+    m_paper->setObjectName(QStringLiteral("paperDefaults"));
+    m_paper->setToolTip(tr("Set the parameters to the paper's fixed settings (what the presets use)"));
     m_progress->setRange(0, 1000);
     m_progress->setValue(0);
     m_progress->setTextVisible(true);
@@ -72,6 +75,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     buttons->addWidget(m_train);
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_defaults);
+    buttons->addWidget(m_paper);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
@@ -85,6 +89,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     connect(m_train, &QPushButton::clicked, this, &DetectorPanel::train);
     connect(m_cancel, &QPushButton::clicked, m_controller, &TrainingController::cancel);
     connect(m_defaults, &QPushButton::clicked, m_form, &ParamForm::resetToDefaults);
+    connect(m_paper, &QPushButton::clicked, m_form, &ParamForm::resetToPaperDefaults);
     connect(m_controller, &TrainingController::runningChanged, this, &DetectorPanel::onRunning);
     connect(m_controller, &TrainingController::progress, this, &DetectorPanel::onProgress);
     connect(m_controller, &TrainingController::lossValues, this, &DetectorPanel::onLoss);
@@ -95,6 +100,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
             for (const auto& [name, value] : r->detector->figures())
                 text += QStringLiteral("; %1 %2").arg(QString::fromStdString(name)).arg(value, 0, 'g', 4);
         m_status->setText(text);
+        m_form->showResolved(m_doc->result() && m_doc->result()->detector ? &m_doc->result()->detector->params() : nullptr);
         showTraces();
     });
     connect(m_controller, &TrainingController::cancelled, this, [this] {

@@ -59,6 +59,7 @@ private:
     QPushButton* m_train;
     QPushButton* m_cancel;
     QPushButton* m_defaults;
+    QPushButton* m_paper; // "Paper": the paper's fixed settings instead of auto
     QProgressBar* m_progress;
     QLabel* m_status;
     PlotWidget* m_loss;

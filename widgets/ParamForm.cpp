@@ -23,6 +23,10 @@ QString tooltipFor(const ParamSpec& s)
         const QString hi = std::isinf(s.maxValue) ? "∞" : QString::number(s.maxValue, 'g', 10);
         t += QStringLiteral("<br>range [%1, %2]").arg(lo, hi);
     }
+    if (!s.autoRule.empty())
+        t += QStringLiteral("<br><b>auto</b>: %1").arg(QString::fromStdString(s.autoRule).toHtmlEscaped());
+    if (!s.paperValue.empty())
+        t += QStringLiteral("<br>paper: %1").arg(QString::fromStdString(s.paperValue).toHtmlEscaped());
     if (!s.reference.empty())
         t += QStringLiteral("<br><i>%1</i>").arg(QString::fromStdString(s.reference).toHtmlEscaped());
     return t;
@@ -47,15 +51,20 @@ void ParamForm::setSchema(const std::vector<ParamSpec>& schema)
     while (m_layout->rowCount() > 0)
         m_layout->removeRow(0);
     m_editors.clear();
+    m_labels.clear();
     m_schema = schema;
     for (const auto& s : m_schema) {
         QWidget* w = nullptr;
         switch (s.type) {
         case ParamType::Int: {
             auto* spin = new QSpinBox;
-            spin->setRange(std::isinf(s.minValue) ? std::numeric_limits<int>::min() : int(s.minValue),
+            const bool autoable = !s.autoRule.empty() && !std::isinf(s.minValue);
+            // `auto` is the value one below the range, shown as text (Qt's special-value idiom).
+            spin->setRange(std::isinf(s.minValue) ? std::numeric_limits<int>::min() : int(s.minValue) - (autoable ? 1 : 0),
                            std::isinf(s.maxValue) ? std::numeric_limits<int>::max() : int(std::min(s.maxValue, 2e9)));
-            spin->setValue(std::stoi(s.defaultValue));
+            if (autoable)
+                spin->setSpecialValueText(QStringLiteral("auto"));
+            spin->setValue(s.defaultValue == "auto" ? spin->minimum() : std::stoi(s.defaultValue));
             connect(spin, &QSpinBox::valueChanged, this, &ParamForm::changed);
             w = spin;
             break;
@@ -84,6 +93,8 @@ void ParamForm::setSchema(const std::vector<ParamSpec>& schema)
         }
         case ParamType::Choice: {
             auto* combo = new QComboBox;
+            if (!s.autoRule.empty())
+                combo->addItem(QStringLiteral("auto"));
             for (const auto& c : s.choices)
                 combo->addItem(QString::fromStdString(c));
             combo->setCurrentText(QString::fromStdString(s.defaultValue));
@@ -98,6 +109,9 @@ void ParamForm::setSchema(const std::vector<ParamSpec>& schema)
         label->setToolTip(w->toolTip());
         m_layout->addRow(label, w);
         m_editors.push_back(w);
+        m_labels.push_back(label);
+        // A value edited after a fit no longer shows the fit's resolution.
+        connect(this, &ParamForm::changed, label, [label, s] { label->setText(QString::fromStdString(s.name)); });
     }
     emit changed();
 }
@@ -120,7 +134,7 @@ void ParamForm::setValues(const ParamAssignments& values)
         const std::string text = check.text(name);
         QWidget* w = editor(QString::fromStdString(name));
         if (auto* spin = qobject_cast<QSpinBox*>(w))
-            spin->setValue(std::stoi(text));
+            spin->setValue(text == "auto" ? spin->minimum() : std::stoi(text));
         else if (auto* box = qobject_cast<QCheckBox*>(w))
             box->setChecked(text == "true");
         else if (auto* combo = qobject_cast<QComboBox*>(w))
@@ -145,6 +159,36 @@ void ParamForm::resetToDefaults()
     setValues(defaults);
 }
 
+void ParamForm::resetToPaperDefaults()
+{
+    ParamAssignments paper;
+    for (const auto& s : m_schema)
+        paper.emplace_back(s.name, paperSetting(s));
+    setValues(paper);
+}
+
+void ParamForm::showResolved(const ParamSet* fitted)
+{
+    for (std::size_t i = 0; i < m_schema.size(); ++i) {
+        const QString name = QString::fromStdString(m_schema[i].name);
+        QString text = name;
+        if (fitted && fitted->has(m_schema[i].name) && fitted->isAuto(m_schema[i].name)) {
+            const std::string r = fitted->resolvedText(m_schema[i].name);
+            if (!r.empty())
+                text = QStringLiteral("%1  (auto → %2)").arg(name, QString::fromStdString(r));
+        }
+        m_labels[i]->setText(text);
+    }
+}
+
+QString ParamForm::labelText(const QString& name) const
+{
+    for (std::size_t i = 0; i < m_schema.size(); ++i)
+        if (QString::fromStdString(m_schema[i].name) == name)
+            return m_labels[i]->text();
+    return {};
+}
+
 ParamAssignments ParamForm::values() const
 {
     ParamAssignments out;
@@ -154,7 +198,8 @@ ParamAssignments ParamForm::values() const
         QWidget* w = m_editors[i];
         std::string text;
         if (auto* spin = qobject_cast<QSpinBox*>(w))
-            text = std::to_string(spin->value());
+            text = !spin->specialValueText().isEmpty() && spin->value() == spin->minimum() ? std::string("auto")
+                                                                                            : std::to_string(spin->value());
         else if (auto* box = qobject_cast<QCheckBox*>(w))
             text = box->isChecked() ? "true" : "false";
         else if (auto* combo = qobject_cast<QComboBox*>(w))

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QFormLayout;
+class QLabel;
 
 namespace olens {
 
@@ -26,6 +27,12 @@ public:
     /// Editor widget of a parameter (for tests), or null.
     QWidget* editor(const QString& name) const;
     void resetToDefaults();
+    /// The settings of the paper (ParamSpec::paperValue): fixed values instead of `auto`.
+    void resetToPaperDefaults();
+    /// Shows what each `auto` parameter became in a fit ("K  auto → 16"); a null set clears it.
+    void showResolved(const ParamSet* fitted);
+    /// The text a parameter's label shows (for tests).
+    QString labelText(const QString& name) const;
 
 signals:
     void changed();
@@ -33,6 +40,7 @@ signals:
 private:
     std::vector<ParamSpec> m_schema;
     std::vector<QWidget*> m_editors;
+    std::vector<QLabel*> m_labels;
     QFormLayout* m_layout;
 };
 

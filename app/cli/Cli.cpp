@@ -231,6 +231,10 @@ int cmdList(const Args& a, std::ostream& out)
                     out << (i ? "|" : "") << s.choices[i];
                 out << "}";
             }
+            if (!s.autoRule.empty())
+                out << " (auto: " << s.autoRule << ")";
+            if (!s.paperValue.empty())
+                out << " [paper: " << s.paperValue << "]";
             out << " — " << s.help << "\n";
         }
     }
@@ -404,6 +408,7 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
     nlohmann::json j;
     j["detector"] = r.detector->id();
     j["params"] = r.detector->params().toJson();
+    j["resolved"] = r.detector->params().resolvedJson(); // what each `auto` parameter became on this data
     j["normalize"] = toString(r.normalizer.kind());
     j["n"] = prepared.input.rows();
     j["p"] = prepared.input.cols();

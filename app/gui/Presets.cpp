@@ -64,7 +64,7 @@ bool PresetsReaction::apply(MainWindow* window, const Preset& preset, bool train
         window->document()->setEdited(true); // generated, not from a file: sessions embed the data
         DetectorPanel* panel = window->detectorPanel();
         panel->setCurrentDetector(QString::fromStdString(preset.detector));
-        panel->form()->resetToDefaults();
+        panel->form()->resetToPaperDefaults(); // the figure's settings, not the data-driven `auto`
         panel->form()->setValues(preset.detectorParams);
         panel->setNormalization(parseNormalization(preset.normalization));
         window->log()->info(QObject::tr("preset: %1 (%2)").arg(preset.title, preset.figure));

@@ -97,9 +97,9 @@ bool ParamSet::has(const std::string& name) const
     return std::any_of(m_schema.begin(), m_schema.end(), [&](const ParamSpec& s) { return s.name == name; });
 }
 
-void ParamSet::set(const std::string& name, const std::string& rawValue)
+std::string ParamSet::canonical(const ParamSpec& s, const std::string& rawValue) const
 {
-    const ParamSpec& s = spec(name);
+    const std::string& name = s.name;
     const std::string value = trim(rawValue);
     const std::string where = "parameter '" + name + "'" + (m_owner.empty() ? "" : " of " + m_owner);
     switch (s.type) {
@@ -109,11 +109,11 @@ void ParamSet::set(const std::string& name, const std::string& rawValue)
         const char* e = b + value.size();
         auto [ptr, ec] = std::from_chars(b, e, v);
         if (value.empty() || ec != std::errc() || ptr != e)
-            throw ParamError(where + ": expected an integer, got '" + displayValue(value) + "'");
+            throw ParamError(where + ": expected an integer" + std::string(s.autoRule.empty() ? "" : " or auto")
+                             + ", got '" + displayValue(value) + "'");
         if (v < s.minValue || v > s.maxValue)
             throw ParamError(where + ": " + displayValue(value) + " is outside " + rangeText(s));
-        m_values[name] = std::to_string(v);
-        break;
+        return std::to_string(v);
     }
     case ParamType::Real: {
         double v = 0;
@@ -121,22 +121,20 @@ void ParamSet::set(const std::string& name, const std::string& rawValue)
         const char* e = b + value.size();
         auto [ptr, ec] = std::from_chars(b, e, v);
         if (value.empty() || ec != std::errc() || ptr != e || !std::isfinite(v))
-            throw ParamError(where + ": expected a finite number, got '" + displayValue(value) + "'");
+            throw ParamError(where + ": expected a finite number" + std::string(s.autoRule.empty() ? "" : " or auto")
+                             + ", got '" + displayValue(value) + "'");
         if (v < s.minValue || v > s.maxValue)
             throw ParamError(where + ": " + displayValue(value) + " is outside " + rangeText(s));
-        m_values[name] = formatNumber(v);
-        break;
+        return formatNumber(v);
     }
     case ParamType::Bool: {
         std::string v = value;
         std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
         if (v == "1" || v == "true" || v == "yes" || v == "on")
-            m_values[name] = "true";
-        else if (v == "0" || v == "false" || v == "no" || v == "off")
-            m_values[name] = "false";
-        else
-            throw ParamError(where + ": expected true/false, got '" + displayValue(value) + "'");
-        break;
+            return "true";
+        if (v == "0" || v == "false" || v == "no" || v == "off")
+            return "false";
+        throw ParamError(where + ": expected true/false, got '" + displayValue(value) + "'");
     }
     case ParamType::Choice: {
         if (std::find(s.choices.begin(), s.choices.end(), value) == s.choices.end()) {
@@ -145,11 +143,30 @@ void ParamSet::set(const std::string& name, const std::string& rawValue)
                 list += (list.empty() ? "" : "|") + c;
             throw ParamError(where + ": '" + displayValue(value) + "' is not one of " + list);
         }
-        m_values[name] = value;
-        break;
+        return value;
     }
     }
+    return value;
 }
+
+static bool isAutoText(const std::string& value)
+{
+    std::string v = value;
+    std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+    return v == "auto";
+}
+
+void ParamSet::set(const std::string& name, const std::string& rawValue)
+{
+    const ParamSpec& s = spec(name);
+    m_resolved.erase(name);
+    if (!s.autoRule.empty() && isAutoText(trim(rawValue))) {
+        m_values[name] = "auto";
+        return;
+    }
+    m_values[name] = canonical(s, rawValue);
+}
+
 
 void ParamSet::set(const ParamAssignments& assignments)
 {
@@ -161,6 +178,41 @@ std::string ParamSet::text(const std::string& name) const
 {
     spec(name); // throws for unknown names
     return m_values.at(name);
+}
+
+bool ParamSet::isAuto(const std::string& name) const
+{
+    // A choice may list "auto" as an ordinary value (kic's solver): only specs with an autoRule count.
+    return !spec(name).autoRule.empty() && m_values.at(name) == "auto";
+}
+
+void ParamSet::resolve(const std::string& name, const std::string& value)
+{
+    const ParamSpec& s = spec(name);
+    if (!isAuto(name))
+        throw ParamError("parameter '" + name + "' is not auto; only auto parameters are resolved");
+    m_resolved[name] = canonical(s, value);
+}
+
+void ParamSet::clearResolved() { m_resolved.clear(); }
+
+std::string ParamSet::resolvedText(const std::string& name) const
+{
+    spec(name);
+    const auto it = m_resolved.find(name);
+    return it == m_resolved.end() ? std::string() : it->second;
+}
+
+const std::string& ParamSet::effective(const std::string& name) const
+{
+    const std::string& v = m_values.at(name);
+    if (!isAuto(name))
+        return v;
+    const auto it = m_resolved.find(name);
+    if (it == m_resolved.end())
+        throw ParamError("parameter '" + name + "'" + (m_owner.empty() ? "" : " of " + m_owner)
+                         + " is auto: its value is chosen from the data when the detector is fitted");
+    return it->second;
 }
 
 namespace {
@@ -181,7 +233,7 @@ int ParamSet::getInt(const std::string& name) const
 {
     if (spec(name).type != ParamType::Int)
         throw ParamError("parameter '" + name + "' is not an integer");
-    return static_cast<int>(std::stoll(m_values.at(name)));
+    return static_cast<int>(std::stoll(effective(name)));
 }
 
 double ParamSet::getReal(const std::string& name) const
@@ -189,35 +241,73 @@ double ParamSet::getReal(const std::string& name) const
     const auto t = spec(name).type;
     if (t != ParamType::Real && t != ParamType::Int)
         throw ParamError("parameter '" + name + "' is not numeric");
-    return parseStoredReal(m_values.at(name));
+    return parseStoredReal(effective(name));
 }
 
 bool ParamSet::getBool(const std::string& name) const
 {
     if (spec(name).type != ParamType::Bool)
         throw ParamError("parameter '" + name + "' is not a bool");
-    return m_values.at(name) == "true";
+    return effective(name) == "true";
 }
 
 std::string ParamSet::getChoice(const std::string& name) const
 {
     if (spec(name).type != ParamType::Choice)
         throw ParamError("parameter '" + name + "' is not a choice");
-    return m_values.at(name);
+    return effective(name);
 }
+
+namespace {
+
+nlohmann::json typedValue(const ParamSpec& s, const std::string& text)
+{
+    switch (s.type) {
+    case ParamType::Int: return std::stoll(text);
+    case ParamType::Real: return parseStoredReal(text);
+    case ParamType::Bool: return text == "true";
+    case ParamType::Choice: return text;
+    }
+    return text;
+}
+
+} // namespace
 
 nlohmann::json ParamSet::toJson() const
 {
     nlohmann::json j = nlohmann::json::object();
     for (const auto& s : m_schema) {
-        switch (s.type) {
-        case ParamType::Int: j[s.name] = std::stoll(m_values.at(s.name)); break;
-        case ParamType::Real: j[s.name] = parseStoredReal(m_values.at(s.name)); break;
-        case ParamType::Bool: j[s.name] = m_values.at(s.name) == "true"; break;
-        case ParamType::Choice: j[s.name] = m_values.at(s.name); break;
-        }
+        const std::string& v = m_values.at(s.name);
+        j[s.name] = v == "auto" && !s.autoRule.empty() ? nlohmann::json("auto") : typedValue(s, v);
     }
     return j;
+}
+
+nlohmann::json ParamSet::resolvedJson() const
+{
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& [name, text] : m_resolved)
+        j[name] = typedValue(spec(name), text);
+    return j;
+}
+
+void ParamSet::setResolvedFromJson(const nlohmann::json& j)
+{
+    if (!j.is_object())
+        throw ParamError("resolved parameters must be a JSON object");
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        const auto& v = it.value();
+        if (v.is_string())
+            resolve(it.key(), v.get<std::string>());
+        else if (v.is_boolean())
+            resolve(it.key(), v.get<bool>() ? "true" : "false");
+        else if (v.is_number_integer())
+            resolve(it.key(), std::to_string(v.get<long long>()));
+        else if (v.is_number())
+            resolve(it.key(), formatNumber(v.get<double>()));
+        else
+            throw ParamError("resolved parameter '" + it.key() + "' has an unsupported JSON value " + v.dump());
+    }
 }
 
 void ParamSet::setFromJson(const nlohmann::json& j)

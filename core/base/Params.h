@@ -21,7 +21,16 @@ struct ParamSpec {
     std::vector<std::string> choices; ///< for Choice
     std::string help;                 ///< one sentence for tooltips and `list`
     std::string reference;            ///< paper + equation/section, e.g. "KIC paper sec. 4.1"
+    /// Non-empty: the value `auto` is accepted and the detector resolves it from the data at fit
+    /// time by this rule (shown in tooltips and `list`), e.g. "ceil(p/2), at most p".
+    std::string autoRule;
+    /// The setting the paper uses, when the default differs from it (the form's "Paper defaults"
+    /// and the presets use it); empty = the default is the paper's.
+    std::string paperValue;
 };
+
+/// The paper's setting of a parameter (paperValue, or the default when the paper's is the default).
+inline const std::string& paperSetting(const ParamSpec& s) { return s.paperValue.empty() ? s.defaultValue : s.paperValue; }
 
 std::string toString(ParamType type);
 
@@ -48,8 +57,22 @@ public:
     double getReal(const std::string& name) const;
     bool getBool(const std::string& name) const;
     std::string getChoice(const std::string& name) const;
-    /// The canonical text of a value (as shown in forms and stored in JSON).
+    /// The canonical text of a value as set (as shown in forms and stored in JSON): "auto" for a
+    /// parameter left to the data.
     std::string text(const std::string& name) const;
+    /// True when the parameter is set to `auto` (see ParamSpec::autoRule).
+    bool isAuto(const std::string& name) const;
+    /// Fixes the value an `auto` parameter takes for the current fit (validated like set()); the
+    /// getters then return it while text() still says "auto". Only the detector's fit calls this.
+    void resolve(const std::string& name, const std::string& value);
+    /// Forgets every resolution (a new fit resolves again from its data).
+    void clearResolved();
+    /// The resolved value of an `auto` parameter, or empty before the fit resolved it.
+    std::string resolvedText(const std::string& name) const;
+    /// {"name": value} of the resolved `auto` parameters (typed), for fitted models and `evaluate`.
+    nlohmann::json resolvedJson() const;
+    /// Sets resolutions from resolvedJson() (loading a fitted model).
+    void setResolvedFromJson(const nlohmann::json& j);
     bool has(const std::string& name) const;
 
     const std::vector<ParamSpec>& schema() const { return m_schema; }
@@ -61,8 +84,14 @@ public:
     void setFromJson(const nlohmann::json& j);  ///< same validation as set()
 
 private:
+    /// Validated canonical text of `value` for spec `s` (throws ParamError naming the parameter).
+    std::string canonical(const ParamSpec& s, const std::string& value) const;
+    /// The value the getters use: the resolution of an `auto` parameter (throws before the fit).
+    const std::string& effective(const std::string& name) const;
+
     std::vector<ParamSpec> m_schema;
     std::map<std::string, std::string> m_values;
+    std::map<std::string, std::string> m_resolved; // auto parameters → value of the current fit
     std::string m_owner; // detector/generator id for messages
 };
 

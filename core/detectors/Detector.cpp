@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 
 namespace olens {
@@ -63,7 +64,16 @@ void Detector::fit(const Eigen::MatrixXd& X, const ProgressCallback& progress)
                         + std::to_string(X.rows()));
     const Progress p(progress);
     p.report(0.0, "fitting " + id());
-    Eigen::VectorXd train = doFit(X, p);
+    // `auto` parameters are resolved anew from this data; a failed fit keeps the previous ones.
+    const ParamSet previous = m_params;
+    m_params.clearResolved();
+    Eigen::VectorXd train;
+    try {
+        train = doFit(X, p);
+    } catch (...) {
+        m_params = previous;
+        throw;
+    }
     // Commit only after the method's work succeeded (doFit commits its own members last).
     commitFit(static_cast<int>(X.cols()), std::move(train), matrixFingerprint(X));
     p.report(1.0, "done");
@@ -97,6 +107,30 @@ std::uint64_t matrixFingerprint(const Eigen::MatrixXd& X)
 bool Detector::trainedOn(const Eigen::MatrixXd& X) const
 {
     return m_fitted && m_fingerprint != 0 && X.rows() == m_trainingScores.size() && matrixFingerprint(X) == m_fingerprint;
+}
+
+int Detector::autoInt(const std::string& name, int value)
+{
+    if (m_params.isAuto(name))
+        m_params.resolve(name, std::to_string(value));
+    return m_params.getInt(name);
+}
+
+double Detector::autoReal(const std::string& name, double value)
+{
+    if (m_params.isAuto(name)) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.17g", value);
+        m_params.resolve(name, buf);
+    }
+    return m_params.getReal(name);
+}
+
+std::string Detector::autoChoice(const std::string& name, const std::string& value)
+{
+    if (m_params.isAuto(name))
+        m_params.resolve(name, value);
+    return m_params.getChoice(name);
 }
 
 void Detector::requireFitted(const char* what) const
@@ -158,6 +192,8 @@ nlohmann::json Detector::toJson() const
     j["version"] = 1;
     j["detector"] = id();
     j["params"] = m_params.toJson();
+    if (!m_params.resolvedJson().empty())
+        j["resolved"] = m_params.resolvedJson(); // what each `auto` parameter became on the training data
     j["dimension"] = m_dim;
     j["threshold"] = m_threshold;
     j["training_scores"] = std::vector<double>(m_trainingScores.data(), m_trainingScores.data() + m_trainingScores.size());
@@ -174,6 +210,8 @@ void Detector::restore(const nlohmann::json& j)
         m_threshold = j.at("threshold").get<double>();
         const auto ts = j.at("training_scores").get<std::vector<double>>();
         m_trainingScores = Eigen::Map<const Eigen::VectorXd>(ts.data(), static_cast<Eigen::Index>(ts.size()));
+        if (j.contains("resolved"))
+            m_params.setResolvedFromJson(j.at("resolved"));
         loadState(j.at("state"));
         if (j.contains("training_fingerprint") && j["training_fingerprint"].is_string()) {
             try {

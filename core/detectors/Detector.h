@@ -108,6 +108,12 @@ protected:
     virtual void loadState(const nlohmann::json& state) = 0;
 
     void requireFitted(const char* what) const;
+    /// For doFit: the value of a parameter, resolving `auto` to `value` (the data-driven rule the
+    /// spec's autoRule describes); an explicit setting is returned unchanged. The resolution is part
+    /// of the fitted model (toJson "resolved") and is undone if the fit throws.
+    int autoInt(const std::string& name, int value);
+    double autoReal(const std::string& name, double value);
+    std::string autoChoice(const std::string& name, const std::string& value);
     /// Installs a fitted state built without fit() (a re-cut clustering, a recalibrated model):
     /// dimension, training scores (threshold from doThreshold) and the training-data fingerprint.
     void commitFit(int dimension, Eigen::VectorXd trainingScores, std::uint64_t fingerprint);

@@ -99,6 +99,9 @@ nlohmann::json Registry::toJson() const
             }
             if (s.type == ParamType::Choice)
                 ps["choices"] = s.choices;
+            if (!s.autoRule.empty())
+                ps["auto"] = s.autoRule; // the value "auto" is accepted; this rule resolves it at fit time
+            ps["paper"] = paperSetting(s);
             params.push_back(ps);
         }
         arr.push_back({{"id", d.id}, {"title", d.title}, {"summary", d.summary}, {"reference", d.reference},

@@ -86,6 +86,8 @@ def python_name(core_name):
 def _typed(spec, text):
     """A registry default (text) as the Python value of its type."""
     t = spec["type"]
+    if spec.get("auto") and str(text).strip().lower() == "auto":
+        return "auto"  # resolved from the data at fit time (see resolved_params_)
     if t == "int":
         return int(text)
     if t == "real":
@@ -187,6 +189,8 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
         self.figures_ = dict(model.figures)
         self.traces_ = {k: np.asarray(v) for k, v in model.traces.items()}
         self.params_ = dict(model.params)
+        # What each parameter left at "auto" became on the training data (e.g. {"K": 16}).
+        self.resolved_params_ = dict(model.resolved_params)
         self.normalization_ = model.normalization
         self.fit_seconds_ = float(model.fit_seconds)
         # Iterative methods (gods/bods/kods: Riemannian CG iterations; quadrics: epochs) report

@@ -75,6 +75,61 @@ Eigen::MatrixXd tangentSpaces(const Eigen::MatrixXd& X, const Graph& graph, int 
     return T;
 }
 
+struct TangentIndex::Tree {
+    using Kd = nanoflann::KDTreeEigenMatrixAdaptor<Eigen::MatrixXd, -1, nanoflann::metric_L2, false>;
+    explicit Tree(const Eigen::MatrixXd& P) : kd(P.rows(), std::cref(P), 16) { kd.index->buildIndex(); }
+    Kd kd;
+};
+
+TangentIndex::TangentIndex(const Eigen::MatrixXd& X, Eigen::MatrixXd tangents, int d)
+    : m_points(X.transpose()), m_tangents(std::move(tangents)), m_d(d), m_tree(std::make_unique<Tree>(m_points))
+{
+}
+
+TangentIndex::~TangentIndex() = default;
+
+Eigen::VectorXd TangentIndex::residual(const Eigen::MatrixXd& X, int m, bool excludeSelf) const
+{
+    const Eigen::Index n = m_points.cols();
+    m = static_cast<int>(std::min<Eigen::Index>(m, n - (excludeSelf ? 1 : 0)));
+    Eigen::VectorXd out(X.rows());
+    if (m <= 0) {
+        out.setZero();
+        return out;
+    }
+    const auto kk = static_cast<std::size_t>(m + (excludeSelf ? 1 : 0));
+    std::vector<Eigen::Index> idx(kk);
+    std::vector<double> d2(kk);
+    std::vector<double> r;
+    Eigen::VectorXd y, v;
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+        y = X.row(i).transpose();
+        nanoflann::KNNResultSet<double, Eigen::Index> result(kk);
+        result.init(idx.data(), d2.data());
+        m_tree->kd.index->findNeighbors(result, y.data(), nanoflann::SearchParams());
+        r.clear();
+        for (std::size_t j = 0; j < result.size() && static_cast<int>(r.size()) < m; ++j) {
+            if (excludeSelf && idx[j] == i)
+                continue;
+            const Eigen::Index x = idx[j];
+            v = y - m_points.col(x);
+            const auto M = m_tangents.middleCols(m_d * x, m_d);
+            r.push_back((v - M * (M.transpose() * v)).norm());
+        }
+        if (r.empty()) {
+            out(i) = 0.0;
+            continue;
+        }
+        const auto mid = r.begin() + static_cast<std::ptrdiff_t>(r.size() / 2);
+        std::nth_element(r.begin(), mid, r.end());
+        double med = *mid;
+        if (r.size() % 2 == 0)
+            med = 0.5 * (med + *std::max_element(r.begin(), mid));
+        out(i) = med;
+    }
+    return out;
+}
+
 namespace {
 
 /// Heap entry: candidate merge of live clusters a > b with bound d̃ = cost. Cluster ids are
@@ -392,7 +447,19 @@ DetectorInfo AcdtDetector::info()
     L.help = "Number of clusters (flats) where the dendrogram is cut; below the number of kNN-graph components "
              "it gives one cluster per component. Only flats of clusters with at least k points score.";
     L.reference = "ACDT slides, algorithm line 8 (L); L=12 for the reconstructions in the slides";
-    info.params = {k, d, L, contaminationParam()};
+    d.defaultValue = "auto";
+    d.autoRule = "min(2, p − 1) for p features (the slides' d = 2 where the data allow it)";
+    d.paperValue = "2";
+    ParamSpec score;
+    score.name = "score_rule"; // not "score": a Python estimator attribute of that name would hide methods
+    score.type = ParamType::Choice;
+    score.defaultValue = "tangent";
+    score.choices = {"tangent", "patch"};
+    score.help = "Outlier score: tangent = median residual from the tangent d-flats of the 5 nearest training points "
+                 "(independent of L); patch = distance to the nearest bounded flat patch of the cut at L.";
+    score.reference = "ACDT slides lines 3–5 (tangent spaces) and 14–17 (flats); the scores are OutlierLens' own";
+    score.paperValue = "patch";
+    info.params = {k, d, L, score, contaminationParam()};
     info.make = [](ParamSet p) { return std::make_unique<AcdtDetector>(std::move(p)); };
     return info;
 }
@@ -405,6 +472,8 @@ int AcdtDetector::minSamples() const
 Eigen::VectorXd AcdtDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
 {
     const int k = params().getInt("k");
+    if (params().isAuto("d"))
+        autoInt("d", static_cast<int>(std::max<Eigen::Index>(1, std::min<Eigen::Index>(2, X.cols() - 1))));
     const int d = params().getInt("d");
     const int Lparam = params().getInt("L");
     const auto n = static_cast<int>(X.rows());
@@ -422,7 +491,7 @@ Eigen::VectorXd AcdtDetector::doFit(const Eigen::MatrixXd& X, const Progress& pr
     // Step 1: pre-processing (lines 1–6).
     acdt::Graph graph = acdt::symmetricKnnGraph(X, k);
     progress.report(0.05, "kNN graph built; computing tangent spaces");
-    const Eigen::MatrixXd T = acdt::tangentSpaces(X, graph, d, [&](int done) {
+    Eigen::MatrixXd T = acdt::tangentSpaces(X, graph, d, [&](int done) {
         progress.report(0.05 + 0.10 * done / n, "tangent spaces: " + std::to_string(done) + "/" + std::to_string(n));
     });
     progress.report(0.15, "tangent spaces computed; merging");
@@ -467,8 +536,12 @@ Eigen::VectorXd AcdtDetector::doFit(const Eigen::MatrixXd& X, const Progress& pr
     const double err = msre(X, acdt::reconstruct(X, labels, flats));
     progress.report(0.97, std::to_string(L) + " flats; scoring training points");
     std::vector<Flat> scoring = acdt::supportedFlats(flats, labels, k);
-    Eigen::VectorXd train = acdt::patchDistance(X, scoring, kPatchMargin);
+    auto tangentIndex = std::make_shared<const acdt::TangentIndex>(X, std::move(T), d);
+    Eigen::VectorXd train = params().getChoice("score_rule") == "tangent"
+                                ? tangentIndex->residual(X, std::min(5, k), true)
+                                : acdt::patchDistance(X, scoring, kPatchMargin);
 
+    m_tangentIndex = std::move(tangentIndex);
     m_points = X;
     m_graph = std::move(graph);
     m_history = std::move(history);
@@ -482,6 +555,13 @@ Eigen::VectorXd AcdtDetector::doFit(const Eigen::MatrixXd& X, const Progress& pr
 
 Eigen::VectorXd AcdtDetector::doScore(const Eigen::MatrixXd& X) const
 {
+    return scoreRows(X, false);
+}
+
+Eigen::VectorXd AcdtDetector::scoreRows(const Eigen::MatrixXd& X, bool training) const
+{
+    if (params().getChoice("score_rule") == "tangent")
+        return m_tangentIndex->residual(X, std::min(5, params().getInt("k")), training);
     return acdt::patchDistance(X, m_scoring, kPatchMargin);
 }
 
@@ -516,12 +596,18 @@ std::vector<std::string> AcdtDetector::explain(const Eigen::MatrixXd& X) const
                         + std::to_string(inputDimension()));
     std::vector<int> nearest;
     const Eigen::VectorXd s = acdt::patchDistance(X, m_scoring, kPatchMargin, &nearest);
+    const bool tangent = params().getChoice("score_rule") == "tangent";
+    const Eigen::VectorXd t = tangent ? scoreRows(X, trainedOn(X)) : s;
     std::vector<std::string> out;
     out.reserve(nearest.size());
     for (std::size_t i = 0; i < nearest.size(); ++i) {
-        char buf[96];
-        std::snprintf(buf, sizeof buf, "nearest flat %d, distance %.3g",
-                      m_scoring[static_cast<std::size_t>(nearest[i])].cluster, s(static_cast<Eigen::Index>(i)));
+        char buf[128];
+        if (tangent)
+            std::snprintf(buf, sizeof buf, "tangent residual %.3g; nearest flat %d at %.3g", t(static_cast<Eigen::Index>(i)),
+                          m_scoring[static_cast<std::size_t>(nearest[i])].cluster, s(static_cast<Eigen::Index>(i)));
+        else
+            std::snprintf(buf, sizeof buf, "nearest flat %d, distance %.3g",
+                          m_scoring[static_cast<std::size_t>(nearest[i])].cluster, s(static_cast<Eigen::Index>(i)));
         out.emplace_back(buf);
     }
     return out;
@@ -662,6 +748,8 @@ void AcdtDetector::loadState(const nlohmann::json& s)
                         + std::to_string(m) + " merges of " + std::to_string(n) + " points");
     Eigen::MatrixXd X = Eigen::Map<const Eigen::MatrixXd>(v.data(), p, n).transpose();
     acdt::Graph graph = acdt::symmetricKnnGraph(X, k);
+    auto tangentIndex = std::make_shared<const acdt::TangentIndex>(X, acdt::tangentSpaces(X, graph, d, {}), d);
+    m_tangentIndex = std::move(tangentIndex);
     m_points = std::move(X);
     m_graph = std::move(graph);
     m_history = std::move(history);
@@ -692,12 +780,12 @@ std::unique_ptr<Detector> AcdtDetector::cutAt(int L) const
     p.set("L", std::to_string(L));
     auto cut = std::make_unique<AcdtDetector>(std::move(p));
     cut->m_points = m_points;
+    cut->m_tangentIndex = m_tangentIndex;
     cut->m_graph = m_graph;
     cut->m_history = m_history;
     cut->installCut(L);
-    // Training rows are scored by the same patch rule as any row (acdt's training scores).
-    cut->commitFit(inputDimension(), acdt::patchDistance(cut->m_points, cut->m_scoring, kPatchMargin),
-                   trainingFingerprint());
+    // Training rows are scored as in fit (the tangent rule excludes each point itself).
+    cut->commitFit(inputDimension(), cut->scoreRows(cut->m_points, true), trainingFingerprint());
     return cut;
 }
 

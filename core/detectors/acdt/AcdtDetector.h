@@ -27,6 +27,14 @@
 // Training scores use the same rule (a training point in a supported cluster lies inside its own
 // patch, so its score is at most its orthogonal residual to its own flat).
 //
+// Default outlier score "tangent" (also ours): the finest flats of the same algorithm, the tangent
+// d-flats M_x of lines 3–5 through each training point x, score the point:
+//     score(y) = median over the m = min(5, k) nearest training points x of ‖(I − M_x M_xᵀ)(y − x)‖,
+// (a training row excludes itself). It follows the manifold's curvature at the scale of one
+// neighbourhood, so it does not depend on the cut L: on a 5 000-point Swiss roll with 2 % uniform
+// outliers AUROC 0.998 against 0.65 for the patch rule at L = 12 (README, "Real data"). The flats,
+// the cut and the MSRE are the same for both rules.
+//
 // Choice of L (parameter "L", default 12 = the slides' choice for their reconstructions): L
 // clusters in total, tiny ones included. L below the number of connected components of the kNN
 // graph (clusters of different components are never merged) gives one cluster per component; the
@@ -34,6 +42,7 @@
 #include "detectors/Detector.h"
 
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace olens {
@@ -61,6 +70,23 @@ using MergeObserver = std::function<void(const std::vector<Merge>& history)>;
 
 /// Line 1: each point joined to its k nearest neighbours (itself excluded), symmetrised.
 Graph symmetricKnnGraph(const Eigen::MatrixXd& X, int k);
+
+/// The tangent flats of the training points with a kd-tree over the points, for the "tangent" score.
+class TangentIndex {
+public:
+    TangentIndex(const Eigen::MatrixXd& X, Eigen::MatrixXd tangents, int d);
+    ~TangentIndex();
+    /// Median over the m nearest training points x of the residual of each row from M_x; with
+    /// excludeSelf, row i of X is training point i and skips itself.
+    Eigen::VectorXd residual(const Eigen::MatrixXd& X, int m, bool excludeSelf) const;
+
+private:
+    struct Tree;
+    Eigen::MatrixXd m_points; // N×n, points as columns
+    Eigen::MatrixXd m_tangents; // N×(d·n)
+    int m_d;
+    std::unique_ptr<Tree> m_tree;
+};
 /// Lines 2–6: tangent space of every point as the columns [d·i, d·i + d) of an N×(d·n) matrix.
 Eigen::MatrixXd tangentSpaces(const Eigen::MatrixXd& X, const Graph& graph, int d,
                               const std::function<void(int done)>& tick = {});
@@ -147,7 +173,11 @@ private:
     /// Labels, flats, scoring flats and MSRE at L from m_points/m_history (members written last).
     void installCut(int L);
 
+    /// The score of the "score_rule" parameter for rows of X (training rows exclude themselves).
+    Eigen::VectorXd scoreRows(const Eigen::MatrixXd& X, bool training) const;
+
     Eigen::MatrixXd m_points;           // n×N training points
+    std::shared_ptr<const acdt::TangentIndex> m_tangentIndex; // tangent flats of the training points
     acdt::Graph m_graph;
     std::vector<acdt::Merge> m_history;
     int m_L = 0;                        // clusters used for scoring

@@ -110,6 +110,10 @@ DetectorInfo IcDetector::info()
     deg.help = "Degree d of the monomials in v(x); the moment matrix is s×s with s = C(p+d, d), "
                "refused above 5000 (use kic, whose cost depends on n instead).";
     deg.reference = "KIC paper eq. 3–4, Table 2 (d=2)";
+    deg.defaultValue = "auto";
+    deg.autoRule = "2 (the paper's) when the degree-2 moment matrix is positive definite on the data, else 1 "
+                   "(n < C(p+2,2) rows, or points on a quadric: eq. 9 needs M ≻ 0)";
+    deg.paperValue = "2";
     d.params = {deg, contaminationParam()};
     d.normalization = "zscore"; // KIC paper sec. 4.1: zero mean, unit variance per feature
     d.make = [](ParamSet p) { return std::make_unique<IcDetector>(std::move(p)); };
@@ -191,7 +195,19 @@ Eigen::VectorXd IcDetector::evaluate(const Model& m, const Eigen::MatrixXd& X, c
 
 Eigen::VectorXd IcDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
 {
-    Model m = build(X, params().getInt("degree"), &progress);
+    Model m;
+    if (params().isAuto("degree")) {
+        // Degree 2 when eq. 9's M ≻ 0 holds for it, else degree 1 (a Mahalanobis-type score).
+        try {
+            m = build(X, 2, &progress);
+            autoInt("degree", 2);
+        } catch (const DataError&) {
+            m = build(X, 1, &progress);
+            autoInt("degree", 1);
+        }
+    } else {
+        m = build(X, params().getInt("degree"), &progress);
+    }
     progress.report(0.6, "scoring training points");
     Eigen::VectorXd train = evaluate(m, X, &progress);
     m_model = std::move(m);

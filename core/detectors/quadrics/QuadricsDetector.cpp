@@ -757,6 +757,16 @@ Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& X, const Prog
     if (m >= D)
         throw ParamError("quadrics-base: m=" + std::to_string(m) + " must be smaller than the number of monomials D = "
                          + std::to_string(D) + " (dimension " + std::to_string(p) + ")");
+    // Fewer rows than monomials: at least D − n quadrics pass through every training point (the
+    // moment matrix has rank ≤ n), so the m smallest eigenvectors fit the data exactly and their
+    // training "scores" are rounding noise (was AUROC 0.05 on Ionosphere, n = 351 < D = 595, and
+    // flipped with the BLAS thread count). Problem (7) does not determine the quadrics: refuse.
+    if (X.rows() < D)
+        throw DataError("quadrics-base: " + std::to_string(X.rows()) + " rows cannot determine quadrics in dimension "
+                        + std::to_string(p) + ": the degree-2 moment matrix needs at least D = (p+1)(p+2)/2 = "
+                        + std::to_string(D) + " rows (with fewer, " + std::to_string(D - X.rows())
+                        + " quadrics pass through every point and cannot rank them). Use 'quadrics' (learned, eq. 8) "
+                          "or reduce the features first (e.g. PCA)");
     // App. A.1–A.2: Σ_j Σ_k f_k(p_j)² = Σ_k v(f_k)ᵀ (Σ_j φ(p_j)φ(p_j)ᵀ) v(f_k) under ⟨v(f_k), v(f_l)⟩ = δ_kl
     // is minimised by the eigenvectors of the m smallest eigenvalues (non-centred PCA in feature space).
     const Eigen::MatrixXd M = momentMatrix(X, [&](double f) { progress.report(0.6 * f, "moment matrix"); });
@@ -771,12 +781,22 @@ Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& X, const Prog
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(M);
     if (es.info() != Eigen::Success)
         throw DataError("quadrics-base: the eigen-decomposition of the moment matrix did not converge");
+    // The number of eigenvalues at rounding level of the largest, reported as "moment_null_space":
+    // quadrics through every training point. With n ≥ D that is what Q-BASE is for (points exactly
+    // on m quadrics, e.g. the circle of TestQuadrics); with n < D it is forced by the row count and
+    // refused above.
+    const Eigen::VectorXd& ev = es.eigenvalues();
+    const double tol = 1e-10 * std::max(ev(D - 1), 0.0);
+    Eigen::Index null = 0;
+    while (null < D && ev(null) <= tol)
+        ++null;
     Eigen::MatrixXd V = es.eigenvectors().leftCols(m);
     for (int k = 0; k < m; ++k)
         fixSign(V.col(k));
     // Commit.
     m_V = std::move(V);
     m_eigenvalues = es.eigenvalues();
+    m_nullSpace = static_cast<int>(null);
     return doScore(X);
 }
 
@@ -813,19 +833,22 @@ std::map<std::string, double> QuadricsBaseDetector::figures() const
     if (!isFitted())
         return {};
     const Eigen::Index m = m_V.cols();
-    const double objective = m_eigenvalues.head(m).sum(); // (1/n) Σ_j Σ_k f_k(p_j)² (eq. 7)
+    const Eigen::Index first = 0;
+    const double objective = m_eigenvalues.segment(first, m).sum(); // (1/n) Σ_j Σ_k f_k(p_j)² (eq. 7)
     std::map<std::string, double> f{{"quadrics", static_cast<double>(m)},
                                     {"final_loss", objective},
-                                    {"moment_eigenvalue_min", m_eigenvalues(0)},
-                                    {"moment_eigenvalue_m", m_eigenvalues(m - 1)}};
-    if (m < m_eigenvalues.size())
-        f["moment_eigenvalue_next"] = m_eigenvalues(m); // a large jump from _m to _next supports this m (App. B.4)
+                                    {"moment_null_space", static_cast<double>(m_nullSpace)},
+                                    {"moment_eigenvalue_min", m_eigenvalues(first)},
+                                    {"moment_eigenvalue_m", m_eigenvalues(first + m - 1)}};
+    if (first + m < m_eigenvalues.size())
+        f["moment_eigenvalue_next"] = m_eigenvalues(first + m); // a large jump from _m to _next supports this m (App. B.4)
     return f;
 }
 
 nlohmann::json QuadricsBaseDetector::saveState() const
 {
-    return {{"m", m_V.cols()}, {"coefficients", flat(m_V)}, {"eigenvalues", flat(m_eigenvalues)}};
+    return {{"m", m_V.cols()}, {"coefficients", flat(m_V)}, {"eigenvalues", flat(m_eigenvalues)},
+            {"null_space", m_nullSpace}};
 }
 
 void QuadricsBaseDetector::loadState(const nlohmann::json& s)
@@ -840,8 +863,12 @@ void QuadricsBaseDetector::loadState(const nlohmann::json& s)
     if (m < 1 || m >= D || static_cast<Eigen::Index>(V.size()) != D * m || static_cast<Eigen::Index>(ev.size()) != D)
         throw DataError("quadrics-base model: stored arrays do not match dimension " + std::to_string(p) + " and m="
                         + std::to_string(m));
+    const auto null = s.value("null_space", 0);
+    if (null < 0 || null > D)
+        throw DataError("quadrics-base model: null_space " + std::to_string(null) + " does not fit D=" + std::to_string(D));
     m_V = Eigen::Map<const Eigen::MatrixXd>(V.data(), D, m);
     m_eigenvalues = Eigen::Map<const Eigen::VectorXd>(ev.data(), D);
+    m_nullSpace = static_cast<int>(null);
 }
 
 } // namespace olens

@@ -164,6 +164,7 @@ protected:
 private:
     Eigen::MatrixXd m_V;            // D×m
     Eigen::VectorXd m_eigenvalues;  // D, ascending
+    int m_nullSpace = 0;            // eigenvalues at rounding level skipped (quadrics through every point)
 };
 
 } // namespace olens

@@ -69,7 +69,7 @@ private slots:
         QCOMPARE(cli({"generate", "blobs", "--n", "80", "--seed", "2", "--param", "centers=1", "--param", "outliers=0.25",
                       "--output", path("gval.csv")}).code, 0);
         const Run r = cli({"score", "--fit-input", path("gtrain.csv"), "--input", path("gval.csv"), "--detector", "gods",
-                           "--param", "K=1", "--calibrate", path("gval.csv"), "--output", path("gs.csv")});
+                           "--param", "K=1", "--param", "eta=0.3", "--calibrate", path("gval.csv"), "--output", path("gs.csv")});
         QVERIFY2(r.code == 0, r.err.c_str());
         QVERIFY2(r.err.find("eq. 24 calibration: eta 0.3 -> ") != std::string::npos, r.err.c_str());
         const Run bad = cli({"score", "--input", path("gval.csv"), "--detector", "knn", "--calibrate", path("gval.csv"),
@@ -240,6 +240,27 @@ private slots:
         QVERIFY(std::abs(j["auprc"].get<double>() - definitionAp(score, y)) < 1e-12);
         // Background outliers on moons are easy for knn.
         QVERIFY(j["auroc"].get<double>() > 0.8);
+    }
+
+    void evaluateReportsResolvedAutoParametersAndTheFlaggedCount()
+    {
+        // Issue #17: `auto` parameters print what they became; "flagged" = the outlier column of
+        // `score` (the detector's own decision), counted independently here.
+        QCOMPARE(cli({"generate", "moons", "--n", "200", "--seed", "4", "--param", "outliers=0.1", "--output", path("au.csv")}).code, 0);
+        const Run r = cli({"evaluate", "--input", path("au.csv"), "--detector", "gods", "--json"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const auto j = nlohmann::json::parse(r.out);
+        QCOMPARE(j["params"]["K"].get<std::string>(), std::string("auto"));
+        QCOMPARE(j["resolved"]["K"].get<int>(), 1);
+        QCOMPARE(cli({"score", "--input", path("au.csv"), "--detector", "gods", "--output", path("au_s.csv")}).code, 0);
+        const Dataset s = loadDataset(path("au_s.csv"));
+        const int flagged = static_cast<int>(s.X.col(2).sum()); // index, score, outlier
+        QCOMPARE(j["flagged"].get<int>(), flagged);
+        QVERIFY(flagged >= 2 && flagged <= 80); // between 1 % and 40 % of 200
+        // `list` names the rule and the paper's value.
+        const Run l = cli({"list"});
+        QVERIFY(l.out.find("(auto: ceil(p/2)") != std::string::npos);
+        QVERIFY(l.out.find("[paper: 3]") != std::string::npos);
     }
 
     void kicFamilyReproducesThePapersWbcFigures()

@@ -18,6 +18,7 @@
 #include "SessionManager.h"
 #include "DataDocument.h"
 #include "DetectorPanel.h"
+#include "ParamForm.h"
 #include "GuiTestSupport.h"
 #include <algorithm>
 #include <QStatusBar>
@@ -30,6 +31,8 @@
 #include <QDockWidget>
 #include <QApplication>
 #include <QComboBox>
+#include <QPushButton>
+#include <QSpinBox>
 #include <QGroupBox>
 #include <QLabel>
 #include <QMenuBar>
@@ -240,6 +243,34 @@ private slots:
             QVERIFY(p.exitCode() != 0);
             QVERIFY(p.readAllStandardError().contains("nope.json"));
         }
+    }
+
+    void autoParametersShowWhatTheyBecameAndPaperIsOneClick()
+    {
+        // Issue #17: gods' K is `auto` by default; on the 2-D moons it resolves to 1 (the paper's
+        // K = 3 refused every 2-D file), the form says so after training, and "Paper" restores 3.
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        activate(w);
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QVERIFY(w.detectorPanel()->setCurrentDetector("gods"));
+        ParamForm* form = w.detectorPanel()->form();
+        auto* k = qobject_cast<QSpinBox*>(form->editor("K"));
+        QVERIFY(k);
+        QCOMPARE(k->text(), QStringLiteral("auto"));
+        QVERIFY(trainAndWait(w));
+        QCOMPARE(form->labelText("K"), QStringLiteral("K  (auto → 1)"));
+        bool found = false;
+        for (const auto& [name, value] : form->values())
+            if (name == "K")
+                found = value == "auto"; // the session stores the user's choice, not the resolution
+        QVERIFY(found);
+        auto* paper = w.detectorPanel()->findChild<QPushButton*>(QStringLiteral("paperDefaults"));
+        QVERIFY(paper);
+        QTest::mouseClick(paper, Qt::LeftButton);
+        QCOMPARE(k->value(), 3);
+        QCOMPARE(form->labelText("K"), QStringLiteral("K")); // an edited value drops the stale resolution
     }
 
     void draggedThresholdReachesTheRankingAndSurvivesAutoRetrain()

@@ -3,6 +3,7 @@
 #include "CloudView.h"
 #include "DataDocument.h"
 #include "DetectorPanel.h"
+#include "ParamForm.h"
 #include "RankingPanel.h"
 #include "TrainingController.h"
 #include "ViewControls.h"
@@ -211,6 +212,7 @@ private slots:
         QVERIFY(w.openFile(path));
         QSignalSpy finished(w.trainer(), &TrainingController::finished);
         QVERIFY(w.detectorPanel()->setCurrentDetector("acdt"));
+        w.detectorPanel()->form()->setValues({{"score_rule", "patch"}}); // scores that depend on the cut
         w.detectorPanel()->train();
         QVERIFY(finished.wait(60000));
         auto distinct = [](const std::vector<int>& labels) { return std::set<int>(labels.begin(), labels.end()).size(); };

@@ -10,6 +10,8 @@
 #include "optim/Riemannian.h"
 #include "base/Rng.h"
 
+#include "PaperSettings.h"
+
 #include <QtTest>
 
 using namespace olens;
@@ -174,7 +176,7 @@ private slots:
         const bool bMetric = kernel.endsWith(" b");
         if (bMetric)
             kernel.chop(2);
-        auto det = Registry::instance().create("kods", {{"kernel", kernel.toStdString()}, {"init", init.toStdString()},
+        auto det = createPaper("kods", {{"kernel", kernel.toStdString()}, {"init", init.toStdString()},
                                                         {"sigma", "0"}, {"max_iter", "60"},
                                                         {"metric", bMetric ? "b" : "canonical"}});
         det->fit(X);
@@ -197,7 +199,8 @@ private slots:
         // for each row's extreme point; so the training scores are ≤ 0 with maximum exactly 0.
         Rng rng(25);
         const Eigen::MatrixXd X = gaussian(80, 2, rng);
-        auto det = Registry::instance().create("kods", {{"sigma", "0.5"}, {"max_iter", "40"}});
+        // The paper's η = 0.3 and decision rule eq. 23 (the defaults are data-adapted, issue #17).
+        auto det = createPaper("kods", {{"sigma", "0.5"}, {"max_iter", "40"}, {"eta", "0.3"}, {"decision", "eq23"}});
         det->fit(X);
         const auto& k = dynamic_cast<const KodsDetector&>(*det);
         const Eigen::VectorXd& s = det->trainingScores();
@@ -233,7 +236,7 @@ private slots:
         // Fig. 1d: ring-shaped data (raw coordinates), RBF kernel, σ = 0.1 (sec. 7.5).
         const Dataset train = generate("ring", 200, 31);
         const Dataset test = generate("ring", 200, 32);
-        auto det = Registry::instance().create("kods", {{"max_iter", "100"}});
+        auto det = createPaper("kods", {{"max_iter", "100"}, {"sigma", "0.1"}, {"eta", "0.3"}, {"decision", "eq23"}});
         det->fit(train.X);
         const auto& k = dynamic_cast<const KodsDetector&>(*det);
         const Eigen::MatrixXd origin = Eigen::MatrixXd::Zero(1, 2);
@@ -257,7 +260,7 @@ private slots:
         Rng rng(26);
         const Eigen::MatrixXd X = (0.5 * gaussian(150, 2, rng)).array() + 3.0;
         const Eigen::MatrixXd fresh = (0.5 * gaussian(100, 2, rng)).array() + 3.0;
-        auto det = Registry::instance().create("kods", {{"kernel", "linear"}, {"max_iter", "80"}});
+        auto det = createPaper("kods", {{"kernel", "linear"}, {"max_iter", "80"}});
         det->fit(X);
         const auto& k = dynamic_cast<const KodsDetector&>(*det);
         const Eigen::MatrixXd W1 = X.transpose() * k.Z().cwiseProduct(k.Z()).transpose(); // p×K
@@ -284,7 +287,7 @@ private slots:
         const Eigen::MatrixXd X = gaussian(70, 3, rng).cwiseAbs();
         const Eigen::MatrixXd Q = gaussian(40, 3, rng).cwiseAbs();
         for (const std::string kernel : {"rbf", "poly", "hik"}) {
-            auto det = Registry::instance().create("kods", {{"kernel", kernel}, {"max_iter", "30"}});
+            auto det = createPaper("kods", {{"kernel", kernel}, {"max_iter", "30"}});
             det->fit(X);
             const nlohmann::json j = nlohmann::json::parse(det->toJson().dump());
             auto back = Registry::instance().load(j);
@@ -308,7 +311,7 @@ private slots:
         // how the rows are grouped.
         Rng rng(28);
         const Eigen::MatrixXd X = gaussian(300, 2, rng);
-        auto det = Registry::instance().create("kods", {{"sigma", "0.5"}, {"max_iter", "10"}});
+        auto det = createPaper("kods", {{"sigma", "0.5"}, {"max_iter", "10"}});
         det->fit(X);
         const Eigen::MatrixXd Q = 3.0 * gaussian(40000, 2, rng); // 2^18/300 = 873 rows per chunk
         const Eigen::VectorXd all = det->score(Q);
@@ -321,7 +324,7 @@ private slots:
 
     void unfittedUseThrows()
     {
-        auto det = Registry::instance().create("kods");
+        auto det = createPaper("kods");
         const Eigen::MatrixXd Q = Eigen::MatrixXd::Zero(3, 2);
         QVERIFY_THROWS_EXCEPTION(NotFittedError, det->score(Q));
         QVERIFY_THROWS_EXCEPTION(NotFittedError, det->isOutlier(Q));
@@ -335,16 +338,16 @@ private slots:
     {
         Rng rng(29);
         // K > n: the generalized Stiefel manifold needs K ≤ n.
-        auto det = Registry::instance().create("kods", {{"K", "5"}});
+        auto det = createPaper("kods", {{"K", "5"}});
         QVERIFY_THROWS_EXCEPTION(ParamError, det->fit(gaussian(4, 2, rng)));
         QVERIFY(!det->isFitted());
         QVERIFY_THROWS_EXCEPTION(DataError, det->fit(gaussian(1, 2, rng))); // fewer than minSamples
         // Histogram kernels need non-negative features.
-        auto chi = Registry::instance().create("kods", {{"kernel", "chi2"}});
+        auto chi = createPaper("kods", {{"kernel", "chi2"}});
         QVERIFY_THROWS_EXCEPTION(DataError, chi->fit(gaussian(30, 2, rng)));
         // Histogram kernels score queries clamped to the non-negative orthant.
         for (const std::string kernel : {"chi2", "hik"}) {
-            auto h = Registry::instance().create("kods", {{"kernel", kernel}, {"max_iter", "10"}});
+            auto h = createPaper("kods", {{"kernel", kernel}, {"max_iter", "10"}});
             h->fit(gaussian(30, 2, rng).cwiseAbs());
             Eigen::MatrixXd q(2, 2), qc(2, 2);
             q << -0.5, 0.3, 0.2, -2.0;
@@ -352,20 +355,20 @@ private slots:
             QCOMPARE(h->score(q), h->score(qc));
         }
         // sigma = 0 (median) on identical points.
-        auto med = Registry::instance().create("kods", {{"sigma", "0"}});
+        auto med = createPaper("kods", {{"sigma", "0"}});
         QVERIFY_THROWS_EXCEPTION(DataError, med->fit(Eigen::MatrixXd::Ones(20, 2)));
         // Overflowing kernel values.
-        auto lin = Registry::instance().create("kods", {{"kernel", "poly"}});
+        auto lin = createPaper("kods", {{"kernel", "poly"}});
         QVERIFY_THROWS_EXCEPTION(DataError, lin->fit(1e150 * gaussian(20, 2, rng)));
         // Too many rows for the n×n Gram matrix.
         QVERIFY_THROWS_EXCEPTION(DataError, det->fit(Eigen::MatrixXd::Zero(KodsDetector::kMaxTrainingRows + 1, 2)));
         // Parameter values and names.
-        QVERIFY_THROWS_EXCEPTION(ParamError, Registry::instance().create("kods", {{"kernel", "sigmoid"}}));
-        QVERIFY_THROWS_EXCEPTION(ParamError, Registry::instance().create("kods", {{"eta", "-1"}}));
-        QVERIFY_THROWS_EXCEPTION(ParamError, Registry::instance().create("kods", {{"K", "0"}}));
-        QVERIFY_THROWS_EXCEPTION(ParamError, Registry::instance().create("kods", {{"nu", "1"}})); // eq. 18 has no ν
+        QVERIFY_THROWS_EXCEPTION(ParamError, createPaper("kods", {{"kernel", "sigmoid"}}));
+        QVERIFY_THROWS_EXCEPTION(ParamError, createPaper("kods", {{"eta", "-1"}}));
+        QVERIFY_THROWS_EXCEPTION(ParamError, createPaper("kods", {{"K", "0"}}));
+        QVERIFY_THROWS_EXCEPTION(ParamError, createPaper("kods", {{"nu", "1"}})); // eq. 18 has no ν
         // Scoring with the wrong number of columns.
-        auto ok = Registry::instance().create("kods", {{"max_iter", "5"}});
+        auto ok = createPaper("kods", {{"max_iter", "5"}});
         ok->fit(gaussian(20, 2, rng));
         QVERIFY_THROWS_EXCEPTION(DataError, ok->score(gaussian(3, 3, rng)));
     }
@@ -374,7 +377,7 @@ private slots:
     {
         Rng rng(30);
         const Eigen::MatrixXd X = gaussian(60, 2, rng);
-        auto det = Registry::instance().create("kods", {{"sigma", "0.5"}, {"max_iter", "20"}});
+        auto det = createPaper("kods", {{"sigma", "0.5"}, {"max_iter", "20"}});
         det->fit(X);
         const auto& k = dynamic_cast<const KodsDetector&>(*det);
         const Eigen::MatrixXd Z = k.Z();
@@ -392,7 +395,7 @@ private slots:
         const Eigen::MatrixXd X = gaussian(50, 2, rng);
         int losses = 0, history = 0;
         auto fit = [&](const std::string& init, const std::string& seed, int* lossCount) {
-            auto det = Registry::instance().create("kods", {{"init", init}, {"seed", seed}, {"max_iter", "25"}});
+            auto det = createPaper("kods", {{"init", init}, {"seed", seed}, {"max_iter", "25"}});
             det->fit(X, [&](const ProgressInfo& p) {
                 if (lossCount && p.loss)
                     ++*lossCount;
@@ -405,7 +408,7 @@ private slots:
         QVERIFY(losses > 1);
         QCOMPARE(losses, history); // one objective per CG iteration (and the start)
         {
-            auto det = Registry::instance().create("kods", {{"max_iter", "5"}});
+            auto det = createPaper("kods", {{"max_iter", "5"}});
             det->fit(X);
             QVERIFY(det->geometry().empty());
             QCOMPARE(det->explain(X.topRows(4)).size(), std::size_t(4));
@@ -413,13 +416,20 @@ private slots:
         QCOMPARE(fit("uniform", "3", nullptr), a);
         QCOMPARE(fit("random", "4", nullptr), fit("random", "4", nullptr));
         QVERIFY((fit("random", "4", nullptr) - fit("random", "5", nullptr)).norm() > 1e-6);
-        // The schema: the paper's defaults and normalisation.
+        // The schema: the paper's settings one step away (issue #17: data-adapted defaults).
         const DetectorInfo& info = Registry::instance().info("kods");
-        QCOMPARE(info.normalization, std::string("l2"));
-        const ParamSet p = Registry::instance().defaultParams("kods");
+        QCOMPARE(info.normalization, std::string("zscore")); // z-scores on user data; l2 is the paper's
+        const ParamSet d = Registry::instance().defaultParams("kods");
+        QVERIFY(d.isAuto("sigma"));
+        QCOMPARE(d.getReal("eta"), 0.01);
+        QCOMPARE(d.getChoice("decision"), std::string("contamination"));
+        ParamSet p = d;
+        for (const auto& s : info.params)
+            p.set(s.name, paperSetting(s));
         QCOMPARE(p.getReal("eta"), 0.3);
         QCOMPARE(p.getReal("lambda"), 1.0);
         QCOMPARE(p.getReal("sigma"), 0.1);
+        QCOMPARE(p.getChoice("decision"), std::string("eq23"));
         QCOMPARE(p.getInt("degree"), 3);
         QCOMPARE(p.getChoice("kernel"), std::string("rbf"));
         QVERIFY(p.has("contamination") && p.has("K") && p.has("max_iter") && p.has("seed") && p.has("init"));

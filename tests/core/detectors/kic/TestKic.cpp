@@ -378,9 +378,10 @@ private slots:
             QVERIFY(QString(e.what()).contains("176851"));
         }
         QVERIFY(!ic->isFitted());
-        // n < s (p = 30, d = 2: s = 496 > 50): ic refuses, kic works.
+        // n < s (p = 30, d = 2: s = 496 > 50): ic with the paper's degree 2 refuses, kic works
+        // (degree auto falls back to 1: TestAutoDefaults).
         const Eigen::MatrixXd Y = gaussian(50, 30, 92);
-        auto ic2 = Registry::instance().create("ic");
+        auto ic2 = Registry::instance().create("ic", {{"degree", "2"}});
         try {
             ic2->fit(Y);
             QFAIL("expected DataError");
@@ -399,7 +400,7 @@ private slots:
         Eigen::MatrixXd X(40, 2);
         for (int i = 0; i < 40; ++i)
             X.row(i) << std::cos(0.3 + i * 0.157), std::sin(0.3 + i * 0.157);
-        auto ic = Registry::instance().create("ic");
+        auto ic = Registry::instance().create("ic", {{"degree", "2"}});
         try {
             ic->fit(X);
             QFAIL("expected DataError");
