@@ -1,6 +1,7 @@
 #include "ExportPointsReaction.h"
 
 #include "DataDocument.h"
+#include "ImportDialog.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
 #include "data/PointExport.h"
@@ -51,6 +52,14 @@ QString ExportPointsReaction::save(MainWindow* window, Which which, const QStrin
     }
     if (count)
         *count = static_cast<int>(e.rows.size());
+    // Opened here again, the file shows the same cloud: score and outlier start as ignored columns
+    // (File → Import shows and changes these roles).
+    LoadOptions roles;
+    if (d.hasLabels() && !d.labelName.empty())
+        roles.labelColumn = d.labelName;
+    const auto added = addedColumnNames(d);
+    roles.excludeColumns = {added.first, added.second};
+    ImportDialog::remember(path, roles);
     return {};
 }
 
@@ -60,8 +69,10 @@ void ExportPointsReaction::onTriggered()
     const QString base = QFileInfo(m_window->document()->filePath()).completeBaseName();
     const QString name = (base.isEmpty() ? QStringLiteral("points") : base) + (inliers ? "-inliers" : "-flagged");
     QString filter;
+    const QString dir = m_window->document()->filePath().isEmpty() ? QString()
+                                                                    : QFileInfo(m_window->document()->filePath()).absolutePath() + '/';
     QString path = QFileDialog::getSaveFileName(m_window, inliers ? tr("Export inliers") : tr("Export flagged points"),
-                                                name + ".csv", tr("CSV (*.csv);;PLY, binary (*.ply)"), &filter);
+                                                dir + name + ".csv", tr("CSV (*.csv);;PLY, binary (*.ply)"), &filter);
     if (path.isEmpty())
         return;
     const QString suffix = QFileInfo(path).suffix().toLower();

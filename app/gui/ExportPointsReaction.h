@@ -2,7 +2,8 @@
 // File → Export inliers (cleaned cloud) / Export flagged points: the rows themselves with every
 // column they were loaded with, plus score and outlier (core/data/PointExport), as CSV or binary
 // PLY by the extension. Flags follow the document's current threshold (as the Ranking dock's).
-// Enabled while a trained result exists.
+// Enabled while a trained result exists. The written file's score and outlier columns are
+// remembered as ignored (ImportDialog roles), so opening it here shows the same cloud.
 #include <QObject>
 
 class QAction;

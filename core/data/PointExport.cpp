@@ -106,15 +106,22 @@ Dataset selectRows(const Dataset& data, const std::vector<Eigen::Index>& rows)
     return out;
 }
 
+std::pair<std::string, std::string> addedColumnNames(const Dataset& data)
+{
+    std::vector<std::string> taken = dataColumnNames(data);
+    const std::string score = uniqueName("score", taken);
+    taken.push_back(score);
+    return {score, uniqueName("outlier", taken)};
+}
+
 void writePointsCsv(std::ostream& out, const PointExport& e)
 {
     check(e);
     const Dataset part = selectRows(e.data, e.rows);
     const auto m = static_cast<Eigen::Index>(e.rows.size());
-    std::vector<std::string> taken = dataColumnNames(e.data);
-    CsvColumn score{uniqueName("score", taken), Eigen::VectorXd(m)};
-    taken.push_back(score.name);
-    CsvColumn flag{uniqueName("outlier", taken), Eigen::VectorXd(m)};
+    const auto names = addedColumnNames(e.data);
+    CsvColumn score{names.first, Eigen::VectorXd(m)};
+    CsvColumn flag{names.second, Eigen::VectorXd(m)};
     for (Eigen::Index r = 0; r < m; ++r) {
         const Eigen::Index i = e.rows[static_cast<std::size_t>(r)];
         score.values(r) = e.scores(i);

@@ -7,6 +7,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace olens {
@@ -29,6 +30,10 @@ struct PointExport {
     const Eigen::VectorXi& outlier;
     std::vector<Eigen::Index> rows;
 };
+
+/// The names of the two columns added after the data's own: "score" and "outlier" (with a suffix
+/// _2, … when the data already have such a column).
+std::pair<std::string, std::string> addedColumnNames(const Dataset& data);
 
 /// CSV: the columns of writeCsv, then score and outlier (a name already taken gets a suffix _2, …).
 void writePointsCsv(std::ostream& out, const PointExport& e);

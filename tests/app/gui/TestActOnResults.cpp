@@ -91,6 +91,16 @@ private slots:
         out.X.col(3).maxCoeff(&best);
         QCOMPARE(out.X.row(best).head(3), Eigen::RowVectorXd(data.X.row(top)));
 
+        // Opened in the app, the cleaned cloud is the same cloud: x, y, z and label (score and
+        // outlier start as ignored columns), the inliers' coordinates in their order.
+        QVERIFY(w.openFile(dir.filePath("clean.ply")));
+        const Dataset& reopened = w.document()->dataset();
+        QCOMPARE(reopened.featureNames, (std::vector<std::string>{"x", "y", "z"}));
+        QCOMPARE(reopened.X, Eigen::MatrixXd(clean.X.leftCols(3)));
+        QCOMPARE(reopened.labels, clean.labels);
+        QVERIFY(w.openFile(sample("seam3d.csv")));
+        train(w, "knn");
+
         // A lower threshold (dragged in the Evaluation histogram) flags more points: the export follows.
         w.document()->setThreshold(clean.X.col(3).maxCoeff() * 0.5);
         int nOut2 = 0;
