@@ -107,8 +107,12 @@ void RankingFilterBar::onIndexEntered()
 {
     bool ok = false;
     const int i = m_index->text().toInt(&ok);
-    if (ok && i >= 0 && i < m_doc->dataset().rows())
-        emit indexRequested(i);
+    if (!ok || i < 0 || i >= m_doc->dataset().rows())
+        return;
+    if (!accepts(i)) // hidden by the filter: show every row again
+        setShow(Show::All);
+    m_doc->setSelectedPoint(i); // the table, the view and the plots follow the document
+    emit indexRequested(i);
 }
 
 } // namespace olens

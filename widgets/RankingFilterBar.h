@@ -28,7 +28,7 @@ public:
 
 signals:
     void filterChanged();
-    /// The user asked for a point by its 0-based row (already checked against the data).
+    /// The user went to a point by its 0-based row (now the document's selection).
     void indexRequested(int index);
 
 private:

@@ -392,11 +392,6 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     d->filter = new RankingFilterBar(d->doc, this);
     d->proxy->filter = d->filter;
     connect(d->filter, &RankingFilterBar::filterChanged, this, [this] { d->proxy->refilter(); });
-    connect(d->filter, &RankingFilterBar::indexRequested, this, [this](int index) {
-        if (d->proxyRowOfSample(index) < 0) // hidden by the filter: show everything again
-            d->filter->setShow(RankingFilterBar::Show::All);
-        d->doc->setSelectedPoint(index);
-    });
 
     d->table = new QTableView(this);
     d->table->setModel(d->proxy);
