@@ -3,6 +3,7 @@
 // outlier; names are kept unique; PLY without x, y, z.
 #include "data/PointExport.h"
 #include "data/DataLoader.h"
+#include "data/PlyReader.h"
 #include "base/Errors.h"
 
 #include <QTemporaryDir>
@@ -101,6 +102,45 @@ private slots:
         QVERIFY(out.str().find("anomaly") != std::string::npos);
         QCOMPARE(back.labels(0), 0.0);
         QCOMPARE(back.labels(1), 1.0);
+    }
+
+    void plyKeepsSigmaColumns()
+    {
+        // sigma_<feature> properties come back as the data's sigma, not as features.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("s.ply").toStdString();
+        const Dataset d = sample(true);
+        const Eigen::VectorXd scores = Eigen::VectorXd::LinSpaced(5, 0, 1);
+        const Eigen::VectorXi flags = Eigen::VectorXi::Zero(5);
+        writePoints(path, {d, scores, flags, {4, 0, 2}});
+        const Dataset back = loadDataset(path);
+        QCOMPARE(names(back.featureNames), QStringList({"x", "y", "z", "score", "outlier"}));
+        QVERIFY(back.hasSigma());
+        QCOMPARE(back.sigma.rows(), Eigen::Index(3));
+        QCOMPARE(Eigen::RowVectorXd(back.sigma.row(0).head(3)), Eigen::RowVectorXd(d.sigma.row(4)));
+        QCOMPARE(Eigen::RowVectorXd(back.sigma.row(2).head(3)), Eigen::RowVectorXd(d.sigma.row(2)));
+        QCOMPARE(back.sigma(1, 3), 0.0); // score has no sigma
+    }
+
+    void plyReaderSigmaRules()
+    {
+        const std::string head = "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\n"
+                                 "property float z\nproperty float sigma_y\nproperty float sigma_q\nend_header\n";
+        const Dataset a = parsePly(head + "1 2 3 0.5 7\n4 5 6 0.25 8\n", "a.ply");
+        QCOMPARE(names(a.featureNames), QStringList({"x", "y", "z", "sigma_q"})); // no feature q: a feature
+        QVERIFY(a.hasSigma());
+        QCOMPARE(a.sigma(1, 1), 0.25);
+        QCOMPARE(a.sigma(1, 0), 0.0);
+        QCOMPARE(a.X(1, 3), 8.0);
+        try {
+            parsePly(head + "1 2 3 -0.5 7\n4 5 6 0.25 8\n", "b.ply");
+            QFAIL("negative sigma accepted");
+        } catch (const DataError& e) {
+            QVERIFY2(QString(e.what()).contains("negative sigma"), e.what());
+        }
+        LoadOptions none;
+        none.sigmaPrefix.clear(); // no prefix: every property is a feature
+        QCOMPARE(parsePly(head + "1 2 3 0.5 7\n4 5 6 0.25 8\n", "c.ply", none).cols(), Eigen::Index(5));
     }
 
     void takenNamesGetASuffix()
