@@ -178,12 +178,16 @@ LoadOptions ImportDialog::options() const
 
 void ImportDialog::remember() const
 {
-    const LoadOptions o = options();
+    remember(m_path, options());
+}
+
+void ImportDialog::remember(const QString& path, const LoadOptions& o)
+{
     QStringList excluded;
     for (const std::string& e : o.excludeColumns)
         excluded << QString::fromStdString(e);
-    QSettings().setValue(settingsKey(m_path),
-                         QVariantMap{{"path", QFileInfo(m_path).absoluteFilePath()},
+    QSettings().setValue(settingsKey(path),
+                         QVariantMap{{"path", QFileInfo(path).absoluteFilePath()},
                                      {"label", QString::fromStdString(o.labelColumn)},
                                      {"exclude", excluded}});
 }

@@ -40,6 +40,8 @@ public:
     void remember() const;
     /// The roles remembered for a file, if any.
     static std::optional<LoadOptions> remembered(const QString& path);
+    /// Stores roles for a file without the dialog (label column and ignored columns).
+    static void remember(const QString& path, const LoadOptions& options);
 
 private:
     QString columnSpec(int column) const; // name with a header, 1-based number without

@@ -1,6 +1,7 @@
 #include "RankingPanel.h"
 
 #include "DataDocument.h"
+#include "RankingFilterBar.h"
 
 #include <QAbstractTableModel>
 #include <QAction>
@@ -258,8 +259,15 @@ class RankingProxy : public QSortFilterProxyModel {
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
     RankingModel* ranking() const { return static_cast<RankingModel*>(sourceModel()); }
+    const RankingFilterBar* filter = nullptr;
+    void refilter() { invalidateFilter(); }
 
 protected:
+    bool filterAcceptsRow(int row, const QModelIndex&) const override
+    {
+        return !filter || filter->accepts(ranking()->sampleAt(row));
+    }
+
     bool lessThan(const QModelIndex& a, const QModelIndex& b) const override
     {
         const RankingModel* m = ranking();
@@ -291,6 +299,7 @@ struct RankingPanel::Impl {
     QTableView* table = nullptr;
     RankingModel* model = nullptr;
     RankingProxy* proxy = nullptr;
+    RankingFilterBar* filter = nullptr;
     QString summary;      // the header's first line as plain text
     bool syncing = false; // set while one side updates the other: breaks selection loops
 
@@ -380,6 +389,9 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     d->proxy = new RankingProxy(this);
     d->proxy->setSourceModel(d->model);
     d->proxy->setSortRole(RankingModel::SortRole);
+    d->filter = new RankingFilterBar(d->doc, this);
+    d->proxy->filter = d->filter;
+    connect(d->filter, &RankingFilterBar::filterChanged, this, [this] { d->proxy->refilter(); });
 
     d->table = new QTableView(this);
     d->table->setModel(d->proxy);
@@ -422,6 +434,7 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(d->header);
     layout->addLayout(controls);
+    layout->addWidget(d->filter);
     layout->addWidget(d->table, 1);
 
     // Table → document.
@@ -529,6 +542,11 @@ QTableView* RankingPanel::table() const
 QSpinBox* RankingPanel::topKSpin() const
 {
     return d->topK;
+}
+
+RankingFilterBar* RankingPanel::filterBar() const
+{
+    return d->filter;
 }
 
 int RankingPanel::rowOfSample(int index) const

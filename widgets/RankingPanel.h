@@ -11,6 +11,7 @@ class QSpinBox;
 namespace olens {
 
 class DataDocument;
+class RankingFilterBar;
 
 class RankingPanel : public QWidget {
     Q_OBJECT
@@ -19,6 +20,8 @@ public:
 
     QTableView* table() const;
     QSpinBox* topKSpin() const;
+    /// The filter row (all / flagged / not flagged / label value, go to index).
+    RankingFilterBar* filterBar() const;
     /// Row of the table showing a sample index, or -1.
     int rowOfSample(int index) const;
     /// The summary above the table as plain text, e.g. "knn: 300 points, 30 flagged (threshold 1.2)".

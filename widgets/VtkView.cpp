@@ -2,6 +2,7 @@
 #include <vtk_glew.h>
 
 #include "VtkView.h"
+#include "view/CameraRig.h"
 
 #include <QGuiApplication>
 #include <QMouseEvent>
@@ -73,6 +74,8 @@ VtkView::~VtkView()
     // Release VTK's GL resources while Qt's context still exists, then stop listening to the
     // context: ~QOpenGLWidget destroys it after this object is no longer a VtkView (UBSan caught
     // the aboutToBeDestroyed call reaching cleanupGL on the half-destroyed widget).
+    // The rig's triad observes the interactor, a member that dies before Qt deletes the children.
+    delete findChild<CameraRig*>(QString(), Qt::FindDirectChildrenOnly);
     cleanupGL();
     if (context())
         disconnect(context(), nullptr, this, nullptr);
@@ -123,6 +126,9 @@ void VtkView::setMode(Mode mode)
         m_interactor->SetInteractorStyle(m_style3d);
         cam->ParallelProjectionOff();
     }
+    // The camera rig (presets, orthographic 3-D, triad) re-applies its choices to the new mode.
+    if (auto* rig = findChild<CameraRig*>(QString(), Qt::FindDirectChildrenOnly))
+        rig->applyMode();
     update();
 }
 

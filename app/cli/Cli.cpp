@@ -10,6 +10,7 @@
 #include "metrics/Metrics.h"
 #include "data/Normalizer.h"
 #include "data/NoiseProtocol.h"
+#include "data/PointExport.h"
 #include "registry/Registry.h"
 #include "session/Session.h"
 #include "similarity/Verification.h"
@@ -48,6 +49,9 @@ usage:
       at all
   outlierlens-cli score --input F.csv --model M.json [--label-column C] --output S.csv|-
       scores with a saved model (--save-model, Python's save_model) without fitting
+  outlierlens-cli score ... [--inliers I.csv|I.ply] [--outliers O.csv|O.ply]
+      also (or, without --output, only) writes the rows the detector keeps (the cleaned cloud) /
+      flags, with every input column (features, sigma_, label) + score, outlier; .ply = binary PLY
   outlierlens-cli evaluate --input F.csv --detector ID [--param k=v]... [--fit-input T.csv]
                         [--normalize none|zscore|l2|minmax] [--label-column label]
                         [--outlier-label VALUE] --json
@@ -361,12 +365,17 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
 
 int cmdScore(const Args& a, std::ostream& out, std::ostream& err)
 {
-    const std::string outPath = require(a, "output");
+    // --inliers / --outliers: the rows themselves (every column + score, outlier), CSV or PLY.
+    std::vector<std::pair<std::string, bool>> pointFiles; // path, flagged rows?
+    for (const auto& [opt, flagged] : {std::pair<const char*, bool>{"inliers", false}, {"outliers", true}})
+        if (a.options.count(opt))
+            pointFiles.emplace_back(a.options.at(opt), flagged);
+    const std::string outPath = pointFiles.empty() || a.options.count("output") ? require(a, "output") : std::string();
     const bool modelWanted = a.options.count("save-model") > 0;
     const std::string modelPath = modelWanted ? a.options.at("save-model") : std::string();
     const std::vector<std::string> inputs = inputPaths(a);
     // Refuse bad outputs before minutes of fitting, not after.
-    if (outPath != "-")
+    if (!outPath.empty() && outPath != "-")
         checkOutputPath(outPath, inputs, "--output");
     if (modelWanted) {
         if (modelPath == "-")
@@ -375,14 +384,26 @@ int cmdScore(const Args& a, std::ostream& out, std::ostream& err)
         if (modelPath == outPath)
             throw ParamError("--save-model and --output name the same file '" + outPath + "'");
     }
+    for (const auto& [path, flagged] : pointFiles) {
+        const char* opt = flagged ? "--outliers" : "--inliers";
+        if (path == "-" || path == outPath || path == modelPath
+            || (pointFiles.size() == 2 && pointFiles[0].first == pointFiles[1].first))
+            throw ParamError(std::string(opt) + " needs its own file path, not '" + path + "'");
+        checkOutputPath(path, inputs, opt);
+    }
     Prepared r = fitAndScore(a, err, false);
     auto scores = [&](std::ostream& f) {
         writeScores(f, r.result->scores, r.result->outlier, r.input.hasLabels() ? &r.input.labels : nullptr);
     };
     // Scores and model together: both are written in full before either replaces its file.
     AtomicWriter writer;
-    if (outPath != "-")
+    if (!outPath.empty() && outPath != "-")
         writer.add(outPath, scores, inputs);
+    for (const auto& file : pointFiles) {
+        const PointExport e{r.input, r.result->scores, r.result->outlier, rowsWithFlag(r.result->outlier, file.second)};
+        const bool ply = pointFormatFor(file.first) == PointFormat::Ply;
+        writer.add(file.first, [&](std::ostream& f) { ply ? writePointsPly(f, e) : writePointsCsv(f, e); }, inputs);
+    }
     if (modelWanted) {
         nlohmann::json model = r.result->detector->toJson();
         model["normalizer"] = r.result->normalizer.toJson();
@@ -580,7 +601,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
             return cmdGenerate(parseArgs(args, {"n", "seed", "output"}, {}), out);
         if (cmd == "score") {
             auto opts = common;
-            opts.insert({"output", "save-model", "model"});
+            opts.insert({"output", "save-model", "model", "inliers", "outliers"});
             return cmdScore(parseArgs(args, opts, {}), out, err);
         }
         if (cmd == "evaluate")

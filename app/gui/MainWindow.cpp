@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "AboutReaction.h"
+#include "CameraReactions.h"
 #include "CloudView.h"
 #include "CompareReaction.h"
 #include "DataDocument.h"
@@ -8,6 +9,7 @@
 #include "DataPanel.h"
 #include "EditModeIndicator.h"
 #include "EditReactions.h"
+#include "ExportPointsReaction.h"
 #include "FieldProgressIndicator.h"
 #include "HorizontalScrollArea.h"
 #include "ImportDialog.h"
@@ -242,6 +244,9 @@ void MainWindow::buildMenus()
     new ExportReaction(scores, this, ExportReaction::What::Scores);
     QAction* model = file->addAction(tr("Export fitted &model JSON…"));
     new ExportReaction(model, this, ExportReaction::What::Model);
+    new ExportPointsReaction(file->addAction(tr("Export inliers (c&leaned cloud)…")), this,
+                             ExportPointsReaction::Which::Inliers);
+    new ExportPointsReaction(file->addAction(tr("Export &flagged points…")), this, ExportPointsReaction::Which::Flagged);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -265,6 +270,20 @@ void MainWindow::buildMenus()
     QAction* fly = view->addAction(tr("&Fly to selected point"));
     fly->setShortcut(QKeySequence(tr("F")));
     connect(fly, &QAction::triggered, this, [this] { m_view->flyTo(m_doc->selectedPoint()); });
+    view->addSeparator();
+    // Camera presets of a 3-D tool, in the View menu itself (so the F1 page lists them).
+    const struct {
+        ViewPreset preset;
+        const char* text;
+    } cameraPresets[] = {{ViewPreset::PlusX, QT_TR_NOOP("View along &+X")}, {ViewPreset::MinusX, QT_TR_NOOP("View along &-X")},
+                         {ViewPreset::PlusY, QT_TR_NOOP("View along +&Y")}, {ViewPreset::MinusY, QT_TR_NOOP("View along -Y")},
+                         {ViewPreset::PlusZ, QT_TR_NOOP("View along +&Z")}, {ViewPreset::MinusZ, QT_TR_NOOP("View along -Z")},
+                         {ViewPreset::Isometric, QT_TR_NOOP("&Isometric view")}};
+    for (const auto& p : cameraPresets)
+        new ViewPresetReaction(view->addAction(tr(p.text)), this, p.preset); // Ctrl+1…6, Ctrl+0
+    new ProjectionReaction(view->addAction(tr("&Orthographic projection")), this); // O
+    new OrientationTriadReaction(view->addAction(tr("Orientation &triad")), this);
+    view->addSeparator();
     m_compare = new CompareReaction(view->addAction(tr("&Compare detectors")), this); // Ctrl+M
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())

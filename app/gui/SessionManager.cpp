@@ -1,4 +1,5 @@
 #include "SessionManager.h"
+#include "view/CameraRig.h"
 
 #include "CloudView.h"
 #include "CompareReaction.h"
@@ -211,6 +212,7 @@ Session SessionManager::capture() const
     s.camera.viewUp = cam.viewUp;
     s.camera.parallelScale = cam.parallelScale;
     s.camera.viewAngle = cam.viewAngle;
+    s.camera.parallel = CameraRig::of(m_window->view())->parallelProjection();
     s.view = toJson(m_window->viewControls()->settings());
     if (CompareView* cv = m_window->compareView()) {
         for (const auto& e : cv->entries()) {
@@ -280,6 +282,8 @@ bool SessionManager::apply(const Session& s, QString* error)
         c.viewUp = s.camera.viewUp;
         c.parallelScale = s.camera.parallelScale;
         c.viewAngle = s.camera.viewAngle;
+        // Projection first: setCameraState then restores the saved parallel scale exactly.
+        CameraRig::of(m_window->view())->setParallelProjection(s.camera.parallel);
         m_window->view()->setCameraState(c);
     }
     if (!compare.empty() || s.compareActive) {

@@ -721,7 +721,16 @@ void writeNumber(std::ostream& out, double v)
 
 void writeCsv(std::ostream& out, const Dataset& data)
 {
+    writeCsv(out, data, {});
+}
+
+void writeCsv(std::ostream& out, const Dataset& data, const std::vector<CsvColumn>& extra)
+{
     const Eigen::Index n = data.rows(), p = data.cols();
+    for (const CsvColumn& c : extra)
+        if (c.values.size() != n)
+            throw DataError("writeCsv: column '" + c.name + "' has " + std::to_string(c.values.size())
+                            + " values for " + std::to_string(n) + " rows");
     const bool sigma = data.hasSigma();
     const bool labels = data.hasLabels();
     if (sigma && (data.sigma.rows() != n || data.sigma.cols() != p))
@@ -744,6 +753,7 @@ void writeCsv(std::ostream& out, const Dataset& data)
     if (sigma)
         for (Eigen::Index j = 0; j < p; ++j) { sep(); writeText(out, "sigma_" + featureName(j)); }
     if (labels) { sep(); writeText(out, data.labelName.empty() ? std::string("label") : data.labelName); }
+    for (const CsvColumn& c : extra) { sep(); writeText(out, c.name); }
     out << '\n';
     for (Eigen::Index i = 0; i < n; ++i) {
         firstCell = true;
@@ -760,6 +770,7 @@ void writeCsv(std::ostream& out, const Dataset& data)
             else
                 writeNumber(out, v);
         }
+        for (const CsvColumn& c : extra) { sep(); writeNumber(out, c.values(i)); }
         out << '\n';
     }
 }

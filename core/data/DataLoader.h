@@ -51,6 +51,13 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName,
 
 /// Writes features (then sigma_ columns, then the label column) as CSV with a header.
 void writeCsv(std::ostream& out, const Dataset& data);
+/// A numeric column appended after the label column (e.g. score, outlier), one value per row.
+struct CsvColumn {
+    std::string name;
+    Eigen::VectorXd values;
+};
+/// writeCsv with `extra` columns after the label column.
+void writeCsv(std::ostream& out, const Dataset& data, const std::vector<CsvColumn>& extra);
 /// Writes the CSV to `path` through the atomic writer (the old file stays intact on failure).
 void writeCsv(const std::string& path, const Dataset& data, const std::vector<std::string>& inputs = {});
 

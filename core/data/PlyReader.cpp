@@ -307,6 +307,43 @@ Dataset Reader::read()
         column[k] = static_cast<int>(data.featureNames.size());
         data.featureNames.push_back(p.name);
     }
+    // sigma_<feature> properties (LoadOptions::sigmaPrefix) hold that feature's standard deviation,
+    // as in text tables: they leave the features (column kSigma - feature index).
+    constexpr int kSigma = -100;
+    bool anySigma = false;
+    if (const std::string& prefix = m_options.sigmaPrefix; !prefix.empty()) {
+        std::vector<std::string> kept;
+        std::vector<int> newIndex(data.featureNames.size(), -1);
+        auto isSigma = [&](const std::string& name) {
+            return name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0
+                   && std::find(data.featureNames.begin(), data.featureNames.end(), name.substr(prefix.size()))
+                          != data.featureNames.end();
+        };
+        for (std::size_t f = 0; f < data.featureNames.size(); ++f)
+            if (f < 3 || !isSigma(data.featureNames[f])) {
+                newIndex[f] = static_cast<int>(kept.size());
+                kept.push_back(data.featureNames[f]);
+            }
+        for (int k = 0; k < nProps; ++k) {
+            const int c = column[static_cast<std::size_t>(k)];
+            if (c < 0) continue;
+            if (newIndex[static_cast<std::size_t>(c)] >= 0) {
+                column[static_cast<std::size_t>(k)] = newIndex[static_cast<std::size_t>(c)];
+                continue;
+            }
+            const std::string base = data.featureNames[static_cast<std::size_t>(c)].substr(prefix.size());
+            const auto target = std::find(kept.begin(), kept.end(), base);
+            if (target == kept.end()) { // the sigma of a sigma column: keep it as a feature
+                newIndex[static_cast<std::size_t>(c)] = static_cast<int>(kept.size());
+                column[static_cast<std::size_t>(k)] = static_cast<int>(kept.size());
+                kept.push_back(data.featureNames[static_cast<std::size_t>(c)]);
+                continue;
+            }
+            column[static_cast<std::size_t>(k)] = kSigma - static_cast<int>(target - kept.begin());
+            anySigma = true;
+        }
+        data.featureNames = kept;
+    }
     if (labelProp < 0 && m_options.labelRequired)
         failLine(vertex.line, "label property '" + displayValue(labelSpec) + "' not found in the vertex element");
     const auto p = static_cast<Eigen::Index>(data.featureNames.size());
@@ -335,6 +372,7 @@ Dataset Reader::read()
     }
     const auto n = static_cast<Eigen::Index>(vertex.count);
     data.X.resize(n, p);
+    if (anySigma) data.sigma = Eigen::MatrixXd::Zero(n, p);
     std::vector<double> labels;
     if (labelProp >= 0) {
         labels.resize(static_cast<std::size_t>(n));
@@ -350,7 +388,15 @@ Dataset Reader::read()
             fail(where);
         }
         if (c == -2) labels[static_cast<std::size_t>(i)] = v;
-        else data.X(i, c) = v;
+        else if (c <= kSigma) {
+            if (v < 0) {
+                const std::string where = "vertex " + std::to_string(i) + ": negative sigma in property '"
+                                          + displayValue(vertex.props[k].name) + "'";
+                if (line > 0) failLine(line, where);
+                fail(where);
+            }
+            data.sigma(i, kSigma - c) = v;
+        } else data.X(i, c) = v;
     };
 
     if (m_format == Format::Ascii) {

@@ -5,7 +5,8 @@
 // are skipped (or refused for x/y/z); a missing end_header, a short body or a bad value is a
 // DataError naming the file, the line (ASCII) or vertex, and the count.
 // Columns: x, y, z, then every other scalar vertex property in file order (nx, intensity, …);
-// a property named like LoadOptions::labelColumn, or "label"/"class", is the label column.
+// a property named like LoadOptions::labelColumn, or "label"/"class", is the label column;
+// sigma_<feature> properties (LoadOptions::sigmaPrefix) are that feature's sigma, as in text tables.
 #include "data/DataLoader.h"
 
 #include <string_view>

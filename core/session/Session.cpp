@@ -179,7 +179,8 @@ std::string serializeSession(const Session& s)
     if (s.camera.valid)
         j["camera"] = {{"position", s.camera.position}, {"focal_point", s.camera.focalPoint},
                        {"view_up", s.camera.viewUp}, {"parallel_scale", s.camera.parallelScale},
-                       {"view_angle", s.camera.viewAngle}};
+                       {"view_angle", s.camera.viewAngle},
+                       {"projection", s.camera.parallel ? "parallel" : "perspective"}};
     j["view"] = s.view;
     json cmp = json::array();
     for (const auto& d : s.compare) cmp.push_back(detectorToJson(d));
@@ -234,6 +235,12 @@ Session parseSession(const std::string& text)
         s.camera.viewUp = asVec3(member(c, "/camera", "view_up"), "/camera/view_up");
         if (c.contains("parallel_scale")) s.camera.parallelScale = asNumber(c["parallel_scale"], "/camera/parallel_scale");
         if (c.contains("view_angle")) s.camera.viewAngle = asNumber(c["view_angle"], "/camera/view_angle");
+        if (c.contains("projection")) {
+            const json& pr = c["projection"];
+            if (!pr.is_string() || (pr != "parallel" && pr != "perspective"))
+                fail("/camera/projection", "expected \"parallel\" or \"perspective\"");
+            s.camera.parallel = pr == "parallel";
+        }
         if (s.camera.parallelScale <= 0) fail("/camera/parallel_scale", "must be positive");
         if (s.camera.viewAngle <= 0 || s.camera.viewAngle >= 180) fail("/camera/view_angle", "must be in (0, 180)");
         s.camera.valid = true;

@@ -28,6 +28,7 @@ struct SessionCamera {
     std::array<double, 3> viewUp{0, 1, 0};
     double parallelScale = 1.0; ///< 2D (parallel projection) zoom
     double viewAngle = 30.0;    ///< 3D (perspective) zoom, degrees
+    bool parallel = false;      ///< 3D orthographic projection ("projection": "parallel"; absent = perspective)
 };
 
 /// A detector choice: id, its parameters (validated against the registry's schema on parse) and

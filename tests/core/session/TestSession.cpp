@@ -90,6 +90,28 @@ private slots:
         QVERIFY((fresh->trainingScores() - b.detector->trainingScores()).cwiseAbs().maxCoeff() < 1e-12);
     }
 
+    void cameraProjectionRoundTrip()
+    {
+        // Orthographic 3D views are kept; sessions written before the field existed read as perspective.
+        Session s = fittedSession();
+        s.camera.parallel = true;
+        QVERIFY(parseSession(serializeSession(s)).camera.parallel);
+        s.camera.parallel = false;
+        const std::string text = serializeSession(s);
+        QVERIFY(text.find("\"perspective\"") != std::string::npos);
+        QVERIFY(!parseSession(text).camera.parallel);
+        nlohmann::json j = nlohmann::json::parse(serializeSession(s));
+        j["camera"].erase("projection");
+        QVERIFY(!parseSession(j.dump()).camera.parallel);
+        j["camera"]["projection"] = "fisheye";
+        try {
+            parseSession(j.dump());
+            QFAIL("an unknown projection was accepted");
+        } catch (const DataError& e) {
+            QVERIFY2(QString(e.what()).contains("/camera/projection"), e.what());
+        }
+    }
+
     void fileReferenceRoundTrip()
     {
         Session s;

@@ -1,0 +1,36 @@
+#pragma once
+// View → Camera: the presets of a 3-D tool (views along ±X/±Y/±Z, isometric), the orthographic
+// projection toggle and the orientation triad. Each action is enabled while the central view
+// shows 3-D data (2-D views are always parallel and look down -z).
+#include "display/ViewPresets.h"
+
+#include <QObject>
+
+class QAction;
+
+namespace olens {
+
+class MainWindow;
+
+/// Looks at the data along one preset direction (object name actionView<+X|…|Isometric>).
+class ViewPresetReaction : public QObject {
+    Q_OBJECT
+public:
+    ViewPresetReaction(QAction* action, MainWindow* window, ViewPreset preset);
+};
+
+/// Checkable: orthographic (parallel) ↔ perspective projection of the 3-D view (O).
+class ProjectionReaction : public QObject {
+    Q_OBJECT
+public:
+    ProjectionReaction(QAction* action, MainWindow* window);
+};
+
+/// Checkable: shows the x/y/z orientation triad in the 3-D view's corner.
+class OrientationTriadReaction : public QObject {
+    Q_OBJECT
+public:
+    OrientationTriadReaction(QAction* action, MainWindow* window);
+};
+
+} // namespace olens

@@ -1,0 +1,91 @@
+#include "ExportPointsReaction.h"
+
+#include "DataDocument.h"
+#include "ImportDialog.h"
+#include "LogPanel.h"
+#include "MainWindow.h"
+#include "data/PointExport.h"
+
+#include <QAction>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+
+namespace olens {
+
+ExportPointsReaction::ExportPointsReaction(QAction* action, MainWindow* window, Which which)
+    : QObject(action), m_window(window), m_which(which)
+{
+    const bool inliers = which == Which::Inliers;
+    action->setObjectName(inliers ? "actionExportInliers" : "actionExportFlagged");
+    action->setToolTip(inliers ? tr("Save the points not flagged at the current threshold (the cleaned cloud) "
+                                    "with all their columns, score and outlier, as CSV or binary PLY")
+                               : tr("Save the points flagged at the current threshold with all their columns, "
+                                    "score and outlier, as CSV or binary PLY"));
+    connect(action, &QAction::triggered, this, &ExportPointsReaction::onTriggered);
+    auto update = [action, window] { action->setEnabled(window->document()->result() != nullptr); };
+    connect(window->document(), &DataDocument::resultChanged, action, update);
+    connect(window->document(), &DataDocument::datasetChanged, action, update);
+    update();
+}
+
+QString ExportPointsReaction::save(MainWindow* window, Which which, const QString& path, int* count)
+{
+    const DataDocument* doc = window->document();
+    const auto r = doc->result();
+    const Dataset& d = doc->dataset();
+    if (!r || r->scores.size() != d.rows())
+        return tr("nothing to export: train a detector first");
+    // The decisions at the document's threshold: what the Ranking dock shows as flagged.
+    const double t = doc->threshold();
+    const bool own = t == r->threshold && r->outlier.size() == r->scores.size();
+    const Eigen::VectorXi flags = own ? r->outlier : Eigen::VectorXi((r->scores.array() > t).cast<int>());
+    const PointExport e{d, r->scores, flags, rowsWithFlag(flags, which == Which::Flagged)};
+    try {
+        std::vector<std::string> inputs;
+        if (!doc->filePath().isEmpty())
+            inputs.push_back(QFile::encodeName(doc->filePath()).toStdString());
+        writePoints(QFile::encodeName(path).toStdString(), e, inputs);
+    } catch (const std::exception& ex) {
+        return QString::fromUtf8(ex.what());
+    }
+    if (count)
+        *count = static_cast<int>(e.rows.size());
+    // Opened here again, the file shows the same cloud: score and outlier start as ignored columns
+    // (File → Import shows and changes these roles).
+    LoadOptions roles;
+    if (d.hasLabels() && !d.labelName.empty())
+        roles.labelColumn = d.labelName;
+    const auto added = addedColumnNames(d);
+    roles.excludeColumns = {added.first, added.second};
+    ImportDialog::remember(path, roles);
+    return {};
+}
+
+void ExportPointsReaction::onTriggered()
+{
+    const bool inliers = m_which == Which::Inliers;
+    const QString base = QFileInfo(m_window->document()->filePath()).completeBaseName();
+    const QString name = (base.isEmpty() ? QStringLiteral("points") : base) + (inliers ? "-inliers" : "-flagged");
+    QString filter;
+    const QString dir = m_window->document()->filePath().isEmpty() ? QString()
+                                                                    : QFileInfo(m_window->document()->filePath()).absolutePath() + '/';
+    QString path = QFileDialog::getSaveFileName(m_window, inliers ? tr("Export inliers") : tr("Export flagged points"),
+                                                dir + name + ".csv", tr("CSV (*.csv);;PLY, binary (*.ply)"), &filter);
+    if (path.isEmpty())
+        return;
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != "csv" && suffix != "ply")
+        path += filter.contains("ply") ? ".ply" : ".csv";
+    int count = 0;
+    const QString error = save(m_window, m_which, path, &count);
+    if (error.isEmpty()) {
+        m_window->log()->info(tr("exported %1 %2 to %3").arg(count).arg(inliers ? tr("inliers") : tr("flagged points"), path));
+    } else {
+        m_window->log()->error(error);
+        QMessageBox::warning(m_window, tr("Export"), error);
+    }
+}
+
+} // namespace olens

@@ -1,0 +1,206 @@
+// Issue #22 in the window: File → Export inliers / flagged points (disabled before training,
+// enabled after; files re-open with the loader and follow the document's threshold), and the
+// View menu's camera presets.
+#include "CloudView.h"
+#include "DataDocument.h"
+#include "DetectorPanel.h"
+#include "ExportPointsReaction.h"
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "SessionManager.h"
+#include "TrainingController.h"
+#include "view/CameraRig.h"
+#include "data/DataLoader.h"
+
+#include <QAction>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
+
+using namespace olens;
+
+namespace {
+QString sample(const char* name)
+{
+    return QStringLiteral(OLENS_SOURCE_DIR "/samples/") + name;
+}
+
+/// Unit vector from the camera to its focal point.
+Eigen::Vector3d viewDirection(const VtkView::CameraState& c)
+{
+    const Eigen::Vector3d d(c.focalPoint[0] - c.position[0], c.focalPoint[1] - c.position[1], c.focalPoint[2] - c.position[2]);
+    return d.normalized();
+}
+
+Eigen::Vector3d up(const VtkView::CameraState& c)
+{
+    return Eigen::Vector3d(c.viewUp[0], c.viewUp[1], c.viewUp[2]).normalized();
+}
+
+void train(MainWindow& w, const char* id)
+{
+    QSignalSpy finished(w.trainer(), &TrainingController::finished);
+    QVERIFY(w.detectorPanel()->setCurrentDetector(id));
+    w.detectorPanel()->train();
+    QVERIFY(finished.wait(30000));
+}
+} // namespace
+
+class TestActOnResults : public QObject {
+    Q_OBJECT
+private slots:
+    void exportActionsFollowTheResult()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        QAction* inliers = w.action("actionExportInliers");
+        QAction* flagged = w.action("actionExportFlagged");
+        QVERIFY(inliers && flagged);
+        QVERIFY(!inliers->isEnabled() && !flagged->isEnabled()); // no data
+        QVERIFY(w.openFile(sample("seam3d.csv")));
+        QVERIFY(!inliers->isEnabled() && !flagged->isEnabled()); // data, not trained
+        QTemporaryDir dir;
+        QVERIFY(!ExportPointsReaction::save(&w, ExportPointsReaction::Which::Inliers, dir.filePath("a.csv")).isEmpty());
+        train(w, "knn");
+        QVERIFY(inliers->isEnabled() && flagged->isEnabled());
+
+        // The cleaned cloud as binary PLY and the flagged points as CSV re-open with their columns.
+        int nIn = 0, nOut = 0;
+        QCOMPARE(ExportPointsReaction::save(&w, ExportPointsReaction::Which::Inliers, dir.filePath("clean.ply"), &nIn), QString());
+        QCOMPARE(ExportPointsReaction::save(&w, ExportPointsReaction::Which::Flagged, dir.filePath("out.csv"), &nOut), QString());
+        const Dataset& data = w.document()->dataset();
+        const Dataset clean = loadDataset(dir.filePath("clean.ply").toStdString());
+        const Dataset out = loadDataset(dir.filePath("out.csv").toStdString());
+        QCOMPARE(clean.rows(), Eigen::Index(nIn));
+        QCOMPARE(out.rows(), Eigen::Index(nOut));
+        QCOMPARE(nIn + nOut, int(data.rows()));
+        QVERIFY(nOut > 0 && nIn > nOut);
+        for (const Dataset* d : {&clean, &out}) {
+            QCOMPARE(d->featureNames, (std::vector<std::string>{"x", "y", "z", "score", "outlier"}));
+            QVERIFY(d->hasLabels());
+        }
+        const double t = w.document()->threshold();
+        QVERIFY((clean.X.col(3).array() <= t).all());
+        QVERIFY((out.X.col(3).array() > t).all());
+        // The top-ranked point is the flagged file's row with the highest score, coordinates intact.
+        const int top = w.document()->ranking().front();
+        Eigen::Index best;
+        out.X.col(3).maxCoeff(&best);
+        QCOMPARE(out.X.row(best).head(3), Eigen::RowVectorXd(data.X.row(top)));
+
+        // Opened in the app, the cleaned cloud is the same cloud: x, y, z and label (score and
+        // outlier start as ignored columns), the inliers' coordinates in their order.
+        QVERIFY(w.openFile(dir.filePath("clean.ply")));
+        const Dataset& reopened = w.document()->dataset();
+        QCOMPARE(reopened.featureNames, (std::vector<std::string>{"x", "y", "z"}));
+        QCOMPARE(reopened.X, Eigen::MatrixXd(clean.X.leftCols(3)));
+        QCOMPARE(reopened.labels, clean.labels);
+        QVERIFY(w.openFile(sample("seam3d.csv")));
+        train(w, "knn");
+
+        // A lower threshold (dragged in the Evaluation histogram) flags more points: the export follows.
+        w.document()->setThreshold(clean.X.col(3).maxCoeff() * 0.5);
+        int nOut2 = 0;
+        QCOMPARE(ExportPointsReaction::save(&w, ExportPointsReaction::Which::Flagged, dir.filePath("out2.csv"), &nOut2), QString());
+        QVERIFY2(nOut2 > nOut, qPrintable(QString("%1 vs %2").arg(nOut2).arg(nOut)));
+
+        // New data: the result is gone, and so is the action.
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QVERIFY(!inliers->isEnabled() && !flagged->isEnabled());
+    }
+
+    void cameraPresetsAndProjection()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const char* names[] = {"actionViewPlusX", "actionViewMinusX", "actionViewPlusY", "actionViewMinusY",
+                               "actionViewPlusZ", "actionViewMinusZ", "actionViewIsometric", "actionOrthographic",
+                               "actionOrientationTriad"};
+        for (const char* name : names) {
+            QVERIFY2(w.action(name), name);
+            QVERIFY2(!w.action(name)->isEnabled(), name); // no data yet
+        }
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QVERIFY(!w.action("actionViewPlusZ")->isEnabled()); // 2-D: always looking down -z, parallel
+        QVERIFY(w.openFile(sample("seam3d.csv")));
+        for (const char* name : names)
+            QVERIFY2(w.action(name)->isEnabled(), name);
+
+        const struct {
+            const char* action;
+            Eigen::Vector3d dir, up;
+        } cases[] = {{"actionViewPlusX", {1, 0, 0}, {0, 0, 1}},  {"actionViewMinusX", {-1, 0, 0}, {0, 0, 1}},
+                     {"actionViewPlusY", {0, 1, 0}, {0, 0, 1}},  {"actionViewMinusY", {0, -1, 0}, {0, 0, 1}},
+                     {"actionViewPlusZ", {0, 0, 1}, {0, 1, 0}},  {"actionViewMinusZ", {0, 0, -1}, {0, 1, 0}},
+                     {"actionViewIsometric", Eigen::Vector3d(-1, -1, -1).normalized(), Eigen::Vector3d(-1, -1, 2).normalized()}};
+        for (const auto& c : cases) {
+            w.action(c.action)->trigger();
+            const VtkView::CameraState s = w.view()->cameraState();
+            QVERIFY2((viewDirection(s) - c.dir).norm() < 1e-9, c.action);
+            QVERIFY2((up(s) - c.up).norm() < 1e-9, c.action);
+            // The data stay in view: the focal point is the centre of what is drawn.
+            const auto& P = w.view()->displayPoints();
+            const QPointF centre = w.view()->worldToWidget(P.col(0).mean(), P.col(1).mean(), P.col(2).mean());
+            QVERIFY2(w.view()->rect().contains(centre.toPoint()), c.action);
+        }
+
+        // Orthographic ↔ perspective: the camera's flag, the checked state and the picture change.
+        vtkCamera* cam = w.view()->renderer()->GetActiveCamera();
+        QAction* ortho = w.action("actionOrthographic");
+        QVERIFY(!cam->GetParallelProjection() && !ortho->isChecked());
+        w.action("actionViewPlusX")->trigger();
+        const QImage perspective = w.view()->grabImage();
+        ortho->trigger();
+        QVERIFY(cam->GetParallelProjection());
+        QVERIFY(CameraRig::of(w.view())->parallelProjection());
+        const QImage parallel = w.view()->grabImage();
+        QVERIFY(perspective != parallel);
+
+        // Kept in sessions, and restored on a fresh window.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("cam.olens.json");
+        QString error;
+        QVERIFY2(w.sessions()->save(path, &error), qPrintable(error));
+        const VtkView::CameraState saved = w.view()->cameraState();
+        MainWindow w2;
+        w2.setInteractive(false);
+        QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
+        QVERIFY(CameraRig::of(w2.view())->parallelProjection());
+        QVERIFY(w2.action("actionOrthographic")->isChecked());
+        QVERIFY(w2.view()->renderer()->GetActiveCamera()->GetParallelProjection());
+        QVERIFY((viewDirection(w2.view()->cameraState()) - viewDirection(saved)).norm() < 1e-9);
+        QCOMPARE(w2.view()->cameraState().parallelScale, saved.parallelScale);
+
+        // Back to perspective; the triad can be hidden.
+        ortho->trigger();
+        QVERIFY(!cam->GetParallelProjection());
+        // The triad is drawn in the bottom-left corner: hiding it changes those pixels only there.
+        CameraRig* rig = CameraRig::of(w.view());
+        QVERIFY(rig->orientationTriadShown());
+        w.action("actionViewIsometric")->trigger();
+        const QImage with = w.view()->grabImage();
+        w.action("actionOrientationTriad")->trigger();
+        QVERIFY(!rig->orientationTriadVisible() && !rig->orientationTriadShown());
+        const QImage without = w.view()->grabImage();
+        QCOMPARE(with.size(), without.size());
+        int cornerDiff = 0, elsewhereDiff = 0;
+        for (int y = 0; y < with.height(); ++y)
+            for (int x = 0; x < with.width(); ++x)
+                if (with.pixel(x, y) != without.pixel(x, y))
+                    ++(x < with.width() * 0.2 && y > with.height() * 0.75 ? cornerDiff : elsewhereDiff);
+        QVERIFY2(cornerDiff > 200 && elsewhereDiff < cornerDiff / 10,
+                 qPrintable(QString("%1 corner, %2 elsewhere").arg(cornerDiff).arg(elsewhereDiff)));
+        // 2-D data: no triad, whatever the wish.
+        w.action("actionOrientationTriad")->trigger();
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QVERIFY(rig->orientationTriadVisible() && !rig->orientationTriadShown());
+    }
+};
+
+OLENS_GUI_TEST_MAIN(TestActOnResults)
+#include "TestActOnResults.moc"
