@@ -1,0 +1,192 @@
+#include "display/ColourScale.h"
+
+#include "display/Ticks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace olens {
+
+namespace {
+
+double quantileOfSorted(const std::vector<double>& s, double q)
+{
+    q = std::clamp(q, 0.0, 1.0);
+    return s[static_cast<std::size_t>(q * double(s.size() - 1) + 1e-9)]; // 0.1·100 is 9.999…
+}
+
+std::string format(const char* fmt, double v)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, fmt, v);
+    return buf;
+}
+
+// "1.0e+05" → "1e+05"; "2.50e-04" → "2.5e-04".
+std::string trimMantissa(std::string s)
+{
+    const auto e = s.find('e');
+    if (e == std::string::npos)
+        return s;
+    std::string mant = s.substr(0, e);
+    if (mant.find('.') != std::string::npos) {
+        while (!mant.empty() && mant.back() == '0')
+            mant.pop_back();
+        if (!mant.empty() && mant.back() == '.')
+            mant.pop_back();
+    }
+    return mant + s.substr(e);
+}
+
+} // namespace
+
+ColourScale colourScale(const Eigen::VectorXd& values, const ColourRangeSpec& spec)
+{
+    std::vector<double> s;
+    s.reserve(static_cast<std::size_t>(values.size()));
+    for (Eigen::Index i = 0; i < values.size(); ++i)
+        if (std::isfinite(values(i)))
+            s.push_back(values(i));
+    std::sort(s.begin(), s.end());
+    ColourScale c;
+    const bool any = !s.empty();
+    c.dataMin = any ? s.front() : spec.lo;
+    c.dataMax = any ? s.back() : spec.hi;
+    double lo = c.dataMin, hi = c.dataMax;
+    switch (spec.mode) {
+    case ColourRangeMode::Auto:
+        if (any) {
+            hi = quantileOfSorted(s, 0.99);
+            if (!(hi > lo))
+                hi = s.back();
+        }
+        break;
+    case ColourRangeMode::MinMax:
+        break;
+    case ColourRangeMode::Symmetric: {
+        const double m = std::max(std::fabs(c.dataMin), std::fabs(c.dataMax));
+        lo = -m;
+        hi = m;
+        break;
+    }
+    case ColourRangeMode::Percentile:
+        if (any) {
+            const double p = std::clamp(spec.percentile, 50.0, 100.0) / 100.0;
+            lo = quantileOfSorted(s, 1.0 - p);
+            hi = quantileOfSorted(s, p);
+        }
+        break;
+    case ColourRangeMode::Manual:
+        lo = spec.lo;
+        hi = spec.hi;
+        break;
+    }
+    widenDegenerate(lo, hi);
+    c.log = false;
+    if (spec.log && hi > 0.0) {
+        if (!(lo > 0.0)) {
+            double smallest = std::numeric_limits<double>::infinity();
+            for (double v : s)
+                if (v > 0.0) {
+                    smallest = v;
+                    break;
+                }
+            lo = std::isfinite(smallest) && smallest < hi ? smallest : hi * 1e-6;
+        }
+        if (hi / lo < 1.0 + 1e-9)
+            hi = lo * 10.0;
+        c.log = true;
+    }
+    c.lo = lo;
+    c.hi = hi;
+    if (!any) {
+        c.dataMin = lo;
+        c.dataMax = hi;
+    }
+    return c;
+}
+
+double colourPosition(const ColourScale& c, double v)
+{
+    double t;
+    if (c.log)
+        t = v > 0.0 ? (std::log10(v) - std::log10(c.lo)) / (std::log10(c.hi) - std::log10(c.lo)) : 0.0;
+    else
+        t = (v - c.lo) / (c.hi - c.lo);
+    return std::isfinite(t) ? std::clamp(t, 0.0, 1.0) : 0.0;
+}
+
+double colourValueAt(const ColourScale& c, double t)
+{
+    if (c.log)
+        return std::pow(10.0, std::log10(c.lo) + t * (std::log10(c.hi) - std::log10(c.lo)));
+    return c.lo + t * (c.hi - c.lo);
+}
+
+std::vector<double> colourBarTicks(const ColourScale& c, int target)
+{
+    target = std::max(2, target);
+    std::vector<double> t;
+    if (c.log) {
+        t = logTicks(std::log10(c.lo), std::log10(c.hi), target);
+        // Too many (1, 2, 5 per decade on a short bar): keep every k-th.
+        if (static_cast<int>(t.size()) > target + 1) {
+            const std::size_t every = (t.size() + static_cast<std::size_t>(target) - 1) / static_cast<std::size_t>(target);
+            std::vector<double> kept;
+            for (std::size_t i = 0; i < t.size(); i += every)
+                kept.push_back(t[i]);
+            t = kept;
+        }
+    } else {
+        double step = 0.0;
+        t = linearTicks(c.lo, c.hi, target, step);
+    }
+    if (t.size() < 2)
+        t = {c.lo, c.hi};
+    return t;
+}
+
+std::vector<std::string> tickLabels(const std::vector<double>& ticks, bool log)
+{
+    std::vector<std::string> out;
+    if (ticks.empty())
+        return out;
+    double maxAbs = 0.0, minStep = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < ticks.size(); ++i) {
+        maxAbs = std::max(maxAbs, std::fabs(ticks[i]));
+        if (i > 0)
+            minStep = std::min(minStep, std::fabs(ticks[i] - ticks[i - 1]));
+    }
+    if (!std::isfinite(minStep) || minStep <= 0.0)
+        minStep = maxAbs > 0.0 ? maxAbs : 1.0;
+    bool exponent = maxAbs >= 1e5 || (maxAbs > 0.0 && maxAbs < 1e-3);
+    if (log) {
+        double minAbs = std::numeric_limits<double>::infinity();
+        for (double v : ticks)
+            if (v > 0.0)
+                minAbs = std::min(minAbs, v);
+        exponent = exponent || (std::isfinite(minAbs) && maxAbs / minAbs >= 1e3 && (minAbs < 1e-2 || maxAbs >= 1e4));
+    }
+    for (double v : ticks) {
+        std::string s;
+        if (exponent) {
+            s = trimMantissa(format("%.2e", v));
+        } else if (log) {
+            s = format("%.3g", v); // 0.02, 0.5, 10, 200: each its own precision
+        } else {
+            const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(minStep) - 1e-9)), 0, 6);
+            s = format(("%." + std::to_string(decimals) + "f").c_str(), v);
+            if (s == "-0" || s.rfind("-0.", 0) == 0) { // "-0.00" → "0.00"
+                bool zero = s.find_first_not_of("-0.") == std::string::npos;
+                if (zero)
+                    s.erase(0, 1);
+            }
+        }
+        out.push_back(s);
+    }
+    return out;
+}
+
+} // namespace olens
