@@ -17,29 +17,6 @@ double quantileOfSorted(const std::vector<double>& s, double q)
     return s[static_cast<std::size_t>(q * double(s.size() - 1) + 1e-9)]; // 0.1·100 is 9.999…
 }
 
-std::string format(const char* fmt, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, fmt, v);
-    return buf;
-}
-
-// "1.0e+05" → "1e+05"; "2.50e-04" → "2.5e-04".
-std::string trimMantissa(std::string s)
-{
-    const auto e = s.find('e');
-    if (e == std::string::npos)
-        return s;
-    std::string mant = s.substr(0, e);
-    if (mant.find('.') != std::string::npos) {
-        while (!mant.empty() && mant.back() == '0')
-            mant.pop_back();
-        if (!mant.empty() && mant.back() == '.')
-            mant.pop_back();
-    }
-    return mant + s.substr(e);
-}
-
 } // namespace
 
 ColourScale colourScale(const Eigen::VectorXd& values, const ColourRangeSpec& spec)
@@ -146,47 +123,6 @@ std::vector<double> colourBarTicks(const ColourScale& c, int target)
     if (t.size() < 2)
         t = {c.lo, c.hi};
     return t;
-}
-
-std::vector<std::string> tickLabels(const std::vector<double>& ticks, bool log)
-{
-    std::vector<std::string> out;
-    if (ticks.empty())
-        return out;
-    double maxAbs = 0.0, minStep = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < ticks.size(); ++i) {
-        maxAbs = std::max(maxAbs, std::fabs(ticks[i]));
-        if (i > 0)
-            minStep = std::min(minStep, std::fabs(ticks[i] - ticks[i - 1]));
-    }
-    if (!std::isfinite(minStep) || minStep <= 0.0)
-        minStep = maxAbs > 0.0 ? maxAbs : 1.0;
-    bool exponent = maxAbs >= 1e5 || (maxAbs > 0.0 && maxAbs < 1e-3);
-    if (log) {
-        double minAbs = std::numeric_limits<double>::infinity();
-        for (double v : ticks)
-            if (v > 0.0)
-                minAbs = std::min(minAbs, v);
-        exponent = exponent || (std::isfinite(minAbs) && maxAbs / minAbs >= 1e3 && (minAbs < 1e-2 || maxAbs >= 1e4));
-    }
-    for (double v : ticks) {
-        std::string s;
-        if (exponent) {
-            s = trimMantissa(format("%.2e", v));
-        } else if (log) {
-            s = format("%.3g", v); // 0.02, 0.5, 10, 200: each its own precision
-        } else {
-            const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(minStep) - 1e-9)), 0, 6);
-            s = format(("%." + std::to_string(decimals) + "f").c_str(), v);
-            if (s == "-0" || s.rfind("-0.", 0) == 0) { // "-0.00" → "0.00"
-                bool zero = s.find_first_not_of("-0.") == std::string::npos;
-                if (zero)
-                    s.erase(0, 1);
-            }
-        }
-        out.push_back(s);
-    }
-    return out;
 }
 
 } // namespace olens

@@ -3,6 +3,8 @@
 // data min–max, symmetric about 0, percentiles, or set by hand; linear or log), whether values
 // fall outside it (the bar then shows an end marker), where a value sits along the bar, and the
 // bar's tick values and labels.
+#include "display/Ticks.h"
+
 #include <Eigen/Dense>
 #include <string>
 #include <vector>
@@ -47,10 +49,5 @@ double colourValueAt(const ColourScale& scale, double t);
 /// Tick values on the bar, within [lo, hi], about `target` of them (at least the two ends when
 /// no nice value falls inside).
 std::vector<double> colourBarTicks(const ColourScale& scale, int target);
-
-/// Labels for a set of ticks: one common number of decimals from their spacing ("0.25", "190",
-/// "-1.5"), or a short exponent form ("1.2e+05", "3e-04") when they are very large or very small
-/// or on a log scale spanning decades. No trailing "." and at most 8 characters.
-std::vector<std::string> tickLabels(const std::vector<double>& ticks, bool log);
 
 } // namespace olens

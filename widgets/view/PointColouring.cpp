@@ -105,14 +105,24 @@ void PointColouring::update(const Dataset& d, const FitResult* result, ColourBy 
     const Eigen::Index n = d.rows();
     const bool scores = result && result->scores.size() == n && n > 0;
     if (scores)
-        std::tie(m_scoreLo, m_scoreHi) = scoreColourRange(result->scores);
-    m_lut->SetTableRange(m_scoreLo, m_scoreHi);
+        m_scoreScale = colourScale(result->scores, m_range);
+    // A log table needs a positive range before it is switched to log.
+    m_lut->SetScaleToLinear();
+    m_lut->SetTableRange(m_scoreScale.lo, m_scoreScale.hi);
+    if (m_scoreScale.log)
+        m_lut->SetScaleToLog10();
     m_lut->Build();
     if (by == ColourBy::Custom) {
         for (int k = 0; k < 256; ++k)
             m_customLut->SetTableValue(k, m_lut->GetTableValue(k));
         m_customLut->SetTableRange(customLo, customHi);
         m_customLut->Modified();
+        // The custom values' own range as set by the caller; clipped where values lie outside.
+        ColourRangeSpec manual;
+        manual.mode = ColourRangeMode::Manual;
+        manual.lo = customLo;
+        manual.hi = customHi;
+        m_customScale = colourScale(custom, manual);
     }
 
     m_colours = vtkSmartPointer<vtkUnsignedCharArray>::New();
@@ -146,7 +156,7 @@ void PointColouring::update(const Dataset& d, const FitResult* result, ColourBy 
     for (Eigen::Index i = 0; i < n; ++i) {
         float s = baseSize;
         if (by == ColourBy::Score && result && result->scores.size() == n) {
-            const double t = std::clamp((result->scores(i) - m_scoreLo) / (m_scoreHi - m_scoreLo), 0.0, 1.0);
+            const double t = colourPosition(m_scoreScale, result->scores(i));
             s = baseSize * float(0.8 + t);
         }
         m_sizes->SetValue(i, s);
