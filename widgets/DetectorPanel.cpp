@@ -250,7 +250,9 @@ void DetectorPanel::showTraces()
         log = log && std::all_of(p.y.begin(), p.y.end(), [](double v) { return !(v <= 0.0); });
     m_loss->setLogY(log);
     m_loss->setTitle(tr("convergence"));
-    const QString y = aboveMin ? tr("value − minimum") : tr("value");
+    // The legend says which traces are drawn above their minimum; the axis title when all are.
+    const bool allAboveMin = std::all_of(plots.begin(), plots.end(), [](const TracePlot& p) { return p.aboveMinimum; });
+    const QString y = aboveMin && allAboveMin ? tr("value − minimum") : tr("value");
     m_loss->setAxisTitles(tr("iteration"), log ? tr("%1 (log)").arg(y) : y);
     int c = 0;
     bool any = false;

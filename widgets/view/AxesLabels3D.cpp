@@ -26,6 +26,7 @@ namespace {
 constexpr int kLabelSize = 11;
 constexpr int kTitleSize = 13;
 constexpr double kTick = 5.0;
+constexpr double kOffset = 8.0; // axis line distance from the box edge, pixels
 
 using Box = std::array<double, 4>;
 bool overlaps(const Box& a, const Box& b)
@@ -163,11 +164,15 @@ void AxesLabels3D::layout()
         const double len = (p1 - p0).norm();
         if (len < 1.0)
             continue;
-        segment(p0, p1);
         const Eigen::Vector2d dir = (p1 - p0) / len;
         Eigen::Vector2d out(-dir.y(), dir.x());
         if (out.dot(0.5 * (p0 + p1) - centre) < 0)
             out = -out;
+        // The axis is drawn a little outside the box edge (an offset spine): points on the box's
+        // edges and corners stay uncovered.
+        p0 += kOffset * out;
+        p1 += kOffset * out;
+        segment(p0, p1);
         // A label's extent along the edge and across it.
         auto along = [&](const std::string& s) {
             return std::fabs(textSize(lp, s, dpi)[0] * dir.x()) + std::fabs(labelH * dir.y());

@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 
 #include <vtkCamera.h>
+#include <vtkCommand.h>
 #include <vtkCoordinate.h>
 #include <vtkLegendBoxActor.h>
 #include <vtkLookupTable.h>
@@ -35,6 +36,7 @@ QString tr(const char* text)
 {
     return QCoreApplication::translate("olens::CloudView", text);
 }
+constexpr int kLegendSize = 11;
 } // namespace
 
 LegendAxesLayer::LegendAxesLayer()
@@ -47,8 +49,8 @@ LegendAxesLayer::LegendAxesLayer()
     m_legend->SetBackgroundOpacity(0.85);
     m_legend->UseBackgroundOn();
     m_legend->GetEntryTextProperty()->SetColor(0.1, 0.1, 0.1);
-    m_legend->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-    m_legend->GetPosition2Coordinate()->SetCoordinateSystemToNormalizedViewport();
+    m_legend->GetPositionCoordinate()->SetCoordinateSystemToViewport();
+    m_legend->GetPosition2Coordinate()->SetCoordinateSystemToViewport();
     m_legend->PickableOff();
 
     // The projection note and the grid extent: top left, above the scene (it leaves them a strip).
@@ -60,12 +62,32 @@ LegendAxesLayer::LegendAxesLayer()
     m_noteActor->PickableOff();
 }
 
-LegendAxesLayer::~LegendAxesLayer() = default;
+LegendAxesLayer::~LegendAxesLayer()
+{
+    if (m_scene && m_legendObserver)
+        m_scene->RemoveObserver(m_legendObserver);
+}
+
+void LegendAxesLayer::layoutLegend(vtkObject*, unsigned long, void*)
+{
+    if (!m_scene || m_legendLines <= 0)
+        return;
+    // Entries of kLegendSize-pixel text: the box is as tall and wide as they need (VTK scales the
+    // text to the box), at the scene's top right, never more than its size.
+    const int* size = m_scene->GetSize();
+    const double lineH = kLegendSize + 5.0;
+    const double h = std::min(lineH * m_legendLines + 6.0, 0.9 * size[1]);
+    const double w = std::min(m_legendWidest + lineH + 14.0, 0.6 * size[0]);
+    m_legend->GetPositionCoordinate()->SetValue(std::max(0.0, size[0] - w - 8.0), std::max(0.0, size[1] - h - 8.0));
+    m_legend->GetPosition2Coordinate()->SetValue(w, h);
+}
 
 void LegendAxesLayer::attach(vtkRenderer* scene, vtkRenderer* overlay)
 {
     m_axes3D.attach(scene, overlay);
     scene->AddActor2D(m_legend); // in the scene's viewport: never under the colour bar's strip
+    m_scene = scene;
+    m_legendObserver = scene->AddObserver(vtkCommand::StartEvent, this, &LegendAxesLayer::layoutLegend);
     m_bar.attach(overlay);
     overlay->AddActor2D(m_noteActor);
     m_frame2D.attach(scene, overlay);
@@ -159,6 +181,9 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
                 break;
             entries.emplace_back(tr("cluster %1 (%2)").arg(c).arg(cnt), PointColouring::componentColour(c));
         }
+        if (counts.size() > 12) // say so rather than stop silently
+            entries.emplace_back(tr("… %1 more clusters (12 of %2 listed)").arg(counts.size() - 12).arg(counts.size()),
+                                 QColor(255, 255, 255));
     } else if (!scoreMode && d.hasLabels()) {
         std::map<double, long> counts;
         for (Eigen::Index i = 0; i < n; ++i)
@@ -193,6 +218,10 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
         for (std::size_t k = 0; k < g.quadrics.size() && k < 6; ++k)
             entries.emplace_back(tr("quadric %1 (zero set)").arg(k + 1),
                                  PointColouring::componentColour(static_cast<int>(k)));
+        if (g.quadrics.size() > 6)
+            entries.emplace_back(tr("… quadrics 7–%1 (6 of %1 listed)").arg(g.quadrics.size()), QColor(255, 255, 255));
+        if (g.frames.size() > 4)
+            entries.emplace_back(tr("… frames 5–%1 (4 of %1 listed)").arg(g.frames.size()), QColor(255, 255, 255));
         for (std::size_t f = 0; f < g.frames.size() && f < 4; ++f)
             entries.emplace_back(QString::fromStdString(g.frames[f].name.empty() ? "frame " + std::to_string(f + 1)
                                                                                  : g.frames[f].name),
@@ -209,10 +238,13 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
         double rgb[3] = {entries[e].second.redF(), entries[e].second.greenF(), entries[e].second.blueF()};
         m_legend->SetEntry(static_cast<int>(e), disk->GetOutput(), entries[e].first.toUtf8().constData(), rgb);
     }
-    const double h = std::min(0.5, 0.045 * double(std::max<std::size_t>(1, entries.size())));
-    const double x = 0.76;
-    m_legend->GetPositionCoordinate()->SetValue(x, 0.97 - h);
-    m_legend->GetPosition2Coordinate()->SetValue(0.23, h);
+    // Sized in pixels at each render (layoutLegend): one text size in every view and panel.
+    m_legendLines = static_cast<int>(entries.size());
+    m_legendWidest = 0.0;
+    vtkNew<vtkTextProperty> tp;
+    styleText(tp, kLegendSize);
+    for (const auto& e : entries)
+        m_legendWidest = std::max(m_legendWidest, textSize(tp, e.first.toStdString())[0]);
     m_legend->SetVisibility(!entries.empty());
 }
 

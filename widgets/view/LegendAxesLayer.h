@@ -10,6 +10,7 @@
 #include <vtkNew.h>
 
 class vtkLegendBoxActor;
+class vtkObject;
 class vtkTextActor;
 
 namespace olens {
@@ -38,6 +39,7 @@ private:
     void updateAxes(const ViewContext& ctx);
     void updateLegend(const ViewContext& ctx);
     void updateNote();
+    void layoutLegend(vtkObject*, unsigned long, void*);
 
     AxesLabels3D m_axes3D;
     vtkNew<vtkLegendBoxActor> m_legend;
@@ -47,6 +49,10 @@ private:
     std::string m_note, m_gridText; // shown together at the top left
     bool m_gridShown = false;
     bool m_colourBar = false;
+    vtkRenderer* m_scene = nullptr;
+    unsigned long m_legendObserver = 0;
+    int m_legendLines = 0;
+    double m_legendWidest = 0.0;
 };
 
 } // namespace olens

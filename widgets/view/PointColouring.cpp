@@ -65,11 +65,18 @@ QColor PointColouring::colourFor(double label)
 
 QColor PointColouring::componentColour(int k)
 {
-    // A qualitative palette (Tableau-like), cycling.
+    // A qualitative palette (Tableau-like) for the first ten; beyond it hues step by the golden
+    // angle with alternating lightness, so no two components share a colour.
     static const QColor palette[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44}, {148, 103, 189},
                                      {140, 86, 75}, {227, 119, 194}, {188, 189, 34}, {23, 190, 207},
                                      {214, 39, 40}, {127, 127, 127}};
-    return palette[((k % 10) + 10) % 10];
+    const int a = std::abs(k);
+    if (a < 10)
+        return palette[a];
+    const int hue = static_cast<int>(std::fmod(15.0 + 137.508 * (a - 10), 360.0));
+    const int value = (a % 3 == 0) ? 150 : (a % 3 == 1) ? 205 : 235;
+    const int sat = (a % 2 == 0) ? 200 : 150;
+    return QColor::fromHsv(hue, sat, value);
 }
 
 QStringList PointColouring::colourMaps()
