@@ -77,7 +77,8 @@ void LegendAxesLayer::layoutLegend(vtkObject*, unsigned long, void*)
     const int* size = m_scene->GetSize();
     const double lineH = kLegendSize + 5.0;
     const double h = std::min(lineH * m_legendLines + 6.0, 0.9 * size[1]);
-    const double w = std::min(m_legendWidest + lineH + 14.0, 0.6 * size[0]);
+    // Narrow panels: the legend may span the scene's width rather than shrink its text.
+    const double w = std::min(m_legendWidest + lineH + 14.0, size[0] - 16.0);
     m_legend->GetPositionCoordinate()->SetValue(std::max(0.0, size[0] - w - 8.0), std::max(0.0, size[1] - h - 8.0));
     m_legend->GetPosition2Coordinate()->SetValue(w, h);
 }
