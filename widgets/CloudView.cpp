@@ -22,6 +22,7 @@
 #include <vtkPolyData.h>
 #include <vtkRenderer.h>
 
+#include <algorithm>
 #include <limits>
 
 namespace olens {
@@ -140,9 +141,57 @@ void CloudView::updateLayers(unsigned changes)
     const ViewContext ctx = context();
     for (auto& layer : m_layers)
         layer->update(ctx, changes);
-    // Leave the colour bar its own strip on the right.
-    setSceneViewport(0.0, 0.0, m_legendAxesLayer->colourBarShown() ? 0.87 : 1.0, 1.0);
+    applySceneViewport();
     update();
+}
+
+void CloudView::applySceneViewport()
+{
+    // Margins in pixels, whatever the window's size: the 2-D frame's labels and titles (left,
+    // bottom), the colour bar (right), the note and grid text (top). The scene keeps ≥ 40 %.
+    const double w = std::max(1.0, double(width()) * devicePixelRatioF());
+    const double h = std::max(1.0, double(height()) * devicePixelRatioF());
+    const auto m = m_legendAxesLayer->sceneMargins();
+    const double x0 = std::clamp(m[0] / w, 0.0, 0.3), y0 = std::clamp(m[1] / h, 0.0, 0.3);
+    const double x1 = std::clamp(1.0 - m[2] / w, x0 + 0.4, 1.0), y1 = std::clamp(1.0 - m[3] / h, y0 + 0.4, 1.0);
+    setSceneViewport(x0, y0, x1, y1);
+}
+
+void CloudView::resizeGL(int w, int h)
+{
+    VtkView::resizeGL(w, h);
+    applySceneViewport();
+}
+
+void CloudView::setColourRange(const ColourRangeSpec& spec)
+{
+    m_colouring->setRange(spec);
+    recolour();
+}
+
+const ColourRangeSpec& CloudView::colourRange() const
+{
+    return m_colouring->range();
+}
+
+const ColourScale& CloudView::colourScale() const
+{
+    return hasCustomScalars() ? m_colouring->customScale() : m_colouring->scoreScale();
+}
+
+const ColourBar& CloudView::colourBar() const
+{
+    return m_legendAxesLayer->colourBar();
+}
+
+const AxesFrame2D& CloudView::axesFrame2D() const
+{
+    return m_legendAxesLayer->frame2D();
+}
+
+std::vector<std::array<double, 4>> CloudView::axesLabelBoxes3D() const
+{
+    return m_legendAxesLayer->axes3D().textBoxes();
 }
 
 void CloudView::setColourMap(const QString& name)

@@ -7,6 +7,7 @@
 // sets, hyperplanes, flats), uncertainty glyphs (UncertaintyLayer) and the legend, colour bar and
 // axes (LegendAxesLayer), each switchable. Fields are computed off the GUI thread.
 #include "FieldComputer.h"
+#include "display/ColourScale.h"
 #include "linalg/Projection.h"
 #include "view/ViewLayer.h"
 #include "VtkView.h"
@@ -24,6 +25,8 @@ class vtkPolyData;
 
 namespace olens {
 
+class AxesFrame2D;
+class ColourBar;
 class DataDocument;
 class FieldLayer;
 class GeometryLayer;
@@ -60,6 +63,16 @@ public:
     static QStringList colourMaps();
     void setColourMap(const QString& name);
     QString colourMap() const { return m_colourMap; }
+    /// The range the score colour map spans (auto, min–max, symmetric, percentile, manual; log).
+    void setColourRange(const ColourRangeSpec& spec);
+    const ColourRangeSpec& colourRange() const;
+    /// The scale the colour bar shows now (scores, or the custom values while set).
+    const ColourScale& colourScale() const;
+    /// The colour bar (for tests: its texts' boxes and end markers).
+    const ColourBar& colourBar() const;
+    /// The 2-D plot frame, and the boxes of the 3-D axes' texts (for tests).
+    const AxesFrame2D& axesFrame2D() const;
+    std::vector<std::array<double, 4>> axesLabelBoxes3D() const;
     void setPointSize(double pixels);
     /// Shows the points where the model reconstructs them (acdt: projected on their cluster's flat).
     void setShowReconstruction(bool on);
@@ -127,8 +140,12 @@ signals:
     void fieldBusyChanged(bool busy);
     void gridChanged(const QString& description);
 
+protected:
+    void resizeGL(int w, int h) override;
+
 private:
     ViewContext context() const;
+    void applySceneViewport();
     /// Brings every layer up to date (ViewLayer::Change flags), then the colour bar's strip.
     void updateLayers(unsigned changes);
     void onHover(int index, QPoint globalPos);

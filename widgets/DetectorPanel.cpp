@@ -3,6 +3,7 @@
 #include "DataDocument.h"
 #include "ParamForm.h"
 #include "PlotWidget.h"
+#include "display/TraceAxis.h"
 #include "registry/Registry.h"
 #include "TrainingController.h"
 
@@ -16,6 +17,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace olens {
@@ -55,6 +57,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     m_loss->setTitle(tr("training loss"));
     m_loss->setAxisTitles(tr("report"), tr("loss"));
     m_loss->setMinimumHeight(140);
+    m_loss->setVisible(false); // shown once there is a trace to draw
 
     auto* top = new QFormLayout;
     top->addRow(tr("Detector"), m_detector);
@@ -198,6 +201,7 @@ void DetectorPanel::start(bool keepUserThreshold)
     m_loss->setLogY(false);
     m_loss->setTitle(tr("training loss"));
     m_loss->setAxisTitles(tr("report"), tr("loss"));
+    m_loss->setVisible(false);
     m_lossSeries = -1;
     m_progress->setValue(0);
     m_status->setText(tr("starting…"));
@@ -226,38 +230,62 @@ void DetectorPanel::showTraces()
 {
     // Methods with an iterative optimiser report per-iteration traces (objective, gradient norm):
     // plotted against the iteration on a log axis, which shows linear/superlinear convergence.
+    // Values below zero (objectives) are drawn as their distance to the minimum, on a log axis.
     const auto r = m_doc->result();
-    if (!r || !r->detector)
+    if (!r || !r->detector) {
+        m_loss->setVisible(m_lossX.size() >= 2);
         return;
+    }
     const auto traces = r->detector->traces();
-    if (traces.empty())
+    if (traces.empty()) {
+        m_loss->setVisible(m_lossX.size() >= 2); // the live loss, if there was one
         return;
+    }
     static const QColor colours[] = {QColor(30, 90, 160), QColor(200, 80, 30), QColor(40, 150, 70), QColor(120, 60, 160)};
     m_loss->clear();
     m_lossSeries = -1;
-    bool positive = true;
-    for (const auto& t : traces)
-        for (double v : t.values)
-            positive = positive && v > 0 && std::isfinite(v);
-    m_loss->setLogY(positive);
-    m_loss->setTitle(tr("convergence"));
-    m_loss->setAxisTitles(tr("iteration"), positive ? tr("value (log)") : tr("value"));
-    int c = 0;
+    std::vector<TracePlot> plots;
+    bool log = false, aboveMin = false;
     for (const auto& t : traces) {
-        QVector<double> x, y;
-        for (std::size_t i = 0; i < t.values.size(); ++i) {
+        plots.push_back(convergencePlot(t.values));
+        log = log || plots.back().logY;
+        aboveMin = aboveMin || plots.back().aboveMinimum;
+    }
+    // One y axis for all traces: log only when every trace can be drawn on it.
+    for (const auto& p : plots)
+        log = log && std::all_of(p.y.begin(), p.y.end(), [](double v) { return !(v <= 0.0); });
+    m_loss->setLogY(log);
+    m_loss->setTitle(tr("convergence"));
+    // The legend says which traces are drawn above their minimum; the axis title when all are.
+    const bool allAboveMin = std::all_of(plots.begin(), plots.end(), [](const TracePlot& p) { return p.aboveMinimum; });
+    const QString y = aboveMin && allAboveMin ? tr("value − minimum") : tr("value");
+    m_loss->setAxisTitles(tr("iteration"), log ? tr("%1 (log)").arg(y) : y);
+    int c = 0;
+    bool any = false;
+    for (std::size_t k = 0; k < traces.size(); ++k) {
+        QVector<double> x, yv;
+        for (std::size_t i = 0; i < plots[k].y.size(); ++i) {
             x << double(i);
-            y << t.values[i];
+            yv << plots[k].y[i];
         }
-        m_loss->addLine(x, y, colours[c++ % 4], QString::fromStdString(t.name));
+        any = any || x.size() >= 2;
+        m_loss->addLine(x, yv, colours[c++ % 4],
+                        QString::fromStdString(traces[k].name) + (plots[k].aboveMinimum ? tr(" − min") : QString()));
     }
     m_loss->setAutoRange();
+    m_loss->setVisible(any);
 }
 
 void DetectorPanel::onLoss(const QVector<double>& steps, const QVector<double>& values)
 {
     m_lossX += steps;
     m_lossY += values;
+    // Axes named after what the detector reports, log when the loss spans decades; the plot
+    // appears with the second value (one dot is not a trace).
+    const QString axis = m_controller->lossAxis();
+    m_loss->setAxisTitles(axis.isEmpty() ? tr("loss report") : axis, tr("loss"));
+    m_loss->setLogY(spansDecades(std::vector<double>(m_lossY.begin(), m_lossY.end()), 1.0));
+    m_loss->setVisible(m_lossX.size() >= 2);
     if (m_lossSeries < 0)
         m_lossSeries = m_loss->addLine(m_lossX, m_lossY, QColor(30, 90, 160), tr("loss"));
     else

@@ -76,6 +76,20 @@ QFont titleFont(const QFont& base)
     return f;
 }
 
+QString fittedTitle(const QFont& base, const QString& text, double room, QFont* font)
+{
+    QFont f = base;
+    const double size = f.pointSizeF() > 0 ? f.pointSizeF() : 0.0;
+    for (double scale = 1.0; scale >= 0.7 - 1e-9; scale -= 0.05) {
+        if (size > 0)
+            f.setPointSizeF(size * scale);
+        if (QFontMetricsF(f).horizontalAdvance(text) <= room || size <= 0)
+            break;
+    }
+    *font = f;
+    return QFontMetricsF(f).elidedText(text, Qt::ElideRight, room);
+}
+
 const Bounds& PlotModel::dataBounds() const
 {
     if (!boundsDirty)

@@ -80,6 +80,9 @@ QString logLabel(double v);
 QString markerValue(double v);
 QFont tickFont(const QFont& base);
 QFont titleFont(const QFont& base);
+/// An axis title set in `base` or, when it is longer than `room` pixels, in a smaller font (down to
+/// 70 %); elided only when even that is too long. Returns the text to draw; `font` receives its font.
+QString fittedTitle(const QFont& base, const QString& text, double room, QFont* font);
 
 /// Everything a PlotWidget shows; the widget only paints it and handles the mouse.
 struct PlotModel {

@@ -174,6 +174,12 @@ void PlotWidget::setMarkerLabel(const QString& label)
     update();
 }
 
+QPair<QString, QString> PlotWidget::shownAxisTitles() const
+{
+    QFont f;
+    return {fittedTitle(font(), d->xTitle, width() - 8, &f), fittedTitle(font(), d->yTitle, height() - 8, &f)};
+}
+
 QRectF PlotWidget::plotRect() const
 {
     return d->frame(this).plot;
@@ -254,18 +260,28 @@ void PlotWidget::paintEvent(QPaintEvent*)
     // Axis titles
     p.setFont(font());
     p.setPen(QColor(40, 40, 40));
+    // Titles may use the widget's whole width / height (not only the plot's), in a smaller font
+    // before anything is elided ("true positive rate" on a short ROC plot).
+    const auto titles = shownAxisTitles();
     if (!d->xTitle.isEmpty()) {
-        const QRectF r(plot.left(), plot.bottom() + 5 + tfm.height() + 1, plot.width(), fm.height());
-        p.drawText(r, Qt::AlignCenter, fm.elidedText(d->xTitle, Qt::ElideRight, plot.width()));
+        QFont f;
+        fittedTitle(font(), d->xTitle, width() - 8, &f);
+        p.setFont(f);
+        const QRectF r(4, plot.bottom() + 5 + tfm.height() + 1, width() - 8, fm.height());
+        p.drawText(r, Qt::AlignCenter, titles.first);
     }
     if (!d->yTitle.isEmpty()) {
+        QFont f;
+        fittedTitle(font(), d->yTitle, height() - 8, &f);
+        p.setFont(f);
         p.save();
-        p.translate(4, plot.center().y());
+        p.translate(4, height() / 2.0);
         p.rotate(-90);
-        const QRectF r(-plot.height() / 2, 0, plot.height(), fm.height());
-        p.drawText(r, Qt::AlignCenter, fm.elidedText(d->yTitle, Qt::ElideRight, plot.height()));
+        const QRectF r(-(height() - 8) / 2.0, 0, height() - 8, fm.height());
+        p.drawText(r, Qt::AlignCenter, titles.second);
         p.restore();
     }
+    p.setFont(font());
 
     // Data
     p.save();

@@ -3,6 +3,7 @@
 // ROC, PR, score histograms): axes with ticks and numbers, axis titles, a legend, line and bar
 // series, an optional draggable vertical marker (e.g. the decision threshold).
 #include <QColor>
+#include <QPair>
 #include <QString>
 #include <QVector>
 #include <QWidget>
@@ -42,6 +43,9 @@ public:
     bool markerVisible() const;
     /// Text printed before the marker's value at the top of the plot (e.g. "threshold").
     void setMarkerLabel(const QString& label);
+
+    /// The axis titles as drawn (x, y): whole, or elided with "…" when even a smaller font is too long.
+    QPair<QString, QString> shownAxisTitles() const;
 
     /// The data area in widget pixels (inside the axes).
     QRectF plotRect() const;

@@ -3,6 +3,7 @@
 #include "DataDocument.h"
 #include "Worker.h"
 #include "base/Errors.h"
+#include "display/TraceAxis.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 
@@ -15,6 +16,7 @@ namespace olens {
 struct TrainingController::LiveState {
     std::mutex mutex;
     std::vector<double> newLosses;
+    std::vector<TraceStep> newSteps; // where each loss goes on the x axis (display/TraceAxis)
     int lossCount = 0;
     std::shared_ptr<const Geometry> snapshot;
 };
@@ -98,8 +100,10 @@ bool TrainingController::train(const std::string& detectorId, const ParamAssignm
             return fitPipeline(detector, *norm, X, FitOptions{}, [&](const ProgressInfo& info) {
                 if (info.loss || info.snapshot) {
                     std::lock_guard<std::mutex> lock(live->mutex);
-                    if (info.loss)
+                    if (info.loss) {
                         live->newLosses.push_back(*info.loss);
+                        live->newSteps.push_back(traceStep(info.message, info.fraction));
+                    }
                     if (info.snapshot)
                         live->snapshot = info.snapshot;
                 }
@@ -115,11 +119,13 @@ void TrainingController::drainLive()
     if (!m_live)
         return;
     std::vector<double> losses;
+    std::vector<TraceStep> stepsOf;
     std::shared_ptr<const Geometry> snapshot;
     int firstStep;
     {
         std::lock_guard<std::mutex> lock(m_live->mutex);
         losses.swap(m_live->newLosses);
+        stepsOf.swap(m_live->newSteps);
         firstStep = m_live->lossCount;
         m_live->lossCount += static_cast<int>(losses.size());
         snapshot = std::move(m_live->snapshot);
@@ -127,10 +133,23 @@ void TrainingController::drainLive()
     if (!losses.empty()) {
         QVector<double> steps, values;
         for (std::size_t i = 0; i < losses.size(); ++i) {
-            steps << firstStep + static_cast<int>(i);
+            // The step the detector names (epoch, iteration, clusters) when its first loss report
+            // names one; then reports naming no step (e.g. "converged after 7 epochs") are left
+            // out. Otherwise the count of reports.
+            const QString axis = i < stepsOf.size() ? QString::fromStdString(stepsOf[i].axis) : QString();
+            if (firstStep + static_cast<int>(i) == 0)
+                m_lossAxis = axis;
+            if (!m_lossAxis.isEmpty()) {
+                if (axis != m_lossAxis)
+                    continue;
+                steps << stepsOf[i].x;
+            } else {
+                steps << double(firstStep + static_cast<int>(i));
+            }
             values << losses[i];
         }
-        emit lossValues(steps, values);
+        if (!steps.isEmpty())
+            emit lossValues(steps, values);
     }
     if (snapshot && m_running)
         m_doc->setLiveGeometry(snapshot, m_liveNorm);

@@ -44,6 +44,8 @@ public:
 
     /// Minimum interval between progress signals / geometry snapshots (ms).
     static constexpr int kProgressIntervalMs = 33;
+    /// What the loss steps count in this run: "epoch", "iteration", "clusters", or empty (reports).
+    QString lossAxis() const { return m_lossAxis; }
 
 public slots:
     void cancel();
@@ -52,7 +54,8 @@ signals:
     void started(const QString& detectorId);
     /// fraction 0..1, message, estimated seconds left (negative when unknown).
     void progress(double fraction, const QString& message, double etaSeconds);
-    /// New loss values since the last signal (step numbers count reports with a loss).
+    /// New loss values since the last signal, at their steps: the epoch, iteration or cluster
+    /// count the detector reports (lossAxis() names it), else the count of reports with a loss.
     void lossValues(const QVector<double>& steps, const QVector<double>& losses);
     void finished(double seconds);
     void failed(const QString& message);
@@ -68,6 +71,7 @@ private:
 
     DataDocument* m_doc;
     Worker* m_worker;
+    QString m_lossAxis;
     std::shared_ptr<LiveState> m_live;
     QElapsedTimer m_clock;
     bool m_running = false;

@@ -65,6 +65,48 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     row1->addWidget(m_colourBy);
     row1->addWidget(m_colourMap);
     row1->addWidget(m_pointSize);
+    // Colour range of the score map (and of the colour bar): a mode, its numbers, log.
+    m_range = new QComboBox;
+    m_range->addItems({tr("auto range"), tr("min–max"), tr("symmetric"), tr("percentile"), tr("manual")});
+    m_range->setToolTip(tr("Range of the score colour map: auto = [min, 99th percentile]; min–max of the scores; "
+                           "symmetric = ±max |score|; percentile = [100−p, p] percentiles; manual = the two values. "
+                           "Scores outside get the end colour and a marker on the colour bar."));
+    m_percentile = new QDoubleSpinBox;
+    m_percentile->setRange(50.0, 100.0);
+    m_percentile->setDecimals(1);
+    m_percentile->setValue(99.0);
+    m_percentile->setPrefix(QStringLiteral("p "));
+    m_percentile->setToolTip(tr("Percentile mode: the map spans the (100 − p)th to the pth percentile"));
+    m_lo = new QDoubleSpinBox;
+    m_hi = new QDoubleSpinBox;
+    for (auto* b : {m_lo, m_hi}) {
+        b->setRange(-1e12, 1e12);
+        b->setDecimals(4);
+        b->setMaximumWidth(95);
+    }
+    m_lo->setToolTip(tr("Manual range: the score at the bottom of the colour map"));
+    m_hi->setToolTip(tr("Manual range: the score at the top of the colour map"));
+    m_log = new QCheckBox(tr("log"));
+    m_log->setToolTip(tr("Log scale for the score colours (over the positive scores; lower scores get the "
+                         "lowest colour)"));
+    for (QWidget* w : {static_cast<QWidget*>(m_range), static_cast<QWidget*>(m_percentile),
+                       static_cast<QWidget*>(m_lo), static_cast<QWidget*>(m_hi), static_cast<QWidget*>(m_log)})
+        row1->addWidget(w);
+    m_percentile->setVisible(false);
+    m_lo->setVisible(false);
+    m_hi->setVisible(false);
+    connect(m_range, &QComboBox::currentIndexChanged, this, [this](int mode) {
+        if (mode == 4) { // manual starts from what is shown now
+            QSignalBlocker b1(m_lo), b2(m_hi);
+            m_lo->setValue(m_view->colourScale().lo);
+            m_hi->setValue(m_view->colourScale().hi);
+        }
+        applyColourRange();
+    });
+    connect(m_percentile, &QDoubleSpinBox::valueChanged, this, &ViewControls::applyColourRange);
+    connect(m_lo, &QDoubleSpinBox::valueChanged, this, &ViewControls::applyColourRange);
+    connect(m_hi, &QDoubleSpinBox::valueChanged, this, &ViewControls::applyColourRange);
+    connect(m_log, &QCheckBox::toggled, this, &ViewControls::applyColourRange);
     struct LayerDef {
         CloudView::Layer layer;
         QString name, tip;
@@ -233,6 +275,21 @@ void ViewControls::applyClusterCount(int L)
     }
 }
 
+void ViewControls::applyColourRange()
+{
+    const int mode = std::clamp(m_range->currentIndex(), 0, 4);
+    m_percentile->setVisible(mode == 3);
+    m_lo->setVisible(mode == 4);
+    m_hi->setVisible(mode == 4);
+    ColourRangeSpec spec;
+    spec.mode = static_cast<ColourRangeMode>(mode);
+    spec.percentile = m_percentile->value();
+    spec.lo = m_lo->value();
+    spec.hi = m_hi->value();
+    spec.log = m_log->isChecked();
+    m_view->setColourRange(spec);
+}
+
 void ViewControls::onDataset()
 {
     const Dataset& d = m_doc->dataset();
@@ -280,6 +337,7 @@ namespace olens {
 
 namespace {
 const char* const kColourBy[] = {"auto", "label", "score", "cluster"};
+const char* const kRange[] = {"auto", "minmax", "symmetric", "percentile", "manual"};
 }
 
 QVariantMap ViewControls::settings() const
@@ -299,6 +357,11 @@ QVariantMap ViewControls::settings() const
     m["reconstruction"] = m_reconstruction->isChecked();
     m["uncertainty_scale"] = m_sigmaScale->value();
     m["field_component"] = m_component->currentIndex() - 1;
+    m["colour_range"] = QString(kRange[std::clamp(m_range->currentIndex(), 0, 4)]);
+    m["colour_percentile"] = m_percentile->value();
+    m["colour_lo"] = m_lo->value();
+    m["colour_hi"] = m_hi->value();
+    m["colour_log"] = m_log->isChecked();
     return m;
 }
 
@@ -329,6 +392,23 @@ void ViewControls::applySettings(const QVariantMap& m)
         m_clusterSpin->setValue(m.value("clusters").toInt());
     if (m.contains("field_component") && m.value("field_component").toInt() + 1 < m_component->count())
         m_component->setCurrentIndex(std::max(0, m.value("field_component").toInt() + 1));
+    {
+        // The numbers first, then the mode (switching to manual would otherwise take the shown range).
+        QSignalBlocker b1(m_range), b2(m_percentile), b3(m_lo), b4(m_hi), b5(m_log);
+        if (m.contains("colour_percentile"))
+            m_percentile->setValue(m.value("colour_percentile").toDouble());
+        if (m.contains("colour_lo"))
+            m_lo->setValue(m.value("colour_lo").toDouble());
+        if (m.contains("colour_hi"))
+            m_hi->setValue(m.value("colour_hi").toDouble());
+        if (m.contains("colour_log"))
+            m_log->setChecked(m.value("colour_log").toBool());
+        for (int i = 0; i < 5; ++i)
+            if (m.value("colour_range").toString() == kRange[i])
+                m_range->setCurrentIndex(i);
+    }
+    if (m.contains("colour_range") || m.contains("colour_log"))
+        applyColourRange();
     if (m.contains("reconstruction") && m_reconstruction->isEnabled())
         m_reconstruction->setChecked(m.value("reconstruction").toBool());
 }

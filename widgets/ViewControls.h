@@ -32,10 +32,17 @@ public:
     QCheckBox* reconstruction() const { return m_reconstruction; }
     QDoubleSpinBox* uncertaintyScale() const { return m_sigmaScale; }
     QComboBox* fieldComponent() const { return m_component; }
+    /// Colour range: auto / min–max / symmetric / percentile / manual, with its value boxes and log.
+    QComboBox* colourRange() const { return m_range; }
+    QDoubleSpinBox* rangePercentile() const { return m_percentile; }
+    QDoubleSpinBox* rangeLow() const { return m_lo; }
+    QDoubleSpinBox* rangeHigh() const { return m_hi; }
+    QCheckBox* logScale() const { return m_log; }
 
     /// The view settings as flat key → value pairs (sessions): colour_by, colour_map, point_size,
     /// grid_2d, grid_3d, margin_percent, opacity_percent, layer_<name>, clusters, reconstruction,
-    /// uncertainty_scale.
+    /// uncertainty_scale, colour_range (auto|minmax|symmetric|percentile|manual), colour_percentile,
+    /// colour_lo, colour_hi, colour_log.
     QVariantMap settings() const;
     /// Applies settings (unknown keys and out-of-range values are ignored: spin boxes clamp).
     void applySettings(const QVariantMap& settings);
@@ -45,6 +52,7 @@ private:
     void applyProjection();
     void onResult();
     void applyClusterCount(int L);
+    void applyColourRange();
 
     DataDocument* m_doc;
     CloudView* m_view;
@@ -65,6 +73,11 @@ private:
     QCheckBox* m_reconstruction;
     QDoubleSpinBox* m_sigmaScale = nullptr;
     QComboBox* m_component = nullptr;
+    QComboBox* m_range = nullptr;
+    QDoubleSpinBox* m_percentile = nullptr;
+    QDoubleSpinBox* m_lo = nullptr;
+    QDoubleSpinBox* m_hi = nullptr;
+    QCheckBox* m_log = nullptr;
     std::vector<std::pair<QString, QAction*>> m_layerActions; // session key → menu action
 };
 

@@ -75,6 +75,18 @@ private slots:
         QCOMPARE(panel.histogram()->marker(), 0.55);
     }
 
+    void axisTitlesAreNotCutOnShortPlots()
+    {
+        // "true positive rate" read "true po…" on a short ROC plot: titles use a smaller font first.
+        DataDocument doc;
+        doc.setDataset(tenPoints(), "ten.csv");
+        EvaluationPanel panel(&doc);
+        doc.setResult(handResult(0.55));
+        panel.rocPlot()->resize(220, 130);
+        QCOMPARE(panel.rocPlot()->shownAxisTitles().second, QStringLiteral("true positive rate"));
+        QCOMPARE(panel.rocPlot()->shownAxisTitles().first, QStringLiteral("false positive rate"));
+    }
+
     void thresholdChangesUpdateTheMetrics()
     {
         DataDocument doc;

@@ -7,8 +7,8 @@
 #include <QCoreApplication>
 
 #include <vtkCamera.h>
+#include <vtkCommand.h>
 #include <vtkCoordinate.h>
-#include <vtkCubeAxesActor.h>
 #include <vtkLegendBoxActor.h>
 #include <vtkLookupTable.h>
 #include <vtkPolyData.h>
@@ -16,7 +16,6 @@
 #include <vtkProperty2D.h>
 #include <vtkRegularPolygonSource.h>
 #include <vtkRenderer.h>
-#include <vtkScalarBarActor.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
 
@@ -37,24 +36,11 @@ QString tr(const char* text)
 {
     return QCoreApplication::translate("olens::CloudView", text);
 }
+constexpr int kLegendSize = 11;
 } // namespace
 
 LegendAxesLayer::LegendAxesLayer()
 {
-    m_axes->SetGridLineLocation(vtkCubeAxesActor::VTK_GRID_LINES_FURTHEST);
-    m_axes->SetFlyModeToOuterEdges();
-    m_axes->SetScreenSize(11.0);
-    m_axes->SetLabelOffset(12.0);
-    m_axes->SetTitleOffset(14.0);
-    for (int i = 0; i < 3; ++i) {
-        m_axes->GetTitleTextProperty(i)->SetColor(0.15, 0.15, 0.15);
-        m_axes->GetLabelTextProperty(i)->SetColor(0.15, 0.15, 0.15);
-    }
-    m_axes->GetXAxesLinesProperty()->SetColor(0.3, 0.3, 0.3);
-    m_axes->GetYAxesLinesProperty()->SetColor(0.3, 0.3, 0.3);
-    m_axes->GetZAxesLinesProperty()->SetColor(0.3, 0.3, 0.3);
-    m_axes->PickableOff();
-
     m_legend->SetNumberOfEntries(0);
     m_legend->BorderOn();
     m_legend->BoxOn();
@@ -63,41 +49,66 @@ LegendAxesLayer::LegendAxesLayer()
     m_legend->SetBackgroundOpacity(0.85);
     m_legend->UseBackgroundOn();
     m_legend->GetEntryTextProperty()->SetColor(0.1, 0.1, 0.1);
-    m_legend->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-    m_legend->GetPosition2Coordinate()->SetCoordinateSystemToNormalizedViewport();
+    m_legend->GetPositionCoordinate()->SetCoordinateSystemToViewport();
+    m_legend->GetPosition2Coordinate()->SetCoordinateSystemToViewport();
     m_legend->PickableOff();
 
-    m_scalarBar->SetTitle("outlier score");
-    m_scalarBar->SetNumberOfLabels(5);
-    m_scalarBar->SetLabelFormat("%-#.3g");
-    m_scalarBar->SetOrientationToVertical();
-    m_scalarBar->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-    m_scalarBar->GetPositionCoordinate()->SetValue(0.885, 0.08);
-    m_scalarBar->SetWidth(0.1);
-    m_scalarBar->SetHeight(0.6);
-    m_scalarBar->SetMaximumWidthInPixels(70);
-    styleText(m_scalarBar->GetTitleTextProperty(), 13);
-    styleText(m_scalarBar->GetLabelTextProperty(), 11);
-    m_scalarBar->UnconstrainedFontSizeOn();
-    m_scalarBar->VisibilityOff();
-
-    styleText(m_noteActor->GetTextProperty(), 13);
-    m_noteActor->SetDisplayPosition(10, 10);
-    styleText(m_gridActor->GetTextProperty(), 11);
-    m_gridActor->GetTextProperty()->SetColor(0.35, 0.35, 0.35);
-    m_gridActor->SetDisplayPosition(10, 28);
+    // The projection note and the grid extent: top left, above the scene (it leaves them a strip).
+    styleText(m_noteActor->GetTextProperty(), 11);
+    m_noteActor->GetTextProperty()->SetColor(0.3, 0.3, 0.3);
+    m_noteActor->GetTextProperty()->SetVerticalJustificationToTop();
+    m_noteActor->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    m_noteActor->GetPositionCoordinate()->SetValue(0.008, 0.995);
+    m_noteActor->PickableOff();
 }
 
-LegendAxesLayer::~LegendAxesLayer() = default;
+LegendAxesLayer::~LegendAxesLayer()
+{
+    if (m_scene && m_legendObserver)
+        m_scene->RemoveObserver(m_legendObserver);
+}
+
+void LegendAxesLayer::layoutLegend(vtkObject*, unsigned long, void*)
+{
+    if (!m_scene || m_legendLines <= 0)
+        return;
+    // Entries of kLegendSize-pixel text: the box is as tall and wide as they need (VTK scales the
+    // text to the box), at the scene's top right, never more than its size.
+    const int* size = m_scene->GetSize();
+    const double lineH = kLegendSize + 5.0;
+    const double h = std::min(lineH * m_legendLines + 6.0, 0.9 * size[1]);
+    // Narrow panels: the legend may span the scene's width rather than shrink its text.
+    const double w = std::min(m_legendWidest + lineH + 14.0, size[0] - 16.0);
+    m_legend->GetPositionCoordinate()->SetValue(std::max(0.0, size[0] - w - 8.0), std::max(0.0, size[1] - h - 8.0));
+    m_legend->GetPosition2Coordinate()->SetValue(w, h);
+}
 
 void LegendAxesLayer::attach(vtkRenderer* scene, vtkRenderer* overlay)
 {
-    m_axes->SetCamera(scene->GetActiveCamera());
-    scene->AddActor(m_axes);
-    overlay->AddActor2D(m_legend);
-    overlay->AddActor2D(m_scalarBar);
+    m_axes3D.attach(scene, overlay);
+    scene->AddActor2D(m_legend); // in the scene's viewport: never under the colour bar's strip
+    m_scene = scene;
+    m_legendObserver = scene->AddObserver(vtkCommand::StartEvent, this, &LegendAxesLayer::layoutLegend);
+    m_bar.attach(overlay);
     overlay->AddActor2D(m_noteActor);
-    overlay->AddActor2D(m_gridActor);
+    m_frame2D.attach(scene, overlay);
+}
+
+std::array<int, 4> LegendAxesLayer::sceneMargins() const
+{
+    const bool frame = m_frame2D.visible();
+    const int lines = (m_note.empty() ? 0 : 1) + (m_gridShown && !m_gridText.empty() ? 1 : 0);
+    return {frame ? m_frame2D.margins()[0] : 0, frame ? m_frame2D.margins()[1] : 0, colourBarStrip(),
+            lines * 15 + (frame ? 8 : 2)};
+}
+
+void LegendAxesLayer::updateNote()
+{
+    std::string text = m_note;
+    if (m_gridShown && !m_gridText.empty())
+        text += (text.empty() ? "" : "\n") + m_gridText;
+    m_noteActor->SetInput(text.c_str());
+    m_noteActor->SetVisibility(!text.empty());
 }
 
 void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
@@ -105,8 +116,9 @@ void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
     if (changes & Points)
         updateAxes(ctx);
     if (changes & Field) {
-        m_gridActor->SetInput(ctx.gridText.toUtf8().constData());
-        m_gridActor->SetVisibility(ctx.field != nullptr);
+        m_gridText = ctx.gridText.toStdString();
+        m_gridShown = ctx.field != nullptr;
+        updateNote();
     }
     if (changes & (Points | Positions | Colours | TopK | Glyphs | Visibility))
         updateLegend(ctx);
@@ -127,20 +139,17 @@ void LegendAxesLayer::updateAxes(const ViewContext& ctx)
     std::array<std::string, 3> titles = {"x", "y", "z"};
     for (std::size_t j = 0; j < projection.axisNames.size() && j < 3; ++j)
         titles[j] = projection.axisNames[j];
-    m_axes->SetBounds(bounds);
-    m_axes->SetXTitle(titles[0].c_str());
-    m_axes->SetYTitle(projection.displayDims() >= 2 ? titles[1].c_str() : "");
-    m_axes->SetZTitle(titles[2].c_str());
-    m_axes->SetYAxisVisibility(projection.displayDims() >= 2);
-    m_axes->SetZAxisVisibility(!flat);
-    m_axes->SetDrawZGridlines(false);
-    // 2D: one x and one y axis with screen-aligned labels; 3D: the outer edges of the data box.
-    m_axes->SetUse2DMode(flat ? 1 : 0);
-    m_axes->SetFlyMode(flat ? vtkCubeAxesActor::VTK_FLY_CLOSEST_TRIAD : vtkCubeAxesActor::VTK_FLY_OUTER_EDGES);
-    m_axes->SetVisibility(n > 0);
+    // 2D: a plot frame outside the data area (AxesFrame2D); 3D: outer box edges with ticks.
+    m_axes3D.setVisible(n > 0 && !flat);
+    if (!flat)
+        m_axes3D.setAxes({bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5]}, titles);
+    m_frame2D.setVisible(n > 0 && flat);
+    if (flat)
+        m_frame2D.setAxes(titles[0], projection.displayDims() >= 2 ? titles[1] : std::string(),
+                          {bounds[0], bounds[1], bounds[2], bounds[3]});
 
-    m_noteActor->SetInput(projection.note.c_str());
-    m_noteActor->SetVisibility(!projection.note.empty());
+    m_note = projection.note;
+    updateNote();
 }
 
 void LegendAxesLayer::updateLegend(const ViewContext& ctx)
@@ -151,9 +160,12 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
     const ColourBy by = ctx.colourBy;
     const bool customMode = by == ColourBy::Custom;
     const bool scoreMode = (by == ColourBy::Score && result) || customMode; // a scalar bar, no label legend
-    m_scalarBar->SetVisibility(scoreMode);
-    m_scalarBar->SetLookupTable(customMode ? ctx.colouring->customTable() : ctx.colouring->scoreTable());
-    m_scalarBar->SetTitle(customMode ? ctx.customTitle.toUtf8().constData() : "outlier score");
+    m_bar.setScale(customMode ? ctx.colouring->customTable() : ctx.colouring->scoreTable(),
+                   customMode ? ctx.colouring->customScale() : ctx.colouring->scoreScale(),
+                   customMode ? ctx.customTitle.toStdString()
+                              : (ctx.colouring->scoreScale().log ? std::string("outlier score (log)")
+                                                                 : std::string("outlier score")));
+    m_bar.setVisible(scoreMode);
     m_colourBar = scoreMode;
 
     vtkNew<vtkRegularPolygonSource> disk;
@@ -170,6 +182,9 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
                 break;
             entries.emplace_back(tr("cluster %1 (%2)").arg(c).arg(cnt), PointColouring::componentColour(c));
         }
+        if (counts.size() > 12) // say so rather than stop silently
+            entries.emplace_back(tr("… %1 more clusters (12 of %2 listed)").arg(counts.size() - 12).arg(counts.size()),
+                                 QColor(255, 255, 255));
     } else if (!scoreMode && d.hasLabels()) {
         std::map<double, long> counts;
         for (Eigen::Index i = 0; i < n; ++i)
@@ -204,6 +219,10 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
         for (std::size_t k = 0; k < g.quadrics.size() && k < 6; ++k)
             entries.emplace_back(tr("quadric %1 (zero set)").arg(k + 1),
                                  PointColouring::componentColour(static_cast<int>(k)));
+        if (g.quadrics.size() > 6)
+            entries.emplace_back(tr("… quadrics 7–%1 (6 of %1 listed)").arg(g.quadrics.size()), QColor(255, 255, 255));
+        if (g.frames.size() > 4)
+            entries.emplace_back(tr("… frames 5–%1 (4 of %1 listed)").arg(g.frames.size()), QColor(255, 255, 255));
         for (std::size_t f = 0; f < g.frames.size() && f < 4; ++f)
             entries.emplace_back(QString::fromStdString(g.frames[f].name.empty() ? "frame " + std::to_string(f + 1)
                                                                                  : g.frames[f].name),
@@ -220,10 +239,13 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
         double rgb[3] = {entries[e].second.redF(), entries[e].second.greenF(), entries[e].second.blueF()};
         m_legend->SetEntry(static_cast<int>(e), disk->GetOutput(), entries[e].first.toUtf8().constData(), rgb);
     }
-    const double h = std::min(0.5, 0.045 * double(std::max<std::size_t>(1, entries.size())));
-    const double x = scoreMode ? 0.62 : 0.76;
-    m_legend->GetPositionCoordinate()->SetValue(x, 0.97 - h);
-    m_legend->GetPosition2Coordinate()->SetValue(0.23, h);
+    // Sized in pixels at each render (layoutLegend): one text size in every view and panel.
+    m_legendLines = static_cast<int>(entries.size());
+    m_legendWidest = 0.0;
+    vtkNew<vtkTextProperty> tp;
+    styleText(tp, kLegendSize);
+    for (const auto& e : entries)
+        m_legendWidest = std::max(m_legendWidest, textSize(tp, e.first.toStdString())[0]);
     m_legend->SetVisibility(!entries.empty());
 }
 

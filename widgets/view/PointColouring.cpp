@@ -65,11 +65,18 @@ QColor PointColouring::colourFor(double label)
 
 QColor PointColouring::componentColour(int k)
 {
-    // A qualitative palette (Tableau-like), cycling.
+    // A qualitative palette (Tableau-like) for the first ten; beyond it hues step by the golden
+    // angle with alternating lightness, so no two components share a colour.
     static const QColor palette[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44}, {148, 103, 189},
                                      {140, 86, 75}, {227, 119, 194}, {188, 189, 34}, {23, 190, 207},
                                      {214, 39, 40}, {127, 127, 127}};
-    return palette[((k % 10) + 10) % 10];
+    const int a = std::abs(k);
+    if (a < 10)
+        return palette[a];
+    const int hue = static_cast<int>(std::fmod(15.0 + 137.508 * (a - 10), 360.0));
+    const int value = (a % 3 == 0) ? 150 : (a % 3 == 1) ? 205 : 235;
+    const int sat = (a % 2 == 0) ? 200 : 150;
+    return QColor::fromHsv(hue, sat, value);
 }
 
 QStringList PointColouring::colourMaps()
@@ -105,14 +112,24 @@ void PointColouring::update(const Dataset& d, const FitResult* result, ColourBy 
     const Eigen::Index n = d.rows();
     const bool scores = result && result->scores.size() == n && n > 0;
     if (scores)
-        std::tie(m_scoreLo, m_scoreHi) = scoreColourRange(result->scores);
-    m_lut->SetTableRange(m_scoreLo, m_scoreHi);
+        m_scoreScale = colourScale(result->scores, m_range);
+    // A log table needs a positive range before it is switched to log.
+    m_lut->SetScaleToLinear();
+    m_lut->SetTableRange(m_scoreScale.lo, m_scoreScale.hi);
+    if (m_scoreScale.log)
+        m_lut->SetScaleToLog10();
     m_lut->Build();
     if (by == ColourBy::Custom) {
         for (int k = 0; k < 256; ++k)
             m_customLut->SetTableValue(k, m_lut->GetTableValue(k));
         m_customLut->SetTableRange(customLo, customHi);
         m_customLut->Modified();
+        // The custom values' own range as set by the caller; clipped where values lie outside.
+        ColourRangeSpec manual;
+        manual.mode = ColourRangeMode::Manual;
+        manual.lo = customLo;
+        manual.hi = customHi;
+        m_customScale = colourScale(custom, manual);
     }
 
     m_colours = vtkSmartPointer<vtkUnsignedCharArray>::New();
@@ -146,7 +163,7 @@ void PointColouring::update(const Dataset& d, const FitResult* result, ColourBy 
     for (Eigen::Index i = 0; i < n; ++i) {
         float s = baseSize;
         if (by == ColourBy::Score && result && result->scores.size() == n) {
-            const double t = std::clamp((result->scores(i) - m_scoreLo) / (m_scoreHi - m_scoreLo), 0.0, 1.0);
+            const double t = colourPosition(m_scoreScale, result->scores(i));
             s = baseSize * float(0.8 + t);
         }
         m_sizes->SetValue(i, s);

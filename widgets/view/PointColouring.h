@@ -1,8 +1,10 @@
 #pragma once
 // The view's colours: the label / component palettes, the named colour maps, and per update the
-// score lookup table (over [min, 99th percentile] of the scores), the custom-values lookup table
+// score lookup table (over the range the user chose, display/ColourScale; by default [min, 99th
+// percentile] of the scores, linear or log), the custom-values lookup table
 // and one RGB colour and sprite size per point. Shared by the point, field, uncertainty and
 // legend layers through the ViewContext.
+#include "display/ColourScale.h"
 #include "view/ViewLayer.h"
 
 #include <Eigen/Dense>
@@ -38,6 +40,13 @@ public:
     void update(const Dataset& d, const FitResult* result, ColourBy by, const Eigen::VectorXd& custom,
                 double customLo, double customHi, float baseSize);
 
+    /// The score colour range (mode, percentile, manual ends, log); applied at the next update.
+    void setRange(const ColourRangeSpec& spec) { m_range = spec; }
+    const ColourRangeSpec& range() const { return m_range; }
+    /// The scales of the last update: scores (what the score table spans) and custom values.
+    const ColourScale& scoreScale() const { return m_scoreScale; }
+    const ColourScale& customScale() const { return m_customScale; }
+
     vtkLookupTable* scoreTable() const;
     vtkLookupTable* customTable() const;
     /// n×3 unsigned char colours ("colours") and n sprite sizes ("olensPointSize") of the last
@@ -50,7 +59,9 @@ private:
     vtkNew<vtkLookupTable> m_customLut; // the colour map over the custom scalars' range
     vtkSmartPointer<vtkUnsignedCharArray> m_colours;
     vtkSmartPointer<vtkFloatArray> m_sizes;
-    double m_scoreLo = 0.0, m_scoreHi = 1.0; // kept while there are no scores
+    ColourRangeSpec m_range;
+    ColourScale m_scoreScale;  // kept while there are no scores
+    ColourScale m_customScale;
 };
 
 } // namespace olens

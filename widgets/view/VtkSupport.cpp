@@ -3,6 +3,7 @@
 #include <vtkActor.h>
 #include <vtkCellArray.h>
 #include <vtkContourFilter.h>
+#include <vtkCoordinate.h>
 #include <vtkDoubleArray.h>
 #include <vtkFlyingEdges3D.h>
 #include <vtkImageData.h>
@@ -13,7 +14,11 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
+#include <vtkTextActor.h>
 #include <vtkTextProperty.h>
+#include <vtkTextRenderer.h>
+
+#include <cmath>
 
 namespace olens {
 
@@ -43,6 +48,51 @@ void styleText(vtkTextProperty* t, int size)
     t->ShadowOff();
     t->BoldOff();
     t->ItalicOff();
+}
+
+std::array<double, 2> textSize(vtkTextProperty* p, const std::string& s, int dpi)
+{
+    if (s.empty())
+        return {0.0, 0.0};
+    vtkNew<vtkTextProperty> q;
+    q->ShallowCopy(p);
+    q->SetOrientation(0.0);
+    int bb[4] = {0, 0, 0, 0};
+    vtkTextRenderer* r = vtkTextRenderer::GetInstance();
+    if (!r || !r->GetBoundingBox(q, s, bb, dpi))
+        return {0.6 * p->GetFontSize() * double(s.size()), 1.2 * p->GetFontSize()};
+    return {double(bb[1] - bb[0] + 1), double(bb[3] - bb[2] + 1)};
+}
+
+void keepInside(vtkTextActor* a, vtkViewport* vp, double w, double h)
+{
+    const std::array<double, 4> bb = textBox(a, vp);
+    double dx = 0.0, dy = 0.0;
+    if (bb[1] > w - 1)
+        dx = (w - 1) - bb[1];
+    if (bb[0] + dx < 1)
+        dx = 1 - bb[0];
+    if (bb[3] > h - 1)
+        dy = (h - 1) - bb[3];
+    if (bb[2] + dy < 1)
+        dy = 1 - bb[2];
+    if (dx != 0.0 || dy != 0.0) {
+        double* pos = a->GetPosition();
+        a->SetPosition(std::floor(pos[0] + dx), std::floor(pos[1] + dy));
+    }
+}
+
+std::array<double, 4> textBox(vtkTextActor* a, vtkViewport* vp)
+{
+    // GetBoundingBox gives the text's rectangle around the actor's anchor; add where it is.
+    std::array<double, 4> b{};
+    a->GetBoundingBox(vp, b.data());
+    const double* at = a->GetPositionCoordinate()->GetComputedDoubleViewportValue(vp);
+    b[0] += at[0];
+    b[1] += at[0];
+    b[2] += at[1];
+    b[3] += at[1];
+    return b;
 }
 
 vtkSmartPointer<vtkImageData> makeImage(const GridSpec& g, const Eigen::VectorXd& values, double zOffset)

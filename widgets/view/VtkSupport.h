@@ -4,6 +4,8 @@
 
 #include <Eigen/Dense>
 #include <QColor>
+#include <array>
+#include <string>
 #include <vector>
 #include <vtkSmartPointer.h>
 
@@ -11,7 +13,9 @@ class vtkActor;
 class vtkImageData;
 class vtkPolyData;
 class vtkRenderer;
+class vtkTextActor;
 class vtkTextProperty;
+class vtkViewport;
 
 namespace olens {
 
@@ -19,6 +23,12 @@ namespace olens {
 vtkSmartPointer<vtkPolyData> vertexCloud(const Eigen::MatrixX3d& P);
 /// The view's text style: dark grey Arial of this size, no shadow, bold or italics.
 void styleText(vtkTextProperty* t, int size);
+/// Width and height in pixels of a text set in this style, unrotated.
+std::array<double, 2> textSize(vtkTextProperty* p, const std::string& s, int dpi = 72);
+/// Moves a text actor by whole pixels so that its box lies inside [0, w] × [0, h] of the viewport.
+void keepInside(vtkTextActor* a, vtkViewport* vp, double w, double h);
+/// A text actor's box [xmin, xmax, ymin, ymax] in viewport pixels.
+std::array<double, 4> textBox(vtkTextActor* a, vtkViewport* vp);
 /// Grid values as image data (2D grids at height zOffset).
 vtkSmartPointer<vtkImageData> makeImage(const GridSpec& g, const Eigen::VectorXd& values, double zOffset);
 /// Iso-lines (surface = false) or iso-surfaces with normals (surface = true) at the levels.

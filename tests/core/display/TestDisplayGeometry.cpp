@@ -214,6 +214,25 @@ private slots:
         QVERIFY(quantileLevels(Eigen::VectorXd(), {0.5}).empty());
     }
 
+    void fittingTicksNeverLetLabelsCollide()
+    {
+        // 7 px per character, 6 px apart: a long axis gets many ticks, a short one few, never touching.
+        const auto extent = [](const std::string& s) { return 7.0 * double(s.size()); };
+        for (double pixels : {600.0, 200.0, 60.0, 25.0}) {
+            const auto t = fittingTicks(0.0, 1.0, pixels, extent, 6.0, 12);
+            QVERIFY(!t.empty());
+            const auto labels = tickLabels(t, false);
+            for (std::size_t i = 1; i < t.size(); ++i) {
+                const double apart = (t[i] - t[i - 1]) * pixels;
+                QVERIFY2(apart >= 0.5 * (extent(labels[i - 1]) + extent(labels[i])) + 6.0,
+                         qPrintable(QStringLiteral("%1 px: %2 and %3").arg(pixels).arg(t[i - 1]).arg(t[i])));
+            }
+            if (pixels >= 600.0)
+                QVERIFY(t.size() >= 6);
+        }
+        QCOMPARE(fittingTicks(0.0, 1.0, 10.0, extent, 6.0, 12).size(), std::size_t(1)); // "0" and "1" cannot both fit
+    }
+
     void ticks()
     {
         QCOMPARE(niceStep(0.23), 0.2);

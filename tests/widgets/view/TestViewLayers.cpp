@@ -161,6 +161,15 @@ private slots:
         QCOMPARE(s.visibleProps(), 0);
     }
 
+    void componentPaletteDoesNotRepeat()
+    {
+        // Clusters, quadrics and frames beyond the tenth get colours of their own.
+        for (int a = 0; a < 40; ++a)
+            for (int b = a + 1; b < 40; ++b)
+                QVERIFY2(PointColouring::componentColour(a) != PointColouring::componentColour(b),
+                         qPrintable(QStringLiteral("components %1 and %2 share a colour").arg(a).arg(b)));
+    }
+
     void pointAndLegendLayersFollowTheContext()
     {
         Scene s(square(false));

@@ -1,0 +1,128 @@
+#include "display/ColourScale.h"
+
+#include "display/Ticks.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace olens {
+
+namespace {
+
+double quantileOfSorted(const std::vector<double>& s, double q)
+{
+    q = std::clamp(q, 0.0, 1.0);
+    return s[static_cast<std::size_t>(q * double(s.size() - 1) + 1e-9)]; // 0.1·100 is 9.999…
+}
+
+} // namespace
+
+ColourScale colourScale(const Eigen::VectorXd& values, const ColourRangeSpec& spec)
+{
+    std::vector<double> s;
+    s.reserve(static_cast<std::size_t>(values.size()));
+    for (Eigen::Index i = 0; i < values.size(); ++i)
+        if (std::isfinite(values(i)))
+            s.push_back(values(i));
+    std::sort(s.begin(), s.end());
+    ColourScale c;
+    const bool any = !s.empty();
+    c.dataMin = any ? s.front() : spec.lo;
+    c.dataMax = any ? s.back() : spec.hi;
+    double lo = c.dataMin, hi = c.dataMax;
+    switch (spec.mode) {
+    case ColourRangeMode::Auto:
+        if (any) {
+            hi = quantileOfSorted(s, 0.99);
+            if (!(hi > lo))
+                hi = s.back();
+        }
+        break;
+    case ColourRangeMode::MinMax:
+        break;
+    case ColourRangeMode::Symmetric: {
+        const double m = std::max(std::fabs(c.dataMin), std::fabs(c.dataMax));
+        lo = -m;
+        hi = m;
+        break;
+    }
+    case ColourRangeMode::Percentile:
+        if (any) {
+            const double p = std::clamp(spec.percentile, 50.0, 100.0) / 100.0;
+            lo = quantileOfSorted(s, 1.0 - p);
+            hi = quantileOfSorted(s, p);
+        }
+        break;
+    case ColourRangeMode::Manual:
+        lo = spec.lo;
+        hi = spec.hi;
+        break;
+    }
+    widenDegenerate(lo, hi);
+    c.log = false;
+    if (spec.log && hi > 0.0) {
+        if (!(lo > 0.0)) {
+            double smallest = std::numeric_limits<double>::infinity();
+            for (double v : s)
+                if (v > 0.0) {
+                    smallest = v;
+                    break;
+                }
+            lo = std::isfinite(smallest) && smallest < hi ? smallest : hi * 1e-6;
+        }
+        if (hi / lo < 1.0 + 1e-9)
+            hi = lo * 10.0;
+        c.log = true;
+    }
+    c.lo = lo;
+    c.hi = hi;
+    if (!any) {
+        c.dataMin = lo;
+        c.dataMax = hi;
+    }
+    return c;
+}
+
+double colourPosition(const ColourScale& c, double v)
+{
+    double t;
+    if (c.log)
+        t = v > 0.0 ? (std::log10(v) - std::log10(c.lo)) / (std::log10(c.hi) - std::log10(c.lo)) : 0.0;
+    else
+        t = (v - c.lo) / (c.hi - c.lo);
+    return std::isfinite(t) ? std::clamp(t, 0.0, 1.0) : 0.0;
+}
+
+double colourValueAt(const ColourScale& c, double t)
+{
+    if (c.log)
+        return std::pow(10.0, std::log10(c.lo) + t * (std::log10(c.hi) - std::log10(c.lo)));
+    return c.lo + t * (c.hi - c.lo);
+}
+
+std::vector<double> colourBarTicks(const ColourScale& c, int target)
+{
+    target = std::max(2, target);
+    std::vector<double> t;
+    if (c.log) {
+        t = logTicks(std::log10(c.lo), std::log10(c.hi), target);
+        // Too many (1, 2, 5 per decade on a short bar): keep every k-th.
+        if (static_cast<int>(t.size()) > target + 1) {
+            const std::size_t every = (t.size() + static_cast<std::size_t>(target) - 1) / static_cast<std::size_t>(target);
+            std::vector<double> kept;
+            for (std::size_t i = 0; i < t.size(); i += every)
+                kept.push_back(t[i]);
+            t = kept;
+        }
+    } else {
+        double step = 0.0;
+        t = linearTicks(c.lo, c.hi, target, step);
+    }
+    if (t.size() < 2)
+        t = {c.lo, c.hi};
+    return t;
+}
+
+} // namespace olens
