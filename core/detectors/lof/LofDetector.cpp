@@ -159,15 +159,26 @@ std::vector<std::string> LofDetector::explain(const Eigen::MatrixXd& X) const
     requireFitted("explain");
     Eigen::MatrixXd dist;
     Eigen::MatrixXi index;
-    neighbours(X, dist, index);
-    const Eigen::VectorXd own = reachabilityDensity(dist, index, m_model->kdist);
+    // The training matrix itself is explained as it was scored (each row without itself).
+    const bool training = trainedOn(X);
+    Eigen::VectorXd own;
+    if (training) {
+        own = m_model->lrd;
+    } else {
+        neighbours(X, dist, index);
+        own = reachabilityDensity(dist, index, m_model->kdist);
+    }
     std::vector<std::string> out(static_cast<std::size_t>(X.rows()));
     char buf[128];
     for (Eigen::Index i = 0; i < X.rows(); ++i) {
         double mean = 0.0;
-        for (Eigen::Index j = 0; j < index.cols(); ++j)
-            mean += m_model->lrd(index(i, j));
-        mean /= static_cast<double>(index.cols());
+        if (training) {
+            mean = trainingScores()(i) * own(i); // LOF = mean neighbour lrd / own lrd
+        } else {
+            for (Eigen::Index j = 0; j < index.cols(); ++j)
+                mean += m_model->lrd(index(i, j));
+            mean /= static_cast<double>(index.cols());
+        }
         std::snprintf(buf, sizeof buf, "density %.3g vs. %.3g of its %d neighbours", own(i), mean, m_model->k);
         out[static_cast<std::size_t>(i)] = buf;
     }

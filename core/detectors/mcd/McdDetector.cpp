@@ -112,7 +112,7 @@ void factor(Estimate& e, Eigen::MatrixXd* precision, int m, int n)
         throw DataError("mcd: the covariance of " + std::to_string(m) + " of the " + std::to_string(n)
                         + " points has rank " + std::to_string(rank) + " < " + std::to_string(ev.size())
                         + " (exact fit: they lie on a lower-dimensional affine subspace, e.g. duplicates, collinear "
-                          "rows or a nearly constant column); drop such columns, raise support_fraction or use pca");
+                          "rows or a nearly constant column); drop such columns, raise h_fraction or use pca");
     e.logdet = ev.array().log().sum();
     if (precision)
         *precision = es.eigenvectors() * ev.cwiseInverse().asDiagonal() * es.eigenvectors().transpose();
@@ -172,12 +172,12 @@ DetectorInfo McdDetector::info()
     d.reference = std::string(kPaper) + " (sec. 2-3, 6); scikit-learn MinCovDet / EllipticEnvelope";
     d.normalization = "none"; // affine equivariant: the scores do not depend on per-feature scaling
     ParamSpec sf;
-    sf.name = "support_fraction";
+    sf.name = "h_fraction";
     sf.type = ParamType::Real;
     sf.defaultValue = "0";
     sf.minValue = 0.0;
     sf.maxValue = 1.0;
-    sf.help = "Fraction of the rows in the MCD subset: h = ⌊fraction·n⌋; 0 = h = ⌈(n + p + 1)/2⌉, the highest "
+    sf.help = "Fraction of the rows in the MCD subset (scikit-learn's support_fraction): h = ⌊fraction·n⌋; 0 = h = ⌈(n + p + 1)/2⌉, the highest "
               "breakdown point.";
     sf.reference = std::string(kPaper) + " sec. 1 (h = (n + p + 1)/2); scikit-learn support_fraction=None";
     d.params = {sf, seedParam("Seed of the 30 random initial subsets (the result is the same whenever the MCD is "
@@ -208,10 +208,10 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     if (n < p + 2)
         throw DataError("mcd needs at least p + 2 = " + std::to_string(p + 2) + " samples for a " + std::to_string(p)
                         + "-dimensional covariance, got " + std::to_string(n));
-    const double fraction = params().getReal("support_fraction");
+    const double fraction = params().getReal("h_fraction");
     const int h = fraction > 0.0 ? static_cast<int>(fraction * n) : static_cast<int>(std::ceil(0.5 * (n + p + 1)));
     if (h < p + 1 || h > n)
-        throw ParamError("mcd: support_fraction = " + std::to_string(fraction) + " gives h = " + std::to_string(h)
+        throw ParamError("mcd: h_fraction = " + std::to_string(fraction) + " gives h = " + std::to_string(h)
                          + " rows; a " + std::to_string(p) + "-dimensional covariance needs h between "
                          + std::to_string(p + 1) + " and n = " + std::to_string(n));
 

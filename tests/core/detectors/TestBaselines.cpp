@@ -148,6 +148,29 @@ private slots:
         QVERIFY(d->trainingScores().allFinite());
     }
 
+    void explanationsNameTheReason()
+    {
+        const Eigen::MatrixXd X = rows(kLofX, 2);
+        for (const char* id : {"lof", "iforest", "mcd"}) {
+            auto d = Registry::instance().create(id);
+            d->fit(X);
+            const auto why = d->explain(X);
+            QCOMPARE(static_cast<Eigen::Index>(why.size()), X.rows());
+            for (const auto& w : why)
+                QVERIFY2(!w.empty(), id);
+            QCOMPARE(static_cast<Eigen::Index>(d->explain(rows(kQ, 2)).size()), Eigen::Index(5));
+        }
+        // LOF on the training matrix is explained as scored (without the row itself): the outlier
+        // (4, 4) has LOF 2.4177 = the ratio of its neighbours' density to its own.
+        auto lof = Registry::instance().create("lof");
+        lof->fit(X);
+        const QString w = QString::fromStdString(lof->explain(X)[30]);
+        const QStringList parts = w.split(' ');
+        QVERIFY2(parts.size() > 3, qPrintable(w));
+        const double ratio = QString(parts[3]).remove(QChar(',')).toDouble() / parts[1].toDouble();
+        QVERIFY2(std::abs(ratio - 2.4177) < 0.03, qPrintable(w)); // 3 significant digits printed
+    }
+
     void iforestAveragePathLength()
     {
         // c(n) = 2 H(n-1) - 2(n-1)/n with H(i) = ln i + γ (paper eq. 1); c(1) = 0, c(2) = 1 as scikit-learn.
