@@ -11,6 +11,9 @@
 #include "detectors/kic/KspDetector.h"
 #include "detectors/pca/PcaDetector.h"
 #include "detectors/quadrics/QuadricsDetector.h"
+#include "detectors/lof/LofDetector.h"
+#include "detectors/iforest/IforestDetector.h"
+#include "detectors/mcd/McdDetector.h"
 
 #include <cmath>
 
@@ -33,6 +36,9 @@ std::vector<DetectorInfo> builtinDetectors()
         GodsDetector::info(),
         BodsDetector::info(),
         KodsDetector::info(),
+        LofDetector::info(),
+        IforestDetector::info(),
+        McdDetector::info(),
     };
 }
 } // namespace

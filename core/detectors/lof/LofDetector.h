@@ -1,0 +1,39 @@
+#pragma once
+// lof: Local Outlier Factor (Breunig, Kriegel, Ng, Sander, "LOF: Identifying Density-Based Local
+// Outliers", SIGMOD 2000), as scikit-learn's LocalOutlierFactor computes it:
+//   reach-dist_k(x, o) = max(k-distance(o), d(x, o))                          (def. 5)
+//   lrd_k(x) = 1 / (mean_{o ∈ N_k(x)} reach-dist_k(x, o) + 1e-10)             (def. 6; 1e-10 as scikit-learn)
+//   LOF_k(x) = mean_{o ∈ N_k(x)} lrd_k(o) / lrd_k(x)                          (def. 7)
+// Training rows exclude themselves from N_k (scikit-learn's negative_outlier_factor_, negated);
+// new rows are scored against the training set (scikit-learn's novelty=True score_samples, negated).
+#include "detectors/Detector.h"
+
+#include <memory>
+
+namespace olens {
+
+struct DetectorInfo;
+
+class LofDetector : public Detector {
+public:
+    static DetectorInfo info();
+    explicit LofDetector(ParamSet params);
+    ~LofDetector() override;
+
+    std::vector<std::string> explain(const Eigen::MatrixXd& X) const override;
+    std::map<std::string, double> figures() const override;
+
+protected:
+    Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;
+    Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const override;
+    nlohmann::json saveState() const override;
+    void loadState(const nlohmann::json& state) override;
+
+private:
+    struct Model;
+    std::unique_ptr<Model> m_model; // training points + kd-tree, k-distances, lrd
+    /// Neighbours of each row of X among the training points (k of them, ascending distance).
+    void neighbours(const Eigen::MatrixXd& X, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const;
+};
+
+} // namespace olens

@@ -1,0 +1,377 @@
+#include "detectors/mcd/McdDetector.h"
+
+#include "base/Errors.h"
+#include "base/Rng.h"
+#include "detectors/DetectorInfo.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+
+namespace olens {
+
+namespace {
+const char* kPaper = "Rousseeuw & Van Driessen, FastMCD, Technometrics 1999";
+constexpr int kTrials = 30;    // random initial h-subsets (scikit-learn's fast_mcd)
+constexpr int kBest = 10;      // kept after two C-steps, then iterated to convergence
+constexpr int kMaxSteps = 30;  // C-steps per candidate
+constexpr double kRankTol = 1e-12; // eigenvalue ratio below which a covariance counts as singular
+
+struct Estimate {
+    Eigen::VectorXd loc;
+    Eigen::MatrixXd cov;
+    double logdet = 0.0;
+};
+
+// Regularised upper incomplete gamma Q(a, x) (series / continued fraction, Numerical Recipes 6.2).
+double gammaQ(double a, double x)
+{
+    if (x <= 0.0)
+        return 1.0;
+    const double lnPre = -x + a * std::log(x) - std::lgamma(a);
+    if (x < a + 1.0) {
+        double ap = a, sum = 1.0 / a, del = sum;
+        for (int i = 0; i < 1000; ++i) {
+            ap += 1.0;
+            del *= x / ap;
+            sum += del;
+            if (std::fabs(del) < std::fabs(sum) * 1e-17)
+                break;
+        }
+        return 1.0 - sum * std::exp(lnPre);
+    }
+    const double tiny = 1e-300;
+    double b = x + 1.0 - a, c = 1.0 / tiny, d = 1.0 / b, h = d;
+    for (int i = 1; i < 1000; ++i) {
+        const double an = -i * (i - a);
+        b += 2.0;
+        d = an * d + b;
+        if (std::fabs(d) < tiny)
+            d = tiny;
+        c = b + an / c;
+        if (std::fabs(c) < tiny)
+            c = tiny;
+        d = 1.0 / d;
+        const double del = d * c;
+        h *= del;
+        if (std::fabs(del - 1.0) < 1e-17)
+            break;
+    }
+    return std::exp(lnPre) * h;
+}
+
+double median(Eigen::VectorXd v)
+{
+    const Eigen::Index n = v.size();
+    std::sort(v.data(), v.data() + n);
+    return n % 2 ? v(n / 2) : 0.5 * (v(n / 2 - 1) + v(n / 2));
+}
+
+Eigen::VectorXd mahalanobis2(const Eigen::MatrixXd& Z, const Eigen::VectorXd& loc, const Eigen::MatrixXd& precision)
+{
+    const Eigen::MatrixXd C = Z.rowwise() - loc.transpose();
+    return (C * precision).cwiseProduct(C).rowwise().sum();
+}
+
+// Indices of the h smallest values (ties by index, so the result does not depend on the sort).
+std::vector<int> smallest(const Eigen::VectorXd& d, int h)
+{
+    std::vector<int> idx(static_cast<std::size_t>(d.size()));
+    std::iota(idx.begin(), idx.end(), 0);
+    std::stable_sort(idx.begin(), idx.end(), [&d](int a, int b) { return d(a) < d(b); });
+    idx.resize(static_cast<std::size_t>(h));
+    return idx;
+}
+
+// Mean and biased covariance (1/m, scikit-learn's empirical_covariance) of the given rows.
+Estimate meanCov(const Eigen::MatrixXd& Z, const std::vector<int>& rows)
+{
+    Eigen::MatrixXd S(static_cast<Eigen::Index>(rows.size()), Z.cols());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        S.row(static_cast<Eigen::Index>(i)) = Z.row(rows[i]);
+    Estimate e;
+    e.loc = S.colwise().mean().transpose();
+    const Eigen::MatrixXd C = S.rowwise() - e.loc.transpose();
+    e.cov = (C.transpose() * C) / static_cast<double>(rows.size());
+    return e;
+}
+
+// log det of a covariance and its inverse; DataError when it is singular (exact fit).
+void factor(Estimate& e, Eigen::MatrixXd* precision, int m, int n)
+{
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(e.cov);
+    const Eigen::VectorXd ev = es.eigenvalues();
+    const double top = ev(ev.size() - 1);
+    int rank = 0;
+    for (Eigen::Index i = 0; i < ev.size(); ++i)
+        if (ev(i) > kRankTol * top)
+            ++rank;
+    if (!(top > 0.0) || rank < ev.size())
+        throw DataError("mcd: the covariance of " + std::to_string(m) + " of the " + std::to_string(n)
+                        + " points has rank " + std::to_string(rank) + " < " + std::to_string(ev.size())
+                        + " (exact fit: they lie on a lower-dimensional affine subspace, e.g. duplicates, collinear "
+                          "rows or a nearly constant column); drop such columns, raise h_fraction or use pca");
+    e.logdet = ev.array().log().sum();
+    if (precision)
+        *precision = es.eigenvectors() * ev.cwiseInverse().asDiagonal() * es.eigenvectors().transpose();
+}
+
+// C-steps (theorem 1) from a support or from an estimate, as scikit-learn's _c_step.
+Estimate cSteps(const Eigen::MatrixXd& Z, int h, Estimate start, bool fromSupport, const std::vector<int>& support,
+                int steps)
+{
+    const int n = static_cast<int>(Z.rows());
+    Estimate e;
+    if (fromSupport) {
+        e = meanCov(Z, support);
+    } else {
+        Eigen::MatrixXd P;
+        factor(start, &P, h, n);
+        e = meanCov(Z, smallest(mahalanobis2(Z, start.loc, P), h));
+    }
+    factor(e, nullptr, h, n);
+    Estimate previous;
+    double previousDet = std::numeric_limits<double>::infinity();
+    while (e.logdet < previousDet && steps > 0) {
+        previous = e;
+        previousDet = e.logdet;
+        Eigen::MatrixXd P;
+        factor(previous, &P, h, n);
+        e = meanCov(Z, smallest(mahalanobis2(Z, previous.loc, P), h));
+        factor(e, nullptr, h, n);
+        --steps;
+    }
+    if (previous.loc.size() > 0 && e.logdet > previous.logdet)
+        return previous; // cannot happen in exact arithmetic (theorem 1)
+    return e;
+}
+} // namespace
+
+double McdDetector::chi2Isf(double q, int dof)
+{
+    const double a = 0.5 * dof;
+    double lo = 0.0, hi = std::max(1.0, 2.0 * dof);
+    while (gammaQ(a, 0.5 * hi) > q)
+        hi *= 2.0;
+    for (int i = 0; i < 200 && hi - lo > 1e-15 * hi; ++i) {
+        const double mid = 0.5 * (lo + hi);
+        (gammaQ(a, 0.5 * mid) > q ? lo : hi) = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+DetectorInfo McdDetector::info()
+{
+    DetectorInfo d;
+    d.id = "mcd";
+    d.title = "Robust covariance (MCD)";
+    d.summary = "Score = squared Mahalanobis distance to the Minimum Covariance Determinant ellipsoid "
+                "(FastMCD, consistency-corrected and reweighted as scikit-learn's MinCovDet).";
+    d.reference = std::string(kPaper) + " (sec. 2-3, 6); scikit-learn MinCovDet / EllipticEnvelope";
+    d.normalization = "none"; // affine equivariant: the scores do not depend on per-feature scaling
+    ParamSpec sf;
+    sf.name = "h_fraction";
+    sf.type = ParamType::Real;
+    sf.defaultValue = "0";
+    sf.minValue = 0.0;
+    sf.maxValue = 1.0;
+    sf.help = "Fraction of the rows in the MCD subset (scikit-learn's support_fraction): h = ⌊fraction·n⌋; 0 = h = ⌈(n + p + 1)/2⌉, the highest "
+              "breakdown point.";
+    sf.reference = std::string(kPaper) + " sec. 1 (h = (n + p + 1)/2); scikit-learn support_fraction=None";
+    d.params = {sf, seedParam("Seed of the 30 random initial subsets (the result is the same whenever the MCD is "
+                              "well separated)."),
+                contaminationParam()};
+    d.make = [](ParamSet p) { return std::make_unique<McdDetector>(std::move(p)); };
+    return d;
+}
+
+McdDetector::McdDetector(ParamSet params) : Detector(std::move(params)) {}
+
+const Eigen::VectorXd& McdDetector::location() const
+{
+    requireFitted("location");
+    return m_location;
+}
+
+const Eigen::MatrixXd& McdDetector::covariance() const
+{
+    requireFitted("covariance");
+    return m_covariance;
+}
+
+Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
+{
+    const int n = static_cast<int>(X.rows());
+    const int p = static_cast<int>(X.cols());
+    if (n < p + 2)
+        throw DataError("mcd needs at least p + 2 = " + std::to_string(p + 2) + " samples for a " + std::to_string(p)
+                        + "-dimensional covariance, got " + std::to_string(n));
+    const double fraction = params().getReal("h_fraction");
+    const int h = fraction > 0.0 ? static_cast<int>(fraction * n) : static_cast<int>(std::ceil(0.5 * (n + p + 1)));
+    if (h < p + 1 || h > n)
+        throw ParamError("mcd: h_fraction = " + std::to_string(fraction) + " gives h = " + std::to_string(h)
+                         + " rows; a " + std::to_string(p) + "-dimensional covariance needs h between "
+                         + std::to_string(p + 1) + " and n = " + std::to_string(n));
+
+    // The MCD is affine equivariant: work on columns scaled to [0, 1] (conditioning at 1e±150).
+    const Eigen::RowVectorXd lo = X.colwise().minCoeff();
+    const Eigen::RowVectorXd range = X.colwise().maxCoeff() - lo;
+    for (int j = 0; j < p; ++j)
+        if (!(range(j) > 0.0) || !std::isfinite(range(j)))
+            throw DataError("mcd: column " + std::to_string(j + 1)
+                            + (range(j) > 0.0 ? " has a range that is not finite" : " is constant")
+                            + ": its covariance is singular; drop it");
+    const Eigen::MatrixXd Z = (X.rowwise() - lo).array().rowwise() / range.array();
+
+    Estimate raw;
+    if (p == 1) {
+        // Exact one-dimensional MCD: the shortest half (scikit-learn's fast_mcd, n_features == 1).
+        Eigen::VectorXd z = Z.col(0);
+        Eigen::VectorXd s = z;
+        std::sort(s.data(), s.data() + n);
+        double location = 0.0;
+        std::vector<int> support;
+        if (h < n) {
+            double best = std::numeric_limits<double>::infinity();
+            for (int i = 0; i + h < n; ++i)
+                best = std::min(best, s(i + h) - s(i));
+            int count = 0;
+            for (int i = 0; i + h < n; ++i)
+                if (s(i + h) - s(i) == best) {
+                    location += 0.5 * (s(h + i) + s(i));
+                    ++count;
+                }
+            location /= count;
+            support = smallest((z.array() - location).abs().matrix(), h);
+        } else {
+            location = z.mean();
+            support.resize(static_cast<std::size_t>(n));
+            std::iota(support.begin(), support.end(), 0);
+        }
+        raw = meanCov(Z, support);
+        raw.loc(0) = location;
+        factor(raw, nullptr, h, n);
+    } else {
+        Rng rng(static_cast<std::uint64_t>(params().getInt("seed")));
+        std::vector<Estimate> candidates;
+        std::vector<int> perm(static_cast<std::size_t>(n));
+        for (int t = 0; t < kTrials; ++t) {
+            std::iota(perm.begin(), perm.end(), 0);
+            for (int i = 0; i < h; ++i)
+                std::swap(perm[static_cast<std::size_t>(i)],
+                          perm[static_cast<std::size_t>(i) + rng.index(static_cast<std::uint64_t>(n - i))]);
+            candidates.push_back(cSteps(Z, h, {}, true, std::vector<int>(perm.begin(), perm.begin() + h), 2));
+            progress.report(0.5 * (t + 1) / kTrials, "C-steps from random subsets");
+        }
+        std::stable_sort(candidates.begin(), candidates.end(),
+                         [](const Estimate& a, const Estimate& b) { return a.logdet < b.logdet; });
+        candidates.resize(kBest);
+        bool first = true;
+        for (int t = 0; t < kBest; ++t) {
+            Estimate e = cSteps(Z, h, candidates[static_cast<std::size_t>(t)], false, {}, kMaxSteps);
+            if (first || e.logdet < raw.logdet)
+                raw = e;
+            first = false;
+            progress.report(0.5 + 0.4 * (t + 1) / kBest, "C-steps to convergence");
+        }
+    }
+
+    // Consistency at the normal model, then reweighting (sec. 6; scikit-learn's correct_covariance
+    // and reweight_covariance).
+    Eigen::MatrixXd rawPrecision;
+    factor(raw, &rawPrecision, h, n);
+    Eigen::VectorXd dist = mahalanobis2(Z, raw.loc, rawPrecision);
+    const double correction = median(dist) / chi2Isf(0.5, p);
+    if (!(correction > 0.0) || !std::isfinite(correction))
+        throw DataError("mcd: half of the " + std::to_string(n) + " points coincide with the robust centre (median "
+                        "distance 0); the data are (nearly) identical points");
+    dist /= correction;
+    const double cut = chi2Isf(0.025, p);
+    std::vector<int> keep;
+    for (int i = 0; i < n; ++i)
+        if (dist(i) < cut)
+            keep.push_back(i);
+    if (static_cast<int>(keep.size()) < p + 1)
+        throw DataError("mcd: only " + std::to_string(keep.size()) + " points within the 97.5 % chi-square quantile "
+                        "of the raw MCD; a covariance needs " + std::to_string(p + 1));
+    Estimate rw = meanCov(Z, keep);
+    Eigen::MatrixXd precision;
+    factor(rw, &precision, static_cast<int>(keep.size()), n);
+    Eigen::VectorXd train = mahalanobis2(Z, rw.loc, precision);
+
+    // Commit: scoring runs on the scaled coordinates; location/covariance are kept in input units.
+    m_location = lo.transpose() + range.transpose().cwiseProduct(rw.loc);
+    m_covariance = range.transpose().asDiagonal() * rw.cov * range.asDiagonal();
+    m_offset = lo.transpose();
+    m_scale = range.transpose();
+    m_locZ = rw.loc;
+    m_covZ = rw.cov;
+    m_precision = precision;
+    m_support = static_cast<int>(keep.size());
+    m_h = h;
+    return train;
+}
+
+Eigen::VectorXd McdDetector::doScore(const Eigen::MatrixXd& X) const
+{
+    const Eigen::MatrixXd Z = (X.rowwise() - m_offset.transpose()).array().rowwise() / m_scale.transpose().array();
+    return mahalanobis2(Z, m_locZ, m_precision);
+}
+
+std::vector<std::string> McdDetector::explain(const Eigen::MatrixXd& X) const
+{
+    requireFitted("explain");
+    const Eigen::VectorXd d = doScore(X);
+    const double cut = chi2Isf(0.025, inputDimension());
+    std::vector<std::string> out(static_cast<std::size_t>(X.rows()));
+    char buf[128];
+    for (Eigen::Index i = 0; i < X.rows(); ++i) {
+        std::snprintf(buf, sizeof buf, "robust Mahalanobis² %.3g (χ²_%d 97.5 %% = %.3g)", d(i), inputDimension(), cut);
+        out[static_cast<std::size_t>(i)] = buf;
+    }
+    return out;
+}
+
+std::map<std::string, double> McdDetector::figures() const
+{
+    requireFitted("figures");
+    return {{"h", static_cast<double>(m_h)}, {"support", static_cast<double>(m_support)}};
+}
+
+nlohmann::json McdDetector::saveState() const
+{
+    auto vec = [](const Eigen::MatrixXd& M) { return std::vector<double>(M.data(), M.data() + M.size()); };
+    return {{"offset", vec(m_offset)}, {"scale", vec(m_scale)}, {"location_scaled", vec(m_locZ)},
+            {"covariance_scaled", vec(m_covZ)}, {"support", m_support}, {"h", m_h}};
+}
+
+void McdDetector::loadState(const nlohmann::json& state)
+{
+    const int p = inputDimension();
+    auto read = [&state, p](const char* key, Eigen::Index size) {
+        const auto v = state.at(key).get<std::vector<double>>();
+        if (static_cast<Eigen::Index>(v.size()) != size)
+            throw DataError(std::string("mcd model: ") + key + " has " + std::to_string(v.size()) + " values, expected "
+                            + std::to_string(size) + " for dimension " + std::to_string(p));
+        return Eigen::Map<const Eigen::MatrixXd>(v.data(), size, 1).eval();
+    };
+    const Eigen::VectorXd offset = read("offset", p), scale = read("scale", p), loc = read("location_scaled", p);
+    Eigen::MatrixXd cov = read("covariance_scaled", static_cast<Eigen::Index>(p) * p);
+    cov.resize(p, p);
+    Estimate e{loc, cov, 0.0};
+    Eigen::MatrixXd precision;
+    factor(e, &precision, 0, 0);
+    m_offset = offset;
+    m_scale = scale;
+    m_locZ = loc;
+    m_covZ = cov;
+    m_precision = precision;
+    m_location = offset + scale.cwiseProduct(loc);
+    m_covariance = scale.asDiagonal() * cov * scale.asDiagonal();
+    m_support = static_cast<int>(jsonInt(state.at("support"), "mcd model: support"));
+    m_h = static_cast<int>(jsonInt(state.at("h"), "mcd model: h"));
+}
+
+} // namespace olens

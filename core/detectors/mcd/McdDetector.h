@@ -1,0 +1,52 @@
+#pragma once
+// mcd: robust covariance ellipsoid by the Minimum Covariance Determinant (Rousseeuw & Van Driessen,
+// "A Fast Algorithm for the Minimum Covariance Determinant Estimator", Technometrics 1999),
+// following scikit-learn's MinCovDet:
+//   h = ⌈(n + p + 1)/2⌉ rows (support fraction), 30 random h-subsets, 2 C-steps each (sec. 3,
+//   theorem 1: the h rows of smallest d²(x) = (x−T)ᵀS⁻¹(x−T) never increase det S), the 10 best
+//   iterated to convergence, the lowest determinant kept (raw T, S); p = 1: the exact shortest half.
+//   Consistency: d² /= median(d²) / χ²_p(0.5); reweighting: T, S = mean and (1/m-)covariance of the
+//   rows with d² < χ²_p(0.975) (sec. 6). Score = d²(x) with the reweighted T, S (higher = more outlying).
+// Deviation from FastMCD for n > 500: the random starts run on the whole data instead of nested
+// subsets (the same estimator, slower). A singular h-subset covariance (exact fit: h rows on a
+// hyperplane, a constant column) is refused with a DataError, not inverted by a pseudo-inverse.
+#include "detectors/Detector.h"
+
+namespace olens {
+
+struct DetectorInfo;
+
+class McdDetector : public Detector {
+public:
+    static DetectorInfo info();
+    explicit McdDetector(ParamSet params);
+
+    /// The reweighted robust location T and covariance S (input coordinates): the ellipsoid
+    /// {x : (x−T)ᵀS⁻¹(x−T) = threshold()} is the decision boundary.
+    const Eigen::VectorXd& location() const;
+    const Eigen::MatrixXd& covariance() const;
+    /// Upper quantile of the χ² distribution with `dof` degrees of freedom: x with P(χ² > x) = q.
+    static double chi2Isf(double q, int dof);
+
+    std::vector<std::string> explain(const Eigen::MatrixXd& X) const override;
+    std::map<std::string, double> figures() const override;
+
+protected:
+    Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;
+    Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const override;
+    nlohmann::json saveState() const override;
+    void loadState(const nlohmann::json& state) override;
+
+private:
+    Eigen::VectorXd m_location;   // input units (for location()/covariance())
+    Eigen::MatrixXd m_covariance;
+    Eigen::VectorXd m_offset;     // scoring runs on z = (x − offset) / scale per column
+    Eigen::VectorXd m_scale;
+    Eigen::VectorXd m_locZ;
+    Eigen::MatrixXd m_covZ;
+    Eigen::MatrixXd m_precision;  // of m_covZ
+    int m_support = 0; // rows in the reweighted support
+    int m_h = 0;       // h of the raw MCD
+};
+
+} // namespace olens
