@@ -18,6 +18,7 @@ constexpr int kTrials = 30;    // random initial h-subsets (scikit-learn's fast_
 constexpr int kBest = 10;      // kept after two C-steps, then iterated to convergence
 constexpr int kMaxSteps = 30;  // C-steps per candidate
 constexpr double kRankTol = 1e-12; // eigenvalue ratio below which a covariance counts as singular
+constexpr double kExactFitRidge = 1e-6; // ridge (relative to the largest eigenvalue) of an exact fit
 
 struct Estimate {
     Eigen::VectorXd loc;
@@ -98,21 +99,28 @@ Estimate meanCov(const Eigen::MatrixXd& Z, const std::vector<int>& rows)
     return e;
 }
 
-// log det of a covariance and its inverse; DataError when it is singular (exact fit).
+// log det of a covariance and its inverse. An exact fit (the h points on a lower-dimensional affine
+// subspace: duplicates, discrete or collinear features — Ionosphere, Spambase and Shuttle all have
+// one) is regularised: cov + ε I with ε = kExactFitRidge · (largest eigenvalue), so that points off
+// the subspace get large but finite distances (issue #17: no refusal on real data). Only a zero
+// covariance (all h points identical) is refused.
 void factor(Estimate& e, Eigen::MatrixXd* precision, int m, int n)
 {
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(e.cov);
-    const Eigen::VectorXd ev = es.eigenvalues();
+    Eigen::VectorXd ev = es.eigenvalues();
     const double top = ev(ev.size() - 1);
     int rank = 0;
     for (Eigen::Index i = 0; i < ev.size(); ++i)
         if (ev(i) > kRankTol * top)
             ++rank;
-    if (!(top > 0.0) || rank < ev.size())
+    if (!(top > 0.0))
         throw DataError("mcd: the covariance of " + std::to_string(m) + " of the " + std::to_string(n)
-                        + " points has rank " + std::to_string(rank) + " < " + std::to_string(ev.size())
-                        + " (exact fit: they lie on a lower-dimensional affine subspace, e.g. duplicates, collinear "
-                          "rows or a nearly constant column); drop such columns, raise h_fraction or use pca");
+                        + " points is zero (they are identical); the data need at least two distinct points "
+                          "in the majority");
+    if (rank < ev.size()) {
+        e.cov.diagonal().array() += kExactFitRidge * top;
+        ev.array() += kExactFitRidge * top; // same eigenvectors
+    }
     e.logdet = ev.array().log().sum();
     if (precision)
         *precision = es.eigenvectors() * ev.cwiseInverse().asDiagonal() * es.eigenvectors().transpose();
