@@ -74,11 +74,16 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     pl->addWidget(scroll);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_train);
-    buttons->addWidget(m_cancel);
-    buttons->addWidget(m_defaults);
-    buttons->addWidget(m_paper);
+    // Two rows: four buttons do not fit the dock's width on a 1280-px screen ("Paper" was cut).
+    auto* buttons = new QVBoxLayout;
+    auto* run = new QHBoxLayout;
+    run->addWidget(m_train);
+    run->addWidget(m_cancel);
+    auto* presets = new QHBoxLayout;
+    presets->addWidget(m_defaults);
+    presets->addWidget(m_paper);
+    buttons->addLayout(run);
+    buttons->addLayout(presets);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);

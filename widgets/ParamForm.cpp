@@ -174,8 +174,11 @@ void ParamForm::showResolved(const ParamSet* fitted)
         QString text = name;
         if (fitted && fitted->has(m_schema[i].name) && fitted->isAuto(m_schema[i].name)) {
             const std::string r = fitted->resolvedText(m_schema[i].name);
+            QString shown = QString::fromStdString(r);
+            if (m_schema[i].type == ParamType::Real && !r.empty())
+                shown = QString::number(fitted->getReal(m_schema[i].name), 'g', 4); // the full value is in the model
             if (!r.empty())
-                text = QStringLiteral("%1  (auto → %2)").arg(name, QString::fromStdString(r));
+                text = QStringLiteral("%1  (auto → %2)").arg(name, shown);
         }
         m_labels[i]->setText(text);
     }
