@@ -148,6 +148,31 @@ Eigen::MatrixXd KodsKernel::cross(const Eigen::MatrixXd& A, const Eigen::MatrixX
     return G;
 }
 
+double KodsKernel::medianNeighbourDistance(const Eigen::MatrixXd& X, int k)
+{
+    const Eigen::Index n = X.rows();
+    const Eigen::Index m = std::min<Eigen::Index>(n, 1000);
+    std::vector<double> kth, row;
+    for (Eigen::Index a = 0; a < m; ++a) {
+        const Eigen::Index i = a * n / m;
+        row.clear();
+        for (Eigen::Index j = 0; j < n; ++j) {
+            const double s = (X.row(i) - X.row(j)).squaredNorm();
+            if (j != i && s > 0.0)
+                row.push_back(s);
+        }
+        if (static_cast<int>(row.size()) < k)
+            continue;
+        std::nth_element(row.begin(), row.begin() + (k - 1), row.end());
+        kth.push_back(std::sqrt(row[static_cast<std::size_t>(k - 1)]));
+    }
+    if (kth.empty())
+        return 0.0;
+    const auto mid = kth.begin() + static_cast<std::ptrdiff_t>(kth.size() / 2);
+    std::nth_element(kth.begin(), mid, kth.end());
+    return *mid;
+}
+
 double KodsKernel::medianDistance(Kind kind, const Eigen::MatrixXd& X)
 {
     const Eigen::Index n = X.rows();
@@ -214,8 +239,9 @@ DetectorInfo KodsDetector::info()
     p.push_back(makeParamSpec("sigma", ParamType::Real, "auto", 0, 1e12,
                      "Bandwidth σ of the rbf and chi2 kernels; 0 or auto = the median pairwise distance of the training rows.",
                      paper + " sec. 7.5 (σ = 0.1 on unit-normalised features)"));
-    p.back().autoRule = "the median pairwise distance of the training rows (σ = 0.1 of the paper makes the kernel "
-                        "matrix ≈ I on standardised data: every score ≤ 0 at rounding level)";
+    p.back().autoRule = "rbf: the median distance of the training rows to their 5th nearest neighbour (the local "
+                        "scale); chi2: the median pairwise χ² distance. σ = 0.1 of the paper makes the kernel matrix "
+                        "≈ I on standardised data (every score ≤ 0 at rounding level)";
     p.back().paperValue = "0.1";
     p.push_back(makeParamSpec("degree", ParamType::Int, "3", 1, 10, "Degree of the poly kernel.",
                      paper + " sec. 7.5, 7.7 (degree 3)"));
@@ -368,6 +394,14 @@ Eigen::VectorXd KodsDetector::doFit(const Eigen::MatrixXd& X, const Progress& pr
                             "set sigma > 0");
     }
     if (params().isAuto("sigma")) {
+        // rbf: the local scale, the median distance to the 5th nearest neighbour. The median pairwise
+        // distance (sigma = 0) is the global scale: it bridges the two moons of samples/moons2d.csv
+        // (AUROC 0.50; 0.93 with the local scale; Ionosphere 0.82 → 0.92, WBC 0.85 → 0.83).
+        if (kernel.kind == KodsKernel::Kind::Rbf) {
+            const double local = KodsKernel::medianNeighbourDistance(train, 5);
+            if (local > 0.0 && std::isfinite(local))
+                kernel.sigma = local;
+        }
         if (kernel.sigma > 0.0)
             autoReal("sigma", kernel.sigma);
         else

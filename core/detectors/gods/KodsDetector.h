@@ -66,6 +66,9 @@ struct KodsKernel {
     Eigen::MatrixXd cross(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B) const;
     /// Median pairwise distance of the rows of X (rbf: Euclidean, chi2: √χ²), over at most 1000 rows.
     static double medianDistance(Kind kind, const Eigen::MatrixXd& X);
+    /// Median over the rows (up to 1000, evenly strided) of the Euclidean distance to the k-th
+    /// nearest other row (zero distances of duplicates skipped); 0 when no row has k others.
+    static double medianNeighbourDistance(const Eigen::MatrixXd& X, int k);
 };
 
 class KodsDetector : public Detector {
