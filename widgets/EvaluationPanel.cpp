@@ -271,13 +271,26 @@ void EvaluationPanel::updateThreshold()
     // With nothing flagged precision is undefined; the curves start at precision 1 there.
     d->pr->setLineData(d->prPoint, {rec}, {flagged > 0 ? prec : 1.0});
 
-    d->metrics->setText(tr("threshold %1   flagged %2 of %3\n"
-                           "precision %4   recall %5   F1 %6\n"
-                           "F1-bar %7   TNR %8   NPV %9")
-                            .arg(QString::number(t, 'g', 4))
-                            .arg(flagged)
-                            .arg(scores.size())
-                            .arg(fmt3(prec), fmt3(rec), fmt3(f1(c)), fmt3(f1Bar(c)), fmt3(tnr(c)), fmt3(npv(c))));
+    // What the threshold means, where it is shown (issue #17): the user's, or the detector's own rule.
+    QString meaning;
+    if (d->doc->thresholdIsUserSet()) {
+        meaning = tr("set by you; the detector's own is %1").arg(QString::number(result->threshold, 'g', 4));
+    } else if (result->detector) {
+        const ParamSet& p = result->detector->params();
+        if (p.has("decision") && p.getChoice("decision") == "eq23")
+            meaning = tr("the paper's rule (eq. 23): outside the margin");
+        else if (p.has("contamination"))
+            meaning = tr("the detector's rule: %1th percentile of the training scores (contamination %2)")
+                          .arg(QString::number(100.0 * (1.0 - p.getReal("contamination")), 'g', 3))
+                          .arg(QString::number(p.getReal("contamination"), 'g', 3));
+    }
+    const double share = scores.size() > 0 ? 100.0 * static_cast<double>(flagged) / static_cast<double>(scores.size()) : 0.0;
+    d->metrics->setText(tr("threshold %1   flagged %2 of %3 (%4 %)\n").arg(QString::number(t, 'g', 4)).arg(flagged)
+                            .arg(scores.size()).arg(QString::number(share, 'f', 1))
+                        + (meaning.isEmpty() ? QString() : meaning + "\n")
+                        + tr("precision %1   recall %2   F1 %3\n"
+                             "F1-bar %4   TNR %5   NPV %6")
+                              .arg(fmt3(prec), fmt3(rec), fmt3(f1(c)), fmt3(f1Bar(c)), fmt3(tnr(c)), fmt3(npv(c))));
 }
 
 } // namespace olens

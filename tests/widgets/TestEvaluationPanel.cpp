@@ -7,6 +7,8 @@
 
 #include <QApplication>
 #include <QLabel>
+#include "registry/Registry.h"
+
 #include <QtTest>
 
 #include "GuiTestSupport.h"
@@ -75,6 +77,27 @@ private slots:
         QCOMPARE(panel.histogram()->marker(), 0.55);
     }
 
+    void theThresholdSaysWhatItMeans()
+    {
+        // Issue #17: the detector's own threshold is named by its rule where it is shown.
+        DataDocument doc;
+        doc.setDataset(tenPoints(), "ten.csv");
+        EvaluationPanel panel(&doc);
+        auto r = handResult(0.55);
+        auto det = Registry::instance().create("knn", {{"k", "2"}, {"contamination", "0.2"}});
+        det->fit(tenPoints().X);
+        r->detector = std::move(det);
+        doc.setResult(r);
+        QVERIFY2(panel.metricsText().contains("80th percentile of the training scores (contamination 0.2)"),
+                 qPrintable(panel.metricsText()));
+        auto g = handResult(0.55);
+        auto gods = Registry::instance().create("gods", {{"decision", "eq23"}});
+        gods->fit(tenPoints().X);
+        g->detector = std::move(gods);
+        doc.setResult(g);
+        QVERIFY2(panel.metricsText().contains("eq. 23"), qPrintable(panel.metricsText()));
+    }
+
     void axisTitlesAreNotCutOnShortPlots()
     {
         // "true positive rate" read "true po…" on a short ROC plot: titles use a smaller font first.
@@ -114,6 +137,9 @@ private slots:
         QVERIFY(test::colourDistance(pr.pixel(q), qRgb(20, 20, 20)) < 40);
 
         // Above every score nothing is flagged.
+        QVERIFY2(panel.metricsText().contains("flagged 3 of 10 (30.0 %)"), qPrintable(panel.metricsText()));
+        // A threshold other than the result's own is the user's, and says so (issue #17).
+        QVERIFY2(panel.metricsText().contains("set by you; the detector's own is 0.55"), qPrintable(panel.metricsText()));
         doc.setThreshold(2.0);
         QVERIFY(panel.metricsText().contains("flagged 0 of 10"));
         QVERIFY(panel.metricsText().contains("recall 0.000"));
