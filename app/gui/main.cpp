@@ -16,6 +16,7 @@
 #include "TrainingController.h"
 
 #include <QApplication>
+#include <memory>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QMessageBox>
@@ -60,7 +61,18 @@ int main(int argc, char** argv)
         argPointers.push_back(a.data());
     argPointers.push_back(nullptr);
     int appArgc = int(args.size());
-    QApplication app(appArgc, argPointers.data());
+    // --help / --version print and exit: no display needed (over SSH, QApplication would abort
+    // with "could not connect to display" before printing anything).
+    bool textOnly = false;
+    for (std::size_t i = 1; i < args.size(); ++i)
+        textOnly = textOnly || args[i] == "--help" || args[i] == "-h" || args[i] == "-?" || args[i] == "--help-all"
+                   || args[i] == "--version" || args[i] == "-v";
+    std::unique_ptr<QCoreApplication> appHolder;
+    if (textOnly)
+        appHolder = std::make_unique<QCoreApplication>(appArgc, argPointers.data());
+    else
+        appHolder = std::make_unique<QApplication>(appArgc, argPointers.data());
+    QCoreApplication& app = *appHolder;
     QApplication::setApplicationName("OutlierLens");
     QApplication::setOrganizationName("OutlierLens");
     QApplication::setApplicationVersion(OLENS_VERSION);

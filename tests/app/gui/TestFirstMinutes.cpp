@@ -245,6 +245,25 @@ private slots:
         }
     }
 
+    void helpAndVersionNeedNoDisplay()
+    {
+        // Over SSH without X, `outlierlens --help` aborted in QApplication ("could not connect to
+        // display") before printing anything; help and version are text only.
+        for (const QString& flag : {QStringLiteral("--help"), QStringLiteral("--version")}) {
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.remove("DISPLAY");
+            env.remove("WAYLAND_DISPLAY");
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(OLENS_GUI_PATH), {flag});
+            QVERIFY(p.waitForFinished(30000));
+            QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+            QCOMPARE(p.exitCode(), 0);
+            const QString out = QString::fromUtf8(p.readAllStandardOutput());
+            QVERIFY2(out.contains(flag == "--help" ? "--session" : "OutlierLens"), qPrintable(out));
+        }
+    }
+
     void autoParametersShowWhatTheyBecameAndPaperIsOneClick()
     {
         // Issue #17: gods' K is `auto` by default; on the 2-D moons it resolves to 1 (the paper's
