@@ -5,7 +5,7 @@
 #include "metrics/Metrics.h"
 #include "detectors/DetectorInfo.h"
 
-#include <nanoflann.hpp>
+#include "linalg/PointIndex.h"
 
 #include <algorithm>
 #include <chrono>
@@ -18,28 +18,21 @@ namespace olens {
 
 namespace acdt {
 
-Graph symmetricKnnGraph(const Eigen::MatrixXd& X, int k)
+Graph symmetricKnnGraph(const PointIndex& index, int k)
 {
-    const auto n = static_cast<int>(X.rows());
+    const auto n = static_cast<int>(index.size());
     Graph g(static_cast<std::size_t>(n));
     k = std::min(k, n - 1);
     if (k <= 0)
         return g;
-    // Points as the columns of a p×n matrix (contiguous points), as in KnnDetector.
-    const Eigen::MatrixXd P = X.transpose();
-    using Tree = nanoflann::KDTreeEigenMatrixAdaptor<Eigen::MatrixXd, -1, nanoflann::metric_L2, false>;
-    Tree tree(P.rows(), std::cref(P), 16);
-    tree.index->buildIndex();
     const auto kk = static_cast<std::size_t>(k + 1);
     std::vector<Eigen::Index> idx(kk);
     std::vector<double> d2(kk);
     for (int i = 0; i < n; ++i) {
-        nanoflann::KNNResultSet<double, Eigen::Index> result(kk);
-        result.init(idx.data(), d2.data());
-        tree.index->findNeighbors(result, P.col(i).data(), nanoflann::SearchParams());
+        const std::size_t found = index.nearest(index.points().col(i).data(), kk, idx.data(), d2.data());
         // Drop the point itself wherever it appears (duplicates may come first); keep k others.
         int taken = 0;
-        for (std::size_t j = 0; j < kk && taken < k; ++j) {
+        for (std::size_t j = 0; j < found && taken < k; ++j) {
             const auto y = static_cast<int>(idx[j]);
             if (y == i)
                 continue;
@@ -75,22 +68,20 @@ Eigen::MatrixXd tangentSpaces(const Eigen::MatrixXd& X, const Graph& graph, int 
     return T;
 }
 
-struct TangentIndex::Tree {
-    using Kd = nanoflann::KDTreeEigenMatrixAdaptor<Eigen::MatrixXd, -1, nanoflann::metric_L2, false>;
-    explicit Tree(const Eigen::MatrixXd& P) : kd(P.rows(), std::cref(P), 16) { kd.index->buildIndex(); }
-    Kd kd;
-};
+Graph symmetricKnnGraph(const Eigen::MatrixXd& X, int k)
+{
+    return symmetricKnnGraph(PointIndex(X.transpose()), k);
+}
 
-TangentIndex::TangentIndex(const Eigen::MatrixXd& X, Eigen::MatrixXd tangents, int d)
-    : m_points(X.transpose()), m_tangents(std::move(tangents)), m_d(d), m_tree(std::make_unique<Tree>(m_points))
+TangentIndex::TangentIndex(std::shared_ptr<const PointIndex> points, Eigen::MatrixXd tangents, int d)
+    : m_index(std::move(points)), m_tangents(std::move(tangents)), m_d(d)
 {
 }
 
-TangentIndex::~TangentIndex() = default;
-
 Eigen::VectorXd TangentIndex::residual(const Eigen::MatrixXd& X, int m, bool excludeSelf) const
 {
-    const Eigen::Index n = m_points.cols();
+    const Eigen::MatrixXd& P = m_index->points();
+    const Eigen::Index n = P.cols();
     m = static_cast<int>(std::min<Eigen::Index>(m, n - (excludeSelf ? 1 : 0)));
     Eigen::VectorXd out(X.rows());
     if (m <= 0) {
@@ -104,15 +95,13 @@ Eigen::VectorXd TangentIndex::residual(const Eigen::MatrixXd& X, int m, bool exc
     Eigen::VectorXd y, v;
     for (Eigen::Index i = 0; i < X.rows(); ++i) {
         y = X.row(i).transpose();
-        nanoflann::KNNResultSet<double, Eigen::Index> result(kk);
-        result.init(idx.data(), d2.data());
-        m_tree->kd.index->findNeighbors(result, y.data(), nanoflann::SearchParams());
+        const std::size_t found = m_index->nearest(y.data(), kk, idx.data(), d2.data());
         r.clear();
-        for (std::size_t j = 0; j < result.size() && static_cast<int>(r.size()) < m; ++j) {
+        for (std::size_t j = 0; j < found && static_cast<int>(r.size()) < m; ++j) {
             if (excludeSelf && idx[j] == i)
                 continue;
             const Eigen::Index x = idx[j];
-            v = y - m_points.col(x);
+            v = y - P.col(x);
             const auto M = m_tangents.middleCols(m_d * x, m_d);
             r.push_back((v - M * (M.transpose() * v)).norm());
         }
@@ -489,7 +478,8 @@ Eigen::VectorXd AcdtDetector::doFit(const Eigen::MatrixXd& X, const Progress& pr
                          + ")");
 
     // Step 1: pre-processing (lines 1–6).
-    acdt::Graph graph = acdt::symmetricKnnGraph(X, k);
+    auto pointIndex = std::make_shared<const PointIndex>(X.transpose());
+    acdt::Graph graph = acdt::symmetricKnnGraph(*pointIndex, k);
     progress.report(0.05, "kNN graph built; computing tangent spaces");
     Eigen::MatrixXd T = acdt::tangentSpaces(X, graph, d, [&](int done) {
         progress.report(0.05 + 0.10 * done / n, "tangent spaces: " + std::to_string(done) + "/" + std::to_string(n));
@@ -536,7 +526,7 @@ Eigen::VectorXd AcdtDetector::doFit(const Eigen::MatrixXd& X, const Progress& pr
     const double err = msre(X, acdt::reconstruct(X, labels, flats));
     progress.report(0.97, std::to_string(L) + " flats; scoring training points");
     std::vector<Flat> scoring = acdt::supportedFlats(flats, labels, k);
-    auto tangentIndex = std::make_shared<const acdt::TangentIndex>(X, std::move(T), d);
+    auto tangentIndex = std::make_shared<const acdt::TangentIndex>(pointIndex, std::move(T), d);
     Eigen::VectorXd train = params().getChoice("score_rule") == "tangent"
                                 ? tangentIndex->residual(X, std::min(5, k), true)
                                 : acdt::patchDistance(X, scoring, kPatchMargin);
@@ -747,8 +737,9 @@ void AcdtDetector::loadState(const nlohmann::json& s)
         throw DataError("acdt model: " + std::to_string(L) + " clusters cannot be reached with "
                         + std::to_string(m) + " merges of " + std::to_string(n) + " points");
     Eigen::MatrixXd X = Eigen::Map<const Eigen::MatrixXd>(v.data(), p, n).transpose();
-    acdt::Graph graph = acdt::symmetricKnnGraph(X, k);
-    auto tangentIndex = std::make_shared<const acdt::TangentIndex>(X, acdt::tangentSpaces(X, graph, d, {}), d);
+    auto pointIndex = std::make_shared<const PointIndex>(X.transpose());
+    acdt::Graph graph = acdt::symmetricKnnGraph(*pointIndex, k);
+    auto tangentIndex = std::make_shared<const acdt::TangentIndex>(pointIndex, acdt::tangentSpaces(X, graph, d, {}), d);
     m_tangentIndex = std::move(tangentIndex);
     m_points = std::move(X);
     m_graph = std::move(graph);

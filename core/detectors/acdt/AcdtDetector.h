@@ -48,6 +48,7 @@
 namespace olens {
 
 struct DetectorInfo;
+class PointIndex;
 
 namespace acdt {
 
@@ -69,23 +70,22 @@ struct Merge {
 using MergeObserver = std::function<void(const std::vector<Merge>& history)>;
 
 /// Line 1: each point joined to its k nearest neighbours (itself excluded), symmetrised.
+Graph symmetricKnnGraph(const PointIndex& index, int k);
 Graph symmetricKnnGraph(const Eigen::MatrixXd& X, int k);
 
 /// The tangent flats of the training points with a kd-tree over the points, for the "tangent" score.
 class TangentIndex {
 public:
-    TangentIndex(const Eigen::MatrixXd& X, Eigen::MatrixXd tangents, int d);
-    ~TangentIndex();
+    /// points: the index of the training points the tangents belong to (shared with the graph).
+    TangentIndex(std::shared_ptr<const PointIndex> points, Eigen::MatrixXd tangents, int d);
     /// Median over the m nearest training points x of the residual of each row from M_x; with
     /// excludeSelf, row i of X is training point i and skips itself.
     Eigen::VectorXd residual(const Eigen::MatrixXd& X, int m, bool excludeSelf) const;
 
 private:
-    struct Tree;
-    Eigen::MatrixXd m_points; // N×n, points as columns
+    std::shared_ptr<const PointIndex> m_index;
     Eigen::MatrixXd m_tangents; // N×(d·n)
     int m_d;
-    std::unique_ptr<Tree> m_tree;
 };
 /// Lines 2–6: tangent space of every point as the columns [d·i, d·i + d) of an N×(d·n) matrix.
 Eigen::MatrixXd tangentSpaces(const Eigen::MatrixXd& X, const Graph& graph, int d,

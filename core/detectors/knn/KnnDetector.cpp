@@ -3,21 +3,12 @@
 #include "base/Errors.h"
 #include "detectors/DetectorInfo.h"
 
-#include <nanoflann.hpp>
+#include "linalg/PointIndex.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace olens {
-
-// Points are stored as the columns of a p×n matrix so that each point is contiguous.
-struct KnnDetector::Index {
-    using Tree = nanoflann::KDTreeEigenMatrixAdaptor<Eigen::MatrixXd, -1, nanoflann::metric_L2, false>;
-    explicit Index(Eigen::MatrixXd pointsAsColumns)
-        : points(std::move(pointsAsColumns)), tree(points.rows(), std::cref(points), 16)
-    {
-        tree.index->buildIndex();
-    }
-    Eigen::MatrixXd points;
-    Tree tree;
-};
 
 DetectorInfo KnnDetector::info()
 {
@@ -52,29 +43,13 @@ int KnnDetector::minSamples() const
 void KnnDetector::neighbours(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const
 {
     requireFitted("neighbours");
-    const Eigen::Index n = X.rows();
-    k = static_cast<int>(std::min<Eigen::Index>(k, m_index->points.cols()));
-    dist.resize(n, k);
-    index.resize(n, k);
-    std::vector<Eigen::Index> idx(static_cast<std::size_t>(k));
-    std::vector<double> d2(static_cast<std::size_t>(k));
-    Eigen::VectorXd q(X.cols());
-    for (Eigen::Index i = 0; i < n; ++i) {
-        q = X.row(i).transpose();
-        nanoflann::KNNResultSet<double, Eigen::Index> result(static_cast<std::size_t>(k));
-        result.init(idx.data(), d2.data());
-        m_index->tree.index->findNeighbors(result, q.data(), nanoflann::SearchParams());
-        for (int j = 0; j < k; ++j) {
-            dist(i, j) = std::sqrt(std::max(0.0, d2[static_cast<std::size_t>(j)]));
-            index(i, j) = static_cast<int>(idx[static_cast<std::size_t>(j)]);
-        }
-    }
+    m_index->query(X, static_cast<int>(std::min<Eigen::Index>(k, m_index->size())), dist, index);
 }
 
 Eigen::VectorXd KnnDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
 {
     const int k = params().getInt("k");
-    auto index = std::make_unique<Index>(X.transpose());
+    auto index = std::make_unique<PointIndex>(X.transpose());
     progress.report(0.5, "kd-tree built; scoring training points");
 
     // Training scores: query k+1 neighbours and drop the point itself. With duplicate points the
@@ -85,9 +60,7 @@ Eigen::VectorXd KnnDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     std::vector<Eigen::Index> idx(kk);
     std::vector<double> d2(kk);
     for (Eigen::Index i = 0; i < n; ++i) {
-        nanoflann::KNNResultSet<double, Eigen::Index> result(kk);
-        result.init(idx.data(), d2.data());
-        index->tree.index->findNeighbors(result, index->points.col(i).data(), nanoflann::SearchParams());
+        index->nearest(index->points().col(i).data(), kk, idx.data(), d2.data());
         int seen = 0;
         double kth = d2[kk - 1];
         for (std::size_t j = 0; j < kk; ++j) {
@@ -122,7 +95,7 @@ std::vector<std::string> KnnDetector::explain(const Eigen::MatrixXd& X) const
     Eigen::MatrixXi index;
     // One extra neighbour so a training point can skip itself (distance 0, same coordinates).
     neighbours(X, k + 1, dist, index);
-    const Eigen::MatrixXd& P = m_index->points;
+    const Eigen::MatrixXd& P = m_index->points();
     std::vector<std::string> out(static_cast<std::size_t>(X.rows()));
     char buf[96];
     for (Eigen::Index i = 0; i < X.rows(); ++i) {
@@ -143,7 +116,7 @@ std::vector<std::string> KnnDetector::explain(const Eigen::MatrixXd& X) const
 
 nlohmann::json KnnDetector::saveState() const
 {
-    const Eigen::MatrixXd& P = m_index->points;
+    const Eigen::MatrixXd& P = m_index->points();
     return {{"points", std::vector<double>(P.data(), P.data() + P.size())}, {"rows", P.cols()}};
 }
 
@@ -155,7 +128,7 @@ void KnnDetector::loadState(const nlohmann::json& state)
     if (n <= 0 || static_cast<Eigen::Index>(v.size()) != n * p)
         throw DataError("knn model: " + std::to_string(v.size()) + " stored values do not form " + std::to_string(n)
                         + " points of dimension " + std::to_string(p));
-    m_index = std::make_unique<Index>(Eigen::Map<const Eigen::MatrixXd>(v.data(), p, n));
+    m_index = std::make_unique<PointIndex>(Eigen::Map<const Eigen::MatrixXd>(v.data(), p, n));
 }
 
 } // namespace olens

@@ -7,6 +7,7 @@
 namespace olens {
 
 struct DetectorInfo;
+class PointIndex;
 
 class KnnDetector : public Detector {
 public:
@@ -28,8 +29,7 @@ protected:
     void loadState(const nlohmann::json& state) override;
 
 private:
-    struct Index;
-    std::unique_ptr<Index> m_index; // training points + kd-tree (nanoflann)
+    std::unique_ptr<PointIndex> m_index; // training points + kd-tree
 };
 
 } // namespace olens

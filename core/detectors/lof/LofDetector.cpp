@@ -3,7 +3,7 @@
 #include "base/Errors.h"
 #include "detectors/DetectorInfo.h"
 
-#include <nanoflann.hpp>
+#include "linalg/PointIndex.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,15 +18,9 @@ const char* kPaper = "Breunig et al., LOF, SIGMOD 2000";
 
 // Points are stored as the columns of a p×n matrix so that each point is contiguous (as knn).
 struct LofDetector::Model {
-    using Tree = nanoflann::KDTreeEigenMatrixAdaptor<Eigen::MatrixXd, -1, nanoflann::metric_L2, false>;
-    Model(Eigen::MatrixXd pointsAsColumns, int kk)
-        : points(std::move(pointsAsColumns)), k(kk), tree(points.rows(), std::cref(points), 16)
-    {
-        tree.index->buildIndex();
-    }
-    Eigen::MatrixXd points;
+    Model(Eigen::MatrixXd pointsAsColumns, int kk) : index(std::move(pointsAsColumns)), k(kk) {}
+    PointIndex index;
     int k;               // neighbours used (min(k, n - 1), as scikit-learn's n_neighbors_)
-    Tree tree;
     Eigen::VectorXd kdist; // k-distance of each training point (self excluded)
     Eigen::VectorXd lrd;   // local reachability density of each training point
 };
@@ -59,23 +53,7 @@ LofDetector::~LofDetector() = default;
 
 void LofDetector::neighbours(const Eigen::MatrixXd& X, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const
 {
-    const int k = m_model->k;
-    const Eigen::Index n = X.rows();
-    dist.resize(n, k);
-    index.resize(n, k);
-    std::vector<Eigen::Index> idx(static_cast<std::size_t>(k));
-    std::vector<double> d2(static_cast<std::size_t>(k));
-    Eigen::VectorXd q(X.cols());
-    for (Eigen::Index i = 0; i < n; ++i) {
-        q = X.row(i).transpose();
-        nanoflann::KNNResultSet<double, Eigen::Index> result(static_cast<std::size_t>(k));
-        result.init(idx.data(), d2.data());
-        m_model->tree.index->findNeighbors(result, q.data(), nanoflann::SearchParams());
-        for (int j = 0; j < k; ++j) {
-            dist(i, j) = std::sqrt(std::max(0.0, d2[static_cast<std::size_t>(j)]));
-            index(i, j) = static_cast<int>(idx[static_cast<std::size_t>(j)]);
-        }
-    }
+    m_model->index.query(X, m_model->k, dist, index);
 }
 
 static Eigen::VectorXd reachabilityDensity(const Eigen::MatrixXd& dist, const Eigen::MatrixXi& index,
@@ -119,9 +97,7 @@ Eigen::VectorXd LofDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     Eigen::MatrixXd dist(n, k);
     Eigen::MatrixXi index(n, k);
     for (Eigen::Index i = 0; i < n; ++i) {
-        nanoflann::KNNResultSet<double, Eigen::Index> result(kk);
-        result.init(idx.data(), d2.data());
-        model->tree.index->findNeighbors(result, model->points.col(i).data(), nanoflann::SearchParams());
+        model->index.nearest(model->index.points().col(i).data(), kk, idx.data(), d2.data());
         std::size_t skip = 0;
         for (std::size_t j = 0; j < kk; ++j)
             if (idx[j] == i) {
@@ -193,7 +169,7 @@ std::map<std::string, double> LofDetector::figures() const
 
 nlohmann::json LofDetector::saveState() const
 {
-    const Eigen::MatrixXd& P = m_model->points;
+    const Eigen::MatrixXd& P = m_model->index.points();
     return {{"points", std::vector<double>(P.data(), P.data() + P.size())},
             {"rows", P.cols()},
             {"k", m_model->k},

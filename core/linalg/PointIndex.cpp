@@ -1,0 +1,50 @@
+#include "linalg/PointIndex.h"
+
+#include <nanoflann.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace olens {
+
+struct PointIndex::Tree {
+    using Kd = nanoflann::KDTreeEigenMatrixAdaptor<Eigen::MatrixXd, -1, nanoflann::metric_L2, false>;
+    explicit Tree(const Eigen::MatrixXd& P) : kd(P.rows(), std::cref(P), 16) { kd.index->buildIndex(); }
+    Kd kd;
+};
+
+PointIndex::PointIndex(Eigen::MatrixXd pointsAsColumns)
+    : m_points(std::move(pointsAsColumns)), m_tree(std::make_unique<Tree>(m_points))
+{
+}
+
+PointIndex::~PointIndex() = default;
+
+std::size_t PointIndex::nearest(const double* q, std::size_t k, Eigen::Index* idx, double* d2) const
+{
+    nanoflann::KNNResultSet<double, Eigen::Index> result(k);
+    result.init(idx, d2);
+    m_tree->kd.index->findNeighbors(result, q, nanoflann::SearchParams());
+    return result.size();
+}
+
+void PointIndex::query(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const
+{
+    const Eigen::Index n = X.rows();
+    dist.resize(n, k);
+    index.resize(n, k);
+    std::vector<Eigen::Index> idx(static_cast<std::size_t>(k));
+    std::vector<double> d2(static_cast<std::size_t>(k));
+    Eigen::VectorXd q(X.cols());
+    for (Eigen::Index i = 0; i < n; ++i) {
+        q = X.row(i).transpose();
+        nearest(q.data(), static_cast<std::size_t>(k), idx.data(), d2.data());
+        for (int j = 0; j < k; ++j) {
+            dist(i, j) = std::sqrt(std::max(0.0, d2[static_cast<std::size_t>(j)]));
+            index(i, j) = static_cast<int>(idx[static_cast<std::size_t>(j)]);
+        }
+    }
+}
+
+} // namespace olens
