@@ -3,6 +3,7 @@
 #include "base/BlasThreads.h"
 
 #include "base/Errors.h"
+#include "base/Rng.h"
 #include "detectors/kic/IcDetector.h"
 #include "detectors/DetectorInfo.h"
 
@@ -308,6 +309,17 @@ Eigen::VectorXd cgQuadraticForms(const Eigen::MatrixXd& K, double lambda, double
 }
 
 constexpr double primalMaxSize = 3000;
+/// Above this many fit points the exact dual path (an n'×n' kernel matrix, n'³/3 flops) gives way:
+/// `landmarks` auto picks the Nyström path (or the primal one for a small polynomial basis).
+/// 6000 rows: 288 MB and about 7·10¹⁰ flops, a few seconds on two cores.
+constexpr Eigen::Index exactMaxRows = 6000;
+/// Landmarks of the automatic Nyström path from a work budget: the fit costs about 4n'm² flops,
+/// so m = √(2·10¹⁰/n') keeps it near 10¹¹ flops (seconds on two cores), within [500, 2000].
+int autoLandmarks(Eigen::Index n)
+{
+    const double m = std::sqrt(2e10 / static_cast<double>(std::max<Eigen::Index>(1, n)));
+    return static_cast<int>(std::clamp(m, 500.0, 2000.0));
+}
 
 } // namespace
 
@@ -326,6 +338,17 @@ struct KicDetector::Model {
     bool primal = false;
     MonomialBasis basis;
     Eigen::MatrixXd LP; // lower factor of ρI + VVᵀ
+    // Large-n path (Nyström / landmarks): VVᵀ replaced by its projection onto the span of the
+    // landmarks' feature vectors. In orthonormal coordinates of that span, φ(x) = L_z⁻¹k_z(x), and
+    // ρ⁻¹φ(ρ) = ‖(I − P)v(x)‖²/ρ + φᵀ(ρI + G̃)⁻¹φ with ‖(I − P)v(x)‖² = γ − ‖φ‖² and
+    // G̃ = Σ φ(x_i)φ(x_i)ᵀ/n' — eq. 11 for the projected operator, exact when every fit point is a landmark.
+    bool nystrom = false;
+    std::vector<Eigen::Index> landmarkRows; // rows of X
+    Eigen::MatrixXd Z;  // landmarks (m×p)
+    Eigen::MatrixXd LZ; // lower factor of K_zz + εI
+    Eigen::MatrixXd LN; // lower factor of ρI + G̃
+    double jitter = 0;  // ε
+    bool denseFactor = true; // F holds a factorisation (false: primal-only or Nyström)
     CgStats cgStats;
 };
 
@@ -395,13 +418,26 @@ DetectorInfo KicDetector::info()
     solver.type = ParamType::Choice;
     solver.choices = {"auto", "cholesky", "cg"};
     solver.defaultValue = "auto";
-    solver.help = "cholesky: factor K + nρI once (n³/3), then O(n²) per score (eq. 15). cg: eq. 19 as "
+    solver.help = "(Exact path only.) cholesky: factor K + nρI once (n³/3), then O(n²) per score (eq. 15). cg: eq. 19 as "
                   "ridge regression, conjugate gradient per point, O(iterations·n²) each — cheaper "
                   "only for a few points, and fitting scores all n, so it is slower in practice. "
                   "auto = cholesky for every n.";
     solver.reference = "KIC paper eq. 15, 19, App. A";
 
-    d.params = {kernel, degree, sigma, c, alpha, solver, contaminationParam()};
+    ParamSpec landmarks = makeParamSpec(
+        "landmarks", ParamType::Int, "auto", 0, 1'000'000,
+        "0 = exact: the n×n kernel matrix (n³/3 flops, 8n² bytes). m > 0 = Nyström: VVᵀ projected onto the "
+        "span of m training points drawn at random (seed), O(n·m²) work and O(m²) memory; the score keeps "
+        "the part of v(x) outside that span (divided by ρ), so far points still score high. m ≥ n is exact "
+        "by another route.",
+        "KIC paper eq. 11 with the Nyström approximation (Williams & Seeger, NIPS 2000)");
+    landmarks.autoRule = "0 (exact) up to 6000 points, or for a polynomial kernel with at most 3000 monomials "
+                         "(the primal system of eq. 11 is then exact at any n); else √(2·10¹⁰/n) landmarks within [500, 2000] "
+                         "(a work budget of about 10¹¹ flops: 587 on 58 000 rows)";
+    landmarks.paperValue = "0";
+    d.params = {kernel, degree, sigma, c, alpha, solver, landmarks,
+                seedParam("Seed of the landmark draw (landmarks > 0): same seed, same data → same scores."),
+                contaminationParam()};
     d.normalization = "zscore"; // KIC paper sec. 4.1: zero mean, unit variance per feature
     d.make = [](ParamSet p) { return std::make_unique<KicDetector>(std::move(p)); };
     return d;
@@ -409,17 +445,67 @@ DetectorInfo KicDetector::info()
 
 namespace {
 
+/// The polynomial kernel's primal model alone (eq. 11): M = VVᵀ/n' (eq. 6) accumulated by blocks,
+/// ρ = ‖M‖_F/(C√n') (sec. 4.1, ‖VᵀV‖_F = ‖VVᵀ‖_F), and the factor of ρI + M.
+std::unique_ptr<Model> buildPrimal(const Eigen::MatrixXd& Xf, const Kernel& kernel, double C, const double* rhoGiven,
+                                   const Ticker& tick)
+{
+    const Eigen::Index n = Xf.rows();
+    const double dn = static_cast<double>(n);
+    auto mod = std::make_unique<Model>();
+    mod->kernel = kernel;
+    mod->X = Xf;
+    mod->denseFactor = false;
+    MonomialBasis basis(static_cast<int>(Xf.cols()), kernel.degree, primalMaxSize);
+    const Eigen::Index si = basis.size();
+    Eigen::MatrixXd M = Eigen::MatrixXd::Zero(si, si);
+    const Eigen::Index rb = std::clamp<Eigen::Index>(std::min<Eigen::Index>(2'000'000 / si, 250'000'000 / (si * si)), 16, 4096);
+    for (Eigen::Index r0 = 0; r0 < n; r0 += rb) {
+        const Eigen::Index rows = std::min(rb, n - r0);
+        const Eigen::MatrixXd V = basis.evaluate(Xf.middleRows(r0, rows));
+        M.selfadjointView<Eigen::Lower>().rankUpdate(V.transpose(), 1.0 / dn); // eq. 6
+        tick(0.9 * static_cast<double>(r0 + rows) / dn);
+    }
+    M = M.selfadjointView<Eigen::Lower>();
+    if (!M.allFinite())
+        throw DataError("kic: kernel values overflow; normalise the data (e.g. --normalize zscore) or lower the degree");
+    mod->rho = rhoGiven ? *rhoGiven : M.norm() / (C * std::sqrt(dn));
+    if (!(mod->rho > 0))
+        throw DataError("kic: the kernel matrix is zero");
+    mod->lambda = dn * mod->rho;
+    M.diagonal().array() += mod->rho;
+    Eigen::LLT<Eigen::MatrixXd> llt(M);
+    if (llt.info() != Eigen::Success) {
+        std::ostringstream msg;
+        msg << "kic: ρI + VVᵀ is not numerically positive definite (ρ = " << mod->rho << "); lower C (currently "
+            << C << ")";
+        throw ParamError(msg.str());
+    }
+    mod->primal = true;
+    mod->basis = std::move(basis);
+    mod->LP = llt.matrixL();
+    tick(1.0);
+    return mod;
+}
+
 /// Builds the model on the fit points Xf: kernel matrix, ρ (or the given one), and the
 /// factorisation (or K itself for cg). Progress over [0,1] of tick.
 std::unique_ptr<Model> buildModel(const Eigen::MatrixXd& Xf, const Kernel& kernel, double C, const double* rhoGiven,
                                   bool cg, const Ticker& tick)
 {
     const Eigen::Index n = Xf.rows();
+    // A polynomial kernel whose monomial basis is small: the primal system (eq. 11) is exact and
+    // needs no n'×n' matrix at all, so large n' take that route alone.
+    const bool primalOnly = !cg && kernel.kind == KernelKind::Poly && n > exactMaxRows
+                            && MonomialBasis::count(static_cast<int>(Xf.cols()), kernel.degree) <= primalMaxSize;
+    if (primalOnly)
+        return buildPrimal(Xf, kernel, C, rhoGiven, tick);
     if (n > KicDetector::maxFitPoints) {
         std::ostringstream msg;
         msg << "kic: fitting on " << n << " points needs a " << n << "×" << n << " kernel matrix ("
             << static_cast<double>(n) * static_cast<double>(n) * 8e-9 << " GB); the limit is "
-            << KicDetector::maxFitPoints << " points — subsample the data or use filter_alpha";
+            << KicDetector::maxFitPoints << " points — set landmarks to auto or a number of landmarks "
+               "(the Nyström path, O(n·m²) work and O(m²) memory)";
         throw ParamError(msg.str());
     }
     auto m = std::make_unique<Model>();
@@ -490,6 +576,100 @@ std::unique_ptr<Model> buildModel(const Eigen::MatrixXd& Xf, const Kernel& kerne
     return m;
 }
 
+Eigen::VectorXd scoreQueries(const Model& m, const Eigen::MatrixXd& Q, const Ticker& tick, CgStats& stats);
+
+/// The Nyström model on the fit points Xf with the given landmark rows (see Model): K_zz's
+/// Cholesky factor (with the smallest jitter ε that makes it definite: duplicate landmarks), then
+/// G̃ accumulated over blocks of fit points, ρ from ‖G̃‖_F (sec. 4.1 with VᵀV ≈ ΦΦᵀ/n', whose
+/// Frobenius norm equals ‖G̃‖_F) and the factor of ρI + G̃. Costs O(n'm² + m³), memory O(m²).
+std::unique_ptr<Model> buildNystrom(const Eigen::MatrixXd& Xf, const Kernel& kernel, double C, const double* rhoGiven,
+                                    std::vector<Eigen::Index> rows, const Ticker& tick)
+{
+    const Eigen::Index n = Xf.rows(), m = static_cast<Eigen::Index>(rows.size());
+    auto mod = std::make_unique<Model>();
+    mod->kernel = kernel;
+    mod->X = Xf;
+    mod->nystrom = true;
+    mod->denseFactor = false;
+    mod->landmarkRows = std::move(rows);
+    mod->Z.resize(m, Xf.cols());
+    for (Eigen::Index j = 0; j < m; ++j)
+        mod->Z.row(j) = Xf.row(mod->landmarkRows[static_cast<std::size_t>(j)]);
+    Eigen::MatrixXd Kzz = kernel.cross(mod->Z, mod->Z);
+    Kzz = Kzz.selfadjointView<Eigen::Lower>(); // exactly symmetric
+    if (!Kzz.allFinite())
+        throw DataError("kic: kernel values overflow; normalise the data (e.g. --normalize zscore) or lower the degree");
+    const double scale = std::max(Kzz.diagonal().mean(), 1e-300);
+    Eigen::LLT<Eigen::MatrixXd> llt;
+    for (double eps = 1e-10 * scale;; eps *= 100) {
+        Eigen::MatrixXd A = Kzz;
+        A.diagonal().array() += eps;
+        llt.compute(A);
+        if (llt.info() == Eigen::Success) {
+            mod->jitter = eps;
+            break;
+        }
+        if (eps > 1e-2 * scale)
+            throw DataError("kic: the landmarks' kernel matrix is singular even with a jitter of 1 % of its "
+                            "diagonal; normalise the data or change sigma");
+    }
+    mod->LZ = llt.matrixL();
+    tick(0.1);
+    // G̃ = ΦᵀΦ/n' by blocks of rows: Φ_bᵀ = L_z⁻¹ K_zb.
+    Eigen::MatrixXd G = Eigen::MatrixXd::Zero(m, m);
+    const Eigen::Index b = std::clamp<Eigen::Index>(4'000'000 / std::max<Eigen::Index>(1, m), 64, 8192);
+    const double dn = static_cast<double>(n);
+    for (Eigen::Index r0 = 0; r0 < n; r0 += b) {
+        const Eigen::Index h = std::min(b, n - r0);
+        Eigen::MatrixXd W = kernel.cross(mod->Z, Xf.middleRows(r0, h)); // m×h
+        mod->LZ.triangularView<Eigen::Lower>().solveInPlace(W);
+        G.selfadjointView<Eigen::Lower>().rankUpdate(W, 1.0 / dn);
+        tick(0.1 + 0.85 * static_cast<double>(r0 + h) / dn);
+    }
+    G = G.selfadjointView<Eigen::Lower>();
+    mod->rho = rhoGiven ? *rhoGiven : G.norm() / (C * std::sqrt(dn));
+    if (!(mod->rho > 0) || !std::isfinite(mod->rho))
+        throw DataError("kic: the kernel matrix is zero or not finite");
+    mod->lambda = dn * mod->rho;
+    G.diagonal().array() += mod->rho;
+    Eigen::LLT<Eigen::MatrixXd> lln(G);
+    if (lln.info() != Eigen::Success) {
+        std::ostringstream msg;
+        msg << "kic: ρI + G̃ is not numerically positive definite (ρ = " << mod->rho << "); lower C (currently " << C
+            << ")";
+        throw ParamError(msg.str());
+    }
+    mod->LN = lln.matrixL();
+    tick(1.0);
+    return mod;
+}
+
+/// m landmark rows of n drawn uniformly without replacement (partial Fisher–Yates with the
+/// project's seeded generator), in increasing order.
+std::vector<Eigen::Index> drawLandmarks(Eigen::Index n, Eigen::Index m, std::uint64_t seed)
+{
+    std::vector<Eigen::Index> all(static_cast<std::size_t>(n));
+    std::iota(all.begin(), all.end(), Eigen::Index(0));
+    Rng rng(seed);
+    m = std::min(m, n);
+    for (Eigen::Index i = 0; i < m; ++i) {
+        const auto j = i + static_cast<Eigen::Index>(rng.index(static_cast<std::uint64_t>(n - i)));
+        std::swap(all[static_cast<std::size_t>(i)], all[static_cast<std::size_t>(j)]);
+    }
+    all.resize(static_cast<std::size_t>(m));
+    std::sort(all.begin(), all.end());
+    return all;
+}
+
+/// The model on the fit points: exact (landmarks = 0) or Nyström with min(landmarks, n') landmarks.
+std::unique_ptr<Model> makeModel(const Eigen::MatrixXd& Xf, const Kernel& kernel, double C, const double* rhoGiven,
+                                 bool cg, Eigen::Index landmarks, std::uint64_t seed, const Ticker& tick)
+{
+    if (landmarks <= 0)
+        return buildModel(Xf, kernel, C, rhoGiven, cg, tick);
+    return buildNystrom(Xf, kernel, C, rhoGiven, drawLandmarks(Xf.rows(), landmarks, seed), tick);
+}
+
 /// Scores of the model's own fit points. cholesky: with g = K e_j/√n' (eq. 16), eq. 15 becomes
 /// φ_j = λ − λ²(A⁻¹)_jj for A = K + λI, λ = n'ρ, so only diag(A⁻¹) is needed (n³/3 flops).
 /// cg: eq. 19 / 22 solved by conjugate gradient with right-hand sides K e_j.
@@ -497,6 +677,8 @@ Eigen::VectorXd fitPointScores(Model& m, const Ticker& tick)
 {
     const Eigen::Index n = m.X.rows();
     const double dn = static_cast<double>(n);
+    if (!m.denseFactor)
+        return scoreQueries(m, m.X, tick, m.cgStats);
     if (!m.cg) {
         const Eigen::VectorXd a = diagonalOfInverse(m.F, tick);
         // score = φ/ρ = n'(1 − λ a_jj); φ ≥ 0 in exact arithmetic.
@@ -525,6 +707,22 @@ Eigen::VectorXd scoreQueries(const Model& m, const Eigen::MatrixXd& Q, const Tic
 {
     const Eigen::Index nq = Q.rows();
     Eigen::VectorXd out(nq);
+    if (m.nystrom) {
+        // ρ⁻¹φ(ρ) = (γ − ‖φ‖²)/ρ + ‖L_N⁻¹φ‖² with φ = L_z⁻¹k_z(x) (see Model).
+        const Eigen::Index mz = m.Z.rows();
+        const Eigen::Index b = std::clamp<Eigen::Index>(4'000'000 / std::max<Eigen::Index>(1, mz), 64, 8192);
+        for (Eigen::Index r0 = 0; r0 < nq; r0 += b) {
+            const Eigen::Index rows = std::min(b, nq - r0);
+            const Eigen::MatrixXd Qb = Q.middleRows(r0, rows);
+            Eigen::MatrixXd W = m.kernel.cross(m.Z, Qb); // m×rows
+            m.LZ.triangularView<Eigen::Lower>().solveInPlace(W);
+            const Eigen::ArrayXd resid = (m.kernel.self(Qb) - W.colwise().squaredNorm().transpose()).array().max(0.0);
+            m.LN.triangularView<Eigen::Lower>().solveInPlace(W);
+            out.segment(r0, rows) = (resid / m.rho).matrix() + W.colwise().squaredNorm().transpose();
+            tick(static_cast<double>(r0 + rows) / static_cast<double>(nq));
+        }
+        return out;
+    }
     if (m.primal) {
         // eq. 11: ρ⁻¹φ(ρ) = vᵀ(ρI + VVᵀ)⁻¹v = ‖L_P⁻¹ v‖².
         const Eigen::Index b = std::clamp<Eigen::Index>(2'000'000 / std::max<Eigen::Index>(1, m.basis.size()), 64, 8192);
@@ -593,6 +791,11 @@ Eigen::VectorXd KicDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     if (sigma == 0.0)
         sigma = std::sqrt(p) / (alpha > 0 ? 4.0 : 2.0); // sec. 4.1: √p/2 (KIC-RBF), √p/4 (KIC-RBF2)
     const Kernel kernel = kernelFromParams(params(), sigma);
+    const bool smallBasis = kernel.kind == KernelKind::Poly
+                            && MonomialBasis::count(static_cast<int>(X.cols()), kernel.degree) <= primalMaxSize;
+    const Eigen::Index landmarks =
+        autoInt("landmarks", n <= exactMaxRows || smallBasis ? 0 : autoLandmarks(n));
+    const auto seed = static_cast<std::uint64_t>(params().getInt("seed"));
     const Ticker root([&progress](double f, const std::string& msg) { progress.report(f, msg); }, 0.0, 1.0, "kic");
 
     // The n×n kernel, its Cholesky factor and diag(A⁻¹) are BLAS-3 work that uses both cores.
@@ -600,7 +803,7 @@ Eigen::VectorXd KicDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     std::unique_ptr<Model> model;
     Eigen::VectorXd train(n);
     if (alpha == 0.0) {
-        model = buildModel(X, kernel, C, nullptr, cg, root.sub(0.0, 0.5, "kernel model"));
+        model = makeModel(X, kernel, C, nullptr, cg, landmarks, seed, root.sub(0.0, 0.5, "kernel model"));
         train = fitPointScores(*model, root.sub(0.5, 1.0, "training scores (eq. 15)"));
     } else {
         // eq. 20: keep the ⌊αn⌋ points of lowest score (ties by row order; the 1e-9 absorbs the
@@ -611,7 +814,7 @@ Eigen::VectorXd KicDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
                              + std::to_string(keep) + " of " + std::to_string(n) + " points; need at least 2");
         Eigen::VectorXd first;
         {
-            auto m0 = buildModel(X, kernel, C, nullptr, cg, root.sub(0.0, 0.3, "kernel model (all points)"));
+            auto m0 = makeModel(X, kernel, C, nullptr, cg, landmarks, seed, root.sub(0.0, 0.3, "kernel model (all points)"));
             first = fitPointScores(*m0, root.sub(0.3, 0.5, "scores before filtering"));
         }
         std::vector<Eigen::Index> order(static_cast<std::size_t>(n));
@@ -620,7 +823,7 @@ Eigen::VectorXd KicDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
         std::vector<Eigen::Index> kept(order.begin(), order.begin() + keep), rest(order.begin() + keep, order.end());
         std::sort(kept.begin(), kept.end());
         std::sort(rest.begin(), rest.end());
-        model = buildModel(selectRows(X, kept), kernel, C, nullptr, cg, root.sub(0.5, 0.7, "kernel model (filtered)"));
+        model = makeModel(selectRows(X, kept), kernel, C, nullptr, cg, landmarks, seed, root.sub(0.5, 0.7, "kernel model (filtered)"));
         const Eigen::VectorXd sk = fitPointScores(*model, root.sub(0.7, 0.8, "training scores (eq. 15)"));
         const Eigen::VectorXd sr = rest.empty() ? Eigen::VectorXd()
                                                 : scoreQueries(*model, selectRows(X, rest),
@@ -651,6 +854,10 @@ std::map<std::string, double> KicDetector::figures() const
                                        {"training_points", static_cast<double>(m_trainingRows)}};
     if (m_model->kernel.kind == KernelKind::Rbf)
         f["sigma"] = m_model->kernel.sigma;
+    if (m_model->nystrom) {
+        f["landmarks"] = static_cast<double>(m_model->Z.rows());
+        f["nystrom_jitter"] = m_model->jitter;
+    }
     if (m_model->cg) {
         f["cg_iterations"] = m_model->cgStats.iterations;
         f["cg_unconverged"] = static_cast<double>(m_model->cgStats.unconverged);
@@ -667,7 +874,8 @@ nlohmann::json KicDetector::saveState() const
             {"sigma", m.kernel.sigma},
             {"training_rows", m_trainingRows},
             {"cg_iterations", m.cgStats.iterations},
-            {"cg_unconverged", m.cgStats.unconverged}};
+            {"cg_unconverged", m.cgStats.unconverged},
+            {"landmark_rows", m.landmarkRows}};
 }
 
 void KicDetector::loadState(const nlohmann::json& state)
@@ -686,8 +894,20 @@ void KicDetector::loadState(const nlohmann::json& state)
     const Eigen::MatrixXd X = Eigen::Map<const Eigen::MatrixXd>(v.data(), n, p);
     std::unique_ptr<Model> m;
     try {
-        m = buildModel(X, kernelFromParams(params(), sigma), params().getReal("C"), &rho,
-                       params().getChoice("solver") == "cg", Ticker());
+        // The Nyström model is rebuilt from the stored landmark rows (the fit's random draw).
+        std::vector<Eigen::Index> rows;
+        if (state.contains("landmark_rows"))
+            for (const auto& r : state.at("landmark_rows")) {
+                const auto i = static_cast<Eigen::Index>(jsonInt(r, "kic model: landmark_rows"));
+                if (i < 0 || i >= n || (!rows.empty() && i <= rows.back()))
+                    throw DataError("kic model: landmark_rows must be increasing row numbers below " + std::to_string(n));
+                rows.push_back(i);
+            }
+        const Kernel kernel = kernelFromParams(params(), sigma);
+        if (!rows.empty())
+            m = buildNystrom(X, kernel, params().getReal("C"), &rho, std::move(rows), Ticker());
+        else
+            m = buildModel(X, kernel, params().getReal("C"), &rho, params().getChoice("solver") == "cg", Ticker());
     } catch (const ParamError& e) {
         throw DataError(std::string("kic model: ") + e.what());
     }

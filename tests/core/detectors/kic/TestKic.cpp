@@ -365,6 +365,84 @@ private slots:
         QVERIFY(ic->trainingScores().head(300).maxCoeff() < ic->trainingScores().tail(6).minCoeff());
     }
 
+    void nystromWithEveryPointAsLandmarkIsExact()
+    {
+        // With all n' fit points as landmarks the projection P is the identity on the span of the
+        // training features, so the Nyström score equals eq. 15 (up to the jitter's ε/ρ).
+        const Eigen::MatrixXd X = gaussian(200, 3, 131);
+        const Eigen::MatrixXd Q = gaussian(20, 3, 132, 2.0);
+        auto exact = Registry::instance().create("kic", {{"kernel", "rbf"}, {"sigma", "0.5"}, {"landmarks", "0"}});
+        auto all = Registry::instance().create("kic", {{"kernel", "rbf"}, {"sigma", "0.5"}, {"landmarks", "200"}});
+        exact->fit(X);
+        all->fit(X);
+        QCOMPARE(fig(*all, "landmarks"), 200.0);
+        QVERIFY(std::isnan(fig(*exact, "landmarks")));
+        QVERIFY(std::abs(fig(*all, "rho") / fig(*exact, "rho") - 1) < 1e-9);
+        const double scale = exact->trainingScores().maxCoeff();
+        QVERIFY((all->trainingScores() - exact->trainingScores()).cwiseAbs().maxCoeff() < 1e-5 * scale);
+        QVERIFY((all->score(Q) - exact->score(Q)).cwiseAbs().maxCoeff() < 1e-5 * exact->score(Q).maxCoeff());
+    }
+
+    void nystromKeepsFarPointsOnTopAndIsSeeded()
+    {
+        // 600 inliers + 6 far points, 50 landmarks: the part of v(x) outside the landmarks' span
+        // (γ − ‖φ‖², divided by ρ) still puts every far point above every inlier.
+        Eigen::MatrixXd X = gaussian(606, 3, 141);
+        Rng rng(142);
+        for (int i = 600; i < 606; ++i) {
+            Eigen::RowVector3d dir(rng.normal(), rng.normal(), rng.normal());
+            X.row(i) = 8.0 * dir.normalized();
+        }
+        auto a = Registry::instance().create("kic", {{"kernel", "rbf"}, {"landmarks", "50"}, {"seed", "3"}});
+        auto b = Registry::instance().create("kic", {{"kernel", "rbf"}, {"landmarks", "50"}, {"seed", "3"}});
+        auto c = Registry::instance().create("kic", {{"kernel", "rbf"}, {"landmarks", "50"}, {"seed", "4"}});
+        a->fit(X);
+        b->fit(X);
+        c->fit(X);
+        QCOMPARE(a->trainingScores(), b->trainingScores());
+        QVERIFY(a->trainingScores() != c->trainingScores());
+        for (const auto* d : {a.get(), c.get()}) {
+            const Eigen::VectorXd s = d->trainingScores();
+            QVERIFY(s.head(600).maxCoeff() < s.tail(6).minCoeff());
+        }
+        // A far point outside every landmark's reach scores about 1/ρ (its whole v(x) is residual).
+        Eigen::MatrixXd far(1, 3);
+        far << 40, 0, 0;
+        QVERIFY(std::abs(a->score(far)(0) * fig(*a, "rho") - 1.0) < 1e-6);
+    }
+
+    void polynomialKernelAtLargeNIsExactThroughThePrimal()
+    {
+        // n' = 7000 > 6000 with p = 2, d = 2 (s = 6): no n'×n' matrix, eq. 11 with the explicit V.
+        const Eigen::MatrixXd X = gaussian(7000, 2, 151);
+        const Eigen::MatrixXd Q = gaussian(10, 2, 152, 2.0);
+        auto d = Registry::instance().create("kic", {{"kernel", "poly"}});
+        d->fit(X);
+        QCOMPARE(QString::fromStdString(d->params().resolvedText("landmarks")), QString("0"));
+        const Eigen::MatrixXd V = explicitV(X);
+        const double rho = (V.transpose() * V).norm() / (500.0 * std::sqrt(7000.0)); // sec. 4.1
+        QVERIFY(std::abs(fig(*d, "rho") / rho - 1) < 1e-9);
+        QVERIFY(maxRelDiff(d->score(Q), eq11(V, rho, Q)) < 1e-8);
+        QVERIFY(maxRelDiff(d->trainingScores().head(50), eq11(V, rho, X.topRows(50))) < 1e-8);
+    }
+
+    void exactPathAboveTheLimitNamesLandmarks()
+    {
+        const Eigen::MatrixXd X = gaussian(KicDetector::maxFitPoints + 1, 2, 161);
+        auto d = Registry::instance().create("kic", {{"kernel", "rbf"}, {"landmarks", "0"}});
+        try {
+            d->fit(X);
+            QFAIL("expected ParamError");
+        } catch (const ParamError& e) {
+            QVERIFY(QString(e.what()).contains("landmarks"));
+        }
+        // auto takes the Nyström path instead.
+        auto a = Registry::instance().create("kic", {{"kernel", "rbf"}});
+        a->fit(X);
+        QCOMPARE(fig(*a, "landmarks"), std::floor(std::sqrt(2e10 / (KicDetector::maxFitPoints + 1))));
+        QVERIFY(a->trainingScores().allFinite());
+    }
+
     void icRefusesHugeMomentMatrix()
     {
         // p = 100, d = 3: s = C(103, 3) = 176851 — refused before any allocation.
@@ -457,6 +535,8 @@ private slots:
             {"kic", {{"kernel", "poly"}}},
             {"kic", {{"kernel", "rbf"}}},
             {"kic", {{"kernel", "rbf"}, {"filter_alpha", "0.6"}}},
+            {"kic", {{"kernel", "rbf"}, {"landmarks", "20"}, {"seed", "5"}}},
+            {"kic", {{"kernel", "rbf"}, {"landmarks", "20"}, {"filter_alpha", "0.6"}}},
             {"kic", {{"kernel", "poly"}, {"degree", "3"}, {"solver", "cg"}}},
             {"ic", {{"degree", "2"}}}};
         for (const auto& [id, params] : cases) {
