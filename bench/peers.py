@@ -109,6 +109,12 @@ TASKS = [
     ("knn k=5, Shuttle", "shuttle", "knn", {"k": 5}, "none",
      [("scikit-learn NearestNeighbors", peer_knn)]),
     ("KODS fit, WBC", "wbc", "kods", {}, "l2", [("scikit-learn OneClassSVM", peer_ocsvm)]),
+    ("KODS fit, ring 1000 (fig. 1d, 5 % outliers)", "ring1000", "kods", {}, "none",
+     [("scikit-learn OneClassSVM", peer_ocsvm)]),
+    ("KODS fit, ring 3000 (fig. 1d, 5 % outliers)", "ring3000", "kods", {}, "none",
+     [("scikit-learn OneClassSVM", peer_ocsvm)]),
+    ("KODS on Spambase (fit_rows auto: 2000 of 4601 rows)", "spambase", "kods", {}, "zscore",
+     [("scikit-learn OneClassSVM", peer_ocsvm)]),
     ("KIC on Shuttle (58 000 rows)", "shuttle", "kic", {"kernel": "rbf"}, "zscore",
      [("scikit-learn IsolationForest", peer_iforest)]),
 ]

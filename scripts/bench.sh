@@ -19,6 +19,11 @@ if [ "${1:-}" = "--peers" ]; then
       -DOLENS_BUILD_PYTHON=OFF -DOLENS_NATIVE=${OLENS_NATIVE:-ON} -DCMAKE_CXX_COMPILER_LAUNCHER=$(command -v ccache || true)
   fi
   cmake --build "$BUILD_DIR" -j "${JOBS:-2}" --target outlierlens-cli
+  # The KODS paper's fig. 1d ring at the speed issue's sizes, 5 % uniform outliers (seeded).
+  for n in 1000 3000; do
+    [ -f data/ring$n.csv ] || "$BUILD_DIR/app/cli/outlierlens-cli" generate ring --n $n --seed 1 \
+      --param outliers=0.05 --output data/ring$n.csv
+  done
   exec /usr/bin/python3 bench/peers.py --cli "$BUILD_DIR/app/cli/outlierlens-cli" "$@"
 fi
 bash scripts/deps.sh

@@ -1,8 +1,11 @@
 #include "base/Stats.h"
 
+#include "base/Rng.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 namespace olens {
@@ -18,6 +21,21 @@ double quantile(const Eigen::VectorXd& values, double q)
     const auto hi = std::min(lo + 1, v.size() - 1);
     const double frac = pos - static_cast<double>(lo);
     return v[lo] + frac * (v[hi] - v[lo]);
+}
+
+std::vector<Eigen::Index> sampleRows(Eigen::Index n, Eigen::Index m, std::uint64_t seed)
+{
+    std::vector<Eigen::Index> all(static_cast<std::size_t>(std::max<Eigen::Index>(n, 0)));
+    std::iota(all.begin(), all.end(), Eigen::Index(0));
+    m = std::clamp<Eigen::Index>(m, 0, n);
+    Rng rng(seed);
+    for (Eigen::Index i = 0; i < m; ++i) {
+        const auto j = i + static_cast<Eigen::Index>(rng.index(static_cast<std::uint64_t>(n - i)));
+        std::swap(all[static_cast<std::size_t>(i)], all[static_cast<std::size_t>(j)]);
+    }
+    all.resize(static_cast<std::size_t>(m));
+    std::sort(all.begin(), all.end());
+    return all;
 }
 
 } // namespace olens

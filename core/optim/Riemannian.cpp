@@ -7,7 +7,7 @@
 
 namespace olens::riemannian {
 
-int ProductManifold::addStiefel(Eigen::Index n, Eigen::Index p, StiefelMetric metric)
+int ProductManifold::addStiefel(Eigen::Index n, Eigen::Index p, StiefelMetric metric, StiefelRetraction retraction)
 {
     if (p < 1 || n < p)
         throw std::invalid_argument("Stiefel manifold St(" + std::to_string(n) + ", " + std::to_string(p)
@@ -17,6 +17,7 @@ int ProductManifold::addStiefel(Eigen::Index n, Eigen::Index p, StiefelMetric me
     f.rows = n;
     f.cols = p;
     f.metric = metric;
+    f.retraction = retraction;
     m_factors.push_back(std::move(f));
     return static_cast<int>(m_factors.size()) - 1;
 }
@@ -139,14 +140,14 @@ Tangent ProductManifold::egradToRgrad(const Point& x, const Tangent& g) const
         case FactorKind::Oblique: out[i] = projectFactor(f, x[i], g[i]); break;
         case FactorKind::Stiefel:
             if (f.metric == StiefelMetric::Canonical)
-                out[i] = g[i] - x[i] * g[i].transpose() * x[i]; // GODS eq. 26
+                out[i] = g[i] - x[i] * (g[i].transpose() * x[i]); // GODS eq. 26 (the p×p product first: never n×n)
             else
                 out[i] = g[i] - x[i] * sym(x[i].transpose() * g[i]);
             break;
         case FactorKind::GeneralizedStiefel: {
             const Eigen::MatrixXd Binvg = f.Bllt->solve(g[i]);
             if (f.metric == StiefelMetric::Canonical)
-                out[i] = Binvg - x[i] * g[i].transpose() * x[i]; // GODS eq. 29 (transposed: U = Λᵀ)
+                out[i] = Binvg - x[i] * (g[i].transpose() * x[i]); // GODS eq. 29 (transposed: U = Λᵀ)
             else
                 out[i] = Binvg - x[i] * sym(x[i].transpose() * g[i]); // P_U(B⁻¹g), since UᵀB B⁻¹g = Uᵀg
             break;
@@ -195,16 +196,23 @@ Eigen::MatrixXd qf(const Eigen::MatrixXd& A)
     return Q;
 }
 
-Eigen::MatrixXd generalizedPolar(const Eigen::MatrixXd& Y, const Eigen::MatrixXd& B)
+namespace {
+/// Y·M^{-1/2} for the p×p Gram matrix M = YᵀBY (B = I: the polar factor of Y).
+Eigen::MatrixXd timesInverseSqrt(const Eigen::MatrixXd& Y, const Eigen::MatrixXd& M)
 {
-    if (B.rows() != Y.rows() || B.cols() != Y.rows())
-        throw std::invalid_argument("generalizedPolar: B must be square with as many rows as Y");
-    const Eigen::MatrixXd M = sym(Y.transpose() * (B * Y)); // YᵀBY, p×p
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(M);
     if (es.info() != Eigen::Success || !(es.eigenvalues().minCoeff() > 0.0))
         throw std::invalid_argument("generalizedPolar: YᵀBY is not positive definite");
     const Eigen::VectorXd isq = es.eigenvalues().array().rsqrt();
     return Y * (es.eigenvectors() * isq.asDiagonal() * es.eigenvectors().transpose());
+}
+} // namespace
+
+Eigen::MatrixXd generalizedPolar(const Eigen::MatrixXd& Y, const Eigen::MatrixXd& B)
+{
+    if (B.rows() != Y.rows() || B.cols() != Y.rows())
+        throw std::invalid_argument("generalizedPolar: B must be square with as many rows as Y");
+    return timesInverseSqrt(Y, sym(Y.transpose() * (B * Y))); // YᵀBY, p×p
 }
 
 Point ProductManifold::retract(const Point& x, const Tangent& v, double t) const
@@ -213,7 +221,11 @@ Point ProductManifold::retract(const Point& x, const Tangent& v, double t) const
     for (std::size_t i = 0; i < m_factors.size(); ++i) {
         Eigen::MatrixXd moved = x[i] + t * v[i];
         switch (m_factors[i].kind) {
-        case FactorKind::Stiefel: y[i] = qf(moved); break;
+        case FactorKind::Stiefel:
+            y[i] = m_factors[i].retraction == StiefelRetraction::Polar
+                       ? timesInverseSqrt(moved, sym(moved.transpose() * moved))
+                       : qf(moved);
+            break;
         case FactorKind::Oblique: moved.colwise().normalize(); y[i] = std::move(moved); break;
         case FactorKind::GeneralizedStiefel: y[i] = generalizedPolar(moved, *m_factors[i].B); break;
         case FactorKind::Euclidean: y[i] = std::move(moved); break;

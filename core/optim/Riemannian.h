@@ -56,12 +56,17 @@ enum class FactorKind { Stiefel, Euclidean, Oblique, GeneralizedStiefel };
 /// Stiefel and generalized Stiefel factors: Euclidean = the embedded metric (for the generalized
 /// Stiefel manifold the B-metric tr(ξᵀBζ)); Canonical = eq. 26 / eq. 29.
 enum class StiefelMetric { Euclidean, Canonical };
+/// Stiefel factors: QR = the Q factor of x + tξ (default); Polar = (x + tξ)((x + tξ)ᵀ(x + tξ))^{-1/2},
+/// the image of the generalized polar retraction under U = L⁻ᵀQ (B = LLᵀ), so that a generalized
+/// Stiefel problem can be solved on the plain Stiefel manifold with the same iterates.
+enum class StiefelRetraction { QR, Polar };
 
 struct Factor {
     FactorKind kind = FactorKind::Euclidean;
     Eigen::Index rows = 0;
     Eigen::Index cols = 0;
     StiefelMetric metric = StiefelMetric::Euclidean;  ///< Stiefel and GeneralizedStiefel only
+    StiefelRetraction retraction = StiefelRetraction::QR; ///< Stiefel only
     std::shared_ptr<const Eigen::MatrixXd> B;         ///< GeneralizedStiefel only (rows×rows, SPD)
     std::shared_ptr<const Eigen::LLT<Eigen::MatrixXd>> Bllt; ///< Cholesky of B (GeneralizedStiefel)
 };
@@ -70,7 +75,8 @@ class ProductManifold {
 public:
     ProductManifold() = default;
     /// Appends a factor; returns its index. Stiefel requires 1 ≤ p ≤ n (std::invalid_argument).
-    int addStiefel(Eigen::Index n, Eigen::Index p, StiefelMetric metric = StiefelMetric::Euclidean);
+    int addStiefel(Eigen::Index n, Eigen::Index p, StiefelMetric metric = StiefelMetric::Euclidean,
+                   StiefelRetraction retraction = StiefelRetraction::QR);
     int addEuclidean(Eigen::Index rows, Eigen::Index cols);
     /// Oblique manifold OB(n,p): n×p matrices with unit-norm columns. Requires n ≥ 1, p ≥ 1.
     int addOblique(Eigen::Index n, Eigen::Index p);

@@ -43,7 +43,8 @@
 // choice, fewer products with 𝕂); retraction by the generalized polar decomposition (sec. 6.2); stop
 // after max_iter iterations or when the gradient norm is below 1e-6 × its initial value.
 // Start (sec. 6.3): duals 1/(nK); rows 2..K perturbed (seeded) so that K rows can be 𝕂-orthonormal.
-// Training needs the n×n Gram matrix (and the manifold's Cholesky factors): n ≤ 3000 rows.
+// Training needs the n×n Gram matrix and its Cholesky factor: fit_rows ≤ 10000 (auto: a seeded subset of 2000
+// rows when n is larger; every row is scored).
 // Scoring evaluates kernels against the n training rows in chunks of queries (bounded memory).
 // The paper works on L2-normalised features (sec. 7.3): DetectorInfo::normalization = "l2". The
 // fig. 1d ring experiment is on raw 2-D points: use normalisation "none" there.
@@ -112,8 +113,10 @@ public:
     static double objective(const Eigen::MatrixXd& Kmat, const Eigen::MatrixXd& Y, const Eigen::MatrixXd& Z,
                             double eta, double lambda, Eigen::MatrixXd* gY = nullptr, Eigen::MatrixXd* gZ = nullptr);
 
-    /// Largest training set accepted (the n×n Gram matrix and its factors must fit in memory).
-    static constexpr int kMaxTrainingRows = 3000;
+    /// Largest fit_rows accepted: the n×n Gram matrix and its Cholesky factor (16n² bytes: 1.6 GB).
+    static constexpr int kMaxTrainingRows = 10000;
+    /// fit_rows auto: all rows up to this many, else a random subset of this size.
+    static constexpr int kAutoFitRows = 2000;
 
 protected:
     Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;

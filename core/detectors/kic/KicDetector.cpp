@@ -3,7 +3,7 @@
 #include "base/BlasThreads.h"
 
 #include "base/Errors.h"
-#include "base/Rng.h"
+#include "base/Stats.h"
 #include "detectors/kic/IcDetector.h"
 #include "detectors/DetectorInfo.h"
 
@@ -644,30 +644,13 @@ std::unique_ptr<Model> buildNystrom(const Eigen::MatrixXd& Xf, const Kernel& ker
     return mod;
 }
 
-/// m landmark rows of n drawn uniformly without replacement (partial Fisher–Yates with the
-/// project's seeded generator), in increasing order.
-std::vector<Eigen::Index> drawLandmarks(Eigen::Index n, Eigen::Index m, std::uint64_t seed)
-{
-    std::vector<Eigen::Index> all(static_cast<std::size_t>(n));
-    std::iota(all.begin(), all.end(), Eigen::Index(0));
-    Rng rng(seed);
-    m = std::min(m, n);
-    for (Eigen::Index i = 0; i < m; ++i) {
-        const auto j = i + static_cast<Eigen::Index>(rng.index(static_cast<std::uint64_t>(n - i)));
-        std::swap(all[static_cast<std::size_t>(i)], all[static_cast<std::size_t>(j)]);
-    }
-    all.resize(static_cast<std::size_t>(m));
-    std::sort(all.begin(), all.end());
-    return all;
-}
-
 /// The model on the fit points: exact (landmarks = 0) or Nyström with min(landmarks, n') landmarks.
 std::unique_ptr<Model> makeModel(const Eigen::MatrixXd& Xf, const Kernel& kernel, double C, const double* rhoGiven,
                                  bool cg, Eigen::Index landmarks, std::uint64_t seed, const Ticker& tick)
 {
     if (landmarks <= 0)
         return buildModel(Xf, kernel, C, rhoGiven, cg, tick);
-    return buildNystrom(Xf, kernel, C, rhoGiven, drawLandmarks(Xf.rows(), landmarks, seed), tick);
+    return buildNystrom(Xf, kernel, C, rhoGiven, sampleRows(Xf.rows(), landmarks, seed), tick);
 }
 
 /// Scores of the model's own fit points. cholesky: with g = K e_j/√n' (eq. 16), eq. 15 becomes

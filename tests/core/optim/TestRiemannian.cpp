@@ -446,6 +446,52 @@ private slots:
         }
     }
 
+    void generalizedStiefelEqualsStiefelInCholeskyCoordinates()
+    {
+        // U = L⁻ᵀQ (B = LLᵀ) maps the plain Stiefel manifold with the polar retraction isometrically
+        // onto the generalized one (both metrics), so CG makes the same iterates (kods relies on it):
+        // same cost history, and the final U equals L⁻ᵀ of the final Q.
+        Rng rng(27);
+        const int n = 9, p = 3;
+        const Eigen::MatrixXd B = randomSpd(n, rng);
+        const Eigen::MatrixXd A = knownSpectrum(n, rng, nullptr) - 3.0 * Eigen::MatrixXd::Identity(n, n);
+        const Eigen::LLT<Eigen::MatrixXd> llt(B);
+        const Eigen::MatrixXd L = llt.matrixL();
+        const Eigen::MatrixXd U0 = generalizedPolar(gaussian(n, p, rng), B);
+        const CostFunction fU = [&](const Point& x, Tangent* g) {
+            if (g)
+                (*g)[0] = 2.0 * A * x[0];
+            return (x[0].transpose() * A * x[0]).trace();
+        };
+        const CostFunction fQ = [&](const Point& x, Tangent* g) {
+            const Eigen::MatrixXd U = L.transpose().triangularView<Eigen::Upper>().solve(x[0]);
+            if (g)
+                (*g)[0] = L.triangularView<Eigen::Lower>().solve(2.0 * A * U); // chain rule
+            return (U.transpose() * A * U).trace();
+        };
+        for (StiefelMetric metric : {StiefelMetric::Euclidean, StiefelMetric::Canonical}) {
+            ProductManifold G, S;
+            G.addGeneralizedStiefel(B, p, metric);
+            S.addStiefel(n, p, metric, StiefelRetraction::Polar);
+            CgOptions o;
+            o.maxIterations = 25;
+            o.gradientTolerance = 0.0;
+            const CgResult rg = conjugateGradient(G, fU, {U0}, o);
+            const CgResult rs = conjugateGradient(S, fQ, {Eigen::MatrixXd(L.transpose() * U0)}, o);
+            QCOMPARE(rs.costHistory.size(), rg.costHistory.size());
+            for (std::size_t k = 0; k < rg.costHistory.size(); ++k)
+                QVERIFY2(std::abs(rs.costHistory[k] - rg.costHistory[k]) < 1e-9 * (1 + std::abs(rg.costHistory[k])),
+                         qPrintable(QString("iteration %1: %2 vs %3").arg(k).arg(rs.costHistory[k], 0, 'g', 16).arg(rg.costHistory[k], 0, 'g', 16)));
+            const Eigen::MatrixXd Uq = L.transpose().triangularView<Eigen::Upper>().solve(rs.x[0]);
+            QVERIFY(maxAbs(Uq - rg.x[0]) < 1e-7);
+            // The QR retraction is a different curve: its history departs from the polar one.
+            ProductManifold SQ;
+            SQ.addStiefel(n, p, metric, StiefelRetraction::QR);
+            const CgResult rq = conjugateGradient(SQ, fQ, {Eigen::MatrixXd(L.transpose() * U0)}, o);
+            QVERIFY(std::abs(rq.costHistory[2] - rs.costHistory[2]) > 1e-9);
+        }
+    }
+
     void generalizedPolarIsThePolarFactor()
     {
         // Y = U H with UᵀBU = I and H = (YᵀBY)^{1/2} symmetric positive definite; B = I: ordinary polar.

@@ -42,6 +42,28 @@ class TestKods : public QObject {
     Q_OBJECT
 
 private slots:
+    void largeDataFitsOnASeededSubsetAndScoresEveryRow()
+    {
+        // n = 2300 > 2000: fit_rows auto fits the duals on 2000 seeded rows; by eq. 21–22 each of
+        // those is inside (s ≤ 0), and every row's training score is its score under the model.
+        Rng rng(71);
+        const Eigen::MatrixXd X = gaussian(2300, 2, rng);
+        auto a = Registry::instance().create("kods", {{"max_iter", "8"}});
+        auto b = Registry::instance().create("kods", {{"max_iter", "8"}});
+        a->fit(X);
+        b->fit(X);
+        QCOMPARE(QString::fromStdString(a->params().resolvedText("fit_rows")), QString("2000"));
+        const Eigen::VectorXd s = a->trainingScores();
+        QCOMPARE(s.size(), Eigen::Index(2300));
+        QCOMPARE(s, b->trainingScores());
+        QVERIFY((s.array() <= 0.0).count() >= 2000);
+        QVERIFY((s.array() > 0.0).count() > 0); // rows outside the subset may lie outside the frames
+        QVERIFY((a->score(X) - s).cwiseAbs().maxCoeff() <= 1e-12 * (1.0 + s.cwiseAbs().maxCoeff()));
+        auto c = Registry::instance().create("kods", {{"max_iter", "8"}, {"seed", "1"}});
+        c->fit(X);
+        QVERIFY(c->trainingScores() != s);
+    }
+
     void kernelsMatchTheirFormulas()
     {
         // Hand-computed values for a = (1, 2), b = (3, 0.5).
@@ -360,8 +382,13 @@ private slots:
         // Overflowing kernel values.
         auto lin = createPaper("kods", {{"kernel", "poly"}});
         QVERIFY_THROWS_EXCEPTION(DataError, lin->fit(1e150 * gaussian(20, 2, rng)));
-        // Too many rows for the n×n Gram matrix.
-        QVERIFY_THROWS_EXCEPTION(DataError, det->fit(Eigen::MatrixXd::Zero(KodsDetector::kMaxTrainingRows + 1, 2)));
+        // Too many fit rows for the n×n Gram matrix: refused by the schema, naming fit_rows.
+        try {
+            createPaper("kods", {{"fit_rows", std::to_string(KodsDetector::kMaxTrainingRows + 1)}});
+            QFAIL("expected ParamError");
+        } catch (const ParamError& e) {
+            QVERIFY(QString(e.what()).contains("fit_rows"));
+        }
         // Parameter values and names.
         QVERIFY_THROWS_EXCEPTION(ParamError, createPaper("kods", {{"kernel", "sigmoid"}}));
         QVERIFY_THROWS_EXCEPTION(ParamError, createPaper("kods", {{"eta", "-1"}}));
