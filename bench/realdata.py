@@ -79,6 +79,8 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated detector ids")
     ap.add_argument("--no-baselines", action="store_true")
     ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--update", action="store_true",
+                    help="keep the other rows of the existing --json and replace only what this run measured")
     ap.add_argument("--json", default=os.path.join(ROOT, "docs/realdata.json"))
     ap.add_argument("--markdown", default=os.path.join(ROOT, "docs/benchmarks.md"))
     a = ap.parse_args()
@@ -86,6 +88,8 @@ def main():
     sets = a.sets.split(",")
     dets = a.only.split(",") if a.only else detectors(a.cli)
     rows = {}
+    if a.update and os.path.exists(a.json):
+        rows = json.load(open(a.json))["rows"]
     for s in sets:
         path = os.path.join(a.data, s + ".csv")
         X, y = load(path)

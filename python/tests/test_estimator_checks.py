@@ -39,11 +39,15 @@ EXPECTED_FAILURES = {
     # 20 rows × 5 features: D = 21 monomials > n, refused (the quadrics are not determined, issue #17).
     "quadrics-base": {"check_dtype_object": "n < D = (p+1)(p+2)/2 is refused",
                       "check_estimators_dtypes": "n < D = (p+1)(p+2)/2 is refused"},
-    # The training scores come from the kernel matrix of the fit, a subset is re-scored through a
-    # kernel block of another shape: the last bits differ and the one training point that sits
-    # exactly at the contamination quantile can flip (seen since eta = 0.01, sigma = auto; a permutation is a new kernel block too).
-    "kods": {"check_methods_subset_invariance": "rounding at the threshold point",
-             "check_methods_sample_order_invariance": "rounding at the threshold point"},
+}
+
+# Checks that may fail or pass depending on the last bits of the arithmetic. kods: the training
+# scores come from the kernel matrix of the fit, a subset or a permutation is re-scored through a
+# kernel block of another shape; the last bits differ and the one training point that sits exactly
+# at the contamination quantile can flip (seen since eta = 0.01, sigma = auto; which of the two
+# checks trips changed with the Cholesky-coordinate optimiser of issue #16).
+MAY_FAIL = {
+    "kods": {"check_methods_subset_invariance", "check_methods_sample_order_invariance"},
 }
 
 
@@ -64,7 +68,7 @@ def failing_checks(estimator):
 def test_check_estimator(detector_id):
     failures = failing_checks(ol.make(detector_id, **CHECK_PARAMS.get(detector_id, {})))
     expected = EXPECTED_FAILURES.get(detector_id, {})
-    assert set(failures) == set(expected), failures
+    assert set(failures) - MAY_FAIL.get(detector_id, set()) == set(expected), failures
 
 
 def test_auto_defaults_fit_2d_and_paper_settings_say_why_not():

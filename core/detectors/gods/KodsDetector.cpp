@@ -269,6 +269,7 @@ DetectorInfo KodsDetector::info()
                      "Memory 16·fit_rows² bytes, time about fit_rows² per iteration.",
                      "OutlierLens (large n); the paper fits on all training rows"));
     p.back().autoRule = "all rows up to 2000, else a random subset of 2000 (seed): about 3 s of fitting on two cores";
+    p.back().paperValue = "10000"; // the paper fits on every row: all of them, up to the memory limit
     p.push_back(seedParam("Seed of the perturbation of the uniform start and of the random start, and of the fit_rows subset."));
     // Default "contamination": with eq. 23 every training point is inside by construction
     // (eq. 21-22), so the paper's rule flags no training point on any data set.
