@@ -90,8 +90,10 @@ struct RankingPanel::Impl {
                       .arg(model->flaggedCount())
                       .arg(QString::number(t, 'g', 6));
         const bool own = t == r->threshold;
+        const auto selected = static_cast<qlonglong>(doc->pointSelection().size());
         header->setText(summary.toHtmlEscaped()
                         + (own ? QString() : tr(" — your threshold (the detector's: %1)").arg(QString::number(r->threshold, 'g', 6)))
+                        + (selected > 1 ? tr(", <b>%1 selected</b>").arg(selected) : QString())
                         + tr("<br><span style='background:%1'>&nbsp;red rows&nbsp;</span> flagged at this "
                              "threshold, <b>bold</b> rows: the top k")
                               .arg(QLatin1String(kFlaggedTintCss)));
@@ -256,8 +258,10 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
 
     // Document → table (and the "selection only" filter follows the selection).
     auto follow = [this] {
+        if (d->model->result())
+            d->updateSummary(); // the number selected
         if (d->syncing)
-            return;
+            return; // the table's own change
         if (d->filter->show() == RankingFilterBar::Show::Selection) {
             d->syncing = true;
             d->proxy->refilter();

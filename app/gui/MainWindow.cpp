@@ -115,11 +115,6 @@ MainWindow::MainWindow(QWidget* parent)
         if (index >= 0)
             statusBar()->showMessage(tr("selected point %1").arg(index), 5000);
     });
-    connect(m_doc, &DataDocument::pointSelectionChanged, this, [this] {
-        const std::size_t k = m_doc->pointSelection().size();
-        if (k > 1 || (k == 0 && !m_doc->isEmpty()))
-            statusBar()->showMessage(k ? tr("%1 points selected").arg(k) : tr("no points selected"), 5000);
-    });
     connect(m_trainer, &TrainingController::started, this,
             [this](const QString& id) { m_log->info(tr("training %1 …").arg(id)); });
     connect(m_trainer, &TrainingController::finished, this, [this](double s) {
