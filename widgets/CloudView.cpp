@@ -90,6 +90,10 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
                               : (mods & Qt::ShiftModifier) ? SelectionOp::Add
                                                            : SelectionOp::Replace);
     });
+    connect(this, &VtkView::pointClickedWithModifiers, this, [this](int index, Qt::KeyboardModifiers mods) {
+        m_doc->setPointSelection(combineSelection(m_doc->pointSelection(), {index},
+                                                  (mods & Qt::ControlModifier) ? SelectionOp::Subtract : SelectionOp::Add));
+    });
     connect(this, &VtkView::pointHovered, this, &CloudView::onHover);
     connect(&m_fields, &FieldComputer::ready, this, &CloudView::onField);
     connect(&m_fields, &FieldComputer::progress, this, &CloudView::fieldProgress);

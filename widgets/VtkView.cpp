@@ -412,10 +412,13 @@ void VtkView::mouseReleaseEvent(QMouseEvent* e)
         }
         m_band->extend(e->position());
         const QPolygonF region = m_band->finish();
+        const int hit = m_dragged ? -1 : pickPoint(e->position().toPoint());
         if (m_dragged)
             emit regionSelected(region, m_bandModifiers);
+        else if (hit >= 0 && (m_bandModifiers & (Qt::ShiftModifier | Qt::ControlModifier)))
+            emit pointClickedWithModifiers(hit, m_bandModifiers);
         else
-            emit pointPicked(pickPoint(e->position().toPoint())); // a click still picks
+            emit pointPicked(hit); // a click still picks
         e->accept();
         return;
     }

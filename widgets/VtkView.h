@@ -74,7 +74,7 @@ public:
     /// Box / lasso selection (View → Select box B / Select lasso L): while a tool is active a
     /// left-drag draws a rectangle or a free-hand polygon over the view instead of moving the
     /// camera (or editing), and reports it through regionSelected; a click without a drag still
-    /// picks a point; Esc during the drag abandons it. The middle button and wheel still pan/zoom.
+    /// picks a point (Shift/Ctrl-click: adds / removes it); Esc during the drag abandons it. The middle button and wheel still pan/zoom.
     enum class SelectionTool { None, Box, Lasso };
     void setSelectionTool(SelectionTool tool);
     SelectionTool selectionTool() const { return m_tool; }
@@ -100,6 +100,8 @@ signals:
     /// A finished box or lasso: its vertices in widget (logical pixel) coordinates, and the
     /// modifiers held when the drag began (Shift adds, Ctrl subtracts).
     void regionSelected(const QPolygonF& polygon, Qt::KeyboardModifiers modifiers);
+    /// With a selection tool on, a Shift- or Ctrl-click (no drag) on a point: add it / remove it.
+    void pointClickedWithModifiers(int index, Qt::KeyboardModifiers modifiers);
 
 protected:
     void initializeGL() override;

@@ -37,12 +37,21 @@ SelectionLayer::SelectionLayer()
     m_actor->SetMapper(mapper);
     m_actor->GetProperty()->SetRepresentationToPoints();
     m_actor->GetProperty()->LightingOff();
-    // The point sprites' shader (round, outlined), with its per-point size.
+    // The point sprites' vertex shader, with its per-point size.
     mapper->MapDataArrayToVertexAttribute("olensPointSize", "olensPointSize", vtkDataObject::FIELD_ASSOCIATION_POINTS, -1);
     vtkShaderProperty* sp = m_actor->GetShaderProperty();
     sp->AddVertexShaderReplacement("//VTK::PositionVC::Dec", true, shaderText("points.vert.dec.glsl"), false);
     sp->AddVertexShaderReplacement("//VTK::PositionVC::Impl", true, shaderText("points.vert.impl.glsl"), false);
-    sp->AddFragmentShaderReplacement("//VTK::Light::Impl", true, shaderText("points.frag.impl.glsl"), false);
+    // A round, anti-aliased disc without the points' dark rim: the halo is all colour.
+    sp->AddFragmentShaderReplacement("//VTK::Light::Impl", true,
+                                     "//VTK::Light::Impl\n"
+                                     "  {\n"
+                                     "    float olensR = length(gl_PointCoord * 2.0 - 1.0);\n"
+                                     "    float olensAa = max(fwidth(olensR), 1e-3);\n"
+                                     "    if (olensR > 1.0 + olensAa) discard;\n"
+                                     "    gl_FragData[0].a *= 1.0 - smoothstep(1.0 - olensAa, 1.0 + olensAa, olensR);\n"
+                                     "  }\n",
+                                     false);
     m_actor->PickableOff();
     m_actor->VisibilityOff();
 }
@@ -90,7 +99,7 @@ void SelectionLayer::update(const ViewContext& ctx, unsigned changes)
         const auto id = static_cast<vtkIdType>(r);
         colours->SetTypedTuple(id, kColour);
         const float base = pointSizes && rows[r] < pointSizes->GetNumberOfTuples() ? pointSizes->GetValue(rows[r]) : 9.0f;
-        sizes->SetValue(id, base + kExtraPixels);
+        sizes->SetValue(id, base * kScale);
     }
     m_poly->GetPointData()->SetScalars(colours);
     m_poly->GetPointData()->AddArray(sizes);

@@ -1,7 +1,8 @@
 #pragma once
 // The selected set (DataDocument::pointSelection: box, lasso, Ranking rows) as a magenta halo
-// behind each selected point's sprite: a larger round sprite in the same shader, drawn before the
-// points so the point itself stays visible on top in its own colour. Not pickable.
+// behind each selected point's sprite: a larger plain disc (the points' sprite shader without its
+// dark rim), drawn before the points so the point itself stays visible on top in its own colour.
+// Not pickable.
 #include "view/ViewLayer.h"
 
 #include <vtkNew.h>
@@ -23,8 +24,8 @@ public:
     vtkActor* actor() const { return m_actor; }
     /// The halo's colour (RGB 0…255).
     static constexpr unsigned char kColour[3] = {235, 0, 170};
-    /// How much larger than its point a halo is, in pixels.
-    static constexpr float kExtraPixels = 8.0f;
+    /// A halo's diameter relative to its point's sprite (sizes already include the pixel ratio).
+    static constexpr float kScale = 1.8f;
 
 private:
     vtkNew<vtkPolyData> m_poly;

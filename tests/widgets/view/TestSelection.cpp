@@ -209,6 +209,13 @@ private slots:
         QTest::keyClick(&view, Qt::Key_Escape);
         mouse(&view, QEvent::MouseButtonRelease, box.bottomRight(), Qt::NoButton, Qt::NoModifier);
         QCOMPARE(doc.pointSelection(), left);
+        // Shift-click adds one point, Ctrl-click removes it again.
+        const int extra = right[5];
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::ShiftModifier, w[static_cast<std::size_t>(extra)].toPoint());
+        QCOMPARE(int(doc.pointSelection().size()), int(left.size()) + 1);
+        QVERIFY(doc.isSelected(extra));
+        QTest::mouseClick(&view, Qt::LeftButton, Qt::ControlModifier, w[static_cast<std::size_t>(extra)].toPoint());
+        QCOMPARE(doc.pointSelection(), left);
         // A click (no drag) still picks one point: it becomes the selection and the current point.
         const int target = right[3];
         QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, w[static_cast<std::size_t>(target)].toPoint());
