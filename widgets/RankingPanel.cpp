@@ -124,9 +124,9 @@ struct RankingPanel::Impl {
     }
 
     /// Selects the rows of the document's selection (runs of adjacent rows as one range) and makes
-    /// its current point the current row, scrolled into view; no signal back. False when no row is
-    /// selected.
-    bool showDocumentSelection()
+    /// its current point the current row, scrolled into view (unless `scroll` is false); no signal
+    /// back. False when no row is selected.
+    bool showDocumentSelection(bool scroll = true)
     {
         std::vector<int> rows;
         for (int sample : doc->pointSelection())
@@ -148,7 +148,7 @@ struct RankingPanel::Impl {
         const int shown = current >= 0 ? current : (rows.empty() ? -1 : rows.front());
         if (current >= 0)
             model->setCurrentIndex(proxy->index(current, 0), QItemSelectionModel::NoUpdate);
-        if (shown >= 0)
+        if (shown >= 0 && scroll)
             table->scrollTo(proxy->index(shown, 0), QAbstractItemView::PositionAtCenter);
         syncing = false;
         return !rows.empty();
@@ -314,8 +314,11 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
         const FitResult* r = d->model->result();
         if (!r)
             return;
+        d->syncing = true; // rows a filter hides as the threshold moves stay selected in the document
         d->model->setThreshold(t);
+        d->syncing = false;
         d->updateSummary();
+        d->showDocumentSelection(false); // the table stays where it is while the threshold is dragged
     });
     connect(d->doc, &DataDocument::datasetChanged, this, rebuild);
     connect(d->doc, &DataDocument::resultChanged, this, rebuild);

@@ -16,6 +16,7 @@
 #include "TrainingController.h"
 #include "view/CameraRig.h"
 #include "data/DataLoader.h"
+#include "display/SelectionGeometry.h"
 
 #include <QAction>
 #include <QItemSelectionModel>
@@ -246,6 +247,16 @@ private slots:
         QCOMPARE(selectedSamples(), (std::vector<int>{3, 42, 100, 250}));
         ranking->filterBar()->setShow(RankingFilterBar::Show::Flagged);
         QCOMPARE(doc->pointSelection(), (std::vector<int>{3, 42, 100, 250}));
+        // Rows the filter hides or shows again as the threshold moves keep their selection.
+        const std::vector<int> top{doc->ranking()[0], doc->ranking()[1], doc->ranking()[2]};
+        doc->setPointSelection(top);
+        const double t0 = doc->threshold();
+        doc->setThreshold(doc->result()->scores(doc->ranking()[0]) - 1e-9); // only the top one flagged
+        QCOMPARE(table->model()->rowCount(), 1);
+        QCOMPARE(doc->pointSelection(), combineSelection({}, top, SelectionOp::Replace));
+        doc->setThreshold(t0);
+        QCOMPARE(int(selectedSamples().size()), 3);
+        doc->setPointSelection({3, 42, 100, 250});
         ranking->filterBar()->setShow(RankingFilterBar::Show::All);
         QCOMPARE(selectedSamples(), (std::vector<int>{3, 42, 100, 250}));
         // A click on a row picks that point alone (current point and selection).
