@@ -2,6 +2,7 @@
 
 #include "CloudView.h"
 #include "DataDocument.h"
+#include "EditReactions.h"
 #include "MainWindow.h"
 #include "display/SelectionGeometry.h"
 
@@ -32,6 +33,13 @@ SelectToolReaction::SelectToolReaction(QAction* action, MainWindow* window, VtkV
     }
     group->addAction(action);
     connect(action, &QAction::toggled, this, &SelectToolReaction::onToggled);
+    // The left mouse does what was chosen last: turning Edit points on puts the tool away (a tool
+    // chosen while editing takes the left mouse until it is put away; Del still deletes).
+    if (EditReaction* edit = window->editReaction())
+        connect(edit->editModeAction(), &QAction::toggled, this, [this](bool on) {
+            if (on)
+                m_action->setChecked(false);
+        });
     auto update = [this] {
         const bool any = !m_window->document()->isEmpty();
         if (!any && m_action->isChecked())

@@ -1,6 +1,7 @@
 #pragma once
 // Edit → Select box (B) / Select lasso (L): checkable tools of the central view (a left-drag draws
-// the region instead of rotating; Shift adds, Ctrl subtracts; at most one tool at a time), and
+// the region instead of rotating; Shift adds, Ctrl subtracts; at most one tool at a time; turning
+// Edit points on puts the tool away), and
 // Select all (Ctrl+A) / Invert selection (Ctrl+Shift+I) / Clear selection (Ctrl+Shift+A) on the
 // document's selection, which the view, the Ranking dock and the exports share. Each action is
 // enabled while there are data (the commands: while they would change something).

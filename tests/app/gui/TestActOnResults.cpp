@@ -293,6 +293,12 @@ private slots:
         QCOMPARE(w.view()->selectionTool(), VtkView::SelectionTool::Lasso);
         lasso->trigger();
         QCOMPARE(w.view()->selectionTool(), VtkView::SelectionTool::None);
+        // Edit points takes the left mouse back from a tool.
+        box->trigger();
+        w.action("actionEditMode")->setChecked(true);
+        QVERIFY(!box->isChecked());
+        QCOMPARE(w.view()->selectionTool(), VtkView::SelectionTool::None);
+        w.action("actionEditMode")->setChecked(false);
     }
 
     void deleteRemovesExactlyTheSelectedRowsAndExportWritesThem()
