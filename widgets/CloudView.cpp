@@ -12,12 +12,15 @@
 #include "view/LegendAxesLayer.h"
 #include "view/PointColouring.h"
 #include "view/PointLayer.h"
+#include "view/SelectionLayer.h"
 #include "view/UncertaintyLayer.h"
 
 #include <QToolTip>
 #include <QVariantAnimation>
 
 #include <vtkActor.h>
+#include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkMatrix4x4.h>
 #include <vtkCamera.h>
 #include <vtkPolyData.h>
 #include <vtkRenderer.h>
@@ -38,16 +41,19 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     auto field = std::make_unique<FieldLayer>(m_colouring.get());
     auto geometry = std::make_unique<GeometryLayer>();
     auto uncertainty = std::make_unique<UncertaintyLayer>();
+    auto selection = std::make_unique<SelectionLayer>();
     auto points = std::make_unique<PointLayer>();
     auto legendAxes = std::make_unique<LegendAxesLayer>();
     m_fieldLayer = field.get();
     m_geometryLayer = geometry.get();
     m_uncertaintyLayer = uncertainty.get();
     m_pointLayer = points.get();
+    m_selectionLayer = selection.get();
     m_legendAxesLayer = legendAxes.get();
     m_layers.push_back(std::move(field));
     m_layers.push_back(std::move(geometry));
     m_layers.push_back(std::move(uncertainty));
+    m_layers.push_back(std::move(selection)); // halos behind the points they surround
     m_layers.push_back(std::move(points));
     m_layers.push_back(std::move(legendAxes)); // last: the legend describes the others
     for (auto& layer : m_layers)
@@ -76,7 +82,18 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
             requestField();
     });
     connect(m_doc, &DataDocument::selectionChanged, this, &CloudView::showSelection);
+    connect(m_doc, &DataDocument::pointSelectionChanged, this, [this] { updateLayers(ViewLayer::Selection); });
     connect(this, &VtkView::pointPicked, m_doc, &DataDocument::setSelectedPoint);
+    connect(this, &VtkView::regionSelected, this, [this](const QPolygonF& polygon, Qt::KeyboardModifiers mods) {
+        // ParaView / CloudCompare: Shift adds to the selection, Ctrl subtracts from it.
+        selectRegion(polygon, (mods & Qt::ControlModifier) ? SelectionOp::Subtract
+                              : (mods & Qt::ShiftModifier) ? SelectionOp::Add
+                                                           : SelectionOp::Replace);
+    });
+    connect(this, &VtkView::pointClickedWithModifiers, this, [this](int index, Qt::KeyboardModifiers mods) {
+        m_doc->setPointSelection(combineSelection(m_doc->pointSelection(), {index},
+                                                  (mods & Qt::ControlModifier) ? SelectionOp::Subtract : SelectionOp::Add));
+    });
     connect(this, &VtkView::pointHovered, this, &CloudView::onHover);
     connect(&m_fields, &FieldComputer::ready, this, &CloudView::onField);
     connect(&m_fields, &FieldComputer::progress, this, &CloudView::fieldProgress);
@@ -353,6 +370,41 @@ void CloudView::flyTo(int index)
         update();
     });
     anim->start(QAbstractAnimation::DeleteWhenStopped);
+}
+
+std::vector<int> CloudView::pointsInRegion(const QPolygonF& widgetPolygon) const
+{
+    vtkRenderer* ren = renderer();
+    const int* size = renderWindow()->GetSize();
+    if (m_display.rows() == 0 || widgetPolygon.size() < 3 || size[0] <= 0 || size[1] <= 0)
+        return {};
+    // The camera's world → normalised view matrix, then the scene viewport in display pixels.
+    double vp[4];
+    ren->GetViewport(vp);
+    vtkMatrix4x4* m = ren->GetActiveCamera()->GetCompositeProjectionTransformMatrix(ren->GetTiledAspectRatio(), -1, 1);
+    Eigen::Matrix4d composite;
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c)
+            composite(r, c) = m->GetElement(r, c);
+    const DisplayViewport viewport{vp[0] * size[0], vp[1] * size[1], (vp[2] - vp[0]) * size[0], (vp[3] - vp[1]) * size[1]};
+    const Eigen::MatrixX2d screen = projectToDisplay(m_display, composite, viewport);
+    // Widget (logical, y down) → display (device pixels, y up), as VtkView::worldToWidget inverts.
+    const double dpr = devicePixelRatioF();
+    std::vector<Eigen::Vector2d> polygon;
+    polygon.reserve(static_cast<std::size_t>(widgetPolygon.size()));
+    for (const QPointF& q : widgetPolygon)
+        polygon.emplace_back(q.x() * dpr, size[1] - 1 - q.y() * dpr);
+    return pointsInPolygon(screen, polygon);
+}
+
+void CloudView::selectRegion(const QPolygonF& widgetPolygon, SelectionOp op)
+{
+    m_doc->setPointSelection(combineSelection(m_doc->pointSelection(), pointsInRegion(widgetPolygon), op));
+}
+
+long CloudView::selectionHaloCount() const
+{
+    return m_selectionLayer->haloCount();
 }
 
 GridSpec CloudView::gridSpec() const

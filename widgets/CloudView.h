@@ -8,12 +8,14 @@
 // axes (LegendAxesLayer), each switchable. Fields are computed off the GUI thread.
 #include "FieldComputer.h"
 #include "display/ColourScale.h"
+#include "display/SelectionGeometry.h"
 #include "linalg/Projection.h"
 #include "view/ViewLayer.h"
 #include "VtkView.h"
 
 #include <Eigen/Dense>
 #include <QColor>
+#include <QPolygonF>
 #include <QStringList>
 #include <array>
 #include <cmath>
@@ -33,6 +35,7 @@ class GeometryLayer;
 class LegendAxesLayer;
 class PointColouring;
 class PointLayer;
+class SelectionLayer;
 class UncertaintyLayer;
 
 class CloudView : public VtkView {
@@ -121,6 +124,15 @@ public:
     const Eigen::VectorXd& customScalars() const { return m_custom; }
     QString customTitle() const { return m_customTitle; }
 
+    /// Rows whose drawn point lies inside a polygon given in widget (logical pixel) coordinates —
+    /// a box's 4 corners or a lasso — seen through the current camera; points outside the scene
+    /// viewport or behind the camera are never inside. Sorted.
+    std::vector<int> pointsInRegion(const QPolygonF& widgetPolygon) const;
+    /// Combines the points in the region with the document's selection (replace / add / subtract).
+    void selectRegion(const QPolygonF& widgetPolygon, SelectionOp op);
+    /// Number of selection halos drawn (for tests).
+    long selectionHaloCount() const;
+
     /// The field currently drawn (null before one is ready).
     std::shared_ptr<const FieldData> field() const { return m_field; }
     /// Number of polyline cells in the emphasised threshold contour (2D) / triangles (3D).
@@ -185,6 +197,7 @@ private:
     GeometryLayer* m_geometryLayer = nullptr;
     UncertaintyLayer* m_uncertaintyLayer = nullptr;
     PointLayer* m_pointLayer = nullptr;
+    SelectionLayer* m_selectionLayer = nullptr;
     LegendAxesLayer* m_legendAxesLayer = nullptr;
 };
 

@@ -2,6 +2,7 @@
 
 #include "data/DataLoader.h"
 #include "base/Errors.h"
+#include "display/SelectionGeometry.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -22,6 +23,7 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     const QString oldPath = m_path;
     const bool oldEdited = m_edited;
     const int oldSelected = m_selected;
+    std::vector<int> oldSelection = m_selection;
     const double oldThreshold = m_threshold;
     std::shared_ptr<const FitResult> oldResult = m_result;
     m_data = std::move(data);
@@ -29,6 +31,7 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     m_edited = false;
     m_userThreshold = false;
     m_selected = -1;
+    m_selection.clear();
     m_result.reset();
     m_live.reset();
     m_liveNorm.reset();
@@ -42,19 +45,25 @@ void DataDocument::setDataset(Dataset data, const QString& path)
         installResult(std::move(oldResult));
         m_threshold = oldThreshold;
         m_selected = oldSelected;
+        m_selection = std::move(oldSelection);
         emit datasetChanged();
         emit resultChanged();
         emit thresholdChanged(m_threshold);
         emit selectionChanged(m_selected);
+        emit pointSelectionChanged();
         throw;
     }
     emit resultChanged();
     emit selectionChanged(-1);
+    emit pointSelectionChanged();
 }
 
 void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> adjusted)
 {
     const int selected = m_selected < data.rows() ? m_selected : -1;
+    // Rows that still exist stay selected (points added, moved, or the last ones removed); an
+    // edit that renumbers rows (delete) sets its own selection afterwards.
+    std::vector<int> selection = normalizedSelection(m_selection, static_cast<int>(data.rows()));
     const double threshold = m_threshold;
     m_data = std::move(data);
     m_edited = true;
@@ -66,12 +75,14 @@ void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> ad
     if (m_result)
         m_threshold = threshold;
     m_selected = selected;
+    m_selection = std::move(selection);
     m_inEdit = true;
     emit datasetChanged();
     m_inEdit = false;
     emit resultChanged();
     emit thresholdChanged(m_threshold);
     emit selectionChanged(m_selected);
+    emit pointSelectionChanged();
 }
 
 std::shared_ptr<const FitResult> adjustResult(const FitResult& r, const Dataset& data, const std::vector<int>& keep)
@@ -139,10 +150,39 @@ void DataDocument::setSelectedPoint(int index)
 {
     if (index < -1 || index >= m_data.rows())
         index = -1;
-    if (index == m_selected)
-        return;
+    std::vector<int> selection;
+    if (index >= 0)
+        selection.push_back(index);
+    const bool setChanged = selection != m_selection;
+    const bool currentChanged = index != m_selected;
+    m_selection = std::move(selection);
     m_selected = index;
-    emit selectionChanged(index);
+    if (setChanged)
+        emit pointSelectionChanged();
+    if (currentChanged)
+        emit selectionChanged(index);
+}
+
+bool DataDocument::isSelected(int index) const
+{
+    return std::binary_search(m_selection.begin(), m_selection.end(), index);
+}
+
+void DataDocument::setPointSelection(std::vector<int> rows, int current)
+{
+    rows = normalizedSelection(std::move(rows), static_cast<int>(m_data.rows()));
+    if (current == kKeepCurrent)
+        current = m_selected;
+    if (!std::binary_search(rows.begin(), rows.end(), current))
+        current = -1;
+    const bool setChanged = rows != m_selection;
+    const bool currentChanged = current != m_selected;
+    m_selection = std::move(rows);
+    m_selected = current;
+    if (setChanged)
+        emit pointSelectionChanged();
+    if (currentChanged)
+        emit selectionChanged(current);
 }
 
 Dataset loadCloudFile(const QString& path)

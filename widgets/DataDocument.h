@@ -10,6 +10,7 @@
 #include <QObject>
 #include <QString>
 #include <memory>
+#include <vector>
 
 namespace olens {
 
@@ -35,9 +36,21 @@ public:
     bool isEdited() const { return m_edited; }
     void setEdited(bool on) { m_edited = on; }
 
+    /// The current point (the one picked last: tooltips, fly-to, similarity), or -1. It is always
+    /// a member of pointSelection() when set.
     int selectedPoint() const { return m_selected; }
-    /// Selects a point (-1 clears); emits selectionChanged when it changes.
+    /// Picks one point: it becomes the current point and the whole selection (a click selects
+    /// that point alone); -1 clears both. Emits selectionChanged / pointSelectionChanged.
     void setSelectedPoint(int index);
+
+    /// The selected points (box, lasso, Ranking rows): sorted, distinct row indices.
+    const std::vector<int>& pointSelection() const { return m_selection; }
+    bool isSelected(int index) const;
+    static constexpr int kKeepCurrent = -2;
+    /// Replaces the selection (indices outside the data are dropped). The current point becomes
+    /// `current` (kKeepCurrent: stays when still selected); a current point outside the selection
+    /// is cleared. Emits pointSelectionChanged / selectionChanged for what changed.
+    void setPointSelection(std::vector<int> rows, int current = kKeepCurrent);
 
     /// The current trained result, or null.
     std::shared_ptr<const FitResult> result() const { return m_result; }
@@ -69,7 +82,10 @@ public:
 
 signals:
     void datasetChanged();
+    /// The current point changed (selectedPoint()).
     void selectionChanged(int index);
+    /// The selected set changed (pointSelection()).
+    void pointSelectionChanged();
     void resultChanged();
     void thresholdChanged(double threshold);
     void topKChanged(int k);
@@ -81,6 +97,7 @@ private:
     Dataset m_data;
     QString m_path;
     int m_selected = -1;
+    std::vector<int> m_selection; // sorted, distinct; contains m_selected when that is ≥ 0
     std::shared_ptr<const FitResult> m_result;
     std::shared_ptr<const Geometry> m_live;
     std::shared_ptr<const Normalizer> m_liveNorm;

@@ -2,6 +2,8 @@
 
 #include "CloudView.h"
 #include "DataDocument.h"
+#include "data/PointExport.h"
+#include "display/SelectionGeometry.h"
 
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -29,26 +31,40 @@ public:
           m_forward(std::move(forward)), m_backward(std::move(backward)), m_skipFirstRedo(alreadyApplied)
     {
     }
+    /// The selection each side shows (an edit that renumbers rows: after a delete nothing is
+    /// selected, its undo selects the restored points again).
+    void setSelections(std::vector<int> before, std::vector<int> after)
+    {
+        m_selBefore = std::move(before);
+        m_selAfter = std::move(after);
+        m_hasSelections = true;
+    }
     void redo() override
     {
         if (m_skipFirstRedo) {
             m_skipFirstRedo = false;
             return;
         }
-        apply(m_after, m_forward);
+        apply(m_after, m_forward, m_selAfter);
     }
-    void undo() override { apply(m_before, m_backward); }
+    void undo() override { apply(m_before, m_backward, m_selBefore); }
 
 private:
-    void apply(const Dataset& d, const std::vector<int>& map)
+    void apply(const Dataset& d, const std::vector<int>& map, const std::vector<int>& selection)
     {
         const auto r = m_doc->result();
+        if (m_hasSelections)
+            m_doc->setPointSelection({}); // the old row numbers mean other points in `d`
         m_doc->editDataset(d, r ? adjustResult(*r, d, map) : nullptr);
+        if (m_hasSelections)
+            m_doc->setPointSelection(selection);
     }
     DataDocument* m_doc;
     Dataset m_before, m_after;
     std::vector<int> m_forward, m_backward;
     bool m_skipFirstRedo;
+    std::vector<int> m_selBefore, m_selAfter;
+    bool m_hasSelections = false;
 };
 
 } // namespace
@@ -159,39 +175,41 @@ void DataEditor::movePoint(int index, const std::vector<double>& x, bool finalSt
 
 void DataEditor::removePoint(int index)
 {
+    removeRows({index});
+}
+
+void DataEditor::removeRows(const std::vector<int>& rows)
+{
     const Dataset& before = m_doc->dataset();
-    const Eigen::Index n = before.rows();
-    if (index < 0 || index >= n)
+    const int n = static_cast<int>(before.rows());
+    const std::vector<int> gone = normalizedSelection(rows, n);
+    if (gone.empty())
         return;
-    Dataset after = before;
-    auto dropRow = [index](Eigen::MatrixXd& M) {
-        if (M.rows() == 0)
-            return;
-        Eigen::MatrixXd R(M.rows() - 1, M.cols());
-        R << M.topRows(index), M.bottomRows(M.rows() - index - 1);
-        M = std::move(R);
-    };
-    dropRow(after.X);
-    dropRow(after.sigma);
-    if (before.hasLabels()) {
-        Eigen::VectorXd l(n - 1);
-        l << before.labels.head(index), before.labels.tail(n - index - 1);
-        after.labels = l;
+    // forward: new row → old row; backward: old row → new row (-1: deleted, scored again on undo).
+    std::vector<int> forward, backward(static_cast<std::size_t>(n), -1);
+    std::vector<Eigen::Index> keep;
+    std::size_t g = 0;
+    for (int i = 0; i < n; ++i) {
+        if (g < gone.size() && gone[g] == i) {
+            ++g;
+            continue;
+        }
+        backward[static_cast<std::size_t>(i)] = static_cast<int>(forward.size());
+        forward.push_back(i);
+        keep.push_back(i);
     }
-    std::vector<int> forward, backward;
-    for (Eigen::Index i = 0; i < n; ++i) {
-        if (i != index)
-            forward.push_back(static_cast<int>(i));
-        backward.push_back(i < index ? static_cast<int>(i) : (i == index ? -1 : static_cast<int>(i - 1)));
-    }
-    m_doc->setSelectedPoint(-1);
-    m_undo->push(new EditCommand(m_doc, tr("delete point %1").arg(index), before, after, forward, backward, false));
+    Dataset after = selectRows(before, keep);
+    after.source = before.source;
+    after.warnings = before.warnings;
+    const QString text = gone.size() == 1 ? tr("delete point %1").arg(gone.front()) : tr("delete %1 points").arg(gone.size());
+    auto* command = new EditCommand(m_doc, text, before, std::move(after), forward, backward, false);
+    command->setSelections(gone, {}); // undo brings the deleted points back selected
+    m_undo->push(command);
 }
 
 void DataEditor::removeSelected()
 {
-    if (m_doc->selectedPoint() >= 0)
-        removePoint(m_doc->selectedPoint());
+    removeRows(m_doc->pointSelection());
 }
 
 void DataEditor::onPress(QPointF pos, Qt::KeyboardModifiers mods)

@@ -1,7 +1,7 @@
 #pragma once
 // Click-to-edit data for teaching: in edit mode a click on empty space adds an inlier (shift-click:
-// a labelled outlier), dragging a point moves it, Delete removes the selected point. Works in 2D
-// and, in 3D, on the plane through the camera's focal point facing the viewer. Every edit is an
+// a labelled outlier), dragging a point moves it, Delete removes the selected points (picked, box
+// or lasso). Works in 2D and, in 3D, on the plane through the camera's focal point facing the viewer. Every edit is an
 // undoable command; the current result is adjusted at once (moved/new points are scored with the
 // fitted detector, the others keep their scores) and `edited()` lets the app retrain (debounced).
 #include "data/Dataset.h"
@@ -31,9 +31,12 @@ public:
     void addPoint(const std::vector<double>& x, bool outlier);
     void movePoint(int index, const std::vector<double>& x, bool finalStep = true);
     void removePoint(int index);
+    /// Deletes these rows (one undo step; other rows keep their scores). Undo restores them
+    /// selected.
+    void removeRows(const std::vector<int>& rows);
 
 public slots:
-    /// Deletes the selected point (no-op without selection).
+    /// Deletes the selected points (DataDocument::pointSelection; no-op without selection).
     void removeSelected();
 
 signals:

@@ -22,6 +22,7 @@ constexpr int kBins = 40;
 const QColor kCurve(110, 60, 160);     // ROC / PR curves
 const QColor kReference(150, 150, 150); // chance diagonal, PR baseline
 const QColor kOperating(20, 20, 20);    // the current threshold on the curves
+const QColor kSelected(235, 0, 170);    // the selection (the view's halo colour)
 
 QString fmt3(double v)
 {
@@ -48,6 +49,7 @@ struct EvaluationPanel::Impl {
     Eigen::VectorXi flags;      ///< 0/1 outlier flags of the current data
     int rocPoint = -1;          ///< series id of the operating point on the ROC plot
     int prPoint = -1;
+    int histSelection = -1;     ///< the selected points' scores on the histogram
     double histLo = 0.0, histHi = 1.0, histPad = 0.0; ///< score range of the histogram
 };
 
@@ -101,6 +103,7 @@ EvaluationPanel::EvaluationPanel(DataDocument* document, QWidget* parent) : QWid
     connect(d->doc, &DataDocument::datasetChanged, this, &EvaluationPanel::rebuild);
     connect(d->doc, &DataDocument::resultChanged, this, &EvaluationPanel::rebuild);
     connect(d->doc, &DataDocument::thresholdChanged, this, &EvaluationPanel::updateThreshold);
+    connect(d->doc, &DataDocument::pointSelectionChanged, this, &EvaluationPanel::updateSelection);
     connect(d->hist, &PlotWidget::markerMoved, d->doc, &DataDocument::setThreshold);
     rebuild();
 }
@@ -133,7 +136,7 @@ QString EvaluationPanel::summaryText() const
 void EvaluationPanel::rebuild()
 {
     d->active = false;
-    d->rocPoint = d->prPoint = -1;
+    d->rocPoint = d->prPoint = d->histSelection = -1;
     d->roc->clear();
     d->pr->clear();
     d->hist->clear();
@@ -239,8 +242,30 @@ void EvaluationPanel::rebuild()
     d->histPad = 0.03 * (hi - lo);
     d->hist->addBars(edges, inl, CloudView::colourFor(0.0), tr("inliers (%1)").arg(n - outliers));
     d->hist->addBars(edges, outl, CloudView::colourFor(1.0), tr("outliers (%1)").arg(outliers));
+    d->histSelection = d->hist->addPoints({}, {}, kSelected, QString(), 3.0);
 
     updateThreshold();
+    updateSelection();
+}
+
+int EvaluationPanel::selectionSeries() const
+{
+    return d->histSelection;
+}
+
+void EvaluationPanel::updateSelection()
+{
+    const auto result = d->doc->result();
+    if (!d->active || !result || d->histSelection < 0)
+        return;
+    QVector<double> x, y;
+    for (int i : d->doc->pointSelection())
+        if (i < result->scores.size() && std::isfinite(result->scores(i))) {
+            x << result->scores(i);
+            y << 0.0;
+        }
+    d->hist->setLineData(d->histSelection, x, y);
+    d->hist->setSeriesName(d->histSelection, x.isEmpty() ? QString() : tr("selected (%1)").arg(x.size()));
 }
 
 void EvaluationPanel::updateThreshold()

@@ -142,6 +142,22 @@ void PlotWidget::setLineData(int series, const QVector<double>& x, const QVector
     update();
 }
 
+void PlotWidget::setSeriesName(int series, const QString& name)
+{
+    if (series < 0 || series >= static_cast<int>(d->series.size()))
+        return;
+    d->series[static_cast<std::size_t>(series)].name = name;
+    update();
+}
+
+QPair<QVector<double>, QVector<double>> PlotWidget::seriesData(int series) const
+{
+    if (series < 0 || series >= static_cast<int>(d->series.size()))
+        return {};
+    const auto& s = d->series[static_cast<std::size_t>(series)];
+    return {s.x, s.y};
+}
+
 void PlotWidget::setMarker(double x, bool visible)
 {
     d->marker = x;

@@ -35,6 +35,10 @@ public:
                   double radius = 4.0);
     /// Replaces the data of an existing line or point series (cheap; for live loss curves).
     void setLineData(int series, const QVector<double>& x, const QVector<double>& y);
+    /// Renames a series (its legend entry; empty: not in the legend).
+    void setSeriesName(int series, const QString& name);
+    /// The data of a series (x, y), e.g. for tests.
+    QPair<QVector<double>, QVector<double>> seriesData(int series) const;
 
     /// A vertical marker at x; draggable with the mouse when enabled (emits markerMoved).
     void setMarker(double x, bool visible = true);

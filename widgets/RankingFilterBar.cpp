@@ -21,7 +21,7 @@ RankingFilterBar::RankingFilterBar(DataDocument* document, QWidget* parent)
 {
     m_combo->setObjectName("rankingFilter");
     m_combo->setToolTip(tr("Which rows the table shows: all points, those flagged at the current threshold, "
-                           "the others, or one label value"));
+                           "the others, the selected points (box, lasso or picked), or one label value"));
     m_index->setObjectName("rankingGoToIndex");
     m_index->setPlaceholderText(tr("go to index"));
     m_index->setValidator(new QIntValidator(0, std::numeric_limits<int>::max(), m_index));
@@ -49,6 +49,7 @@ void RankingFilterBar::rebuildItems()
     m_combo->addItem(tr("all points"), QVariantList{int(Show::All)});
     m_combo->addItem(tr("flagged only"), QVariantList{int(Show::Flagged)});
     m_combo->addItem(tr("not flagged"), QVariantList{int(Show::NotFlagged)});
+    m_combo->addItem(tr("selection only"), QVariantList{int(Show::Selection)});
     const Dataset& d = m_doc->dataset();
     if (d.hasLabels()) {
         std::set<double> values(d.labels.data(), d.labels.data() + d.labels.size());
@@ -90,6 +91,8 @@ bool RankingFilterBar::accepts(int sample) const
     const Show s = show();
     if (s == Show::All)
         return true;
+    if (s == Show::Selection)
+        return m_doc->isSelected(sample);
     const auto r = m_doc->result();
     const Dataset& d = m_doc->dataset();
     if (s == Show::Label)

@@ -2,8 +2,9 @@
 
 #include "DataDocument.h"
 #include "RankingFilterBar.h"
+#include "RankingModel.h"
+#include "display/SelectionGeometry.h"
 
-#include <QAbstractTableModel>
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
@@ -12,7 +13,6 @@
 #include <QItemSelectionModel>
 #include <QKeyEvent>
 #include <QLabel>
-#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -24,262 +24,6 @@
 namespace olens {
 
 namespace {
-
-enum Column { ColRank, ColIndex, ColScore, ColLabel, ColOutlier, ColExplanation, ColumnCount };
-
-const QColor kFlaggedTint(255, 205, 205);
-const char* kFlaggedTintCss = "#ffcdcd";
-
-/// The ranked rows: source row r shows sample order[r] (the document's ranking()).
-/// Everything is computed on demand in data(), so 1e5 rows cost only the two index vectors.
-class RankingModel : public QAbstractTableModel {
-public:
-    static constexpr int SortRole = Qt::UserRole + 1;
-
-    using QAbstractTableModel::QAbstractTableModel;
-
-    void rebuild(const DataDocument& doc)
-    {
-        beginResetModel();
-        m_result = doc.result();
-        m_order.clear();
-        m_rowOfSample.clear();
-        m_labels.resize(0);
-        m_labelNames.clear();
-        m_flags.resize(0);
-        m_flagged = 0;
-        if (m_result) {
-            m_order = doc.ranking();
-            m_rowOfSample.assign(m_order.size(), -1);
-            for (std::size_t r = 0; r < m_order.size(); ++r)
-                m_rowOfSample[static_cast<std::size_t>(m_order[r])] = static_cast<int>(r);
-            const Dataset& data = doc.dataset();
-            if (data.hasLabels() && data.labels.size() == static_cast<Eigen::Index>(m_order.size())) {
-                m_labels = data.labels;
-                for (const std::string& s : data.labelNames)
-                    m_labelNames << QString::fromStdString(s);
-            }
-            computeFlags(doc.threshold());
-        }
-        m_topK = doc.topK();
-        endResetModel();
-    }
-
-    /// The document's threshold moved (e.g. dragged in the Evaluation histogram): new decisions,
-    /// same rows and order.
-    void setThreshold(double t)
-    {
-        if (!m_result || rowCount() == 0)
-            return;
-        const Eigen::VectorXi before = m_flags;
-        computeFlags(t);
-        // Only the rows whose decision changed (rows are in score order: usually one short run),
-        // so dragging the threshold stays smooth with 1e5 rows.
-        int first = -1, last = -1;
-        for (int r = 0; r < rowCount(); ++r)
-            if (before(sampleAt(r)) != m_flags(sampleAt(r))) {
-                if (first < 0)
-                    first = r;
-                last = r;
-            }
-        if (first >= 0)
-            emit dataChanged(index(first, 0), index(last, ColumnCount - 1), {Qt::DisplayRole, Qt::BackgroundRole, SortRole});
-    }
-
-    void setTopK(int k)
-    {
-        const int old = m_topK;
-        m_topK = k;
-        const int first = std::min(old, k), last = std::min(std::max(old, k), rowCount()) - 1;
-        if (first <= last) // font only: the proxy need not re-sort
-            emit dataChanged(index(first, 0), index(last, ColumnCount - 1), {Qt::FontRole});
-    }
-
-    bool hasResult() const { return m_result != nullptr; }
-    bool hasLabels() const { return m_labels.size() > 0; }
-    bool hasExplanations() const
-    {
-        return m_result && !m_result->explanations.empty()
-            && m_result->explanations.size() == m_order.size();
-    }
-    const FitResult* result() const { return m_result.get(); }
-    long flaggedCount() const { return m_flagged; }
-    int sampleAt(int row) const
-    {
-        return row >= 0 && row < rowCount() ? m_order[static_cast<std::size_t>(row)] : -1;
-    }
-    int rowOfSample(int sample) const
-    {
-        return sample >= 0 && sample < static_cast<int>(m_rowOfSample.size())
-            ? m_rowOfSample[static_cast<std::size_t>(sample)]
-            : -1;
-    }
-
-    /// The number the column sorts by (text labels sort by name, see lessThan of the proxy).
-    double sortKey(int row, int column) const
-    {
-        const int i = sampleAt(row);
-        switch (column) {
-        case ColRank: return row + 1;
-        case ColIndex: return i;
-        case ColScore: {
-            const double s = m_result->scores(i);
-            return std::isnan(s) ? -std::numeric_limits<double>::infinity() : s;
-        }
-        case ColLabel: return hasLabels() ? m_labels(i) : 0.0;
-        case ColOutlier: return m_flags(i) != 0 ? 1.0 : 0.0;
-        default: return 0.0;
-        }
-    }
-    bool textLabels() const { return !m_labelNames.isEmpty(); }
-
-    QString labelText(int i) const
-    {
-        const double v = m_labels(i);
-        const int id = static_cast<int>(std::lround(v));
-        if (!m_labelNames.isEmpty() && id == v && id >= 0 && id < m_labelNames.size())
-            return m_labelNames[id];
-        return QString::number(v, 'g', 6);
-    }
-
-    QString explanation(int i) const
-    {
-        return hasExplanations() ? QString::fromStdString(m_result->explanations[static_cast<std::size_t>(i)]) : QString();
-    }
-
-    QString text(int row, int column) const
-    {
-        const int i = sampleAt(row);
-        switch (column) {
-        case ColRank: return QString::number(row + 1);
-        case ColIndex: return QString::number(i);
-        case ColScore: return QString::number(m_result->scores(i), 'g', 6);
-        case ColLabel: return hasLabels() ? labelText(i) : QString();
-        case ColOutlier: return m_flags(i) != 0 ? QStringLiteral("yes") : QString();
-        case ColExplanation: return explanation(i);
-        default: return {};
-        }
-    }
-
-    int rowCount(const QModelIndex& parent = {}) const override
-    {
-        return parent.isValid() ? 0 : static_cast<int>(m_order.size());
-    }
-    int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : ColumnCount; }
-
-    QVariant data(const QModelIndex& index, int role) const override
-    {
-        if (!index.isValid() || index.row() >= rowCount())
-            return {};
-        const int row = index.row(), column = index.column();
-        switch (role) {
-        case Qt::DisplayRole: return text(row, column);
-        case SortRole:
-            if (column == ColLabel && textLabels())
-                return text(row, column);
-            if (column == ColExplanation)
-                return text(row, column);
-            return sortKey(row, column);
-        case Qt::TextAlignmentRole:
-            if (column == ColExplanation || (column == ColLabel && textLabels()) || column == ColOutlier)
-                return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
-            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-        case Qt::FontRole:
-            if (row < m_topK) {
-                QFont f;
-                f.setBold(true);
-                return f;
-            }
-            return {};
-        case Qt::BackgroundRole:
-            if (m_flags(sampleAt(row)) != 0)
-                return kFlaggedTint;
-            return {};
-        case Qt::ToolTipRole:
-            if (column == ColExplanation)
-                return text(row, column);
-            return {};
-        default: return {};
-        }
-    }
-
-    QVariant headerData(int section, Qt::Orientation orientation, int role) const override
-    {
-        if (orientation != Qt::Horizontal)
-            return {};
-        static const char* names[] = {"rank", "index", "score", "label", "outlier", "explanation"};
-        static const char* tips[] = {
-            "1 = highest outlier score",
-            "Row of the sample in the loaded data (0-based)",
-            "Outlier score (higher = more outlying)",
-            "Value of the data's label column",
-            "Decision at the current threshold (score above it); flagged rows are tinted red",
-            "Why the detector scored the point as it did"};
-        if (section < 0 || section >= ColumnCount)
-            return {};
-        if (role == Qt::DisplayRole)
-            return section == ColLabel && !m_labelName.isEmpty() ? m_labelName : tr(names[section]);
-        if (role == Qt::ToolTipRole)
-            return tr(tips[section]);
-        return {};
-    }
-
-    void setLabelName(const QString& name) { m_labelName = name; }
-
-private:
-    /// At the detector's own threshold its own decisions; at a user threshold score > threshold.
-    void computeFlags(double threshold)
-    {
-        const Eigen::Index n = m_result->scores.size();
-        if (m_result->outlier.size() == n && threshold == m_result->threshold) {
-            m_flags = m_result->outlier;
-        } else {
-            m_flags.resize(n);
-            for (Eigen::Index i = 0; i < n; ++i)
-                m_flags(i) = m_result->scores(i) > threshold ? 1 : 0;
-        }
-        m_flagged = 0;
-        for (Eigen::Index i = 0; i < n; ++i)
-            m_flagged += m_flags(i) != 0 ? 1 : 0;
-    }
-
-    std::shared_ptr<const FitResult> m_result;
-    std::vector<int> m_order;
-    std::vector<int> m_rowOfSample;
-    Eigen::VectorXd m_labels;
-    QStringList m_labelNames;
-    QString m_labelName;
-    Eigen::VectorXi m_flags;
-    long m_flagged = 0;
-    int m_topK = 0;
-};
-
-/// Header sorting straight on the numbers (no QVariant per comparison: fast for 1e5 rows).
-class RankingProxy : public QSortFilterProxyModel {
-public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
-    RankingModel* ranking() const { return static_cast<RankingModel*>(sourceModel()); }
-    const RankingFilterBar* filter = nullptr;
-    void refilter() { invalidateFilter(); }
-
-protected:
-    bool filterAcceptsRow(int row, const QModelIndex&) const override
-    {
-        return !filter || filter->accepts(ranking()->sampleAt(row));
-    }
-
-    bool lessThan(const QModelIndex& a, const QModelIndex& b) const override
-    {
-        const RankingModel* m = ranking();
-        const int c = a.column();
-        if (c == ColExplanation || (c == ColLabel && m->textLabels())) {
-            const int cmp = QString::compare(m->text(a.row(), c), m->text(b.row(), c), Qt::CaseInsensitive);
-            return cmp != 0 ? cmp < 0 : a.row() < b.row();
-        }
-        const double x = m->sortKey(a.row(), c), y = m->sortKey(b.row(), c);
-        return x != y ? x < y : a.row() < b.row(); // ties keep the ranking order
-    }
-};
 
 QString csvField(const QString& s)
 {
@@ -346,8 +90,10 @@ struct RankingPanel::Impl {
                       .arg(model->flaggedCount())
                       .arg(QString::number(t, 'g', 6));
         const bool own = t == r->threshold;
+        const auto selected = static_cast<qlonglong>(doc->pointSelection().size());
         header->setText(summary.toHtmlEscaped()
                         + (own ? QString() : tr(" — your threshold (the detector's: %1)").arg(QString::number(r->threshold, 'g', 6)))
+                        + (selected > 1 ? tr(", <b>%1 selected</b>").arg(selected) : QString())
                         + tr("<br><span style='background:%1'>&nbsp;red rows&nbsp;</span> flagged at this "
                              "threshold, <b>bold</b> rows: the top k")
                               .arg(QLatin1String(kFlaggedTintCss)));
@@ -365,6 +111,47 @@ struct RankingPanel::Impl {
         if (src < 0)
             return -1;
         return proxy->mapFromSource(model->index(src, 0)).row();
+    }
+
+    /// The samples of the table rows in a selection (each once).
+    std::vector<int> samplesIn(const QItemSelection& selection) const
+    {
+        std::vector<int> samples;
+        for (const QItemSelectionRange& r : selection)
+            for (int row = r.top(); row <= r.bottom(); ++row)
+                samples.push_back(sampleAtProxyRow(row));
+        return combineSelection({}, samples, SelectionOp::Replace);
+    }
+
+    /// Selects the rows of the document's selection (runs of adjacent rows as one range) and makes
+    /// its current point the current row, scrolled into view (unless `scroll` is false); no signal
+    /// back. False when no row is selected.
+    bool showDocumentSelection(bool scroll = true)
+    {
+        std::vector<int> rows;
+        for (int sample : doc->pointSelection())
+            if (const int row = proxyRowOfSample(sample); row >= 0)
+                rows.push_back(row);
+        std::sort(rows.begin(), rows.end());
+        QItemSelection sel;
+        for (std::size_t a = 0; a < rows.size();) {
+            std::size_t b = a;
+            while (b + 1 < rows.size() && rows[b + 1] == rows[b] + 1)
+                ++b;
+            sel.append(QItemSelectionRange(proxy->index(rows[a], 0), proxy->index(rows[b], ColumnCount - 1)));
+            a = b + 1;
+        }
+        syncing = true;
+        QItemSelectionModel* model = table->selectionModel();
+        model->select(sel, QItemSelectionModel::ClearAndSelect);
+        const int current = proxyRowOfSample(doc->selectedPoint());
+        const int shown = current >= 0 ? current : (rows.empty() ? -1 : rows.front());
+        if (current >= 0)
+            model->setCurrentIndex(proxy->index(current, 0), QItemSelectionModel::NoUpdate);
+        if (shown >= 0 && scroll)
+            table->scrollTo(proxy->index(shown, 0), QAbstractItemView::PositionAtCenter);
+        syncing = false;
+        return !rows.empty();
     }
 };
 
@@ -391,7 +178,12 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     d->proxy->setSortRole(RankingModel::SortRole);
     d->filter = new RankingFilterBar(d->doc, this);
     d->proxy->filter = d->filter;
-    connect(d->filter, &RankingFilterBar::filterChanged, this, [this] { d->proxy->refilter(); });
+    connect(d->filter, &RankingFilterBar::filterChanged, this, [this] {
+        d->syncing = true; // rows leaving the table stay selected in the document
+        d->proxy->refilter();
+        d->syncing = false;
+        d->showDocumentSelection();
+    });
 
     d->table = new QTableView(this);
     d->table->setModel(d->proxy);
@@ -437,43 +229,48 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     layout->addWidget(d->filter);
     layout->addWidget(d->table, 1);
 
-    // Table → document.
-    auto push = [this] {
-        if (d->syncing)
+    // Table → document: the rows the user selects or deselects change the document's selection
+    // (rows hidden by the filter keep their state); the current row is its current point.
+    connect(d->table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this](const QItemSelection& selected, const QItemSelection& deselected) {
+                if (d->syncing)
+                    return;
+                std::vector<int> sel = combineSelection(d->doc->pointSelection(), d->samplesIn(deselected), SelectionOp::Subtract);
+                sel = combineSelection(sel, d->samplesIn(selected), SelectionOp::Add);
+                QItemSelectionModel* model = d->table->selectionModel();
+                const QModelIndex cur = model->currentIndex();
+                const int current = cur.isValid() && model->isRowSelected(cur.row(), {}) ? d->sampleAtProxyRow(cur.row())
+                                                                                         : DataDocument::kKeepCurrent;
+                d->syncing = true;
+                d->doc->setPointSelection(std::move(sel), current);
+                d->syncing = false;
+            });
+    connect(d->table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
+        if (d->syncing || !cur.isValid())
             return;
-        QItemSelectionModel* sel = d->table->selectionModel();
-        const QModelIndex cur = sel->currentIndex();
-        int sample = -1;
-        if (cur.isValid() && sel->isRowSelected(cur.row(), {})) {
-            sample = d->sampleAtProxyRow(cur.row());
-        } else {
-            const QModelIndexList rows = sel->selectedRows();
-            if (!rows.isEmpty())
-                sample = d->sampleAtProxyRow(rows.first().row());
-        }
+        const int sample = d->sampleAtProxyRow(cur.row());
+        if (sample == d->doc->selectedPoint() || !d->doc->isSelected(sample))
+            return; // not selected (yet): selectionChanged decides
         d->syncing = true;
-        d->doc->setSelectedPoint(sample);
-        d->syncing = false;
-    };
-    connect(d->table->selectionModel(), &QItemSelectionModel::selectionChanged, this, push);
-    connect(d->table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, push);
-
-    // Document → table.
-    connect(d->doc, &DataDocument::selectionChanged, this, [this](int index) {
-        if (d->syncing)
-            return;
-        d->syncing = true;
-        QItemSelectionModel* sel = d->table->selectionModel();
-        const int row = d->proxyRowOfSample(index);
-        if (row < 0) {
-            sel->clearSelection();
-        } else {
-            const QModelIndex idx = d->proxy->index(row, 0);
-            sel->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-            d->table->scrollTo(idx, QAbstractItemView::PositionAtCenter);
-        }
+        d->doc->setPointSelection(d->doc->pointSelection(), sample);
         d->syncing = false;
     });
+
+    // Document → table (and the "selection only" filter follows the selection).
+    auto follow = [this] {
+        if (d->model->result())
+            d->updateSummary(); // the number selected
+        if (d->syncing)
+            return; // the table's own change
+        if (d->filter->show() == RankingFilterBar::Show::Selection) {
+            d->syncing = true;
+            d->proxy->refilter();
+            d->syncing = false;
+        }
+        d->showDocumentSelection();
+    };
+    connect(d->doc, &DataDocument::selectionChanged, this, follow);
+    connect(d->doc, &DataDocument::pointSelectionChanged, this, follow);
 
     connect(d->topK, &QSpinBox::valueChanged, this, [this](int k) { d->doc->setTopK(k); });
     connect(d->doc, &DataDocument::topKChanged, this, [this](int k) {
@@ -509,25 +306,19 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
             d->updateSummary();
         }
         d->syncing = false;
-        // Re-show the document's current selection in the new rows (no signal back).
-        const int sel = d->doc->selectedPoint();
-        const int row = d->proxyRowOfSample(sel);
-        if (row >= 0) {
-            d->syncing = true;
-            const QModelIndex idx = d->proxy->index(row, 0);
-            d->table->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-            d->table->scrollTo(idx, QAbstractItemView::PositionAtCenter);
-            d->syncing = false;
-        } else {
+        // Re-show the document's selection in the new rows (no signal back).
+        if (!d->showDocumentSelection())
             d->table->scrollToTop();
-        }
     };
     connect(d->doc, &DataDocument::thresholdChanged, this, [this](double t) {
         const FitResult* r = d->model->result();
         if (!r)
             return;
+        d->syncing = true; // rows a filter hides as the threshold moves stay selected in the document
         d->model->setThreshold(t);
+        d->syncing = false;
         d->updateSummary();
+        d->showDocumentSelection(false); // the table stays where it is while the threshold is dragged
     });
     connect(d->doc, &DataDocument::datasetChanged, this, rebuild);
     connect(d->doc, &DataDocument::resultChanged, this, rebuild);

@@ -3,10 +3,13 @@
 
 #include "VtkView.h"
 #include "view/CameraRig.h"
+#include "view/SelectionOverlay.h"
 
 #include <QGuiApplication>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QKeyEvent>
+#include <QPolygonF>
 #include <QWheelEvent>
 
 #include <vtkCallbackCommand.h>
@@ -320,8 +323,33 @@ void VtkView::setEventPosition(const QPointF& pos, QInputEvent* e)
     m_interactor->SetAltKey((mods & Qt::AltModifier) ? 1 : 0);
 }
 
+void VtkView::setSelectionTool(SelectionTool tool)
+{
+    m_tool = tool;
+    if (tool == SelectionTool::None && m_band && m_band->active()) {
+        m_band->cancel();
+        m_selecting = false;
+    }
+    if (tool == SelectionTool::None)
+        unsetCursor();
+    else
+        setCursor(Qt::CrossCursor);
+}
+
 void VtkView::mousePressEvent(QMouseEvent* e)
 {
+    if (m_tool != SelectionTool::None && e->button() == Qt::LeftButton) {
+        if (!m_band)
+            m_band = new SelectionOverlay(this);
+        m_selecting = true;
+        m_dragged = false;
+        m_pressPos = e->position().toPoint();
+        m_bandModifiers = e->modifiers();
+        m_band->begin(m_tool == SelectionTool::Box ? SelectionOverlay::Shape::Box : SelectionOverlay::Shape::Lasso,
+                      e->position());
+        e->accept();
+        return;
+    }
     if (m_editMode && e->button() == Qt::LeftButton) {
         m_editing = true;
         emit editPressed(e->position(), e->modifiers());
@@ -345,6 +373,14 @@ void VtkView::mousePressEvent(QMouseEvent* e)
 
 void VtkView::mouseMoveEvent(QMouseEvent* e)
 {
+    if (m_selecting) {
+        if ((e->position().toPoint() - m_pressPos).manhattanLength() > 3)
+            m_dragged = true;
+        if (m_band)
+            m_band->extend(e->position());
+        e->accept();
+        return;
+    }
     if (m_editing) {
         emit editDragged(e->position());
         e->accept();
@@ -368,6 +404,24 @@ void VtkView::mouseMoveEvent(QMouseEvent* e)
 
 void VtkView::mouseReleaseEvent(QMouseEvent* e)
 {
+    if (m_selecting && e->button() == Qt::LeftButton) {
+        m_selecting = false;
+        if (!m_band || !m_band->active()) { // abandoned with Esc
+            e->accept();
+            return;
+        }
+        m_band->extend(e->position());
+        const QPolygonF region = m_band->finish();
+        const int hit = m_dragged ? -1 : pickPoint(e->position().toPoint());
+        if (m_dragged)
+            emit regionSelected(region, m_bandModifiers);
+        else if (hit >= 0 && (m_bandModifiers & (Qt::ShiftModifier | Qt::ControlModifier)))
+            emit pointClickedWithModifiers(hit, m_bandModifiers);
+        else
+            emit pointPicked(hit); // a click still picks
+        e->accept();
+        return;
+    }
     if (m_editing && e->button() == Qt::LeftButton) {
         m_editing = false;
         emit editReleased(e->position());
@@ -411,6 +465,11 @@ void VtkView::keyPressEvent(QKeyEvent* e)
 {
     // Only camera keys reach VTK; VTK's default keys (e.g. 'e'/'q' quit, 'w' wireframe, '3' stereo)
     // would surprise users of a desktop app.
+    if (e->key() == Qt::Key_Escape && m_band && m_band->active()) {
+        m_band->cancel(); // the release that follows selects nothing
+        e->accept();
+        return;
+    }
     if (e->key() == Qt::Key_R && e->modifiers() == Qt::NoModifier) {
         resetCamera();
         e->accept();

@@ -15,8 +15,11 @@ class vtkPointPicker;
 class vtkProp3D;
 class vtkObject;
 class QInputEvent;
+class QPolygonF;
 
 namespace olens {
+
+class SelectionOverlay;
 
 class VtkView : public QOpenGLWidget {
     Q_OBJECT
@@ -68,6 +71,14 @@ public:
     void setEditMode(bool on) { m_editMode = on; }
     bool editMode() const { return m_editMode; }
 
+    /// Box / lasso selection (View → Select box B / Select lasso L): while a tool is active a
+    /// left-drag draws a rectangle or a free-hand polygon over the view instead of moving the
+    /// camera (or editing), and reports it through regionSelected; a click without a drag still
+    /// picks a point (Shift/Ctrl-click: adds / removes it); Esc during the drag abandons it. The middle button and wheel still pan/zoom.
+    enum class SelectionTool { None, Box, Lasso };
+    void setSelectionTool(SelectionTool tool);
+    SelectionTool selectionTool() const { return m_tool; }
+
     /// Renders and returns the current frame (device pixels).
     QImage grabImage();
     /// Writes the current frame as PNG; on failure returns false and sets *error.
@@ -86,6 +97,11 @@ signals:
     void editPressed(QPointF pos, Qt::KeyboardModifiers modifiers);
     void editDragged(QPointF pos);
     void editReleased(QPointF pos);
+    /// A finished box or lasso: its vertices in widget (logical pixel) coordinates, and the
+    /// modifiers held when the drag began (Shift adds, Ctrl subtracts).
+    void regionSelected(const QPolygonF& polygon, Qt::KeyboardModifiers modifiers);
+    /// With a selection tool on, a Shift- or Ctrl-click (no drag) on a point: add it / remove it.
+    void pointClickedWithModifiers(int index, Qt::KeyboardModifiers modifiers);
 
 protected:
     void initializeGL() override;
@@ -129,6 +145,10 @@ private:
     int m_hovered = -1;
     bool m_editMode = false;
     bool m_editing = false; // a left-button edit gesture is in progress
+    SelectionTool m_tool = SelectionTool::None;
+    SelectionOverlay* m_band = nullptr;        // the rubber band while a selection drag lasts
+    Qt::KeyboardModifiers m_bandModifiers;
+    bool m_selecting = false;                  // a left-button selection gesture is in progress
 };
 
 } // namespace olens

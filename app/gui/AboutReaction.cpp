@@ -25,7 +25,8 @@ QString AboutReaction::text()
               "<p>Qt %2 (built with %3), VTK %4, Eigen %5.</p>"
               "<p><b>Mouse</b>: left drag rotates (3D), middle drag pans, wheel zooms, click picks a point, "
               "double-click or R resets the camera, F flies to the selected point.</p>"
-              "<p><b>Keys</b>: Ctrl+O open, Ctrl+T train, Esc cancel, E edit points, Ctrl+M compare, "
+              "<p><b>Keys</b>: Ctrl+O open, Ctrl+T train, Esc cancel, E edit points, B / L select box / lasso "
+              "(then Shift adds, Ctrl subtracts; Del deletes the selection), Ctrl+M compare, "
               "Ctrl+Shift+S screenshot, F1 all shortcuts.</p>")
         .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR),
              QStringLiteral(VTK_VERSION), eigen);

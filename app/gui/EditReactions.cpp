@@ -42,9 +42,15 @@ EditReaction::EditReaction(QMenu* menu, MainWindow* window, DataEditor* editor)
                 QMessageBox::information(m_window, tr("Edit points"), why);
         }
     });
-    QAction* del = menu->addAction(tr("&Delete selected point"));
+    QAction* del = menu->addAction(tr("&Delete selected points"));
+    del->setObjectName("actionDeleteSelected");
     del->setShortcut(QKeySequence::Delete);
+    del->setToolTip(tr("Delete the selected points (picked, box or lasso) from the data; Ctrl+Z brings them back"));
     connect(del, &QAction::triggered, editor, &DataEditor::removeSelected);
+    auto updateDelete = [del, window] { del->setEnabled(!window->document()->pointSelection().empty()); };
+    connect(window->document(), &DataDocument::pointSelectionChanged, del, updateDelete);
+    connect(window->document(), &DataDocument::datasetChanged, del, updateDelete);
+    updateDelete();
 
     m_autoRetrain = menu->addAction(tr("&Auto-retrain after edits"));
     m_autoRetrain->setCheckable(true);

@@ -11,7 +11,7 @@ namespace olens {
 class DataEditor;
 class MainWindow;
 
-/// Edit → Undo/Redo, Edit points (E), Delete selected point (Del), Auto-retrain after edits.
+/// Edit → Undo/Redo, Edit points (E), Delete selected points (Del), Auto-retrain after edits.
 /// Auto-retrain is debounced: the detector retrains kRetrainDelayMs after the last edit.
 class EditReaction : public QObject {
     Q_OBJECT

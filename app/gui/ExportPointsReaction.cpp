@@ -17,16 +17,31 @@ namespace olens {
 ExportPointsReaction::ExportPointsReaction(QAction* action, MainWindow* window, Which which)
     : QObject(action), m_window(window), m_which(which)
 {
-    const bool inliers = which == Which::Inliers;
-    action->setObjectName(inliers ? "actionExportInliers" : "actionExportFlagged");
-    action->setToolTip(inliers ? tr("Save the points not flagged at the current threshold (the cleaned cloud) "
-                                    "with all their columns, score and outlier, as CSV or binary PLY")
-                               : tr("Save the points flagged at the current threshold with all their columns, "
-                                    "score and outlier, as CSV or binary PLY"));
+    switch (which) {
+    case Which::Inliers:
+        action->setObjectName("actionExportInliers");
+        action->setToolTip(tr("Save the points not flagged at the current threshold (the cleaned cloud) "
+                              "with all their columns, score and outlier, as CSV or binary PLY"));
+        break;
+    case Which::Flagged:
+        action->setObjectName("actionExportFlagged");
+        action->setToolTip(tr("Save the points flagged at the current threshold with all their columns, "
+                              "score and outlier, as CSV or binary PLY"));
+        break;
+    case Which::Selected:
+        action->setObjectName("actionExportSelected");
+        action->setToolTip(tr("Save the selected points (picked, box, lasso or Ranking rows) with all their "
+                              "columns, score and outlier, as CSV or binary PLY"));
+        break;
+    }
     connect(action, &QAction::triggered, this, &ExportPointsReaction::onTriggered);
-    auto update = [action, window] { action->setEnabled(window->document()->result() != nullptr); };
+    auto update = [action, window, which] {
+        const DataDocument* doc = window->document();
+        action->setEnabled(doc->result() != nullptr && (which != Which::Selected || !doc->pointSelection().empty()));
+    };
     connect(window->document(), &DataDocument::resultChanged, action, update);
     connect(window->document(), &DataDocument::datasetChanged, action, update);
+    connect(window->document(), &DataDocument::pointSelectionChanged, action, update);
     update();
 }
 
@@ -41,7 +56,15 @@ QString ExportPointsReaction::save(MainWindow* window, Which which, const QStrin
     const double t = doc->threshold();
     const bool own = t == r->threshold && r->outlier.size() == r->scores.size();
     const Eigen::VectorXi flags = own ? r->outlier : Eigen::VectorXi((r->scores.array() > t).cast<int>());
-    const PointExport e{d, r->scores, flags, rowsWithFlag(flags, which == Which::Flagged)};
+    std::vector<Eigen::Index> rows;
+    if (which == Which::Selected) {
+        if (doc->pointSelection().empty())
+            return tr("nothing to export: no points are selected");
+        rows.assign(doc->pointSelection().begin(), doc->pointSelection().end()); // sorted: row order
+    } else {
+        rows = rowsWithFlag(flags, which == Which::Flagged);
+    }
+    const PointExport e{d, r->scores, flags, std::move(rows)};
     try {
         std::vector<std::string> inputs;
         if (!doc->filePath().isEmpty())
@@ -65,13 +88,16 @@ QString ExportPointsReaction::save(MainWindow* window, Which which, const QStrin
 
 void ExportPointsReaction::onTriggered()
 {
-    const bool inliers = m_which == Which::Inliers;
     const QString base = QFileInfo(m_window->document()->filePath()).completeBaseName();
-    const QString name = (base.isEmpty() ? QStringLiteral("points") : base) + (inliers ? "-inliers" : "-flagged");
+    const char* suffixes[] = {"-inliers", "-flagged", "-selected"};
+    const QString titles[] = {tr("Export inliers"), tr("Export flagged points"), tr("Export selected points")};
+    const QString what[] = {tr("inliers"), tr("flagged points"), tr("selected points")};
+    const int k = static_cast<int>(m_which);
+    const QString name = (base.isEmpty() ? QStringLiteral("points") : base) + suffixes[k];
     QString filter;
     const QString dir = m_window->document()->filePath().isEmpty() ? QString()
                                                                     : QFileInfo(m_window->document()->filePath()).absolutePath() + '/';
-    QString path = QFileDialog::getSaveFileName(m_window, inliers ? tr("Export inliers") : tr("Export flagged points"),
+    QString path = QFileDialog::getSaveFileName(m_window, titles[k],
                                                 dir + name + ".csv", tr("CSV (*.csv);;PLY, binary (*.ply)"), &filter);
     if (path.isEmpty())
         return;
@@ -81,7 +107,7 @@ void ExportPointsReaction::onTriggered()
     int count = 0;
     const QString error = save(m_window, m_which, path, &count);
     if (error.isEmpty()) {
-        m_window->log()->info(tr("exported %1 %2 to %3").arg(count).arg(inliers ? tr("inliers") : tr("flagged points"), path));
+        m_window->log()->info(tr("exported %1 %2 to %3").arg(count).arg(what[k], path));
     } else {
         m_window->log()->error(error);
         QMessageBox::warning(m_window, tr("Export"), error);

@@ -1,8 +1,9 @@
 #pragma once
-// File → Export inliers (cleaned cloud) / Export flagged points: the rows themselves with every
-// column they were loaded with, plus score and outlier (core/data/PointExport), as CSV or binary
-// PLY by the extension. Flags follow the document's current threshold (as the Ranking dock's).
-// Enabled while a trained result exists. The written file's score and outlier columns are
+// File → Export inliers (cleaned cloud) / Export flagged points / Export selected points: the rows
+// themselves with every column they were loaded with, plus score and outlier (core/data/PointExport),
+// as CSV or binary PLY by the extension. Flags follow the document's current threshold (as the
+// Ranking dock's). Inliers / flagged: enabled while a trained result exists; selected: while points
+// are selected (box, lasso, picked or Ranking rows) and a result exists. The written file's score and outlier columns are
 // remembered as ignored (ImportDialog roles), so opening it here shows the same cloud.
 #include <QObject>
 
@@ -15,7 +16,7 @@ class MainWindow;
 class ExportPointsReaction : public QObject {
     Q_OBJECT
 public:
-    enum class Which { Inliers, Flagged };
+    enum class Which { Inliers, Flagged, Selected };
     ExportPointsReaction(QAction* action, MainWindow* window, Which which);
     /// Writes the points (format by the extension of `path`); returns an error message or "".
     /// `count` receives the number of rows written.

@@ -15,6 +15,7 @@
 #include "ImportDialog.h"
 #include "ImportReaction.h"
 #include "RecentFilesMenu.h"
+#include "SelectionReactions.h"
 #include "UnsavedChanges.h"
 #include "SessionManager.h"
 #include "DetectorPanel.h"
@@ -247,6 +248,7 @@ void MainWindow::buildMenus()
     new ExportPointsReaction(file->addAction(tr("Export inliers (c&leaned cloud)…")), this,
                              ExportPointsReaction::Which::Inliers);
     new ExportPointsReaction(file->addAction(tr("Export &flagged points…")), this, ExportPointsReaction::Which::Flagged);
+    new ExportPointsReaction(file->addAction(tr("Export selecte&d points…")), this, ExportPointsReaction::Which::Selected);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -254,6 +256,13 @@ void MainWindow::buildMenus()
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     m_editReaction = new EditReaction(edit, this, m_editor);
+    edit->addSeparator();
+    new SelectToolReaction(edit->addAction(tr("Select &box")), this, VtkView::SelectionTool::Box);       // B
+    new SelectToolReaction(edit->addAction(tr("Select &lasso")), this, VtkView::SelectionTool::Lasso);   // L
+    using Command = SelectionCommandReaction::Command;
+    new SelectionCommandReaction(edit->addAction(tr("Select &all")), this, Command::All);                // Ctrl+A
+    new SelectionCommandReaction(edit->addAction(tr("&Invert selection")), this, Command::Invert);       // Ctrl+Shift+I
+    new SelectionCommandReaction(edit->addAction(tr("&Clear selection")), this, Command::Clear);         // Ctrl+Shift+A
 
     QMenu* presets = menuBar()->addMenu(tr("&Presets"));
     new PresetsReaction(presets, this);
@@ -315,7 +324,8 @@ void MainWindow::buildToolBar()
         const char* icon;
     } items[] = {{"actionOpen", "open"},  {"actionNewData", "new-data"}, {nullptr, nullptr},
                  {"actionTrain", "train"}, {"actionCancelTraining", "cancel"}, {nullptr, nullptr},
-                 {"actionEditMode", "edit-mode"}, {"actionCompareDetectors", "compare"}, {nullptr, nullptr},
+                 {"actionEditMode", "edit-mode"}, {"actionSelectBox", "select-box"}, {"actionSelectLasso", "select-lasso"},
+                 {"actionCompareDetectors", "compare"}, {nullptr, nullptr},
                  {"actionScreenshot", "screenshot"}};
     for (const auto& item : items) {
         if (!item.action) {
@@ -344,7 +354,8 @@ QString MainWindow::shortcutsHtml() const
                                  menuAction->text().remove('&'), a->text().remove('&').remove("…"));
     }
     html += tr("<tr><td><b>mouse</b></td><td>left drag rotates (3D), middle drag pans, wheel zooms, click "
-               "selects a point, double-click resets the camera</td></tr></table>");
+               "selects a point, double-click resets the camera; with Select box / lasso on, left drag selects "
+               "(Shift adds, Ctrl subtracts)</td></tr></table>");
     return html;
 }
 

@@ -17,6 +17,40 @@ class TestDataDocument : public QObject {
     Q_OBJECT
 
 private slots:
+    void theSelectionIsASetWithACurrentPoint()
+    {
+        // Issue #22: one selection for the view, the Ranking and the exports.
+        DataDocument doc;
+        doc.setDataset(generate("moons", 20, 1), "m.csv");
+        QSignalSpy set(&doc, &DataDocument::pointSelectionChanged);
+        QSignalSpy current(&doc, &DataDocument::selectionChanged);
+        doc.setPointSelection({9, 3, 3, -1, 25, 4}); // sorted, distinct, inside the data
+        QCOMPARE(doc.pointSelection(), (std::vector<int>{3, 4, 9}));
+        QCOMPARE(set.count(), 1);
+        QCOMPARE(current.count(), 0); // no current point yet
+        QVERIFY(doc.isSelected(4) && !doc.isSelected(5));
+        doc.setPointSelection({3, 4, 9}, 4);
+        QCOMPARE(set.count(), 1); // same set: no signal
+        QCOMPARE(doc.selectedPoint(), 4);
+        doc.setPointSelection({3, 9}); // the current point left the selection
+        QCOMPARE(doc.selectedPoint(), -1);
+        // A pick is a selection of one; -1 clears both.
+        doc.setSelectedPoint(7);
+        QCOMPARE(doc.pointSelection(), std::vector<int>{7});
+        QCOMPARE(doc.selectedPoint(), 7);
+        doc.setSelectedPoint(-1);
+        QVERIFY(doc.pointSelection().empty());
+        // An edit keeps the rows that still exist; new data clear it.
+        doc.setPointSelection({2, 18, 19});
+        Dataset shorter = doc.dataset();
+        shorter.X.conservativeResize(19, Eigen::NoChange);
+        shorter.labels.conservativeResize(19);
+        doc.editDataset(shorter, nullptr);
+        QCOMPARE(doc.pointSelection(), (std::vector<int>{2, 18}));
+        doc.setDataset(generate("moons", 20, 2), "n.csv");
+        QVERIFY(doc.pointSelection().empty());
+    }
+
     void failedLoadLeavesEverythingAsItWas()
     {
         DataDocument doc;

@@ -77,6 +77,31 @@ private slots:
         QCOMPARE(panel.histogram()->marker(), 0.55);
     }
 
+    void theSelectionIsARugUnderTheHistogram()
+    {
+        // Issue #22: the selection the view and the Ranking share also shows in the plots.
+        DataDocument doc;
+        doc.setDataset(tenPoints(), "ten.csv");
+        EvaluationPanel panel(&doc);
+        doc.setResult(handResult(0.55));
+        const int s = panel.selectionSeries();
+        QVERIFY(s >= 0);
+        QVERIFY(panel.histogram()->seriesData(s).first.isEmpty());
+        doc.setPointSelection({2, 7, 9});
+        const auto data = panel.histogram()->seriesData(s);
+        QCOMPARE(data.first.size(), 3);
+        QCOMPARE(data.first[0], 0.3);
+        QCOMPARE(data.first[1], 0.8);
+        QCOMPARE(data.first[2], 1.0);
+        QCOMPARE(data.second, (QVector<double>{0.0, 0.0, 0.0}));
+        doc.setSelectedPoint(-1);
+        QVERIFY(panel.histogram()->seriesData(s).first.isEmpty());
+        // A new result rebuilds the plots and keeps showing the selection.
+        doc.setPointSelection({0});
+        doc.setResult(handResult(0.35));
+        QCOMPARE(panel.histogram()->seriesData(panel.selectionSeries()).first, (QVector<double>{0.1}));
+    }
+
     void theThresholdSaysWhatItMeans()
     {
         // Issue #17: the detector's own threshold is named by its rule where it is shown.

@@ -68,9 +68,9 @@ private slots:
         doc.setResult(makeResult());
         QVERIFY(bar->filterCombo()->isEnabled());
         QCOMPARE(shown(panel), (std::vector<int>{3, 1, 4, 0, 5, 2}));
-        // "all, flagged, not flagged, kind = 0, kind = 1"
-        QCOMPARE(bar->filterCombo()->count(), 5);
-        QCOMPARE(bar->filterCombo()->itemText(4), QStringLiteral("kind = 1"));
+        // "all, flagged, not flagged, selection only, kind = 0, kind = 1"
+        QCOMPARE(bar->filterCombo()->count(), 6);
+        QCOMPARE(bar->filterCombo()->itemText(5), QStringLiteral("kind = 1"));
 
         bar->setShow(RankingFilterBar::Show::Flagged);
         QCOMPARE(shown(panel), (std::vector<int>{3, 1}));
@@ -108,7 +108,7 @@ private slots:
         plain.labels.resize(0);
         plain.labelName.clear();
         doc.setDataset(plain, "b.csv");
-        QCOMPARE(bar->filterCombo()->count(), 3);
+        QCOMPARE(bar->filterCombo()->count(), 4);
         doc.setResult(makeResult());
         QCOMPARE(bar->show(), RankingFilterBar::Show::Flagged); // kept: the item still exists
         QCOMPARE(shown(panel), (std::vector<int>{3, 1}));

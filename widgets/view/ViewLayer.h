@@ -59,7 +59,7 @@ public:
         Threshold = 1u << 4,  ///< the decision threshold
         Flats = 1u << 5,      ///< the geometry drawn directly (flats): result or live snapshot
         TopK = 1u << 6,       ///< the number of highlighted top-ranked points
-        Selection = 1u << 7,  ///< the selected point
+        Selection = 1u << 7,  ///< the current point or the selected set (DataDocument::pointSelection)
         Glyphs = 1u << 8,     ///< uncertainty glyphs: scale or layer switch
         Visibility = 1u << 9, ///< layer switches
         Style = 1u << 10,     ///< iso-surface opacity

@@ -1,21 +1,32 @@
-// Issue #22 in the window: File → Export inliers / flagged points (disabled before training,
-// enabled after; files re-open with the loader and follow the document's threshold), and the
-// View menu's camera presets.
+// Issue #22 in the window: File → Export inliers / flagged / selected points (disabled before
+// training, enabled after; files re-open with the loader and follow the document's threshold), the
+// View menu's camera presets, and the shared selection: Edit → Select box / lasso / all / invert /
+// clear, the Ranking dock following it both ways (and its "selection only" filter), Delete removing
+// exactly the selected rows (undo brings them back selected).
 #include "CloudView.h"
 #include "DataDocument.h"
 #include "DetectorPanel.h"
 #include "ExportPointsReaction.h"
+#include "DataEditor.h"
+#include "RankingFilterBar.h"
+#include "RankingPanel.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "SessionManager.h"
 #include "TrainingController.h"
 #include "view/CameraRig.h"
 #include "data/DataLoader.h"
+#include "display/SelectionGeometry.h"
 
 #include <QAction>
+#include <QItemSelectionModel>
+#include <QTableView>
+#include <QUndoStack>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <algorithm>
 
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
@@ -199,6 +210,149 @@ private slots:
         w.action("actionOrientationTriad")->trigger();
         QVERIFY(w.openFile(sample("moons2d.csv")));
         QVERIFY(rig->orientationTriadVisible() && !rig->orientationTriadShown());
+    }
+
+    void rankingAndViewShareTheSelection()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        train(w, "knn");
+        DataDocument* doc = w.document();
+        RankingPanel* ranking = w.rankingPanel();
+        QTableView* table = ranking->table();
+        auto selectedSamples = [&] {
+            std::vector<int> v;
+            for (const QModelIndex& i : table->selectionModel()->selectedRows(1))
+                v.push_back(i.data().toInt());
+            std::sort(v.begin(), v.end());
+            return v;
+        };
+        // Document → table: a region selection (as the view's box / lasso make) selects those rows.
+        doc->setPointSelection({3, 17, 42, 250});
+        QCOMPARE(selectedSamples(), (std::vector<int>{3, 17, 42, 250}));
+        QCOMPARE(doc->selectedPoint(), -1); // a region has no current point
+        // Table → document: ctrl-click on a row adds its point; another ctrl-click removes it again.
+        const int row = ranking->rowOfSample(100);
+        QVERIFY(row >= 0);
+        table->selectionModel()->select(table->model()->index(row, 0),
+                                        QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QCOMPARE(doc->pointSelection(), (std::vector<int>{3, 17, 42, 100, 250}));
+        table->selectionModel()->select(table->model()->index(ranking->rowOfSample(17), 0),
+                                        QItemSelectionModel::Deselect | QItemSelectionModel::Rows);
+        QCOMPARE(doc->pointSelection(), (std::vector<int>{3, 42, 100, 250}));
+        // "selection only" shows exactly the selected points; rows hidden by a filter stay selected.
+        ranking->filterBar()->setShow(RankingFilterBar::Show::Selection);
+        QCOMPARE(table->model()->rowCount(), 4);
+        QCOMPARE(selectedSamples(), (std::vector<int>{3, 42, 100, 250}));
+        ranking->filterBar()->setShow(RankingFilterBar::Show::Flagged);
+        QCOMPARE(doc->pointSelection(), (std::vector<int>{3, 42, 100, 250}));
+        // Rows the filter hides or shows again as the threshold moves keep their selection.
+        const std::vector<int> top{doc->ranking()[0], doc->ranking()[1], doc->ranking()[2]};
+        doc->setPointSelection(top);
+        const double t0 = doc->threshold();
+        doc->setThreshold(doc->result()->scores(doc->ranking()[0]) - 1e-9); // only the top one flagged
+        QCOMPARE(table->model()->rowCount(), 1);
+        QCOMPARE(doc->pointSelection(), combineSelection({}, top, SelectionOp::Replace));
+        doc->setThreshold(t0);
+        QCOMPARE(int(selectedSamples().size()), 3);
+        doc->setPointSelection({3, 42, 100, 250});
+        ranking->filterBar()->setShow(RankingFilterBar::Show::All);
+        QCOMPARE(selectedSamples(), (std::vector<int>{3, 42, 100, 250}));
+        // A click on a row picks that point alone (current point and selection).
+        table->selectionModel()->setCurrentIndex(table->model()->index(ranking->rowOfSample(7), 0),
+                                                 QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QCOMPARE(doc->pointSelection(), std::vector<int>{7});
+        QCOMPARE(doc->selectedPoint(), 7);
+
+        // Edit → Invert / Clear / Select all.
+        const int n = static_cast<int>(doc->dataset().rows());
+        w.action("actionInvertSelection")->trigger();
+        QCOMPARE(int(doc->pointSelection().size()), n - 1);
+        QVERIFY(!doc->isSelected(7));
+        QCOMPARE(int(selectedSamples().size()), n - 1);
+        w.action("actionClearSelection")->trigger();
+        QVERIFY(doc->pointSelection().empty());
+        QVERIFY(selectedSamples().empty());
+        QVERIFY(!w.action("actionClearSelection")->isEnabled());
+        QVERIFY(!w.action("actionDeleteSelected")->isEnabled());
+        QVERIFY(!w.action("actionExportSelected")->isEnabled());
+        w.action("actionSelectAll")->trigger();
+        QCOMPARE(int(doc->pointSelection().size()), n);
+        QVERIFY(!w.action("actionSelectAll")->isEnabled());
+
+        // The tools: B and L are exclusive toggles of the view's tool.
+        QAction* box = w.action("actionSelectBox");
+        QAction* lasso = w.action("actionSelectLasso");
+        QCOMPARE(box->shortcut(), QKeySequence("B"));
+        QCOMPARE(lasso->shortcut(), QKeySequence("L"));
+        box->trigger();
+        QCOMPARE(w.view()->selectionTool(), VtkView::SelectionTool::Box);
+        lasso->trigger();
+        QVERIFY(!box->isChecked());
+        QCOMPARE(w.view()->selectionTool(), VtkView::SelectionTool::Lasso);
+        lasso->trigger();
+        QCOMPARE(w.view()->selectionTool(), VtkView::SelectionTool::None);
+        // Edit points takes the left mouse back from a tool.
+        box->trigger();
+        w.action("actionEditMode")->setChecked(true);
+        QVERIFY(!box->isChecked());
+        QCOMPARE(w.view()->selectionTool(), VtkView::SelectionTool::None);
+        w.action("actionEditMode")->setChecked(false);
+    }
+
+    void deleteRemovesExactlyTheSelectedRowsAndExportWritesThem()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        train(w, "knn");
+        DataDocument* doc = w.document();
+        const Dataset before = doc->dataset();
+        const Eigen::VectorXd scoresBefore = doc->result()->scores;
+        const std::vector<int> gone{0, 5, 6, 120, 299};
+        doc->setPointSelection(gone);
+
+        // Export selected points: exactly those rows, every column, their scores.
+        QAction* exportSel = w.action("actionExportSelected");
+        QVERIFY(exportSel && exportSel->isEnabled());
+        int count = 0;
+        QCOMPARE(ExportPointsReaction::save(&w, ExportPointsReaction::Which::Selected, dir.filePath("sel.csv"), &count),
+                 QString());
+        QCOMPARE(count, int(gone.size()));
+        const Dataset written = loadDataset(dir.filePath("sel.csv").toStdString());
+        QCOMPARE(written.rows(), Eigen::Index(gone.size()));
+        for (std::size_t r = 0; r < gone.size(); ++r) {
+            QCOMPARE(written.X(Eigen::Index(r), 0), before.X(gone[r], 0));
+            QCOMPARE(written.X(Eigen::Index(r), 1), before.X(gone[r], 1));
+        }
+
+        // Edit mode, Del: exactly the selected rows leave, the others keep order and scores.
+        w.action("actionEditMode")->setChecked(true);
+        QVERIFY(w.dataEditor()->isEnabled());
+        QAction* del = w.action("actionDeleteSelected");
+        QVERIFY(del->isEnabled());
+        del->trigger();
+        const Dataset& after = doc->dataset();
+        QCOMPARE(after.rows(), before.rows() - Eigen::Index(gone.size()));
+        QCOMPARE(after.labels.size(), after.rows());
+        Eigen::Index r = 0;
+        for (Eigen::Index i = 0; i < before.rows(); ++i) {
+            if (std::find(gone.begin(), gone.end(), int(i)) != gone.end())
+                continue;
+            QCOMPARE(after.X.row(r), before.X.row(i));
+            QCOMPARE(after.labels(r), before.labels(i));
+            if (doc->result())
+                QCOMPARE(doc->result()->scores(r), scoresBefore(i));
+            ++r;
+        }
+        QVERIFY(doc->pointSelection().empty());
+        // Undo: the rows are back, in place, and selected again.
+        w.dataEditor()->undoStack()->undo();
+        QCOMPARE(doc->dataset().X, before.X);
+        QCOMPARE(doc->pointSelection(), gone);
+        w.action("actionEditMode")->setChecked(false);
     }
 };
 

@@ -632,7 +632,8 @@ private slots:
                 QVERIFY2(inMenu, qPrintable(a->objectName()));
             }
         QCOMPARE(names, (QStringList{"actionOpen", "actionNewData", "actionTrain", "actionCancelTraining",
-                                     "actionEditMode", "actionCompareDetectors", "actionScreenshot"}));
+                                     "actionEditMode", "actionSelectBox", "actionSelectLasso", "actionCompareDetectors",
+                                     "actionScreenshot"}));
 
         const QString about = AboutReaction::text();
         QVERIFY(about.contains(QStringLiteral("Qt %1").arg(qVersion())));

@@ -1,0 +1,116 @@
+#include "SelectionReactions.h"
+
+#include "CloudView.h"
+#include "DataDocument.h"
+#include "EditReactions.h"
+#include "MainWindow.h"
+#include "display/SelectionGeometry.h"
+
+#include <QAction>
+#include <QActionGroup>
+
+#include <numeric>
+
+namespace olens {
+
+SelectToolReaction::SelectToolReaction(QAction* action, MainWindow* window, VtkView::SelectionTool tool)
+    : QObject(action), m_action(action), m_window(window), m_tool(tool)
+{
+    const bool box = tool == VtkView::SelectionTool::Box;
+    action->setObjectName(box ? "actionSelectBox" : "actionSelectLasso");
+    action->setCheckable(true);
+    action->setShortcut(QKeySequence(box ? tr("B") : tr("L")));
+    action->setToolTip(box ? tr("Select box (B): drag a rectangle over the view to select the points in it; "
+                                "Shift adds, Ctrl subtracts. The middle button and wheel still pan/zoom.")
+                           : tr("Select lasso (L): draw a closed free-hand outline over the view to select the "
+                                "points in it; Shift adds, Ctrl subtracts. The middle button and wheel still pan/zoom."));
+    // One tool at a time; unchecking the active one leaves none.
+    auto* group = window->findChild<QActionGroup*>("selectionTools");
+    if (!group) {
+        group = new QActionGroup(window);
+        group->setObjectName("selectionTools");
+        group->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
+    }
+    group->addAction(action);
+    connect(action, &QAction::toggled, this, &SelectToolReaction::onToggled);
+    // The left mouse does what was chosen last: turning Edit points on puts the tool away (a tool
+    // chosen while editing takes the left mouse until it is put away; Del still deletes).
+    if (EditReaction* edit = window->editReaction())
+        connect(edit->editModeAction(), &QAction::toggled, this, [this](bool on) {
+            if (on)
+                m_action->setChecked(false);
+        });
+    auto update = [this] {
+        const bool any = !m_window->document()->isEmpty();
+        if (!any && m_action->isChecked())
+            m_action->setChecked(false);
+        m_action->setEnabled(any);
+    };
+    connect(window->document(), &DataDocument::datasetChanged, this, update);
+    update();
+}
+
+void SelectToolReaction::onToggled(bool on)
+{
+    CloudView* view = m_window->view();
+    if (on)
+        view->setSelectionTool(m_tool);
+    else if (view->selectionTool() == m_tool)
+        view->setSelectionTool(VtkView::SelectionTool::None);
+}
+
+SelectionCommandReaction::SelectionCommandReaction(QAction* action, MainWindow* window, Command command)
+    : QObject(action), m_action(action), m_window(window), m_command(command)
+{
+    switch (command) {
+    case Command::All:
+        action->setObjectName("actionSelectAll");
+        action->setShortcut(QKeySequence::SelectAll);
+        action->setToolTip(tr("Select every point"));
+        break;
+    case Command::Invert:
+        action->setObjectName("actionInvertSelection");
+        action->setShortcut(QKeySequence(tr("Ctrl+Shift+I")));
+        action->setToolTip(tr("Select the points that are not selected, and only those"));
+        break;
+    case Command::Clear:
+        action->setObjectName("actionClearSelection");
+        action->setShortcut(QKeySequence(tr("Ctrl+Shift+A")));
+        action->setToolTip(tr("Select nothing"));
+        break;
+    }
+    connect(action, &QAction::triggered, this, &SelectionCommandReaction::onTriggered);
+    connect(window->document(), &DataDocument::datasetChanged, this, &SelectionCommandReaction::updateEnabled);
+    connect(window->document(), &DataDocument::pointSelectionChanged, this, &SelectionCommandReaction::updateEnabled);
+    updateEnabled();
+}
+
+void SelectionCommandReaction::updateEnabled()
+{
+    const DataDocument* doc = m_window->document();
+    const auto n = static_cast<std::size_t>(doc->dataset().rows());
+    const std::size_t k = doc->pointSelection().size();
+    switch (m_command) {
+    case Command::All: m_action->setEnabled(k < n); break;
+    case Command::Invert: m_action->setEnabled(n > 0); break;
+    case Command::Clear: m_action->setEnabled(k > 0); break;
+    }
+}
+
+void SelectionCommandReaction::onTriggered()
+{
+    DataDocument* doc = m_window->document();
+    const int n = static_cast<int>(doc->dataset().rows());
+    switch (m_command) {
+    case Command::All: {
+        std::vector<int> all(static_cast<std::size_t>(n));
+        std::iota(all.begin(), all.end(), 0);
+        doc->setPointSelection(std::move(all));
+        break;
+    }
+    case Command::Invert: doc->setPointSelection(invertSelection(doc->pointSelection(), n)); break;
+    case Command::Clear: doc->setPointSelection({}); break;
+    }
+}
+
+} // namespace olens

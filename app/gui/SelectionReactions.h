@@ -1,0 +1,47 @@
+#pragma once
+// Edit → Select box (B) / Select lasso (L): checkable tools of the central view (a left-drag draws
+// the region instead of rotating; Shift adds, Ctrl subtracts; at most one tool at a time; turning
+// Edit points on puts the tool away), and
+// Select all (Ctrl+A) / Invert selection (Ctrl+Shift+I) / Clear selection (Ctrl+Shift+A) on the
+// document's selection, which the view, the Ranking dock and the exports share. Each action is
+// enabled while there are data (the commands: while they would change something).
+#include "VtkView.h"
+
+#include <QObject>
+
+class QAction;
+
+namespace olens {
+
+class MainWindow;
+
+/// One selection tool (object name actionSelectBox / actionSelectLasso).
+class SelectToolReaction : public QObject {
+    Q_OBJECT
+public:
+    SelectToolReaction(QAction* action, MainWindow* window, VtkView::SelectionTool tool);
+
+private:
+    void onToggled(bool on);
+    QAction* m_action;
+    MainWindow* m_window;
+    VtkView::SelectionTool m_tool;
+};
+
+/// Select all / invert / clear (object names actionSelectAll, actionInvertSelection,
+/// actionClearSelection).
+class SelectionCommandReaction : public QObject {
+    Q_OBJECT
+public:
+    enum class Command { All, Invert, Clear };
+    SelectionCommandReaction(QAction* action, MainWindow* window, Command command);
+
+private:
+    void onTriggered();
+    void updateEnabled();
+    QAction* m_action;
+    MainWindow* m_window;
+    Command m_command;
+};
+
+} // namespace olens

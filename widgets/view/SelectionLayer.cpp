@@ -1,0 +1,110 @@
+#include "view/SelectionLayer.h"
+
+#include "DataDocument.h"
+#include "view/PointColouring.h"
+#include "view/VtkSupport.h"
+
+#include <QFile>
+
+#include <vtkActor.h>
+#include <vtkFloatArray.h>
+#include <vtkPointData.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkShaderProperty.h>
+#include <vtkUnsignedCharArray.h>
+
+namespace olens {
+
+namespace {
+std::string shaderText(const char* name)
+{
+    QFile f(QStringLiteral(":/shaders/") + name);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("OutlierLens: shader resource %s missing", name);
+    return f.readAll().toStdString();
+}
+} // namespace
+
+SelectionLayer::SelectionLayer()
+{
+    vtkNew<vtkPolyDataMapper> mapper;
+    mapper->SetInputData(m_poly);
+    mapper->SetScalarModeToUsePointData();
+    mapper->SetColorModeToDirectScalars();
+    m_actor->SetMapper(mapper);
+    m_actor->GetProperty()->SetRepresentationToPoints();
+    m_actor->GetProperty()->LightingOff();
+    // The point sprites' vertex shader, with its per-point size.
+    mapper->MapDataArrayToVertexAttribute("olensPointSize", "olensPointSize", vtkDataObject::FIELD_ASSOCIATION_POINTS, -1);
+    vtkShaderProperty* sp = m_actor->GetShaderProperty();
+    sp->AddVertexShaderReplacement("//VTK::PositionVC::Dec", true, shaderText("points.vert.dec.glsl"), false);
+    sp->AddVertexShaderReplacement("//VTK::PositionVC::Impl", true, shaderText("points.vert.impl.glsl"), false);
+    // A round, anti-aliased disc without the points' dark rim: the halo is all colour.
+    sp->AddFragmentShaderReplacement("//VTK::Light::Impl", true,
+                                     "//VTK::Light::Impl\n"
+                                     "  {\n"
+                                     "    float olensR = length(gl_PointCoord * 2.0 - 1.0);\n"
+                                     "    float olensAa = max(fwidth(olensR), 1e-3);\n"
+                                     "    if (olensR > 1.0 + olensAa) discard;\n"
+                                     "    gl_FragData[0].a *= 1.0 - smoothstep(1.0 - olensAa, 1.0 + olensAa, olensR);\n"
+                                     "  }\n",
+                                     false);
+    m_actor->PickableOff();
+    m_actor->VisibilityOff();
+}
+
+SelectionLayer::~SelectionLayer() = default;
+
+void SelectionLayer::attach(vtkRenderer* scene, vtkRenderer*)
+{
+    scene->AddActor(m_actor);
+}
+
+long SelectionLayer::haloCount() const
+{
+    return m_actor->GetVisibility() ? static_cast<long>(m_poly->GetNumberOfPoints()) : 0;
+}
+
+void SelectionLayer::update(const ViewContext& ctx, unsigned changes)
+{
+    if (!(changes & (Points | Positions | Colours | Selection)))
+        return;
+    const Eigen::MatrixX3d& display = *ctx.display;
+    const std::vector<int>& sel = ctx.doc->pointSelection();
+    std::vector<int> rows;
+    rows.reserve(sel.size());
+    for (int i : sel)
+        if (i >= 0 && i < display.rows())
+            rows.push_back(i);
+    if (rows.empty()) {
+        m_actor->VisibilityOff();
+        return;
+    }
+    Eigen::MatrixX3d P(static_cast<Eigen::Index>(rows.size()), 3);
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        P.row(static_cast<Eigen::Index>(r)) = display.row(rows[r]);
+    m_poly->DeepCopy(vertexCloud(P));
+    vtkNew<vtkUnsignedCharArray> colours;
+    colours->SetName("colours");
+    colours->SetNumberOfComponents(3);
+    colours->SetNumberOfTuples(static_cast<vtkIdType>(rows.size()));
+    vtkNew<vtkFloatArray> sizes;
+    sizes->SetName("olensPointSize");
+    sizes->SetNumberOfTuples(static_cast<vtkIdType>(rows.size()));
+    vtkFloatArray* pointSizes = ctx.colouring ? ctx.colouring->sizes() : nullptr;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const auto id = static_cast<vtkIdType>(r);
+        colours->SetTypedTuple(id, kColour);
+        const float base = pointSizes && rows[r] < pointSizes->GetNumberOfTuples() ? pointSizes->GetValue(rows[r]) : 9.0f;
+        sizes->SetValue(id, base * kScale);
+    }
+    m_poly->GetPointData()->SetScalars(colours);
+    m_poly->GetPointData()->AddArray(sizes);
+    m_poly->Modified();
+    m_actor->VisibilityOn();
+}
+
+} // namespace olens
