@@ -1,4 +1,5 @@
 #include "Cli.h"
+#include "CliProgress.h"
 
 #include "base/AtomicWriter.h"
 #include "base/Messages.h"
@@ -81,6 +82,8 @@ evaluate refuses the file and score ignores the labels (never numbered by order 
 Inputs: CSV/TSV/whitespace text or PLY (ascii, binary); at most 1024 MB unless --max-input-mb N.
 Outputs are written atomically (temporary file, fsync, rename); an output that is a symlink,
 device, FIFO or one of the input files is refused.
+Progress (score, evaluate): drawn on stderr when it is a terminal; --progress also prints it to a
+log or pipe (a line a second), --quiet never. --timeout S stops a fit after S seconds (exit 1).
 Without --fit-input the detector is fitted on --input itself and the training scores are used
 (e.g. knn excludes each point from its own neighbours). Label values other than 0 count as
 outliers. Any error exits non-zero with a one-line reason.
@@ -92,6 +95,7 @@ struct Args {
     std::map<std::string, std::string> options;
     ParamAssignments params;
     std::set<std::string> flags;
+    bool errIsTerminal = false; // stderr is a terminal: progress is drawn in place by default
 };
 
 Args parseArgs(const std::vector<std::string>& args, const std::set<std::string>& valueOptions,
@@ -202,6 +206,25 @@ bool parseReal(const std::string& text, double& value)
 double seconds(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b)
 {
     return std::chrono::duration<double>(b - a).count();
+}
+
+/// --quiet / --progress / --timeout S of score and evaluate.
+CliProgress makeProgress(const Args& a, std::ostream& err)
+{
+    if (a.flags.count("quiet") && a.flags.count("progress"))
+        throw ParamError("--quiet and --progress contradict each other; give one");
+    double timeout = 0.0;
+    if (a.options.count("timeout")) {
+        const std::string& t = a.options.at("timeout");
+        if (!parseReal(t, timeout) || !(timeout > 0.0) || !std::isfinite(timeout))
+            throw ParamError("--timeout: '" + displayValue(t, 40) + "' is not a positive number of seconds");
+    }
+    CliProgress::Mode mode = CliProgress::Mode::Off;
+    if (a.flags.count("progress"))
+        mode = a.errIsTerminal ? CliProgress::Mode::Terminal : CliProgress::Mode::Lines;
+    else if (!a.flags.count("quiet") && a.errIsTerminal)
+        mode = CliProgress::Mode::Terminal;
+    return CliProgress(err, mode, timeout);
 }
 
 nlohmann::json numberOrNull(double v)
@@ -351,7 +374,19 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
         options.calibrationX = val.X;
         options.calibrationOutlier = val.outlierFlags();
     }
-    r.result = fitPipeline(detector, normalizer, trainX, options);
+    {
+        CliProgress progress = makeProgress(a, err);
+        try {
+            r.result = fitPipeline(detector, normalizer, trainX, options, progress.callback());
+        } catch (const Cancelled&) {
+            if (!progress.timedOut())
+                throw;
+            std::ostringstream msg;
+            msg << id << ": stopped by --timeout " << progress.timeoutSeconds() << " s at " << progress.lastReport()
+                << "; allow more time or choose cheaper parameters (see 'outlierlens-cli list')";
+            throw DataError(msg.str());
+        }
+    }
     if (r.result->calibration)
         err << "outlierlens-cli: " << r.result->calibration->summary << "\n";
     if (separateFit) {
@@ -578,6 +613,11 @@ int cmdPerturb(const Args& a, std::ostream& out)
 
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
+    return runCli(args, out, err, false);
+}
+
+int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, bool errIsTerminal)
+{
     try {
         if (args.empty()) {
             err << kUsage;
@@ -589,7 +629,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
             return 0;
         }
         const std::set<std::string> common = {"input",     "detector",      "fit-input",   "normalize",
-                                              "label-column", "calibrate", "outlier-label", "max-input-mb"};
+                                              "label-column", "calibrate", "outlier-label", "max-input-mb",
+                                              "timeout"};
         for (const auto& s : args)
             if (s == "--help" || s == "-h") {
                 out << kUsage;
@@ -602,10 +643,15 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         if (cmd == "score") {
             auto opts = common;
             opts.insert({"output", "save-model", "model", "inliers", "outliers"});
-            return cmdScore(parseArgs(args, opts, {}), out, err);
+            Args a = parseArgs(args, opts, {"quiet", "progress"});
+            a.errIsTerminal = errIsTerminal;
+            return cmdScore(a, out, err);
         }
-        if (cmd == "evaluate")
-            return cmdEvaluate(parseArgs(args, common, {"json"}), out, err);
+        if (cmd == "evaluate") {
+            Args a = parseArgs(args, common, {"json", "quiet", "progress"});
+            a.errIsTerminal = errIsTerminal;
+            return cmdEvaluate(a, out, err);
+        }
         if (cmd == "verify")
             return cmdVerify(parseArgs(args, {"train", "test", "class-column", "sigma-prefix", "method", "dim", "pairs",
                                               "seed", "reduction", "projection", "max-iter", "tol", "max-input-mb"},

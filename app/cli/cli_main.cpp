@@ -1,9 +1,10 @@
 #include "Cli.h"
 
 #include <iostream>
+#include <unistd.h>
 
 int main(int argc, char** argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
-    return olens::runCli(args, std::cout, std::cerr);
+    return olens::runCli(args, std::cout, std::cerr, isatty(STDERR_FILENO) == 1);
 }

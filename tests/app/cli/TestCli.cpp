@@ -8,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -115,6 +116,50 @@ private slots:
         for (std::size_t i = 0; i < s0.size(); ++i)
             QVERIFY2(std::abs((s1[i] - s0[i]) - (after - before)) < 1e-4 * (1 + std::abs(s0[i])),
                      qPrintable(QString("row %1: %2 -> %3, eta shift %4").arg(i).arg(s0[i]).arg(s1[i]).arg(after - before)));
+    }
+
+    void progressQuietAndTimeout()
+    {
+        // Issue #20 item 5: progress on stderr (here forced with --progress: the in-process stream is
+        // not a terminal), none by default off a terminal or with --quiet, and --timeout stops a fit
+        // that would run for minutes, exits 1, names the budget and writes nothing.
+        QTemporaryDir dir;
+        const std::string data = (dir.path() + "/moons.csv").toStdString();
+        QCOMPARE(test::cli({"generate", "moons", "--n", "1500", "--seed", "1", "--output", data}).code, 0);
+        const std::vector<std::string> slow = {"evaluate", "--input", data, "--detector", "kods", "--param",
+                                               "max_iter=100000", "--label-column", "label", "--json"};
+        auto with = [&](std::vector<std::string> extra) {
+            auto args = slow;
+            args.insert(args.end(), extra.begin(), extra.end());
+            return test::cli(args);
+        };
+        const test::Run timed = with({"--timeout", "1.5", "--progress"});
+        QCOMPARE(timed.code, 1);
+        QVERIFY2(timed.err.find("stopped by --timeout 1.5 s") != std::string::npos, timed.err.c_str());
+        QVERIFY(timed.out.empty());
+        // Progress lines are "outlierlens-cli: NN % message", at most one a second (1.5 s: 1–3 lines).
+        int lines = 0;
+        std::istringstream in(timed.err);
+        for (std::string l; std::getline(in, l);)
+            if (l.find(" % ") != std::string::npos && l.find("error") == std::string::npos)
+                ++lines;
+        QVERIFY2(lines >= 1 && lines <= 3, timed.err.c_str());
+        // Without --progress (not a terminal) and with --quiet: no progress lines, only the error.
+        for (const auto& extra : {std::vector<std::string>{"--timeout", "0.3"},
+                                  std::vector<std::string>{"--timeout", "0.3", "--quiet"}}) {
+            const test::Run r = with(extra);
+            QCOMPARE(r.code, 1);
+            QVERIFY(r.err.find(" % ") == r.err.rfind(" % ")); // only the one inside the error line
+            QCOMPARE(std::count(r.err.begin(), r.err.end(), '\n'), 1L);
+        }
+        // A fit within its budget is unaffected; bad budgets and contradictory flags are refused.
+        const test::Run ok = test::cli({"evaluate", "--input", data, "--detector", "knn", "--label-column", "label",
+                                        "--json", "--timeout", "60", "--quiet"});
+        QCOMPARE(ok.code, 0);
+        QVERIFY(ok.err.empty());
+        QCOMPARE(with({"--timeout", "-1"}).code, 1);
+        QVERIFY(with({"--timeout", "abc"}).err.find("--timeout") != std::string::npos);
+        QVERIFY(with({"--quiet", "--progress"}).err.find("contradict") != std::string::npos);
     }
 
     void helpExitsZero()
