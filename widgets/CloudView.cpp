@@ -81,6 +81,7 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     connect(&m_fields, &FieldComputer::ready, this, &CloudView::onField);
     connect(&m_fields, &FieldComputer::progress, this, &CloudView::fieldProgress);
     connect(&m_fields, &FieldComputer::busyChanged, this, &CloudView::fieldBusyChanged);
+    connect(&m_fields, &FieldComputer::cancelled, this, &CloudView::fieldCancelled);
     rebuild();
 }
 
@@ -398,6 +399,11 @@ void CloudView::setFieldComponent(int k)
         return;
     m_fieldComponent = k;
     requestField();
+}
+
+void CloudView::cancelField()
+{
+    m_fields.cancel();
 }
 
 void CloudView::requestField()

@@ -121,6 +121,11 @@ public:
     const Eigen::VectorXd& customScalars() const { return m_custom; }
     QString customTitle() const { return m_customTitle; }
 
+    /// Stops the score field being computed (the status bar's cancel, Esc): it does not arrive,
+    /// the view keeps what it drew before; fieldCancelled() follows. No-op when none runs.
+    void cancelField();
+    bool isFieldBusy() const { return m_fields.isBusy(); }
+
     /// The field currently drawn (null before one is ready).
     std::shared_ptr<const FieldData> field() const { return m_field; }
     /// Number of polyline cells in the emphasised threshold contour (2D) / triangles (3D).
@@ -138,6 +143,8 @@ signals:
     /// status bar's indicator: a KIC field on 3 000 points takes many seconds).
     void fieldProgress(double fraction);
     void fieldBusyChanged(bool busy);
+    /// The running field was stopped by cancelField().
+    void fieldCancelled();
     void gridChanged(const QString& description);
 
 protected:

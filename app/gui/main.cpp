@@ -12,6 +12,7 @@
 #include "ParamForm.h"
 #include "Presets.h"
 #include "Reactions.h"
+#include "RecentFilesMenu.h"
 #include "SessionManager.h"
 #include "TrainingController.h"
 
@@ -109,6 +110,8 @@ int main(int argc, char** argv)
     QGuiApplication::setDesktopFileName("outlierlens");
     const bool headless = parser.isSet(exitOpt);
     window.setInteractive(!headless);
+    // Scripted runs (tests, scripts/screenshots.sh, demos) leave the user's File → Open Recent alone.
+    window.recentFiles()->setRecording(!(headless || parser.isSet(shot) || parser.isSet(windowShot)));
     // The window first: any message about the start-up file or the autosave appears over it.
     window.show();
     // Keyboard focus from the start (shortcuts need an active window), also without a window manager.
