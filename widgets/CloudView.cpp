@@ -63,6 +63,11 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
         rebuild();
     });
     connect(m_doc, &DataDocument::resultChanged, this, [this] {
+        if (const auto r = m_doc->result(); r && (r->geometry.quadrics.size() != m_geometryChoice.quadrics.size()
+                                                  || r->geometry.frames.size() != m_geometryChoice.frames.size())) {
+            m_geometryChoice = GeometryChoice::defaults(r->geometry.quadrics.size(), r->geometry.frames.size(), twoD());
+            emit geometryChoiceChanged();
+        }
         if (m_showReconstruction)
             refreshPositions();
         recolour();
@@ -130,6 +135,7 @@ ViewContext CloudView::context() const
     c.canShowUncertainty = canShowUncertainty();
     c.selected = m_selected;
     c.gridText = gridDescription();
+    c.geometryChoice = &m_geometryChoice;
     return c;
 }
 
@@ -399,6 +405,18 @@ void CloudView::setFieldComponent(int k)
         return;
     m_fieldComponent = k;
     requestField();
+}
+
+void CloudView::setGeometryChoice(const GeometryChoice& choice)
+{
+    m_geometryChoice = choice;
+    updateLayers(ViewLayer::Visibility);
+    emit geometryChoiceChanged();
+}
+
+const std::vector<std::string>& CloudView::legendEntries() const
+{
+    return m_legendAxesLayer->legendEntries();
 }
 
 void CloudView::cancelField()

@@ -121,6 +121,14 @@ public:
     const Eigen::VectorXd& customScalars() const { return m_custom; }
     QString customTitle() const { return m_customTitle; }
 
+    /// Which quadrics and hyperplane frames are drawn (their layers on): reset to
+    /// GeometryChoice::defaults when a result brings other counts (3-D: the first 3 of many
+    /// quadrics), kept across retrainings with the same counts. Layers → Choose… edits it.
+    const GeometryChoice& geometryChoice() const { return m_geometryChoice; }
+    void setGeometryChoice(const GeometryChoice& choice);
+    /// The view legend's entries, top to bottom.
+    const std::vector<std::string>& legendEntries() const;
+
     /// Stops the score field being computed (the status bar's cancel, Esc): it does not arrive,
     /// the view keeps what it drew before; fieldCancelled() follows. No-op when none runs.
     void cancelField();
@@ -145,6 +153,7 @@ signals:
     void fieldBusyChanged(bool busy);
     /// The running field was stopped by cancelField().
     void fieldCancelled();
+    void geometryChoiceChanged();
     void gridChanged(const QString& description);
 
 protected:
@@ -184,6 +193,7 @@ private:
     double m_customLo = 0.0, m_customHi = 1.0;
 
     FieldComputer m_fields;
+    GeometryChoice m_geometryChoice;
     std::shared_ptr<const FieldData> m_field;
     std::unique_ptr<PointColouring> m_colouring;
     // The layers, in drawing and update order; typed pointers for their few specific queries.

@@ -2,12 +2,16 @@
 // A small 2D plot drawn with QPainter, used consistently for every chart in the app (loss curve,
 // ROC, PR, score histograms): axes with ticks and numbers, axis titles, a legend, line and bar
 // series, an optional draggable vertical marker (e.g. the decision threshold).
+#include <QByteArray>
 #include <QColor>
+#include <QImage>
 #include <QPair>
 #include <QString>
 #include <QVector>
 #include <QWidget>
 #include <memory>
+
+class QPainter;
 
 namespace olens {
 
@@ -17,6 +21,7 @@ public:
     explicit PlotWidget(QWidget* parent = nullptr);
 
     void setTitle(const QString& title);
+    QString title() const;
     void setAxisTitles(const QString& x, const QString& y);
     /// Fixed axis ranges; when not set the ranges follow the data (with a small margin).
     void setXRange(double lo, double hi);
@@ -55,6 +60,15 @@ public:
     /// Data x for a widget pixel column.
     double toDataX(double px) const;
 
+    /// The plot as an image for slides: laid out at the widget's size and drawn `scale` times as
+    /// large (sharp text and lines), on white or a transparent background.
+    QImage renderImage(double scale = 1.0, bool transparent = false) const;
+    /// The plot as SVG (QSvgGenerator: text stays text, lines stay vectors), at the widget's size.
+    QByteArray renderSvg(bool transparent = false) const;
+    /// The plot as a one-page PDF (QPdfWriter, vectors and text), page = the widget's size.
+    QByteArray renderPdf() const;
+    bool hasData() const;
+
     /// Tick values of a linear axis over [lo, hi]: multiples of 1, 2 or 5 × 10^k, about target of them.
     static QVector<double> niceTicks(double lo, double hi, int target);
 
@@ -70,6 +84,7 @@ protected:
     QSize minimumSizeHint() const override { return {160, 120}; }
 
 private:
+    void paintPlot(QPainter& p, bool background) const;
     struct Impl;
     std::shared_ptr<Impl> d;
 };
