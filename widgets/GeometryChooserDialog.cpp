@@ -71,7 +71,7 @@ GeometryChooserDialog::GeometryChooserDialog(const DataDocument* doc, const Geom
     layout->addWidget(m_list, 1);
     layout->addLayout(row);
     layout->addWidget(buttons);
-    resize(380, 420);
+    resize(470, 420);
 }
 
 void GeometryChooserDialog::setAll(bool on)

@@ -6,12 +6,7 @@
 #include "PlotModel.h"
 #include "display/Ticks.h"
 
-#include <QBuffer>
 #include <QFontMetricsF>
-#include <QImage>
-#include <QPageSize>
-#include <QPdfWriter>
-#include <QSvgGenerator>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -215,37 +210,6 @@ void PlotWidget::paintEvent(QPaintEvent*)
     paintPlot(p, true);
 }
 
-QImage PlotWidget::renderImage(double scale, bool transparent) const
-{
-    // Laid out at the widget's size, drawn scaled: a 2× image is the same figure, twice as sharp.
-    scale = std::clamp(scale, 0.25, 16.0);
-    QImage img(QSize(int(std::lround(width() * scale)), int(std::lround(height() * scale))),
-               QImage::Format_ARGB32_Premultiplied);
-    img.fill(transparent ? Qt::transparent : Qt::white);
-    QPainter p(&img);
-    p.scale(scale, scale);
-    paintPlot(p, false);
-    return img;
-}
-
-QByteArray PlotWidget::renderSvg(bool transparent) const
-{
-    QByteArray out;
-    QBuffer buffer(&out);
-    buffer.open(QIODevice::WriteOnly);
-    QSvgGenerator svg;
-    svg.setOutputDevice(&buffer);
-    svg.setSize(size());
-    svg.setViewBox(QRect(QPoint(0, 0), size()));
-    svg.setResolution(96); // CSS pixels: the physical size slides expect
-    svg.setTitle(d->title.isEmpty() ? QStringLiteral("OutlierLens plot") : d->title);
-    svg.setDescription(QStringLiteral("OutlierLens"));
-    QPainter p(&svg);
-    paintPlot(p, !transparent);
-    p.end();
-    return out;
-}
-
 QString PlotWidget::title() const
 {
     return d->title;
@@ -257,23 +221,6 @@ bool PlotWidget::hasData() const
         if (!s.y.isEmpty())
             return true;
     return false;
-}
-
-QByteArray PlotWidget::renderPdf() const
-{
-    QByteArray out;
-    QBuffer buffer(&out);
-    buffer.open(QIODevice::WriteOnly);
-    QPdfWriter pdf(&buffer);
-    pdf.setResolution(96);
-    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-    pdf.setPageSize(QPageSize(QSizeF(width(), height()) * 72.0 / 96.0, QPageSize::Point));
-    pdf.setTitle(d->title);
-    pdf.setCreator(QStringLiteral("OutlierLens"));
-    QPainter p(&pdf);
-    paintPlot(p, true);
-    p.end();
-    return out;
 }
 
 void PlotWidget::paintPlot(QPainter& p, bool background) const

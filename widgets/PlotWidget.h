@@ -2,9 +2,7 @@
 // A small 2D plot drawn with QPainter, used consistently for every chart in the app (loss curve,
 // ROC, PR, score histograms): axes with ticks and numbers, axis titles, a legend, line and bar
 // series, an optional draggable vertical marker (e.g. the decision threshold).
-#include <QByteArray>
 #include <QColor>
-#include <QImage>
 #include <QPair>
 #include <QString>
 #include <QVector>
@@ -60,13 +58,8 @@ public:
     /// Data x for a widget pixel column.
     double toDataX(double px) const;
 
-    /// The plot as an image for slides: laid out at the widget's size and drawn `scale` times as
-    /// large (sharp text and lines), on white or a transparent background.
-    QImage renderImage(double scale = 1.0, bool transparent = false) const;
-    /// The plot as SVG (QSvgGenerator: text stays text, lines stay vectors), at the widget's size.
-    QByteArray renderSvg(bool transparent = false) const;
-    /// The plot as a one-page PDF (QPdfWriter, vectors and text), page = the widget's size.
-    QByteArray renderPdf() const;
+    /// Paints the plot, laid out at the widget's size, onto any painter (figures: PlotExporter).
+    void paintPlot(QPainter& p, bool background) const;
     bool hasData() const;
 
     /// Tick values of a linear axis over [lo, hi]: multiples of 1, 2 or 5 × 10^k, about target of them.
@@ -84,7 +77,6 @@ protected:
     QSize minimumSizeHint() const override { return {160, 120}; }
 
 private:
-    void paintPlot(QPainter& p, bool background) const;
     struct Impl;
     std::shared_ptr<Impl> d;
 };

@@ -5,6 +5,7 @@
 #include "CompareView.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
+#include "PlotExporter.h"
 #include "PlotWidget.h"
 #include "base/AtomicWriter.h"
 
@@ -98,10 +99,10 @@ QString ExportFigureReaction::save(MainWindow* window, const Target& target, con
     if (!plot->isVisible() && (plot->width() < 320 || plot->height() < 220))
         plot->resize(std::max(plot->width(), 480), std::max(plot->height(), 320)); // never laid out yet
     if (o.format == "svg")
-        return writeBytes(path, plot->renderSvg(o.transparent));
+        return writeBytes(path, PlotExporter::svg(*plot, o.transparent));
     if (o.format == "pdf")
-        return writeBytes(path, plot->renderPdf());
-    const QImage img = plot->renderImage(o.scale, o.transparent);
+        return writeBytes(path, PlotExporter::pdf(*plot));
+    const QImage img = PlotExporter::image(*plot, o.scale, o.transparent);
     QByteArray png;
     QBuffer buffer(&png);
     if (img.isNull() || !buffer.open(QIODevice::WriteOnly) || !img.save(&buffer, "PNG"))

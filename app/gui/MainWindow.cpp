@@ -240,7 +240,7 @@ void MainWindow::buildMenus()
     new ScreenshotReaction(shot, this, ScreenshotReaction::Target::View);
     QAction* wshot = file->addAction(tr("Save &window screenshot…"));
     new ScreenshotReaction(wshot, this, ScreenshotReaction::Target::Window);
-    new ExportFigureReaction(file->addAction(tr("Export &figure (PNG size/transparent, SVG plots)…")), this);
+    new ExportFigureReaction(file->addAction(tr("Export &figure for slides (PNG, SVG, PDF)…")), this);
     QAction* scores = file->addAction(tr("Export s&cores CSV…"));
     scores->setShortcut(QKeySequence(tr("Ctrl+E")));
     new ExportReaction(scores, this, ExportReaction::What::Scores);

@@ -224,7 +224,7 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
         // and crossing the grid (a GODS frame whose planes miss the box draws nothing); many of
         // them in one compact line "n of N shown" in the same style as every other entry (ASCII:
         // VTK's legend font has no arrow glyph).
-        const QColor summary(150, 150, 150);
+        const QColor summary(95, 95, 95); // readable grey: a note, not a drawn item
         if (ctx.field && ctx.on(LayerSwitch::Quadrics) && !g.quadrics.empty()) {
             std::vector<bool> chosen(g.quadrics.size());
             for (std::size_t k = 0; k < chosen.size(); ++k)
