@@ -6,6 +6,7 @@ PKGS=(
   cmake ninja-build g++ ccache     # build (ccache: cheap rebuilds in a second clone)
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev   # GUI, Qt Test, moc/rcc
   libqt6svg6                       # SVG icon engine: toolbar and application icons (resources/)
+  qt6-svg-dev                      # QSvgGenerator: File → Export plots as SVG (Debian 12 has no libqt6svg6-dev)
   libvtk9-dev                      # rendering, picking, PLY reader, PNG writer
   libeigen3-dev                    # dense linear algebra in core/
   libopenblas-dev                  # multi-threaded BLAS behind Eigen (OLENS_BLAS)

@@ -29,4 +29,18 @@ run --load samples/moons2d.csv --compare knn,pca,quadrics,kic:kernel=rbf,gods:K=
 for k in 1 2 3 4 5 6 7 8; do
   run --preset "$k" --screenshot "$OUT/preset-$k.png" || echo "preset $k: no screenshot"
 done
+# The import dialog (File → Import, Ctrl+I) on a PLY the CLI wrote (x, y, z, label, score, outlier),
+# score and outlier set to "ignore": driven like a person with ../shared/tools/gui-drive.sh (Xvfb +
+# xdotool; coordinates for a 1280×720 window on its 1600×1000 screen), the dialog cropped out.
+DRIVE=../shared/tools/gui-drive.sh
+if [ -x "$DRIVE" ]; then
+  "$BUILD_DIR/app/cli/outlierlens-cli" score --input samples/seam3d.csv --detector knn \
+    --inliers /tmp/olens-seam-clean.ply --outliers /tmp/olens-seam-flagged.ply
+  "$DRIVE" "$APP" --load samples/moons2d.csv -- size:1280,720 wait:4 key:ctrl+i wait:2 \
+    type:/tmp/olens-seam-clean.ply wait:1 key:Return wait:2 click:690,158 wait:1 click:675,199 wait:1 \
+    click:770,158 wait:1 click:770,199 wait:1 shot:/tmp/olens-import-screen.png
+  convert /tmp/olens-import-screen.png -crop 757x474+252+82 +repage -strip "$OUT/import-dialog.png"
+else
+  echo "no $DRIVE: import-dialog.png not regenerated"
+fi
 ls -la "$OUT"

@@ -69,6 +69,11 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
         rebuild();
     });
     connect(m_doc, &DataDocument::resultChanged, this, [this] {
+        if (const auto r = m_doc->result(); r && (r->geometry.quadrics.size() != m_geometryChoice.quadrics.size()
+                                                  || r->geometry.frames.size() != m_geometryChoice.frames.size())) {
+            m_geometryChoice = GeometryChoice::defaults(r->geometry.quadrics.size(), r->geometry.frames.size(), twoD());
+            emit geometryChoiceChanged();
+        }
         if (m_showReconstruction)
             refreshPositions();
         recolour();
@@ -98,6 +103,7 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     connect(&m_fields, &FieldComputer::ready, this, &CloudView::onField);
     connect(&m_fields, &FieldComputer::progress, this, &CloudView::fieldProgress);
     connect(&m_fields, &FieldComputer::busyChanged, this, &CloudView::fieldBusyChanged);
+    connect(&m_fields, &FieldComputer::cancelled, this, &CloudView::fieldCancelled);
     rebuild();
 }
 
@@ -146,6 +152,7 @@ ViewContext CloudView::context() const
     c.canShowUncertainty = canShowUncertainty();
     c.selected = m_selected;
     c.gridText = gridDescription();
+    c.geometryChoice = &m_geometryChoice;
     return c;
 }
 
@@ -450,6 +457,23 @@ void CloudView::setFieldComponent(int k)
         return;
     m_fieldComponent = k;
     requestField();
+}
+
+void CloudView::setGeometryChoice(const GeometryChoice& choice)
+{
+    m_geometryChoice = choice;
+    updateLayers(ViewLayer::Visibility);
+    emit geometryChoiceChanged();
+}
+
+const std::vector<std::string>& CloudView::legendEntries() const
+{
+    return m_legendAxesLayer->legendEntries();
+}
+
+void CloudView::cancelField()
+{
+    m_fields.cancel();
 }
 
 void CloudView::requestField()

@@ -133,6 +133,19 @@ public:
     /// Number of selection halos drawn (for tests).
     long selectionHaloCount() const;
 
+    /// Which quadrics and hyperplane frames are drawn (their layers on): reset to
+    /// GeometryChoice::defaults when a result brings other counts (3-D: the first 3 of many
+    /// quadrics), kept across retrainings with the same counts. Layers → Choose… edits it.
+    const GeometryChoice& geometryChoice() const { return m_geometryChoice; }
+    void setGeometryChoice(const GeometryChoice& choice);
+    /// The view legend's entries, top to bottom.
+    const std::vector<std::string>& legendEntries() const;
+
+    /// Stops the score field being computed (the status bar's cancel, Esc): it does not arrive,
+    /// the view keeps what it drew before; fieldCancelled() follows. No-op when none runs.
+    void cancelField();
+    bool isFieldBusy() const { return m_fields.isBusy(); }
+
     /// The field currently drawn (null before one is ready).
     std::shared_ptr<const FieldData> field() const { return m_field; }
     /// Number of polyline cells in the emphasised threshold contour (2D) / triangles (3D).
@@ -150,6 +163,9 @@ signals:
     /// status bar's indicator: a KIC field on 3 000 points takes many seconds).
     void fieldProgress(double fraction);
     void fieldBusyChanged(bool busy);
+    /// The running field was stopped by cancelField().
+    void fieldCancelled();
+    void geometryChoiceChanged();
     void gridChanged(const QString& description);
 
 protected:
@@ -189,6 +205,7 @@ private:
     double m_customLo = 0.0, m_customHi = 1.0;
 
     FieldComputer m_fields;
+    GeometryChoice m_geometryChoice;
     std::shared_ptr<const FieldData> m_field;
     std::unique_ptr<PointColouring> m_colouring;
     // The layers, in drawing and update order; typed pointers for their few specific queries.

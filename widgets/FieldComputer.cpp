@@ -9,9 +9,15 @@ FieldComputer::FieldComputer(QObject* parent) : QObject(parent), m_worker(new Wo
     connect(m_worker, &Worker::failed, this, &FieldComputer::failed);
     connect(m_worker, &Worker::progress, this, [this](const ProgressInfo& info) { emit progress(info.fraction); });
     connect(m_worker, &Worker::busyChanged, this, &FieldComputer::busyChanged);
+    connect(m_worker, &Worker::cancelled, this, &FieldComputer::cancelled);
 }
 
 FieldComputer::~FieldComputer() = default;
+
+void FieldComputer::cancel()
+{
+    m_worker->cancel();
+}
 
 bool FieldComputer::isBusy() const
 {

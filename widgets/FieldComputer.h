@@ -22,10 +22,15 @@ public:
 
     void request(FieldRequest request);
     bool isBusy() const;
+    /// Stops the running computation (between chunks, within milliseconds) and drops any queued
+    /// request: nothing arrives, cancelled() and busyChanged(false) follow. No-op when idle.
+    void cancel();
 
 signals:
     void ready(std::shared_ptr<const FieldData> field);
     void failed(const QString& message);
+    /// A computation was stopped by cancel() (a replaced one is not reported).
+    void cancelled();
     /// Fraction of the grid done (throttled), for a progress indicator.
     void progress(double fraction);
     /// A computation started (true) or the last one ended, delivered, failed or was replaced (false).

@@ -1,5 +1,7 @@
 #include "ImportDialog.h"
 
+#include "data/PlyReader.h"
+
 #include <QComboBox>
 #include <QCryptographicHash>
 #include <QDialogButtonBox>
@@ -55,34 +57,61 @@ ImportDialog::ImportDialog(const QString& path, QWidget* parent)
 {
     setWindowTitle(tr("Import %1").arg(QFileInfo(path).fileName()));
     std::vector<QStringList> rows;
+    QString error;
     QFile file(path);
-    if (file.open(QIODevice::ReadOnly | QIODevice::Text)) {
-        QTextStream in(&file);
-        while (!in.atEnd() && int(rows.size()) < kPreviewRows + 1) {
-            const QString line = in.readLine().trimmed();
-            if (line.isEmpty() || line.startsWith('#'))
-                continue;
-            QStringList fields = splitRow(line);
-            for (QString& f : fields)
-                f = unquote(f);
-            rows.push_back(fields);
+    const bool ply = file.open(QIODevice::ReadOnly) && looksLikePly(file.peek(8).toStdString());
+    if (ply) {
+        // PLY: the core reader's columns (x, y, z, then the other scalar properties) with their
+        // names; only the file's beginning is read (a preview of a 1M-point cloud stays instant).
+        m_ply = true;
+        m_header = true;
+        const QByteArray head = file.read(kPlyPreviewBytes);
+        try {
+            const PlyPreview p = previewPly(std::string_view(head.constData(), std::size_t(head.size())),
+                                            QFileInfo(path).fileName().toStdString(), kPreviewRows);
+            for (const std::string& name : p.data.featureNames)
+                m_names << QString::fromStdString(name);
+            for (Eigen::Index i = 0; i < p.data.rows(); ++i) {
+                QStringList r;
+                for (Eigen::Index j = 0; j < p.data.cols(); ++j)
+                    r << QString::number(p.data.X(i, j), 'g', 8);
+                rows.push_back(r);
+            }
+            m_plyVertices = qint64(p.vertices);
+        } catch (const std::exception& e) {
+            error = QString::fromUtf8(e.what());
         }
+    } else {
+        file.close();
+        if (file.open(QIODevice::ReadOnly | QIODevice::Text)) {
+            QTextStream in(&file);
+            while (!in.atEnd() && int(rows.size()) < kPreviewRows + 1) {
+                const QString line = in.readLine().trimmed();
+                if (line.isEmpty() || line.startsWith('#'))
+                    continue;
+                QStringList fields = splitRow(line);
+                for (QString& f : fields)
+                    f = unquote(f);
+                rows.push_back(fields);
+            }
+        }
+        int width = 0;
+        for (const QStringList& r : rows)
+            width = std::max(width, int(r.size()));
+        if (!rows.empty())
+            for (const QString& f : rows.front()) {
+                bool number = false;
+                f.toDouble(&number);
+                m_header = m_header || !number;
+            }
+        for (int j = 0; j < width; ++j)
+            m_names << (m_header && j < rows.front().size() ? rows.front()[j] : tr("column %1").arg(j + 1));
+        if (m_header)
+            rows.erase(rows.begin());
+        if (int(rows.size()) > kPreviewRows)
+            rows.resize(kPreviewRows);
     }
-    int columns = 0;
-    for (const QStringList& r : rows)
-        columns = std::max(columns, int(r.size()));
-    if (!rows.empty())
-        for (const QString& f : rows.front()) {
-            bool number = false;
-            f.toDouble(&number);
-            m_header = m_header || !number;
-        }
-    for (int j = 0; j < columns; ++j)
-        m_names << (m_header && j < rows.front().size() ? rows.front()[j] : tr("column %1").arg(j + 1));
-    if (m_header)
-        rows.erase(rows.begin());
-    if (int(rows.size()) > kPreviewRows)
-        rows.resize(kPreviewRows);
+    const int columns = int(m_names.size());
 
     // Row 0: the role of each column; then the preview rows.
     m_table->setColumnCount(columns);
@@ -90,22 +119,32 @@ ImportDialog::ImportDialog(const QString& path, QWidget* parent)
     m_table->setHorizontalHeaderLabels(m_names);
     m_table->setVerticalHeaderItem(0, new QTableWidgetItem(tr("role")));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    bool labelChosen = false;
     for (int j = 0; j < columns; ++j) {
         auto* box = new QComboBox;
         const bool sigma = m_header && m_names[j].startsWith(kSigmaPrefix) && m_names[j].size() > int(strlen(kSigmaPrefix));
-        if (sigma) {
+        // PLY's x, y and z are always the first three features (the reader requires them).
+        const bool fixed = m_ply && j < 3;
+        if (fixed) {
+            box->addItem(tr("feature"), int(Role::Feature));
+        } else if (sigma) {
             box->addItem(tr("sigma"), int(Role::Sigma));
         } else {
             box->addItem(tr("feature"), int(Role::Feature));
             box->addItem(tr("label"), int(Role::Label));
         }
-        box->addItem(tr("ignore"), int(Role::Ignore));
-        box->setToolTip(sigma ? tr("Standard deviation of feature '%1' (uncertainty-aware methods), or ignored")
+        if (!fixed)
+            box->addItem(tr("ignore"), int(Role::Ignore));
+        box->setToolTip(fixed ? tr("x, y and z of a PLY cloud are always features")
+                        : sigma ? tr("Standard deviation of feature '%1' (uncertainty-aware methods), or ignored")
                                     .arg(m_names[j].mid(int(strlen(kSigmaPrefix))))
                               : tr("feature: a coordinate; label: ground truth (1/0 outlier flags or class ids); "
                                    "ignore: not loaded"));
-        if (!sigma && m_names[j] == "label")
+        // The loader's default label column: "label" (PLY: also "class", the first of them).
+        if (!sigma && !fixed && !labelChosen && (m_names[j] == "label" || (m_ply && m_names[j] == "class"))) {
             box->setCurrentIndex(1);
+            labelChosen = true;
+        }
         m_table->setCellWidget(0, j, box);
         m_roles.push_back(box);
         connect(box, &QComboBox::activated, this, [this, j, box] { setRole(j, Role(box->currentData().toInt())); });
@@ -119,13 +158,21 @@ ImportDialog::ImportDialog(const QString& path, QWidget* parent)
     applyRemembered();
 
     m_note->setWordWrap(true);
-    m_note->setText(rows.empty() ? tr("No rows could be read from %1.").arg(path)
-                                 : tr("The first %1 rows of %2. Choose what each column is; the choice is "
-                                      "remembered for this file (File → Open uses it too).")
-                                       .arg(rows.size()).arg(QFileInfo(path).fileName()));
+    if (!error.isEmpty())
+        m_note->setText(tr("Cannot preview %1: %2").arg(QFileInfo(path).fileName(), error));
+    else if (rows.empty())
+        m_note->setText(tr("No rows could be read from %1.").arg(path));
+    else if (m_ply)
+        m_note->setText(tr("The first %1 of %2 vertices of %3 (PLY; its scalar properties are the columns). "
+                           "Choose what each column is; the choice is remembered for this file (File → Open uses it too).")
+                            .arg(rows.size()).arg(m_plyVertices).arg(QFileInfo(path).fileName()));
+    else
+        m_note->setText(tr("The first %1 rows of %2. Choose what each column is; the choice is "
+                           "remembered for this file (File → Open uses it too).")
+                            .arg(rows.size()).arg(QFileInfo(path).fileName()));
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Import"));
-    buttons->button(QDialogButtonBox::Ok)->setEnabled(columns > 0);
+    buttons->button(QDialogButtonBox::Ok)->setEnabled(columns > 0 && error.isEmpty());
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto* layout = new QVBoxLayout(this);
@@ -216,7 +263,8 @@ void ImportDialog::applyRemembered()
             r = Role::Label;
         if (std::find(o->excludeColumns.begin(), o->excludeColumns.end(), spec) != o->excludeColumns.end())
             r = Role::Ignore;
-        m_roles[std::size_t(j)]->setCurrentIndex(m_roles[std::size_t(j)]->findData(int(r)));
+        if (const int i = m_roles[std::size_t(j)]->findData(int(r)); i >= 0) // PLY x/y/z stay features
+            m_roles[std::size_t(j)]->setCurrentIndex(i);
     }
 }
 

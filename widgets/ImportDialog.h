@@ -20,14 +20,18 @@ class ImportDialog : public QDialog {
 public:
     enum class Role { Feature, Label, Sigma, Ignore };
     static constexpr int kPreviewRows = 20;
+    /// A PLY preview reads at most this much of the file (header + the first vertices).
+    static constexpr qint64 kPlyPreviewBytes = 4 << 20;
 
-    /// Reads the first rows of `path` (CSV, TSV, semicolon or whitespace separated; PLY is not a
-    /// text table: use File → Open). Roles start from the file's remembered roles, else from the
-    /// names (label → label, sigma_<feature> → sigma, everything else a feature).
+    /// Reads the first rows of `path`: CSV, TSV, semicolon or whitespace separated, or PLY (by its
+    /// magic line; the core reader's columns: x, y, z — always features — then every other scalar
+    /// property, named after it). Roles start from the file's remembered roles, else from the
+    /// names (label → label (PLY: or class), sigma_<feature> → sigma, everything else a feature).
     explicit ImportDialog(const QString& path, QWidget* parent = nullptr);
 
     QStringList columnNames() const { return m_names; }
     bool hasHeader() const { return m_header; }
+    bool isPly() const { return m_ply; }
     Role role(int column) const;
     /// One label at most (choosing another makes the old one a feature); ignoring a feature also
     /// ignores its sigma column; sigma columns can only be sigma or ignored.
@@ -49,6 +53,8 @@ private:
     QString m_path;
     QStringList m_names;
     bool m_header = false;
+    bool m_ply = false;
+    qint64 m_plyVertices = 0;
     QTableWidget* m_table;
     std::vector<QComboBox*> m_roles;
     QLabel* m_note;

@@ -222,10 +222,29 @@ QVector<double> PlotWidget::niceTicks(double lo, double hi, int target)
 
 void PlotWidget::paintEvent(QPaintEvent*)
 {
+    QPainter p(this);
+    paintPlot(p, true);
+}
+
+QString PlotWidget::title() const
+{
+    return d->title;
+}
+
+bool PlotWidget::hasData() const
+{
+    for (const Series& s : d->series)
+        if (!s.y.isEmpty())
+            return true;
+    return false;
+}
+
+void PlotWidget::paintPlot(QPainter& p, bool background) const
+{
     const Frame f = d->frame(this);
     const QRectF& plot = f.plot;
-    QPainter p(this);
-    p.fillRect(rect(), Qt::white);
+    if (background)
+        p.fillRect(rect(), Qt::white);
     p.setRenderHint(QPainter::Antialiasing, true);
 
     const QFont tfont = tickFont(font());

@@ -9,6 +9,8 @@
 #include <QWidget>
 #include <memory>
 
+class QPainter;
+
 namespace olens {
 
 class PlotWidget : public QWidget {
@@ -17,6 +19,7 @@ public:
     explicit PlotWidget(QWidget* parent = nullptr);
 
     void setTitle(const QString& title);
+    QString title() const;
     void setAxisTitles(const QString& x, const QString& y);
     /// Fixed axis ranges; when not set the ranges follow the data (with a small margin).
     void setXRange(double lo, double hi);
@@ -58,6 +61,10 @@ public:
     QPointF toPixel(double x, double y) const;
     /// Data x for a widget pixel column.
     double toDataX(double px) const;
+
+    /// Paints the plot, laid out at the widget's size, onto any painter (figures: PlotExporter).
+    void paintPlot(QPainter& p, bool background) const;
+    bool hasData() const;
 
     /// Tick values of a linear axis over [lo, hi]: multiples of 1, 2 or 5 × 10^k, about target of them.
     static QVector<double> niceTicks(double lo, double hi, int target);

@@ -1,5 +1,7 @@
 #include "ViewControls.h"
 
+#include "GeometryChooserDialog.h"
+
 #include "CloudView.h"
 #include "DataDocument.h"
 #include "pipeline/FitPipeline.h"
@@ -139,6 +141,18 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
         const auto layer = l.layer;
         connect(a, &QAction::toggled, m_view, [this, layer](bool on) { m_view->setLayerVisible(layer, on); });
     }
+    // Many quadrics / frames: which ones are drawn (the legend then says "n of N shown").
+    menu->addSeparator();
+    m_chooseGeometry = menu->addAction(tr("Choose quadrics and planes…"));
+    m_chooseGeometry->setObjectName("actionChooseGeometry");
+    m_chooseGeometry->setToolTip(tr("Which of the fitted quadrics and hyperplane frames are drawn (3-D: the first 3 of "
+                                    "many quadrics by default; or the ones the selected point violates most)"));
+    m_chooseGeometry->setEnabled(false);
+    connect(m_chooseGeometry, &QAction::triggered, this, [this] {
+        GeometryChooserDialog dialog(m_doc, m_view->geometryChoice(), this);
+        if (dialog.exec() == QDialog::Accepted)
+            m_view->setGeometryChoice(dialog.choice());
+    });
     layerButton->setMenu(menu);
     row1->addWidget(layerButton);
     m_sigmaScale = new QDoubleSpinBox;
@@ -231,6 +245,7 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
 void ViewControls::onResult()
 {
     const auto r = m_doc->result();
+    m_chooseGeometry->setEnabled(r && (!r->geometry.quadrics.empty() || !r->geometry.frames.empty()));
     {
         const auto parts = r && r->detector ? r->detector->scoreComponents() : std::vector<std::string>{};
         QStringList items{tr("field: score")};

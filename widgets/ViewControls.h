@@ -38,6 +38,8 @@ public:
     QDoubleSpinBox* rangeLow() const { return m_lo; }
     QDoubleSpinBox* rangeHigh() const { return m_hi; }
     QCheckBox* logScale() const { return m_log; }
+    /// Layers → Choose quadrics and planes… (enabled with quadrics or hyperplanes in the result).
+    QAction* chooseGeometryAction() const { return m_chooseGeometry; }
 
     /// The view settings as flat key → value pairs (sessions): colour_by, colour_map, point_size,
     /// grid_2d, grid_3d, margin_percent, opacity_percent, layer_<name>, clusters, reconstruction,
@@ -79,6 +81,7 @@ private:
     QDoubleSpinBox* m_hi = nullptr;
     QCheckBox* m_log = nullptr;
     std::vector<std::pair<QString, QAction*>> m_layerActions; // session key → menu action
+    QAction* m_chooseGeometry = nullptr;
 };
 
 } // namespace olens

@@ -5,6 +5,8 @@
 #include "view/CameraRig.h"
 #include "view/SelectionOverlay.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -12,9 +14,12 @@
 #include <QPolygonF>
 #include <QWheelEvent>
 
+#include <algorithm>
+
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkCommand.h>
+#include <vtkGL2PSExporter.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkInteractorStyleImage.h>
@@ -539,6 +544,93 @@ QPointF VtkView::worldToWidget(double x, double y, double z)
 QImage VtkView::grabImage()
 {
     return grabFramebuffer();
+}
+
+QImage VtkView::renderImage(QSize size, bool transparent)
+{
+    const QSize old = this->size();
+    if (size.isValid() && !size.isEmpty())
+        size = size.boundedTo(QSize(kMaxExportSide, kMaxExportSide));
+    const bool resized = size.isValid() && !size.isEmpty() && size != old;
+    if (resized)
+        resize(size); // visible: resizeEvent → resizeGL at once (the FBO and VTK's window size)
+    QImage img;
+    if (!transparent) {
+        img = grabFramebuffer();
+    } else {
+        double bg[3], bgScene[3];
+        m_background->GetBackground(bg);
+        m_renderer->GetBackground(bgScene);
+        m_background->SetBackground(1, 1, 1);
+        m_renderer->SetBackground(1, 1, 1);
+        const QImage onWhite = grabFramebuffer();
+        m_background->SetBackground(0, 0, 0);
+        m_renderer->SetBackground(0, 0, 0);
+        const QImage onBlack = grabFramebuffer();
+        m_background->SetBackground(bg);
+        m_renderer->SetBackground(bgScene);
+        img = matte(onWhite, onBlack);
+    }
+    if (resized) {
+        resize(old);
+        update();
+    }
+    return img;
+}
+
+QString VtkView::exportVector(const QString& path)
+{
+    if (!m_glReady)
+        return tr("the view is not ready (no OpenGL context yet)");
+    const QFileInfo info(path);
+    const QString ext = info.suffix().toLower();
+    vtkNew<vtkGL2PSExporter> exporter;
+    if (ext == "pdf")
+        exporter->SetFileFormatToPDF();
+    else if (ext == "eps")
+        exporter->SetFileFormatToEPS();
+    else
+        return tr("the view's vector export needs a .pdf or .eps file name (SVG: the plots only)");
+    exporter->SetRenderWindow(m_window);
+    exporter->CompressOff();
+    exporter->Write3DPropsAsRasterImageOn(); // custom point-sprite shaders have no vector form
+    exporter->SetTitle("OutlierLens");
+    // GL2PS appends the extension to the prefix.
+    exporter->SetFilePrefix(QFile::encodeName(info.absolutePath() + "/" + info.completeBaseName()).constData());
+    // As in paintGL: Qt's context current (not QOpenGLWidget::makeCurrent, see DESIGN.md) and
+    // VTK's state cache reset; the exporter renders the window itself, into VTK's framebuffers.
+    context()->makeCurrent(context()->surface());
+    auto* state = m_window->GetState();
+    state->Reset();
+    state->Push();
+    exporter->Write();
+    state->Pop();
+    update();
+    if (!info.exists() && !QFileInfo::exists(path))
+        return tr("the vector export wrote nothing to '%1'").arg(path);
+    return {};
+}
+
+QImage VtkView::matte(const QImage& onWhite, const QImage& onBlack)
+{
+    if (onWhite.isNull() || onWhite.size() != onBlack.size())
+        return {};
+    const QImage w = onWhite.convertToFormat(QImage::Format_RGB32);
+    const QImage b = onBlack.convertToFormat(QImage::Format_RGB32);
+    QImage out(w.size(), QImage::Format_ARGB32_Premultiplied);
+    out.setDevicePixelRatio(onWhite.devicePixelRatio());
+    for (int y = 0; y < w.height(); ++y) {
+        const auto* pw = reinterpret_cast<const QRgb*>(w.constScanLine(y));
+        const auto* pb = reinterpret_cast<const QRgb*>(b.constScanLine(y));
+        auto* po = reinterpret_cast<QRgb*>(out.scanLine(y));
+        for (int x = 0; x < w.width(); ++x) {
+            // Per channel, white − black = 255 (1 − a); the mean of the three is the most robust.
+            const int diff = (qRed(pw[x]) - qRed(pb[x]) + qGreen(pw[x]) - qGreen(pb[x]) + qBlue(pw[x]) - qBlue(pb[x])) / 3;
+            const int a = std::clamp(255 - diff, 0, 255);
+            po[x] = qRgba(std::min(qRed(pb[x]), a), std::min(qGreen(pb[x]), a), std::min(qBlue(pb[x]), a), a);
+        }
+    }
+    return out;
 }
 
 bool VtkView::saveScreenshot(const QString& path, QString* error)

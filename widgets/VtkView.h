@@ -81,6 +81,20 @@ public:
 
     /// Renders and returns the current frame (device pixels).
     QImage grabImage();
+    /// Renders the view for a slide: at `size` (logical pixels; invalid = the widget's size — the
+    /// widget is resized for the render and back), and with a transparent background when asked
+    /// (rendered on white and on black; alpha and colour recovered per pixel, so antialiased edges
+    /// and translucent surfaces keep their coverage). At most kMaxExportSide pixels a side.
+    QImage renderImage(QSize size = QSize(), bool transparent = false);
+    static constexpr int kMaxExportSide = 8192;
+    /// The view as PDF or EPS (vtkGL2PSExporter): text, frame and 2-D annotations are vectors; the
+    /// 3-D props (point sprites, field image, surfaces) one embedded raster image. Not SVG: Debian's
+    /// GL2PS has no PNG support, so an SVG would hold the text alone (tried). GL2PS's base fonts
+    /// are Latin-1: "×" and "∈" of the grid note come out garbled. Returns an error or "".
+    QString exportVector(const QString& path);
+    /// Alpha matte from the same frame on white and on black: a = 1 − (white − black), colour =
+    /// black / a (premultiplied: black itself).
+    static QImage matte(const QImage& onWhite, const QImage& onBlack);
     /// Writes the current frame as PNG; on failure returns false and sets *error.
     bool saveScreenshot(const QString& path, QString* error = nullptr);
 

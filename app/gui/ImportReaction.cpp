@@ -15,7 +15,7 @@ ImportReaction::ImportReaction(QAction* action, MainWindow* window) : QObject(ac
 {
     action->setObjectName("actionImport");
     action->setShortcut(QKeySequence(tr("Ctrl+I")));
-    action->setToolTip(tr("Preview a CSV/TSV/TXT/XYZ file and choose which columns are features, the label, "
+    action->setToolTip(tr("Preview a CSV/TSV/TXT/XYZ/PLY file and choose which columns are features, the label, "
                           "sigma or ignored (remembered per file)"));
     connect(action, &QAction::triggered, this, &ImportReaction::onTriggered);
 }
@@ -26,7 +26,7 @@ void ImportReaction::onTriggered()
         return;
     QSettings settings;
     const QString path = QFileDialog::getOpenFileName(m_window, tr("Import data"), settings.value("lastDataDir").toString(),
-                                                      tr("Text data (*.csv *.tsv *.txt *.xyz);;All files (*)"));
+                                                      tr("Data (*.csv *.tsv *.txt *.xyz *.ply);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue("lastDataDir", QFileInfo(path).absolutePath());

@@ -9,6 +9,7 @@
 #include "DataPanel.h"
 #include "EditModeIndicator.h"
 #include "EditReactions.h"
+#include "ExportFigureReaction.h"
 #include "ExportPointsReaction.h"
 #include "FieldProgressIndicator.h"
 #include "HorizontalScrollArea.h"
@@ -240,6 +241,7 @@ void MainWindow::buildMenus()
     new ScreenshotReaction(shot, this, ScreenshotReaction::Target::View);
     QAction* wshot = file->addAction(tr("Save &window screenshot…"));
     new ScreenshotReaction(wshot, this, ScreenshotReaction::Target::Window);
+    new ExportFigureReaction(file->addAction(tr("Export &figure for slides (PNG, SVG, PDF)…")), this);
     QAction* scores = file->addAction(tr("Export s&cores CSV…"));
     scores->setShortcut(QKeySequence(tr("Ctrl+E")));
     new ExportReaction(scores, this, ExportReaction::What::Scores);

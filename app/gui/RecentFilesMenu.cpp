@@ -35,6 +35,8 @@ void RecentFilesMenu::store(const QStringList& list)
 
 void RecentFilesMenu::add(const QString& path)
 {
+    if (!m_recording)
+        return;
     const QString abs = QFileInfo(path).absoluteFilePath();
     QStringList list = files();
     list.removeAll(abs);

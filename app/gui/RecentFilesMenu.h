@@ -17,8 +17,12 @@ public:
     static constexpr int kMax = 8;
 
     QStringList files() const;
-    /// Puts a path at the top (absolute, no duplicates, at most kMax).
+    /// Puts a path at the top (absolute, no duplicates, at most kMax); nothing when not recording.
     void add(const QString& path);
+    /// Scripted runs (--exit, --screenshot, --window-screenshot) open files the user did not
+    /// choose: they must not push the user's own entries out of the list (main.cpp turns this off).
+    void setRecording(bool on) { m_recording = on; }
+    bool isRecording() const { return m_recording; }
     void remove(const QString& path);
     /// Opens an entry: a session (*.json) or data, after asking about unsaved changes.
     bool open(const QString& path);
@@ -28,6 +32,7 @@ private:
     void rebuild();
     QMenu* m_menu;
     MainWindow* m_window;
+    bool m_recording = true;
 };
 
 } // namespace olens

@@ -1,5 +1,6 @@
 #include "TrainReactions.h"
 
+#include "CloudView.h"
 #include "DataDocument.h"
 #include "DetectorPanel.h"
 #include "MainWindow.h"
@@ -25,14 +26,35 @@ void TrainReaction::updateEnabled()
     m_action->setEnabled(!m_window->document()->isEmpty() && !m_window->trainer()->isRunning());
 }
 
-CancelTrainingReaction::CancelTrainingReaction(QAction* action, MainWindow* window) : QObject(action)
+CancelTrainingReaction::CancelTrainingReaction(QAction* action, MainWindow* window)
+    : QObject(action), m_action(action), m_window(window)
 {
     action->setObjectName("actionCancelTraining");
     action->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence(tr("Ctrl+."))});
-    action->setToolTip(tr("Stop the running training within a fraction of a second (Esc)"));
-    connect(action, &QAction::triggered, window->trainer(), &TrainingController::cancel);
-    connect(window->trainer(), &TrainingController::runningChanged, action, &QAction::setEnabled);
-    action->setEnabled(window->trainer()->isRunning());
+    connect(action, &QAction::triggered, this, &CancelTrainingReaction::onTriggered);
+    connect(window->trainer(), &TrainingController::runningChanged, this, &CancelTrainingReaction::updateState);
+    connect(window->view(), &CloudView::fieldBusyChanged, this, &CancelTrainingReaction::updateState);
+    updateState();
+}
+
+void CancelTrainingReaction::onTriggered()
+{
+    // The training first (its result is what a field would show); else the score field.
+    if (m_window->trainer()->isRunning())
+        m_window->trainer()->cancel();
+    else
+        m_window->view()->cancelField();
+}
+
+void CancelTrainingReaction::updateState()
+{
+    const bool training = m_window->trainer()->isRunning();
+    const bool field = m_window->view()->isFieldBusy();
+    m_action->setEnabled(training || field);
+    m_action->setText(!training && field ? tr("&Cancel score field") : tr("&Cancel training"));
+    m_action->setToolTip(!training && field
+                             ? tr("Stop computing the score field (Esc); the view keeps what it shows")
+                             : tr("Stop the running training within a fraction of a second (Esc)"));
 }
 
 } // namespace olens

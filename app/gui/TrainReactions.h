@@ -22,11 +22,18 @@ private:
     MainWindow* m_window;
 };
 
-/// Enabled while a training runs; cancels it.
+/// Enabled while a training runs or a score field is being computed; cancels the training, or,
+/// when none runs, the score field (then reads "Cancel score field").
 class CancelTrainingReaction : public QObject {
     Q_OBJECT
 public:
     CancelTrainingReaction(QAction* action, MainWindow* window);
+
+private:
+    void onTriggered();
+    void updateState();
+    QAction* m_action;
+    MainWindow* m_window;
 };
 
 } // namespace olens

@@ -4,6 +4,7 @@
 #include "CompareReaction.h"
 #include "CommandLine.h"
 #include "CompareView.h"
+#include "ExportFigureReaction.h"
 #include "DataDocument.h"
 #include "DetectorPanel.h"
 #include "LogPanel.h"
@@ -12,6 +13,7 @@
 #include "ParamForm.h"
 #include "Presets.h"
 #include "Reactions.h"
+#include "RecentFilesMenu.h"
 #include "SessionManager.h"
 #include "TrainingController.h"
 
@@ -87,7 +89,7 @@ int main(int argc, char** argv)
     const QCommandLineOption normalize("normalize", "Normalisation: none|zscore|l2|minmax (default: the paper's).", "KIND");
     const QCommandLineOption train("train", "Train the detector after loading.");
     const QCommandLineOption topk("top-k", "Highlight the k highest-scoring points.", "K");
-    const QCommandLineOption shot("screenshot", "Save the view as PNG (after training, when --train).", "OUT.png");
+    const QCommandLineOption shot("screenshot", "Save the view as PNG (after training, when --train); OUT.pdf: PDF with vector text and frame.", "OUT.png");
     const QCommandLineOption windowShot("window-screenshot", "Save the whole window as PNG.", "OUT.png");
     const QCommandLineOption exitOpt("exit", "Quit after the screenshots (or right after start).");
     const QCommandLineOption session("session", "Open a saved session (data, detector, model, camera, view).", "FILE");
@@ -97,6 +99,13 @@ int main(int argc, char** argv)
                                         "parameters as id:name=value) and train them; --screenshot saves the compare page.",
                                         "IDS");
     parser.addOption(compareOpt);
+    // Figures for slides (File → Export figure): the --screenshot at a size / with a transparent
+    // background, and every plot with data as SVG + PNG (2×).
+    const QCommandLineOption shotSize("screenshot-size", "Render --screenshot at W x H pixels (e.g. 1920x1080).", "WxH");
+    const QCommandLineOption transparent("transparent", "--screenshot with a transparent background (PNG alpha).");
+    const QCommandLineOption exportPlots("export-plots", "Write every plot with data (loss, ROC, PR, histogram, DET) "
+                                         "as DIR/NAME.svg and DIR/NAME.png (2x) after training.", "DIR");
+    parser.addOptions({shotSize, transparent, exportPlots});
     parser.addPositionalArgument("file", "Data file to open (same as --load).", "[file]");
     parser.process(app);
     if (parser.isSet(session) && !QFileInfo(parser.value(session)).isFile()) {
@@ -109,6 +118,8 @@ int main(int argc, char** argv)
     QGuiApplication::setDesktopFileName("outlierlens");
     const bool headless = parser.isSet(exitOpt);
     window.setInteractive(!headless);
+    // Scripted runs (tests, scripts/screenshots.sh, demos) leave the user's File → Open Recent alone.
+    window.recentFiles()->setRecording(!(headless || parser.isSet(shot) || parser.isSet(windowShot) || parser.isSet(exportPlots)));
     // The window first: any message about the start-up file or the autosave appears over it.
     window.show();
     // Keyboard focus from the start (shortcuts need an active window), also without a window manager.
@@ -171,13 +182,42 @@ int main(int argc, char** argv)
     if (parser.isSet(topk))
         window.document()->setTopK(parser.value(topk).toInt());
 
+    QSize figureSize;
+    if (parser.isSet(shotSize)) {
+        const QStringList wh = parser.value(shotSize).toLower().split('x');
+        const int w = wh.size() == 2 ? wh[0].toInt() : 0, h = wh.size() == 2 ? wh[1].toInt() : 0;
+        if (w < 16 || h < 16 || w > olens::VtkView::kMaxExportSide || h > olens::VtkView::kMaxExportSide)
+            fail(QStringLiteral("--screenshot-size: '%1' is not WxH with 16 ≤ W, H ≤ %2")
+                     .arg(parser.value(shotSize)).arg(olens::VtkView::kMaxExportSide));
+        else
+            figureSize = QSize(w, h);
+    }
     auto finish = [&] {
-        if (parser.isSet(shot)) {
+        const bool vectorShot = parser.value(shot).endsWith(".pdf", Qt::CaseInsensitive);
+        if (parser.isSet(shot) && (figureSize.isValid() || parser.isSet(transparent) || vectorShot)) {
+            olens::FigureOptions o;
+            o.format = vectorShot ? "pdf" : "png";
+            o.size = figureSize;
+            o.transparent = parser.isSet(transparent);
+            const QString err = olens::ExportFigureReaction::save(&window, {}, o, parser.value(shot));
+            if (!err.isEmpty())
+                fail(QStringLiteral("screenshot failed: %1").arg(err));
+            else
+                std::fprintf(stdout, "outlierlens: screenshot written to %s\n", qPrintable(parser.value(shot)));
+        } else if (parser.isSet(shot)) {
             const QString err = olens::ScreenshotReaction::save(&window, olens::ScreenshotReaction::Target::View, parser.value(shot));
             if (!err.isEmpty())
                 fail(QStringLiteral("screenshot failed: %1").arg(err));
             else
                 std::fprintf(stdout, "outlierlens: screenshot written to %s\n", qPrintable(parser.value(shot)));
+        }
+        if (parser.isSet(exportPlots)) {
+            QStringList written;
+            const QString err = olens::ExportFigureReaction::saveAllPlots(&window, parser.value(exportPlots), &written);
+            if (!err.isEmpty())
+                fail(QStringLiteral("--export-plots: %1").arg(err));
+            for (const QString& f : written)
+                std::fprintf(stdout, "outlierlens: plot written to %s\n", qPrintable(f));
         }
         if (parser.isSet(windowShot)) {
             const QString err = olens::ScreenshotReaction::save(&window, olens::ScreenshotReaction::Target::Window, parser.value(windowShot));
@@ -253,7 +293,7 @@ int main(int argc, char** argv)
             guard->start(300);
         });
         QTimer::singleShot(100, &window, [&] { window.detectorPanel()->train(); });
-    } else if (parser.isSet(shot) || parser.isSet(windowShot) || headless) {
+    } else if (parser.isSet(shot) || parser.isSet(windowShot) || parser.isSet(exportPlots) || headless) {
         // After the first events are processed the GL context exists and the view has its size.
         QTimer::singleShot(300, &window, finish);
     }

@@ -80,10 +80,12 @@ std::vector<std::string_view> tokens(std::string_view line)
 
 class Reader {
 public:
-    Reader(std::string_view bytes, const std::string& source, const LoadOptions& options)
-        : m_bytes(bytes), m_source(source), m_options(options) {}
+    Reader(std::string_view bytes, const std::string& source, const LoadOptions& options,
+           std::uint64_t maxRows = std::numeric_limits<std::uint64_t>::max())
+        : m_bytes(bytes), m_source(source), m_options(options), m_maxRows(maxRows) {}
 
     Dataset read();
+    std::uint64_t declaredVertices() const { return m_vertices; }
 
 private:
     [[noreturn]] void fail(const std::string& reason) const { throw DataError(m_source + ": " + reason); }
@@ -101,6 +103,8 @@ private:
     std::string_view m_bytes;
     const std::string& m_source;
     const LoadOptions& m_options;
+    std::uint64_t m_maxRows;     // a preview reads only the first rows (of a possibly cut file)
+    std::uint64_t m_vertices = 0;
     Format m_format = Format::Ascii;
     std::vector<Element> m_elements;
     std::size_t m_pos = 0; // read position
@@ -262,6 +266,8 @@ Dataset Reader::read()
     if (vit == m_elements.end()) fail("the PLY header declares no 'vertex' element");
     const Element& vertex = *vit;
     if (vertex.count == 0) failLine(vertex.line, "the PLY header declares 0 vertices");
+    m_vertices = vertex.count;
+    const bool preview = m_maxRows < vertex.count;
 
     // Columns: x, y, z (scalar, required), then the other scalar properties; label/class → labels.
     const std::string& labelSpec = m_options.labelColumn;
@@ -362,7 +368,7 @@ Dataset Reader::read()
                                                               : std::max<std::uint64_t>(vertex.minBytes(), 1);
     // (An ASCII item of k values takes at least 2k - 1 bytes, the last one may lack its newline.)
     const std::uint64_t room = (body > before ? body - before : 0) + (m_format == Format::Ascii ? 1 : 0);
-    if (vertex.count > room / perVertex) {
+    if (!preview && vertex.count > room / perVertex) {
         if (m_format == Format::Ascii)
             fail("the header declares " + std::to_string(vertex.count) + " vertices but the " + formatBytes(body)
                  + " after the header hold at most " + std::to_string(room / perVertex) + " (truncated file or wrong count?)");
@@ -370,7 +376,7 @@ Dataset Reader::read()
              + " bytes but only " + std::to_string(room) + " bytes follow the header, room for "
              + std::to_string(room / perVertex) + " (truncated file or wrong count?)");
     }
-    const auto n = static_cast<Eigen::Index>(vertex.count);
+    const auto n = static_cast<Eigen::Index>(std::min(vertex.count, m_maxRows));
     data.X.resize(n, p);
     if (anySigma) data.sigma = Eigen::MatrixXd::Zero(n, p);
     std::vector<double> labels;
@@ -478,6 +484,18 @@ bool looksLikePly(std::string_view bytes)
 Dataset parsePly(std::string_view bytes, const std::string& source, const LoadOptions& options)
 {
     return Reader(bytes, source, options).read();
+}
+
+PlyPreview previewPly(std::string_view bytes, const std::string& source, std::size_t maxRows)
+{
+    LoadOptions all;          // every scalar property a column: no label, no sigma split
+    all.labelColumn.clear();
+    all.sigmaPrefix.clear();
+    Reader reader(bytes, source, all, std::max<std::uint64_t>(maxRows, 1));
+    PlyPreview out;
+    out.data = reader.read();
+    out.vertices = reader.declaredVertices();
+    return out;
 }
 
 } // namespace olens

@@ -9,6 +9,7 @@
 // sigma_<feature> properties (LoadOptions::sigmaPrefix) are that feature's sigma, as in text tables.
 #include "data/DataLoader.h"
 
+#include <cstdint>
 #include <string_view>
 
 namespace olens {
@@ -18,5 +19,15 @@ bool looksLikePly(std::string_view bytes);
 
 /// Parses a complete PLY file held in memory; `source` names it in messages.
 Dataset parsePly(std::string_view bytes, const std::string& source, const LoadOptions& options = {});
+
+/// The first rows of a PLY file for a preview (File → Import): every scalar vertex property as a
+/// column, in the order a load gives them (x, y, z, then the others in file order; no label or
+/// sigma split, nothing excluded). `bytes` may be the file's beginning only: it must hold the
+/// header and the first min(maxRows, vertices) vertices (the elements before them, if any, too).
+struct PlyPreview {
+    Dataset data;                 ///< featureNames = the property names; X = the first rows
+    std::uint64_t vertices = 0;   ///< the vertex count the header declares
+};
+PlyPreview previewPly(std::string_view bytes, const std::string& source, std::size_t maxRows);
 
 } // namespace olens

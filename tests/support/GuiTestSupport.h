@@ -38,6 +38,9 @@ inline int colourDistance(QRgb a, QRgb b)
         QTemporaryDir stateDir; /* autosave/lock */    \
         if (qEnvironmentVariableIsEmpty("OLENS_STATE_DIR")) \
             qputenv("OLENS_STATE_DIR", stateDir.path().toUtf8()); \
+        /* QSettings (recent files, import roles) of the test and of the app it starts: never the user's */ \
+        QTemporaryDir configDir;                       \
+        qputenv("XDG_CONFIG_HOME", configDir.path().toUtf8()); \
         QApplication app(argc, argv);                  \
         TestClass tc;                                  \
         return QTest::qExec(&tc, argc, argv);          \

@@ -13,6 +13,8 @@
 #include <vtkPolyData.h>
 #include <vtkRenderer.h>
 
+#include <algorithm>
+
 namespace olens {
 
 GeometryLayer::GeometryLayer() = default;
@@ -37,6 +39,7 @@ void GeometryLayer::drawImplicit(const ViewContext& ctx)
 {
     removeActors(m_scene, m_quadrics);
     removeActors(m_scene, m_planes);
+    m_planeFrame.clear();
     const auto& f = ctx.field;
     if (!f)
         return;
@@ -59,6 +62,7 @@ void GeometryLayer::drawImplicit(const ViewContext& ctx)
                            flat ? 1.0 : 0.4);
         m_scene->AddActor(a);
         m_planes.push_back(a);
+        m_planeFrame.push_back(f->planeFrame[h]);
     }
 }
 
@@ -99,10 +103,11 @@ void GeometryLayer::drawFlats(const ViewContext& ctx)
 
 void GeometryLayer::applyVisibility(const ViewContext& ctx)
 {
-    for (auto& a : m_quadrics)
-        a->SetVisibility(ctx.on(LayerSwitch::Quadrics));
-    for (auto& a : m_planes)
-        a->SetVisibility(ctx.on(LayerSwitch::Hyperplanes));
+    // The layer switch, then the user's choice of quadrics / frames (Layers → Choose…).
+    for (std::size_t k = 0; k < m_quadrics.size(); ++k)
+        m_quadrics[k]->SetVisibility(ctx.on(LayerSwitch::Quadrics) && ctx.quadricShown(k));
+    for (std::size_t h = 0; h < m_planes.size(); ++h)
+        m_planes[h]->SetVisibility(ctx.on(LayerSwitch::Hyperplanes) && ctx.frameShown(std::size_t(std::max(0, m_planeFrame[h]))));
     for (auto& a : m_flats)
         a->SetVisibility(ctx.on(LayerSwitch::Flats));
 }

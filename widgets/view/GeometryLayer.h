@@ -26,6 +26,7 @@ private:
 
     vtkRenderer* m_scene = nullptr;
     std::vector<vtkSmartPointer<vtkActor>> m_quadrics, m_planes, m_flats;
+    std::vector<int> m_planeFrame; // frame of each entry of m_planes
 };
 
 } // namespace olens

@@ -1,6 +1,7 @@
 #include "view/LegendAxesLayer.h"
 
 #include "DataDocument.h"
+#include "display/GeometryChoice.h"
 #include "view/PointColouring.h"
 #include "view/VtkSupport.h"
 
@@ -37,6 +38,8 @@ QString tr(const char* text)
     return QCoreApplication::translate("olens::CloudView", text);
 }
 constexpr int kLegendSize = 11;
+constexpr std::size_t kListedQuadrics = 6; // more: one line "n of N shown"
+constexpr std::size_t kListedFrames = 4;
 } // namespace
 
 LegendAxesLayer::LegendAxesLayer()
@@ -120,7 +123,8 @@ void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
         m_gridShown = ctx.field != nullptr;
         updateNote();
     }
-    if (changes & (Points | Positions | Colours | TopK | Glyphs | Visibility))
+    // Field: which quadrics and planes actually cross the grid (only those are listed).
+    if (changes & (Points | Positions | Colours | TopK | Glyphs | Visibility | Field))
         updateLegend(ctx);
 }
 
@@ -216,17 +220,34 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
                                  .arg(ctx.twoD ? tr("ellipses") : tr("ellipsoids")), QColor(130, 130, 130));
     if (result) {
         const Geometry& g = result->geometry;
-        for (std::size_t k = 0; k < g.quadrics.size() && k < 6; ++k)
-            entries.emplace_back(tr("quadric %1 (zero set)").arg(k + 1),
-                                 PointColouring::componentColour(static_cast<int>(k)));
-        if (g.quadrics.size() > 6)
-            entries.emplace_back(tr("… quadrics 7–%1 (6 of %1 listed)").arg(g.quadrics.size()), QColor(255, 255, 255));
-        if (g.frames.size() > 4)
-            entries.emplace_back(tr("… frames 5–%1 (4 of %1 listed)").arg(g.frames.size()), QColor(255, 255, 255));
-        for (std::size_t f = 0; f < g.frames.size() && f < 4; ++f)
-            entries.emplace_back(QString::fromStdString(g.frames[f].name.empty() ? "frame " + std::to_string(f + 1)
-                                                                                 : g.frames[f].name),
-                                 PointColouring::componentColour(static_cast<int>(f)));
+        // Quadrics and hyperplane frames: only what is drawn — chosen (Layers → Choose…), layer on,
+        // and crossing the grid (a GODS frame whose planes miss the box draws nothing); many of
+        // them in one compact line "n of N shown" in the same style as every other entry (ASCII:
+        // VTK's legend font has no arrow glyph).
+        const QColor summary(95, 95, 95); // readable grey: a note, not a drawn item
+        if (ctx.field && ctx.on(LayerSwitch::Quadrics) && !g.quadrics.empty()) {
+            std::vector<bool> chosen(g.quadrics.size());
+            for (std::size_t k = 0; k < chosen.size(); ++k)
+                chosen[k] = ctx.quadricShown(k);
+            const LegendGroup q = legendGroup(chosen, zeroSetsOnGrid(ctx.field->quadricValues), kListedQuadrics);
+            for (std::size_t k : q.listed)
+                entries.emplace_back(tr("quadric %1 (zero set)").arg(k + 1), PointColouring::componentColour(int(k)));
+            if (q.compact || q.shown < q.total)
+                entries.emplace_back(tr("quadrics: %1 of %2 shown (choose: Layers menu)").arg(q.shown).arg(q.total), summary);
+        }
+        if (ctx.field && ctx.on(LayerSwitch::Hyperplanes) && !g.frames.empty()) {
+            std::vector<bool> chosen(g.frames.size());
+            for (std::size_t f = 0; f < chosen.size(); ++f)
+                chosen[f] = ctx.frameShown(f);
+            const LegendGroup fr = legendGroup(chosen, framesOnGrid(*ctx.field, g.frames.size()), kListedFrames);
+            for (std::size_t f : fr.listed)
+                entries.emplace_back(QString::fromStdString(g.frames[f].name.empty() ? "frame " + std::to_string(f + 1)
+                                                                                     : g.frames[f].name),
+                                     PointColouring::componentColour(static_cast<int>(f)));
+            if (fr.compact)
+                entries.emplace_back(tr("hyperplane frames: %1 of %2 shown (choose: Layers menu)").arg(fr.shown).arg(fr.total),
+                                     summary);
+        }
         if (!g.flats.empty() && by != ColourBy::Cluster)
             entries.emplace_back(tr("flat%1 over the data extent").arg(g.flats.size() > 1 ? "s" : ""),
                                  PointColouring::componentColour(g.flats.front().cluster < 0 ? 0 : g.flats.front().cluster));
@@ -241,6 +262,9 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
     }
     // Sized in pixels at each render (layoutLegend): one text size in every view and panel.
     m_legendLines = static_cast<int>(entries.size());
+    m_legendTexts.clear();
+    for (const auto& e : entries)
+        m_legendTexts.push_back(e.first.toStdString());
     m_legendWidest = 0.0;
     vtkNew<vtkTextProperty> tp;
     styleText(tp, kLegendSize);

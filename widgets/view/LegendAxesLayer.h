@@ -9,6 +9,9 @@
 
 #include <vtkNew.h>
 
+#include <string>
+#include <vector>
+
 class vtkLegendBoxActor;
 class vtkObject;
 class vtkTextActor;
@@ -28,6 +31,8 @@ public:
     const ColourBar& colourBar() const { return m_bar; }
     /// Pixels the colour bar needs at the right edge (0 while hidden).
     int colourBarStrip() const { return m_colourBar ? m_bar.stripWidth() : 0; }
+    /// The legend's entries as shown, top to bottom (for tests and the compare page).
+    const std::vector<std::string>& legendEntries() const { return m_legendTexts; }
     /// The 2-D plot frame (its labels' boxes, for tests).
     const AxesFrame2D& frame2D() const { return m_frame2D; }
     const AxesLabels3D& axes3D() const { return m_axes3D; }
@@ -52,6 +57,7 @@ private:
     vtkRenderer* m_scene = nullptr;
     unsigned long m_legendObserver = 0;
     int m_legendLines = 0;
+    std::vector<std::string> m_legendTexts;
     double m_legendWidest = 0.0;
 };
 

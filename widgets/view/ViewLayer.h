@@ -4,6 +4,7 @@
 // and tells every layer what changed; each layer rebuilds or restyles only its own VTK props.
 // Layers never talk to each other: what one needs from another's inputs (point colours, whether
 // glyphs are shown) is derived from the context.
+#include "display/GeometryChoice.h"
 #include "display/ScoreField.h"
 #include "linalg/Projection.h"
 
@@ -44,6 +45,10 @@ struct ViewContext {
     bool canShowUncertainty = false;
     int selected = -1;                          ///< selected point (-1: none)
     QString gridText;                           ///< grid extent and resolution, shown with a field
+    const GeometryChoice* geometryChoice = nullptr; ///< quadrics / frames the user chose to draw (null: all)
+
+    bool quadricShown(std::size_t k) const { return !geometryChoice || geometryChoice->quadricShown(k); }
+    bool frameShown(std::size_t f) const { return !geometryChoice || geometryChoice->frameShown(f); }
 
     bool on(LayerSwitch s) const { return layerOn[static_cast<std::size_t>(s)]; }
 };

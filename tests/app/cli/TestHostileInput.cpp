@@ -164,6 +164,31 @@ private slots:
         checkCloud(parsePly(crlf, "crlf.ply"));
     }
 
+    void plyPreviewReadsTheFirstRowsOfACutFile()
+    {
+        // File → Import previews a PLY from its first bytes only: every scalar property a column
+        // (label too), the header's count, and no "truncated file" error for the cut.
+        for (bool bigEndian : {false, true}) {
+            const std::string whole = binaryPly(bigEndian);
+            const std::size_t header = plyHeader(bigEndian ? "binary_big_endian" : "binary_little_endian").size();
+            const std::size_t perVertex = 4 + 4 + 1 + 8 + 8 + 2 + 1;
+            const std::string cut = whole.substr(0, header + 2 * perVertex + 3); // 2 vertices and a bit
+            const PlyPreview p = previewPly(cut, "cut.ply", 2);
+            QCOMPARE(p.vertices, std::uint64_t(5));
+            QCOMPARE(p.data.featureNames, (std::vector<std::string>{"x", "y", "z", "intensity", "label"}));
+            QCOMPARE(p.data.rows(), Eigen::Index(2));
+            QVERIFY(!p.data.hasLabels());
+            for (int i = 0; i < 2; ++i)
+                for (int j = 0; j < 5; ++j)
+                    QCOMPARE(p.data.X(i, j), kPts[i][j]);
+            // Asking for more rows than the cut holds is the reader's usual error.
+            QVERIFY_THROWS_EXCEPTION(DataError, previewPly(cut, "cut.ply", 3));
+        }
+        const PlyPreview a = previewPly(asciiPly(), "a.ply", 20); // fewer vertices than asked: all of them
+        QCOMPARE(a.data.rows(), Eigen::Index(5));
+        QCOMPARE(a.data.X(4, 3), 14.0);
+    }
+
     void plyThroughLoadDatasetAndCli()
     {
         // The CLI could not read PLY at all ("ragged row: 3 values, expected 1").

@@ -6,6 +6,7 @@
 #include "AboutReaction.h"
 #include "DataEditor.h"
 #include "EditModeIndicator.h"
+#include "FieldProgressIndicator.h"
 #include "ImportDialog.h"
 #include "RecentFilesMenu.h"
 #include "UnsavedChanges.h"
@@ -31,6 +32,12 @@
 #include <QDockWidget>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
+#include <QProcessEnvironment>
+#include <QToolButton>
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QTableWidget>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QGroupBox>
@@ -193,6 +200,8 @@ private slots:
         QAction* cancel = w.action("actionCancelTraining");
         QVERIFY(cancel);
         QVERIFY(cancel->shortcuts().contains(QKeySequence(Qt::Key_Escape)));
+        // Esc also stops a score field being computed: enabled until the field is done.
+        QTRY_VERIFY_WITH_TIMEOUT(!w.view()->isFieldBusy(), 30000);
         QVERIFY(!cancel->isEnabled()); // nothing running
     }
 
@@ -574,6 +583,99 @@ private slots:
         QVERIFY(std::is_sorted(values.begin(), values.end()) || values.isEmpty());
     }
 
+    void scoreFieldCanBeCancelled()
+    {
+        // A KIC field on 1 500 points takes seconds: the indicator's button stops it, the field
+        // never arrives, the indicator disappears and the status bar says so. Esc (Train → Cancel,
+        // when no training runs) does the same.
+        MainWindow w;
+        activate(w);
+        w.setInteractive(false);
+        w.document()->setDataset(generate("moons", 1500, 5, {}), QString());
+        QVERIFY(w.detectorPanel()->setCurrentDetector("kic"));
+        auto* indicator = w.statusBar()->findChild<FieldProgressIndicator*>("fieldIndicator");
+        QVERIFY(indicator);
+        QToolButton* button = indicator->cancelButton();
+        QCOMPARE(button->objectName(), QStringLiteral("fieldCancel"));
+        QAction* cancel = w.action("actionCancelTraining");
+        QSignalSpy busy(w.view(), &CloudView::fieldBusyChanged);
+        QSignalSpy field(w.view(), &CloudView::fieldUpdated);
+        QSignalSpy cancelled(w.view(), &CloudView::fieldCancelled);
+        QVERIFY(trainAndWait(w));
+        QTRY_VERIFY_WITH_TIMEOUT(w.view()->isFieldBusy(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(indicator->isVisible(), 2000);
+        QVERIFY(button->isVisible());
+        QVERIFY(cancel->isEnabled()); // Esc's action: enabled while a field runs
+        QCOMPARE(cancel->text().remove('&'), QStringLiteral("Cancel score field"));
+        field.clear();
+        QTest::mouseClick(button, Qt::LeftButton);
+        QVERIFY(cancelled.wait(5000));
+        // The bar and its button disappear; the status bar says so (visibly, on the indicator).
+        QTRY_VERIFY_WITH_TIMEOUT(!indicator->progressBar()->isVisible(), 2000);
+        QVERIFY(!button->isVisible());
+        QVERIFY(indicator->message()->isVisible());
+        QCOMPARE(indicator->message()->text(), QStringLiteral("score field cancelled"));
+        QVERIFY(!w.view()->isFieldBusy());
+        QVERIFY(!cancel->isEnabled());
+        QTest::qWait(1500); // a cancelled field does not arrive later
+        QCOMPARE(field.count(), 0);
+        QVERIFY(!w.view()->field());
+
+        // Again, with Esc: a new field (another grid resolution) and the key on the window.
+        cancelled.clear();
+        w.view()->setGridResolution2D(w.view()->gridResolution2D() == 256 ? 300 : 256);
+        QTRY_VERIFY_WITH_TIMEOUT(indicator->isVisible(), 5000);
+        QVERIFY(indicator->progressBar()->isVisible());
+        QVERIFY(!indicator->message()->isVisible()); // a new field replaces the old message
+        QTest::keyClick(w.view(), Qt::Key_Escape);
+        QVERIFY(cancelled.wait(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(!indicator->progressBar()->isVisible(), 2000);
+        QVERIFY(indicator->message()->isVisible());
+        // The message goes after a few seconds, and with it the indicator.
+        QTRY_VERIFY_WITH_TIMEOUT(!indicator->isVisible(), FieldProgressIndicator::kMessageMs + 2000);
+        QTest::qWait(1000);
+        QCOMPARE(field.count(), 0);
+        // The next request computes normally.
+        w.view()->setGridResolution2D(64);
+        QVERIFY(field.wait(60000));
+        QVERIFY(w.view()->field());
+    }
+
+    void scriptedRunsLeaveRecentFilesAlone()
+    {
+        // Tests and scripted runs (--exit, screenshots) put their files into the user's File →
+        // Open Recent. Now they leave it alone, and the tests' own QSettings is a temporary one.
+        // This test's settings live in a temporary directory (initTestCase); every GUI test's
+        // children (QProcess runs of the app) get a temporary XDG_CONFIG_HOME (OLENS_GUI_TEST_MAIN).
+        QVERIFY(!QSettings().fileName().startsWith(QDir::homePath()));
+        QVERIFY(!qEnvironmentVariable("XDG_CONFIG_HOME").isEmpty());
+        QVERIFY(!qEnvironmentVariable("XDG_CONFIG_HOME").startsWith(QDir::homePath()));
+        QTemporaryDir config;
+        const QString conf = config.filePath("OutlierLens/OutlierLens.conf");
+        QSettings(conf, QSettings::IniFormat).setValue("recentFiles", QStringList{"/home/me/mine.csv"});
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_CONFIG_HOME", config.path());
+        const QString png = config.filePath("w.png");
+        const QList<QStringList> runs = {{"--load", sample("moons2d.csv"), "--exit"},
+                                         {sample("moons2d.csv"), "--window-screenshot", png, "--exit"},
+                                         {"--load", sample("moons2d.csv"), "--detector", "knn", "--train", "--screenshot", png, "--exit"}};
+        for (const QStringList& args : runs) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(OLENS_GUI_PATH), args);
+            QVERIFY(p.waitForFinished(60000));
+            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+            QCOMPARE(QSettings(conf, QSettings::IniFormat).value("recentFiles").toStringList(),
+                     QStringList{"/home/me/mine.csv"});
+        }
+        // An interactive window still records what the user opens.
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.recentFiles()->isRecording());
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QCOMPARE(w.recentFiles()->files().first(), QFileInfo(sample("moons2d.csv")).absoluteFilePath());
+    }
+
     void windowScreenshotAfterFailedTrainingShowsTheFailure()
     {
         QTemporaryDir dir;
@@ -706,6 +808,96 @@ private slots:
         QCOMPARE(again.role(2), Role::Label);
         QCOMPARE(again.role(4), Role::Feature);
         QVERIFY(w.action("actionImport"));
+    }
+
+    void importDialogPreviewsPlyProperties()
+    {
+        // The dialog offered text tables only: a PLY cloud's scalar properties (intensity, label …)
+        // are the loader's columns too, so the dialog previews them under their names with the
+        // same roles. A binary PLY with a list property (skipped) and a face element after the vertices.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("scan.ply");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("ply\nformat binary_little_endian 1.0\nelement vertex 40\nproperty float x\nproperty float y\n"
+                    "property float z\nproperty list uchar int idx\nproperty ushort intensity\nproperty float sigma_x\n"
+                    "property uchar label\nelement face 0\nproperty list uchar int vertex_indices\nend_header\n");
+            for (int i = 0; i < 40; ++i) {
+                const float xyz[3] = {float(i), float(i) * 0.5f, float(i % 4)};
+                f.write(reinterpret_cast<const char*>(xyz), sizeof xyz);
+                const unsigned char len = 0;
+                f.write(reinterpret_cast<const char*>(&len), 1);
+                const quint16 intensity = quint16(100 + i);
+                f.write(reinterpret_cast<const char*>(&intensity), 2);
+                const float sigma = 0.25f;
+                f.write(reinterpret_cast<const char*>(&sigma), 4);
+                const unsigned char label = i % 10 == 0 ? 1 : 0;
+                f.write(reinterpret_cast<const char*>(&label), 1);
+            }
+        }
+        using Role = ImportDialog::Role;
+        {
+            ImportDialog d(path);
+            QVERIFY(d.isPly());
+            QVERIFY(d.hasHeader());
+            QCOMPARE(d.columnNames(), (QStringList{"x", "y", "z", "intensity", "sigma_x", "label"}));
+            QCOMPARE(d.preview()->rowCount(), ImportDialog::kPreviewRows + 1); // roles + 20 of 40 vertices
+            QCOMPARE(d.preview()->horizontalHeaderItem(3)->text(), QStringLiteral("intensity"));
+            QCOMPARE(d.preview()->item(1 + 3, 0)->text(), QStringLiteral("3"));
+            QCOMPARE(d.preview()->item(1 + 5, 1)->text(), QStringLiteral("2.5"));
+            QCOMPARE(d.preview()->item(1 + 7, 3)->text(), QStringLiteral("107"));
+            QCOMPARE(d.role(0), Role::Feature);
+            QCOMPARE(d.role(3), Role::Feature);
+            QCOMPARE(d.role(4), Role::Sigma);
+            QCOMPARE(d.role(5), Role::Label);
+            d.setRole(0, Role::Ignore); // x, y, z are required by the reader: they stay features
+            QCOMPARE(d.role(0), Role::Feature);
+            d.setRole(3, Role::Ignore);
+            QCOMPARE(d.role(3), Role::Ignore);
+            const LoadOptions o = d.options();
+            QCOMPARE(o.labelColumn, std::string("label"));
+            QCOMPARE(o.excludeColumns, (std::vector<std::string>{"intensity"}));
+            d.remember();
+        }
+        // File → Open uses the roles: intensity ignored, label the ground truth, sigma_x the sigma.
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(path));
+        const Dataset& data = w.document()->dataset();
+        QCOMPARE(data.featureNames, (std::vector<std::string>{"x", "y", "z"}));
+        QCOMPARE(data.labelName, std::string("label"));
+        QCOMPARE(data.rows(), Eigen::Index(40));
+        QCOMPARE(data.labels.sum(), 4.0);
+        QVERIFY(data.hasSigma());
+        // The label as a feature: no label column, one more feature.
+        {
+            ImportDialog d(path);
+            QCOMPARE(d.role(3), Role::Ignore); // remembered
+            d.setRole(5, Role::Feature);
+            d.setRole(3, Role::Feature);
+            d.remember();
+        }
+        QVERIFY(w.openFile(path));
+        QCOMPARE(w.document()->dataset().featureNames, (std::vector<std::string>{"x", "y", "z", "intensity", "label"}));
+        QVERIFY(!w.document()->dataset().hasLabels());
+        // A broken PLY: the dialog says why and cannot import.
+        const QString bad = dir.filePath("bad.ply");
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\nend_header\n1 2\n");
+        }
+        ImportDialog broken(bad);
+        QVERIFY(broken.isPly());
+        auto* note = broken.findChild<QLabel*>();
+        QVERIFY(note);
+        bool saysWhy = false;
+        for (QLabel* l : broken.findChildren<QLabel*>())
+            saysWhy = saysWhy || l->text().contains("no scalar property 'z'");
+        QVERIFY(saysWhy);
+        auto* box = broken.findChild<QDialogButtonBox*>();
+        QVERIFY(box && !box->button(QDialogButtonBox::Ok)->isEnabled());
     }
 };
 

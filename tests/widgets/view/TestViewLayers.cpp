@@ -1,6 +1,8 @@
 // The view's layers driven by a ViewContext alone (no CloudView, no window): what each draws for a
 // given context, and that the layer switches and change flags reach the right props.
 #include "DataDocument.h"
+#include "display/GeometryChoice.h"
+#include "pipeline/FitPipeline.h"
 #include "view/FieldLayer.h"
 #include "view/GeometryLayer.h"
 #include "view/LegendAxesLayer.h"
@@ -168,6 +170,70 @@ private slots:
             for (int b = a + 1; b < 40; ++b)
                 QVERIFY2(PointColouring::componentColour(a) != PointColouring::componentColour(b),
                          qPrintable(QStringLiteral("components %1 and %2 share a colour").arg(a).arg(b)));
+    }
+
+    void legendAndGeometryShowOnlyWhatIsDrawnAndChosen()
+    {
+        // Issue #19 item 4: the legend stopped at 6 of 29 quadrics, listed GODS "W2" with nothing
+        // drawn for it, and 29 surfaces could not be thinned out. Now: chosen quadrics/frames only,
+        // frames whose planes cross the grid only, many of them as one line "n of N shown".
+        Scene s(square(false));
+        auto r = std::make_shared<FitResult>();
+        r->scores = Eigen::VectorXd::Zero(4);
+        r->outlier = Eigen::VectorXi::Zero(4);
+        r->geometry.quadrics.resize(8);
+        r->geometry.frames = {{"W1", {Hyperplane{}}}, {"W2", {Hyperplane{}}}};
+        s.doc.setResult(r);
+        QVERIFY(s.doc.result());
+        auto field = std::make_shared<FieldData>();
+        field->grid.dims = 2;
+        field->grid.lo = Eigen::Vector3d(-2, -2, 0);
+        field->grid.hi = Eigen::Vector3d(2, 2, 0);
+        field->grid.res = Eigen::Vector3i(21, 21, 1);
+        const Eigen::MatrixXd U = field->grid.displayPoints(0, field->grid.count());
+        for (int k = 0; k < 8; ++k) // circles of radius 0.2 … 1.6 around the origin: all on the grid
+            field->quadricValues.push_back(U.rowwise().squaredNorm().array() - std::pow(0.2 * (k + 1), 2));
+        field->planeValues = {U.col(0), U.col(0).array() + 10.0}; // W1: x = 0; W2: x = −10, off the box
+        field->planeFrame = {0, 1};
+        GeometryChoice choice = GeometryChoice::defaults(8, 2, true); // 6 of 8 quadrics
+        ViewContext c = s.context();
+        c.field = field;
+        c.geometryChoice = &choice;
+        LegendAxesLayer legend;
+        legend.attach(s.scene, s.overlay);
+        legend.update(c, ViewLayer::Points | ViewLayer::Colours | ViewLayer::Field);
+        auto has = [&](const std::string& text) {
+            const auto& e = legend.legendEntries();
+            return std::find(e.begin(), e.end(), text) != e.end();
+        };
+        QVERIFY(has("W1"));
+        QVERIFY(!has("W2")); // nothing drawn for it
+        QVERIFY(has("quadrics: 6 of 8 shown (choose: Layers menu)"));
+        QVERIFY(!has("quadric 1 (zero set)")); // many: one compact line, no list
+        GeometryLayer geometry;
+        geometry.attach(s.scene, s.overlay);
+        const int before = s.visibleProps();
+        geometry.update(c, ViewLayer::Field);
+        QCOMPARE(s.visibleProps() - before, 6 + 2); // the chosen quadrics, both plane actors (W2's is empty)
+        // Three quadrics chosen, W1 hidden: listed one by one, W1 gone from view and legend.
+        choice.quadrics.assign(8, false);
+        choice.quadrics[1] = choice.quadrics[4] = true;
+        choice.frames[0] = false;
+        r->geometry.quadrics.resize(5); // few enough to list (the field keeps 8 values: a live snapshot)
+        geometry.update(c, ViewLayer::Visibility);
+        QCOMPARE(s.visibleProps() - before, 2 + 1);
+        legend.update(c, ViewLayer::Visibility);
+        QVERIFY(has("quadric 2 (zero set)"));
+        QVERIFY(has("quadric 5 (zero set)"));
+        QVERIFY(!has("quadric 1 (zero set)"));
+        QVERIFY(has("quadrics: 2 of 5 shown (choose: Layers menu)"));
+        QVERIFY(!has("W1"));
+        QVERIFY(!has("W2"));
+        // The Quadrics layer off: no quadric entries at all.
+        c.layerOn[static_cast<int>(LayerSwitch::Quadrics)] = false;
+        legend.update(c, ViewLayer::Visibility);
+        QVERIFY(!has("quadric 2 (zero set)"));
+        QVERIFY(!has("quadrics: 2 of 5 shown (choose: Layers menu)"));
     }
 
     void pointAndLegendLayersFollowTheContext()

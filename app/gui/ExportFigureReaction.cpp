@@ -1,0 +1,169 @@
+#include "ExportFigureReaction.h"
+
+#include "CloudView.h"
+#include "CompareReaction.h"
+#include "CompareView.h"
+#include "LogPanel.h"
+#include "MainWindow.h"
+#include "PlotExporter.h"
+#include "PlotWidget.h"
+#include "base/AtomicWriter.h"
+
+#include <QAction>
+#include <QBuffer>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QImage>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+
+#include <algorithm>
+
+namespace olens {
+
+namespace {
+
+QString writeBytes(const QString& path, const QByteArray& bytes)
+{
+    try { // the one atomic writer (core/base/AtomicWriter)
+        writeFileAtomically(QFile::encodeName(path).toStdString(),
+                            [&](std::ostream& out) { out.write(bytes.constData(), bytes.size()); });
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+QString plotName(const PlotWidget* plot)
+{
+    const QString title = plot->title().section(QStringLiteral("  "), 0, 0).trimmed();
+    return title.isEmpty() ? plot->objectName() : title;
+}
+
+} // namespace
+
+ExportFigureReaction::ExportFigureReaction(QAction* action, MainWindow* window) : QObject(action), m_window(window)
+{
+    action->setObjectName("actionExportFigure");
+    action->setToolTip(tr("Export the view or a plot for a slide: PNG at a chosen size or scale, transparent "
+                          "background, or SVG of a plot"));
+    connect(action, &QAction::triggered, this, &ExportFigureReaction::onTriggered);
+}
+
+std::vector<ExportFigureReaction::Target> ExportFigureReaction::targets(MainWindow* window)
+{
+    const bool compare = window->compareReaction() && window->compareReaction()->isActive();
+    std::vector<Target> out{{compare ? tr("compare page") : tr("view"), nullptr}};
+    for (PlotWidget* plot : window->findChildren<PlotWidget*>())
+        if (plot->hasData() && !(compare && window->compareView()->isAncestorOf(plot)))
+            out.push_back({tr("plot: %1").arg(plotName(plot)), plot});
+    return out;
+}
+
+QString ExportFigureReaction::save(MainWindow* window, const Target& target, const FigureOptions& o, const QString& path)
+{
+    if (!target.plot) {
+        const bool compare = window->compareReaction() && window->compareReaction()->isActive();
+        if (o.format == "svg")
+            return tr("the view is exported as PNG or PDF (SVG: the plots only; Debian's GL2PS cannot embed "
+                      "the rendered scene in SVG)");
+        if (o.format == "pdf") {
+            // vtkGL2PSExporter writes its own file: into a temporary directory, then atomically.
+            if (compare)
+                return tr("the compare page is exported as PNG only");
+            QTemporaryDir tmp;
+            const QString file = tmp.filePath(QStringLiteral("view.pdf"));
+            if (const QString error = window->view()->exportVector(file); !error.isEmpty())
+                return error;
+            QFile f(file);
+            if (!f.open(QIODevice::ReadOnly))
+                return tr("the vector export wrote nothing");
+            return writeBytes(path, f.readAll());
+        }
+        if (compare && o.transparent)
+            return tr("the compare page is exported with its background (no transparency)");
+        const QImage img = compare ? window->compareView()->grab().toImage()
+                                   : window->view()->renderImage(o.size, o.transparent);
+        if (img.isNull())
+            return tr("the view could not be rendered");
+        QByteArray png;
+        QBuffer buffer(&png);
+        if (!buffer.open(QIODevice::WriteOnly) || !img.save(&buffer, "PNG"))
+            return tr("cannot encode the PNG image for '%1'").arg(path);
+        return writeBytes(path, png);
+    }
+    PlotWidget* plot = target.plot;
+    if (!plot->isVisible() && (plot->width() < 320 || plot->height() < 220))
+        plot->resize(std::max(plot->width(), 480), std::max(plot->height(), 320)); // never laid out yet
+    if (o.format == "svg")
+        return writeBytes(path, PlotExporter::svg(*plot, o.transparent));
+    if (o.format == "pdf")
+        return writeBytes(path, PlotExporter::pdf(*plot));
+    const QImage img = PlotExporter::image(*plot, o.scale, o.transparent);
+    QByteArray png;
+    QBuffer buffer(&png);
+    if (img.isNull() || !buffer.open(QIODevice::WriteOnly) || !img.save(&buffer, "PNG"))
+        return tr("cannot encode the PNG image for '%1'").arg(path);
+    return writeBytes(path, png);
+}
+
+QString ExportFigureReaction::saveAllPlots(MainWindow* window, const QString& dir, QStringList* written)
+{
+    if (!QDir().mkpath(dir))
+        return tr("cannot create the directory '%1'").arg(dir);
+    QStringList used;
+    for (const Target& t : targets(window)) {
+        if (!t.plot)
+            continue;
+        QString base = plotName(t.plot).toLower().replace(QRegularExpression("[^a-z0-9]+"), "-");
+        base = base.section('-', 0, 3, QString::SectionSkipEmpty);
+        if (base.isEmpty() || used.contains(base))
+            base += QString::number(used.size() + 1);
+        used << base;
+        for (const char* format : {"svg", "png"}) {
+            FigureOptions o;
+            o.format = format;
+            o.scale = 2.0;
+            const QString path = QDir(dir).filePath(base + "." + format);
+            const QString error = save(window, t, o, path);
+            if (!error.isEmpty())
+                return error;
+            if (written)
+                *written << path;
+        }
+    }
+    return {};
+}
+
+void ExportFigureReaction::onTriggered()
+{
+    const std::vector<Target> all = targets(m_window);
+    QStringList names;
+    for (const Target& t : all)
+        names << t.name;
+    FigureExportDialog dialog(names, m_window->view()->size(), m_window);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const FigureOptions o = dialog.options();
+    const QString suffix = dialog.suffix();
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Export figure"), "outlierlens-figure." + suffix,
+                                                suffix == "svg"   ? tr("SVG drawing (*.svg)")
+                                                : suffix == "pdf" ? tr("PDF (*.pdf)")
+                                                                  : tr("PNG image (*.png)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith("." + suffix, Qt::CaseInsensitive))
+        path += "." + suffix;
+    const QString error = save(m_window, all[std::size_t(std::clamp(o.target, 0, int(all.size()) - 1))], o, path);
+    if (error.isEmpty()) {
+        m_window->log()->info(tr("figure exported to %1").arg(path));
+    } else {
+        m_window->log()->error(error);
+        QMessageBox::warning(m_window, tr("Export figure"), error);
+    }
+}
+
+} // namespace olens

@@ -1,0 +1,40 @@
+#pragma once
+// File → Export figure… (issue #19 item 7): the view or one of the plots, for a slide — PNG at a
+// chosen size (the view) or scale (plots), optionally with a transparent background, or SVG of a
+// plot (QSvgGenerator: text stays text). The dialog is FigureExportDialog; writes are atomic.
+#include "FigureExportDialog.h"
+
+#include <QObject>
+#include <QString>
+#include <vector>
+
+class QAction;
+
+namespace olens {
+
+class MainWindow;
+class PlotWidget;
+
+class ExportFigureReaction : public QObject {
+    Q_OBJECT
+public:
+    ExportFigureReaction(QAction* action, MainWindow* window);
+
+    struct Target {
+        QString name;
+        PlotWidget* plot = nullptr; ///< null: the view (the compare page in compare mode)
+    };
+    /// The view, then every plot that has data (Detector, Evaluation, Similarity docks).
+    static std::vector<Target> targets(MainWindow* window);
+    /// Writes the figure; returns an error message or an empty string.
+    static QString save(MainWindow* window, const Target& target, const FigureOptions& options, const QString& path);
+    /// Every plot with data as NAME.svg and NAME.png (2×) into `dir` (the GUI's --export-plots);
+    /// returns an error or an empty string; *written gets the file names.
+    static QString saveAllPlots(MainWindow* window, const QString& dir, QStringList* written = nullptr);
+
+private:
+    void onTriggered();
+    MainWindow* m_window;
+};
+
+} // namespace olens
