@@ -12,6 +12,7 @@
 #include "detectors/pca/PcaDetector.h"
 #include "detectors/quadrics/QuadricsDetector.h"
 #include "detectors/lof/LofDetector.h"
+#include "detectors/svm/OcSvmDetector.h"
 #include "detectors/iforest/IforestDetector.h"
 #include "detectors/mcd/McdDetector.h"
 
@@ -39,6 +40,7 @@ std::vector<DetectorInfo> builtinDetectors()
         LofDetector::info(),
         IforestDetector::info(),
         McdDetector::info(),
+        OcSvmDetector::info(),
     };
 }
 } // namespace

@@ -585,7 +585,7 @@ private slots:
 
     void scoreFieldCanBeCancelled()
     {
-        // A KIC field on 1 500 points takes seconds: the indicator's button stops it, the field
+        // A KIC-RBF field on 1 500 points takes seconds: the indicator's button stops it, the field
         // never arrives, the indicator disappears and the status bar says so. Esc (Train → Cancel,
         // when no training runs) does the same.
         MainWindow w;
@@ -593,6 +593,10 @@ private slots:
         w.setInteractive(false);
         w.document()->setDataset(generate("moons", 1500, 5, {}), QString());
         QVERIFY(w.detectorPanel()->setCurrentDetector("kic"));
+        // rbf: every grid point is a triangular solve with the 1 500 × 1 500 factor (seconds for the
+        // whole grid). The default polynomial kernel scores a 2-D grid through its 6-monomial primal
+        // system in milliseconds, so the field could end before the click (seen in parallel runs).
+        w.detectorPanel()->form()->setValues({{"kernel", "rbf"}});
         auto* indicator = w.statusBar()->findChild<FieldProgressIndicator*>("fieldIndicator");
         QVERIFY(indicator);
         QToolButton* button = indicator->cancelButton();

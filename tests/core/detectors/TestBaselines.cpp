@@ -9,6 +9,7 @@
 #include "registry/Registry.h"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <vector>
@@ -146,6 +147,48 @@ private slots:
         d->fit(X);
         QCOMPARE(d->figures().at("k_used"), 5.0);
         QVERIFY(d->trainingScores().allFinite());
+    }
+
+    void ocsvmMatchesScikitLearn()
+    {
+        // Expected: scikit-learn 1.2.1 (the same libsvm solver),
+        //   -OneClassSVM(kernel=k, nu=0.3, tol=1e-6, gamma=0.5[, degree=2, coef0=1]).fit(X).decision_function(Q)
+        // on these 12 points (11 in the unit square, one at (4, 4)).
+        const Eigen::MatrixXd X = rows({0, 0, 1, 0, 0, 1, 1, 1, 0.5, 0.5, 0.2, 0.8, 0.9, 0.1, 0.3, 0.3, 0.7, 0.6, 0.4, 0.9,
+                                        0.6, 0.2, 4, 4},
+                                       2);
+        const Eigen::MatrixXd Q = rows({0.5, 0.5, 2, 2, 4, 4, -1, 0.5}, 2);
+        auto rbf = Registry::instance().create("ocsvm", {{"nu", "0.3"}, {"tol", "1e-6"}, {"gamma", "0.5"}});
+        rbf->fit(X);
+        compareRel(rbf->score(Q), vec({-0.34724257, 1.30166734, 0.67755915, 0.82650076}), 1e-5, "ocsvm rbf");
+        QCOMPARE(rbf->figures().at("support_vectors"), 5.0);
+        QVERIFY(std::abs(rbf->figures().at("rho") - 1.67764425) < 1e-5);
+        auto poly = Registry::instance().create(
+            "ocsvm", {{"kernel", "poly"}, {"degree", "2"}, {"coef0", "1"}, {"nu", "0.3"}, {"tol", "1e-6"}, {"gamma", "0.5"}});
+        poly->fit(X);
+        compareRel(poly->score(Q), vec({-5.3997e-04, -4.50053997, -13.300540, 1.55533503}), 1e-5, "ocsvm poly");
+        // gamma auto = scikit-learn's 'scale': 1 / (p · var(X)) = 0.4732172198488334 here.
+        auto scale = Registry::instance().create("ocsvm", {{"nu", "0.3"}});
+        scale->fit(X);
+        QVERIFY(std::abs(scale->figures().at("gamma") - 0.4732172198488334) < 1e-12);
+        // Saved and loaded: the same scores.
+        auto back = Registry::instance().load(nlohmann::json::parse(rbf->toJson().dump()));
+        QCOMPARE(back->score(Q), rbf->score(Q));
+    }
+
+    void ocsvmNuProperty()
+    {
+        // Schölkopf et al. prop. 4: fraction outside (f < 0, score > 0) ≤ ν ≤ fraction of support vectors.
+        const Eigen::MatrixXd X = rows(kLofX, 2);
+        for (const char* nu : {"0.05", "0.2", "0.5"}) {
+            auto d = Registry::instance().create("ocsvm", {{"nu", nu}, {"tol", "1e-6"}});
+            d->fit(X);
+            const double v = std::stod(nu), n = static_cast<double>(X.rows());
+            const double outside = static_cast<double>((d->trainingScores().array() > 1e-5).count()) / n;
+            QVERIFY2(outside <= v + 1e-9, nu);
+            QCOMPARE(d->figures().at("fraction_outside"), outside);
+            QVERIFY2(d->figures().at("support_vectors") / n >= v - 1e-9, nu);
+        }
     }
 
     void explanationsNameTheReason()

@@ -1,0 +1,193 @@
+#include "detectors/svm/OcSvmDetector.h"
+
+#include "base/Errors.h"
+#include "detectors/DetectorInfo.h"
+
+#include <svm.h>
+
+#include <cmath>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+namespace olens {
+
+namespace {
+const char* kPaper = "Schölkopf et al., Neural Computation 13 (2001)";
+void silent(const char*) {} // libsvm prints its iterations to stdout otherwise
+} // namespace
+
+DetectorInfo OcSvmDetector::info()
+{
+    DetectorInfo d;
+    d.id = "ocsvm";
+    d.title = "One-class SVM (libsvm)";
+    d.summary = "Score = ρ − Σ α_i k(x_i, x): how far x lies outside the region the ν-one-class SVM "
+                "encloses (libsvm's solver, as scikit-learn's OneClassSVM); with rbf also the SVDD.";
+    d.reference = std::string(kPaper) + " eq. 3-4; GODS paper sec. 7 (OC-SVM, SVDD baselines)";
+    d.normalization = "zscore";
+    d.params = {
+        makeParamSpec("kernel", ParamType::Choice, "rbf", 0, 0,
+                      "rbf exp(−γ‖x−y‖²), poly (γxᵀy + coef0)^degree, linear xᵀy.",
+                      "libsvm kernels; scikit-learn default rbf", {"rbf", "poly", "linear"}),
+        makeParamSpec("nu", ParamType::Real, "0.1", 1e-6, 1.0,
+                      "ν: at most this fraction of the training points lies outside the region and at least "
+                      "this fraction are support vectors (prop. 4); set it near the expected outlier share.",
+                      std::string(kPaper) + " prop. 4; scikit-learn default 0.5"),
+        makeParamSpec("gamma", ParamType::Real, "0", 0, 1e12,
+                      "Kernel coefficient γ of rbf and poly; 0 = scikit-learn's 'scale', 1 / (p · variance of all "
+                      "entries of the training matrix) (the value used is in the figures).",
+                      "scikit-learn gamma='scale' (a baseline: its own default, no paper setting)"),
+        makeParamSpec("degree", ParamType::Int, "3", 1, 10, "Degree of the poly kernel.", "libsvm default 3"),
+        makeParamSpec("coef0", ParamType::Real, "0", -1e6, 1e6, "Constant term of the poly kernel.",
+                      "libsvm default 0"),
+        makeParamSpec("tol", ParamType::Real, "1e-3", 1e-12, 1.0, "Stopping tolerance of libsvm's SMO solver.",
+                      "libsvm / scikit-learn default 1e-3"),
+        contaminationParam(),
+    };
+
+    d.make = [](ParamSet p) { return std::make_unique<OcSvmDetector>(std::move(p)); };
+    return d;
+}
+
+Eigen::MatrixXd OcSvmDetector::kernel(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B) const
+{
+    Eigen::MatrixXd G = A * B.transpose();
+    if (m_kernel == "linear")
+        return G;
+    if (m_kernel == "poly") {
+        const Eigen::ArrayXXd base = m_gamma * G.array() + m_coef0;
+        return base.pow(m_degree).matrix();
+    }
+    // exp(−γ‖a − b‖²) with ‖a − b‖² = ‖a‖² + ‖b‖² − 2aᵀb, clamped at 0 against rounding.
+    const Eigen::VectorXd an = A.rowwise().squaredNorm();
+    const Eigen::RowVectorXd bn = B.rowwise().squaredNorm().transpose();
+    G *= -2.0;
+    G.colwise() += an;
+    G.rowwise() += bn;
+    return (-m_gamma * G.array().max(0.0)).exp().matrix();
+}
+
+Eigen::VectorXd OcSvmDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
+{
+    const Eigen::Index n = X.rows(), p = X.cols();
+    const std::string kind = params().getChoice("kernel");
+    double gamma = 1.0;
+    if (kind != "linear") {
+        const double mean = X.mean();
+        const double var = (X.array() - mean).square().mean();
+        gamma = params().getReal("gamma");
+        if (gamma == 0.0)
+            gamma = var > 0.0 ? 1.0 / (static_cast<double>(p) * var) : 1.0;
+    }
+    // libsvm's problem: dense rows as (index, value) nodes terminated by index −1.
+    std::vector<svm_node> nodes(static_cast<std::size_t>(n * (p + 1)));
+    std::vector<svm_node*> rows(static_cast<std::size_t>(n));
+    std::vector<double> y(static_cast<std::size_t>(n), 1.0);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        svm_node* r = &nodes[static_cast<std::size_t>(i * (p + 1))];
+        rows[static_cast<std::size_t>(i)] = r;
+        for (Eigen::Index j = 0; j < p; ++j)
+            r[j] = {static_cast<int>(j + 1), X(i, j)};
+        r[p] = {-1, 0.0};
+    }
+    svm_problem prob{};
+    prob.l = static_cast<int>(n);
+    prob.y = y.data();
+    prob.x = rows.data();
+    svm_parameter par{};
+    par.svm_type = ONE_CLASS;
+    par.kernel_type = kind == "rbf" ? RBF : (kind == "poly" ? POLY : LINEAR);
+    par.degree = params().getInt("degree");
+    par.gamma = gamma;
+    par.coef0 = params().getReal("coef0");
+    par.cache_size = 200;
+    par.eps = params().getReal("tol");
+    par.nu = params().getReal("nu");
+    par.shrinking = 1;
+    if (const char* bad = svm_check_parameter(&prob, &par))
+        throw ParamError(std::string("ocsvm: libsvm refuses the parameters: ") + bad);
+    progress.report(0.05, "ocsvm: libsvm's SMO solver (not cancellable until it returns)");
+    svm_set_print_string_function(&silent);
+    std::unique_ptr<svm_model, void (*)(svm_model*)> model(svm_train(&prob, &par), [](svm_model* m) {
+        svm_free_and_destroy_model(&m);
+    });
+    if (!model || model->l <= 0)
+        throw DataError("ocsvm: libsvm returned no support vectors");
+    progress.report(0.9, "ocsvm: scoring the training rows");
+    Eigen::MatrixXd sv(model->l, p);
+    Eigen::VectorXd alpha(model->l);
+    for (int s = 0; s < model->l; ++s) {
+        sv.row(s).setZero();
+        for (const svm_node* e = model->SV[s]; e->index != -1; ++e)
+            sv(s, e->index - 1) = e->value;
+        alpha(s) = model->sv_coef[0][s];
+    }
+    m_sv = std::move(sv);
+    m_alpha = std::move(alpha);
+    m_rho = model->rho[0];
+    m_gamma = gamma;
+    m_coef0 = par.coef0;
+    m_degree = par.degree;
+    m_kernel = kind;
+    const Eigen::VectorXd s = doScore(X);
+    // Outside = f < 0 beyond the solver's tolerance (the margin support vectors have f = 0 only up to it).
+    m_outside = static_cast<double>((s.array() > 10.0 * par.eps).count()) / static_cast<double>(n);
+    return s;
+}
+
+Eigen::VectorXd OcSvmDetector::doScore(const Eigen::MatrixXd& X) const
+{
+    Eigen::VectorXd out(X.rows());
+    constexpr Eigen::Index block = 2048; // bounded kernel blocks
+    for (Eigen::Index r0 = 0; r0 < X.rows(); r0 += block) {
+        const Eigen::Index h = std::min(block, X.rows() - r0);
+        out.segment(r0, h) = (m_rho - (kernel(X.middleRows(r0, h), m_sv) * m_alpha).array()).matrix();
+    }
+    return out;
+}
+
+std::map<std::string, double> OcSvmDetector::figures() const
+{
+    if (!isFitted())
+        return {};
+    std::map<std::string, double> f = {{"support_vectors", static_cast<double>(m_sv.rows())},
+                                       {"rho", m_rho},
+                                       {"fraction_outside", m_outside}};
+    if (m_kernel != "linear")
+        f["gamma"] = m_gamma;
+    return f;
+}
+
+nlohmann::json OcSvmDetector::saveState() const
+{
+    return {{"sv_rows", m_sv.rows()},
+            {"sv", std::vector<double>(m_sv.data(), m_sv.data() + m_sv.size())},
+            {"alpha", std::vector<double>(m_alpha.data(), m_alpha.data() + m_alpha.size())},
+            {"rho", m_rho},
+            {"gamma", m_gamma},
+            {"fraction_outside", m_outside}};
+}
+
+void OcSvmDetector::loadState(const nlohmann::json& state)
+{
+    const auto l = static_cast<Eigen::Index>(jsonInt(state.at("sv_rows"), "ocsvm model: sv_rows"));
+    const auto sv = state.at("sv").get<std::vector<double>>();
+    const auto alpha = state.at("alpha").get<std::vector<double>>();
+    const int p = inputDimension();
+    if (l <= 0 || static_cast<Eigen::Index>(sv.size()) != l * p || static_cast<Eigen::Index>(alpha.size()) != l)
+        throw DataError("ocsvm model: " + std::to_string(sv.size()) + " stored values do not form " + std::to_string(l)
+                        + " support vectors of dimension " + std::to_string(p));
+    m_sv = Eigen::Map<const Eigen::MatrixXd>(sv.data(), l, p);
+    m_alpha = Eigen::Map<const Eigen::VectorXd>(alpha.data(), l);
+    m_rho = state.at("rho").get<double>();
+    m_gamma = state.at("gamma").get<double>();
+    m_outside = state.value("fraction_outside", 0.0);
+    m_kernel = params().getChoice("kernel");
+    m_coef0 = params().getReal("coef0");
+    m_degree = params().getInt("degree");
+    if (!std::isfinite(m_rho) || !(m_gamma > 0) || !m_sv.allFinite() || !m_alpha.allFinite())
+        throw DataError("ocsvm model: non-finite values or gamma <= 0");
+}
+
+} // namespace olens
