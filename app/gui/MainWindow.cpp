@@ -82,7 +82,11 @@ MainWindow::MainWindow(QWidget* parent)
     // Long texts must not widen the window: the label may shrink (Qt clips it).
     m_status->setMinimumWidth(0);
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    statusBar()->addPermanentWidget(m_status, 1);
+    // A normal (not permanent) widget: Qt hides it while a temporary message ("selected point 12",
+    // "score field cancelled") is shown and brings it back afterwards. As a permanent widget with
+    // stretch it took the whole bar and every temporary message was drawn in zero width.
+    m_status->setObjectName(QStringLiteral("statusSummary"));
+    statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(new FieldProgressIndicator(m_view, statusBar()));
     m_editor = new DataEditor(m_doc, m_view, this);
     connect(m_editor, &DataEditor::message, m_log, &LogPanel::info);

@@ -583,6 +583,31 @@ private slots:
         QVERIFY(std::is_sorted(values.begin(), values.end()) || values.isEmpty());
     }
 
+    void temporaryStatusMessagesAreVisible()
+    {
+        // "selected point N" was drawn in zero width: the summary label was a permanent widget with
+        // stretch and took the whole bar. Now the summary steps aside while a message shows.
+        MainWindow w;
+        activate(w);
+        w.setInteractive(false);
+        w.document()->setDataset(generate("moons", 200, 5, {}), QString());
+        auto* summary = w.statusBar()->findChild<QLabel*>("statusSummary");
+        QVERIFY(summary);
+        QTRY_VERIFY(summary->isVisible());
+        w.document()->setSelectedPoint(12);
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("selected point 12"));
+        QTRY_VERIFY(!summary->isVisible());
+        int permanent = 0; // what the permanent widgets on the right take
+        for (QWidget* c : w.statusBar()->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly))
+            if (c != summary && c->isVisible())
+                permanent += c->width();
+        QVERIFY2(w.statusBar()->width() - permanent >= w.statusBar()->fontMetrics().horizontalAdvance("selected point 12"),
+                 qPrintable(QString("bar %1, permanent widgets %2").arg(w.statusBar()->width()).arg(permanent)));
+        w.statusBar()->clearMessage();
+        QTRY_VERIFY(summary->isVisible());
+        QVERIFY(w.statusText().contains("n = 200"));
+    }
+
     void scoreFieldCanBeCancelled()
     {
         // A KIC-RBF field on 1 500 points takes seconds: the indicator's button stops it, the field
