@@ -445,6 +445,23 @@ DetectorInfo KicDetector::info()
 
 namespace {
 
+/// M = VVᵀ/n' (eq. 6) over the fit points, accumulated by blocks of rows (lower triangle only);
+/// `done` gets the fraction of rows processed.
+Eigen::MatrixXd momentMatrix(const MonomialBasis& basis, const Eigen::MatrixXd& Xf, const std::function<void(double)>& done)
+{
+    const Eigen::Index n = Xf.rows(), si = basis.size();
+    const double dn = static_cast<double>(n);
+    Eigen::MatrixXd M = Eigen::MatrixXd::Zero(si, si);
+    const Eigen::Index rb = std::clamp<Eigen::Index>(std::min<Eigen::Index>(2'000'000 / si, 250'000'000 / (si * si)), 16, 4096);
+    for (Eigen::Index r0 = 0; r0 < n; r0 += rb) {
+        const Eigen::Index rows = std::min(rb, n - r0);
+        const Eigen::MatrixXd V = basis.evaluate(Xf.middleRows(r0, rows));
+        M.selfadjointView<Eigen::Lower>().rankUpdate(V.transpose(), 1.0 / dn); // eq. 6
+        done(static_cast<double>(r0 + rows) / dn);
+    }
+    return M;
+}
+
 /// The polynomial kernel's primal model alone (eq. 11): M = VVᵀ/n' (eq. 6) accumulated by blocks,
 /// ρ = ‖M‖_F/(C√n') (sec. 4.1, ‖VᵀV‖_F = ‖VVᵀ‖_F), and the factor of ρI + M.
 std::unique_ptr<Model> buildPrimal(const Eigen::MatrixXd& Xf, const Kernel& kernel, double C, const double* rhoGiven,
@@ -457,15 +474,7 @@ std::unique_ptr<Model> buildPrimal(const Eigen::MatrixXd& Xf, const Kernel& kern
     mod->X = Xf;
     mod->denseFactor = false;
     MonomialBasis basis(static_cast<int>(Xf.cols()), kernel.degree, primalMaxSize);
-    const Eigen::Index si = basis.size();
-    Eigen::MatrixXd M = Eigen::MatrixXd::Zero(si, si);
-    const Eigen::Index rb = std::clamp<Eigen::Index>(std::min<Eigen::Index>(2'000'000 / si, 250'000'000 / (si * si)), 16, 4096);
-    for (Eigen::Index r0 = 0; r0 < n; r0 += rb) {
-        const Eigen::Index rows = std::min(rb, n - r0);
-        const Eigen::MatrixXd V = basis.evaluate(Xf.middleRows(r0, rows));
-        M.selfadjointView<Eigen::Lower>().rankUpdate(V.transpose(), 1.0 / dn); // eq. 6
-        tick(0.9 * static_cast<double>(r0 + rows) / dn);
-    }
+    Eigen::MatrixXd M = momentMatrix(basis, Xf, [&](double f) { tick(0.9 * f); });
     M = M.selfadjointView<Eigen::Lower>();
     if (!M.allFinite())
         throw DataError("kic: kernel values overflow; normalise the data (e.g. --normalize zscore) or lower the degree");
@@ -554,15 +563,7 @@ std::unique_ptr<Model> buildModel(const Eigen::MatrixXd& Xf, const Kernel& kerne
         const double s = MonomialBasis::count(static_cast<int>(Xf.cols()), kernel.degree);
         if (s < dn && s <= primalMaxSize) {
             MonomialBasis basis(static_cast<int>(Xf.cols()), kernel.degree, primalMaxSize);
-            const Eigen::Index si = basis.size();
-            Eigen::MatrixXd M = Eigen::MatrixXd::Zero(si, si);
-            const Eigen::Index rb = std::clamp<Eigen::Index>(std::min<Eigen::Index>(2'000'000 / si, 250'000'000 / (si * si)), 16, 4096);
-            for (Eigen::Index r0 = 0; r0 < n; r0 += rb) {
-                const Eigen::Index rows = std::min(rb, n - r0);
-                const Eigen::MatrixXd V = basis.evaluate(Xf.middleRows(r0, rows));
-                M.selfadjointView<Eigen::Lower>().rankUpdate(V.transpose(), 1.0 / dn); // eq. 6
-                tick(0.9 + 0.1 * static_cast<double>(r0 + rows) / dn);
-            }
+            Eigen::MatrixXd M = momentMatrix(basis, Xf, [&](double f) { tick(0.9 + 0.1 * f); });
             M.diagonal().array() += m->rho;
             Eigen::LLT<Eigen::MatrixXd> llt(M);
             if (llt.info() == Eigen::Success) {
