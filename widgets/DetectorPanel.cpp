@@ -96,6 +96,8 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     connect(m_detector, &QComboBox::currentIndexChanged, this, &DetectorPanel::onDetectorChanged);
     connect(m_train, &QPushButton::clicked, this, &DetectorPanel::train);
     connect(m_cancel, &QPushButton::clicked, m_controller, &TrainingController::cancel);
+    connect(m_form, &ParamForm::changed, this, &DetectorPanel::settingsChanged);
+    connect(m_norm, &QComboBox::currentTextChanged, this, &DetectorPanel::settingsChanged);
     connect(m_defaults, &QPushButton::clicked, m_form, &ParamForm::resetToDefaults);
     connect(m_paper, &QPushButton::clicked, m_form, &ParamForm::resetToPaperDefaults);
     connect(m_controller, &TrainingController::runningChanged, this, &DetectorPanel::onRunning);

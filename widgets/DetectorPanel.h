@@ -40,6 +40,8 @@ public slots:
 
 signals:
     void errorMessage(const QString& text);
+    /// The detector, a parameter or the normalisation changed (autosave, unsaved state).
+    void settingsChanged();
 
 private:
     void start(bool keepUserThreshold);

@@ -18,6 +18,8 @@
 
 #include <QAction>
 #include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -29,6 +31,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QStatusBar>
 
 #include <fstream>
 #include <sstream>
@@ -46,6 +49,24 @@ QString defaultStateDir()
 }
 
 QString dirtyMarker(const QString& dir) { return QDir(dir).filePath("running.dirty"); }
+
+/// Beside the autosave: the run that wrote it and a hash of its bytes. A restart offers the autosave
+/// only when the dirty marker left by the crashed run names the same run and the hash matches, so an
+/// older run's autosave is never offered as the crashed one's session.
+QString autosaveOwner(const QString& dir) { return QDir(dir).filePath("autosave.run"); }
+
+QByteArray readSmallFile(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.read(1 << 16).trimmed();
+}
+
+QByteArray contentHash(const QByteArray& bytes)
+{
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+}
 
 nlohmann::json toJson(const QVariantMap& m)
 {
@@ -81,18 +102,46 @@ std::shared_ptr<FitResult> resultFor(RestoredModel m, const Dataset& data)
 SessionManager::SessionManager(MainWindow* window, const QString& stateDir)
     : QObject(window), m_window(window), m_dir(stateDir.isEmpty() ? defaultStateDir() : stateDir)
 {
-    QDir().mkpath(m_dir);
+    const bool made = QDir().mkpath(m_dir);
     m_lock = std::make_unique<QLockFile>(QDir(m_dir).filePath("instance.lock"));
-    m_owner = m_lock->tryLock(0); // a lock left by a dead process is stale and taken over
+    m_owner = made && m_lock->tryLock(0); // a lock left by a dead process is stale and taken over
+    if (!m_owner && (!made || m_lock->error() != QLockFile::LockFailedError)) {
+        // Not a second instance: the directory itself cannot be used. Said once, where it is seen.
+        reportProblem(tr("the state directory %1 cannot be written: autosave and crash recovery are off "
+                         "(set OLENS_STATE_DIR to a writable directory)")
+                          .arg(QDir::toNativeSeparators(m_dir)));
+    }
     if (m_owner) {
-        m_recovery = QFile::exists(dirtyMarker(m_dir)) && QFile::exists(autosavePath());
+        m_runId = QByteArray::number(QCoreApplication::applicationPid()) + '-' +
+                  QByteArray::number(QDateTime::currentMSecsSinceEpoch());
+        const bool unclean = QFile::exists(dirtyMarker(m_dir));
+        const QByteArray crashedRun = readSmallFile(dirtyMarker(m_dir));
+        const QList<QByteArray> owner = readSmallFile(autosaveOwner(m_dir)).split('\n');
+        QFile autosaved(autosavePath());
+        const bool ownAutosave = unclean && !crashedRun.isEmpty() && owner.size() == 2 &&
+                                 owner[0] == crashedRun && autosaved.open(QIODevice::ReadOnly) &&
+                                 contentHash(autosaved.readAll()) == owner[1];
+        m_recovery = ownAutosave;
+        m_crashedWithoutAutosave = unclean && !ownAutosave;
         QFile marker(dirtyMarker(m_dir));
-        if (marker.open(QIODevice::WriteOnly))
-            marker.write(QByteArray::number(QCoreApplication::applicationPid()));
+        if (!marker.open(QIODevice::WriteOnly) || marker.write(m_runId) != m_runId.size())
+            reportProblem(tr("cannot write %1: crash recovery is off").arg(QDir::toNativeSeparators(marker.fileName())));
     }
     m_timer.setInterval(kAutosaveIntervalMs);
     connect(&m_timer, &QTimer::timeout, this, [this] { autosave(); });
     m_timer.start();
+    // Autosave on every meaningful change, debounced: a crash loses at most the last second or so.
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(kAutosaveDebounceMs);
+    connect(&m_debounce, &QTimer::timeout, this, [this] { autosave(); });
+    DataDocument* doc = window->document();
+    connect(doc, &DataDocument::datasetChanged, this, &SessionManager::scheduleAutosave);
+    connect(doc, &DataDocument::resultChanged, this, &SessionManager::scheduleAutosave);
+    connect(doc, &DataDocument::topKChanged, this, &SessionManager::scheduleAutosave);
+    connect(doc, &DataDocument::thresholdChanged, this, &SessionManager::scheduleAutosave);
+    connect(window->detectorPanel(), &DetectorPanel::settingsChanged, this, &SessionManager::scheduleAutosave);
+    // A crash during the first training must not lose the loaded file and the choices: save now.
+    connect(window->trainer(), &TrainingController::started, this, [this] { autosave(); });
     connect(window->trainer(), &TrainingController::finished, this, [this] { autosave(); });
     // Other data (a file, generated data) no longer belong to the session file last used; open()
     // sets it again right after applying a session.
@@ -100,6 +149,23 @@ SessionManager::SessionManager(MainWindow* window, const QString& stateDir)
         if (!m_window->document()->changeIsEdit())
             m_current.clear();
     });
+}
+
+void SessionManager::scheduleAutosave()
+{
+    if (m_owner)
+        m_debounce.start();
+}
+
+void SessionManager::reportProblem(const QString& text)
+{
+    if (m_problemReported)
+        return;
+    m_problemReported = true;
+    m_lastProblem = text;
+    // The log exists already; the status bar message waits until the window is up.
+    m_window->log()->warning(text);
+    QTimer::singleShot(0, m_window, [w = m_window, text] { w->statusBar()->showMessage(text, 15000); });
 }
 
 SessionManager::~SessionManager()
@@ -374,13 +440,30 @@ bool SessionManager::open(const QString& path, QString* error)
 
 bool SessionManager::autosave()
 {
+    m_debounce.stop();
     if (!m_owner || m_window->document()->isEmpty())
         return false;
+    QElapsedTimer clock;
+    clock.start();
     QString error;
-    if (!save(autosavePath(), &error)) {
-        m_window->log()->warning(tr("autosave failed: %1").arg(error));
+    try {
+        const QByteArray text = QByteArray::fromStdString(serializeSession(capture()));
+        const std::string path = QFile::encodeName(autosavePath()).toStdString();
+        writeFileAtomically(path, [&](std::ostream& out) { out.write(text.constData(), text.size()); });
+        const QByteArray owner = m_runId + '\n' + contentHash(text);
+        writeFileAtomically(QFile::encodeName(autosaveOwner(m_dir)).toStdString(),
+                            [&](std::ostream& out) { out.write(owner.constData(), owner.size()); });
+    } catch (const std::exception& e) {
+        error = QString::fromUtf8(e.what());
+    }
+    if (!error.isEmpty()) {
+        reportProblem(tr("autosave failed, crash recovery is off until it works again: %1").arg(error));
         return false;
     }
+    m_problemReported = false; // a later failure is news again
+    // Big embedded data make a save slow: then save less often (never more than ~10 % of the time).
+    m_debounce.setInterval(std::max<qint64>(kAutosaveDebounceMs, 10 * clock.elapsed()));
+    ++m_autosaves;
     return true;
 }
 

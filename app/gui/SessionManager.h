@@ -1,13 +1,16 @@
 #pragma once
 // Sessions in the app: capture the window's state as a core Session (data, detector, fitted model,
 // threshold, camera, view settings, compare layout), apply one back, save/open through the File
-// menu, autosave every few minutes and after each training, and offer to restore the autosave
-// when the previous run did not exit cleanly (crash, kill, power loss).
+// menu, autosave on every meaningful change (load, parameters, threshold, training start and end;
+// debounced) and every few minutes, and offer to restore the autosave when the previous run did not
+// exit cleanly (crash, kill, power loss).
 //
 // Crash detection: a QLockFile in the state directory is held while the app runs, and a "dirty"
-// marker is removed on a clean exit. A marker left by a process whose lock is gone means the last
-// run ended abnormally; its autosave is offered. A second instance running at the same time gets
-// no lock and does not autosave (it would overwrite the first one's file).
+// marker naming the run is removed on a clean exit. A marker left by a process whose lock is gone
+// means that run ended abnormally; the autosave is offered only if that same run wrote it (an
+// "autosave.run" file holds the writer's run id and a hash of the bytes). A second instance running
+// at the same time gets no lock and does not autosave (it would overwrite the first one's file); a
+// state directory that cannot be written is reported once in the log and the status bar.
 #include "session/Session.h"
 
 #include <QLockFile>
@@ -55,10 +58,21 @@ public:
     bool recoveryAvailable() const { return m_recovery; }
     /// Loads the recovered autosave.
     bool restoreRecovery(QString* error = nullptr);
-    /// Call on a clean exit: drops the dirty marker and the autosave.
+    /// True when the previous run ended abnormally without an autosave of its own (nothing to offer).
+    bool crashedWithoutAutosave() const { return m_crashedWithoutAutosave; }
+    /// Call on a clean exit: drops the dirty marker (the autosave stays for File → Restore autosave).
     void markCleanExit();
+    /// Autosaves written by this run (tests).
+    int autosaveCount() const { return m_autosaves; }
+    /// The last problem reported about the state directory or the autosave, or empty.
+    QString lastProblem() const { return m_lastProblem; }
 
     static constexpr int kAutosaveIntervalMs = 3 * 60 * 1000;
+    static constexpr int kAutosaveDebounceMs = 1500;
+
+public slots:
+    /// A meaningful change: autosave after a short quiet period.
+    void scheduleAutosave();
 
 signals:
     /// A session file was opened (also from the command line) or saved by the user.
@@ -67,13 +81,20 @@ signals:
 
 private:
     bool saveAs(const QString& path); // writes, reports, remembers the path
+    void reportProblem(const QString& text); // once until an autosave succeeds again
     QString m_current;
     MainWindow* m_window;
     QString m_dir;
     std::unique_ptr<QLockFile> m_lock;
     bool m_owner = false;   // holds the instance lock
     bool m_recovery = false;
+    bool m_crashedWithoutAutosave = false;
+    bool m_problemReported = false;
+    QString m_lastProblem;
+    QByteArray m_runId; // "pid-start ms", written to the dirty marker and beside each autosave
+    int m_autosaves = 0;
     QTimer m_timer;
+    QTimer m_debounce;
 };
 
 } // namespace olens

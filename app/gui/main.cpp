@@ -165,6 +165,9 @@ int main(int argc, char** argv)
             if (!window.sessions()->restoreRecovery(&error))
                 QMessageBox::warning(&window, QObject::tr("Cannot restore"), error);
         }
+    } else if (window.sessions()->crashedWithoutAutosave()) {
+        window.log()->warning(QObject::tr("the previous run did not close cleanly and saved nothing to restore "
+                                          "(an older session stays under File → Restore autosave)"));
     }
     if (parser.isSet(detector) && !window.detectorPanel()->setCurrentDetector(parser.value(detector)))
         fail(QStringLiteral("unknown detector '%1' (see outlierlens-cli list)").arg(parser.value(detector)));

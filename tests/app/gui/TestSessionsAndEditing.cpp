@@ -9,7 +9,10 @@
 #include "DataEditor.h"
 #include "DetectorPanel.h"
 #include "EditReactions.h"
+#include "data/DataLoader.h"
 #include "data/Generators.h"
+#include "LogPanel.h"
+#include "session/Session.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "NewDataDialog.h"
@@ -23,7 +26,11 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QElapsedTimer>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStatusBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -332,39 +339,111 @@ private slots:
         qInfo("RESPONSIVENESS closing during training took %lld ms", static_cast<long long>(ms));
     }
 
-    void crashLeavesAutosaveThatIsOffered()
+    void crashedRunsOwnAutosaveIsOffered()
+    {
+        // A real crash: the app loads a file (which autosaves, debounced) and is killed before any
+        // training. Before, the first autosave came after a training or 3 minutes: nothing to offer.
+        QTemporaryDir state;
+        QProcess app;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("OLENS_STATE_DIR", state.path());
+        app.setProcessEnvironment(env);
+        const QString moons = QStringLiteral(OLENS_SOURCE_DIR "/samples/moons2d.csv");
+        app.start(QStringLiteral(OLENS_GUI_PATH), {"--load", moons});
+        QVERIFY(app.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(QDir(state.path()).filePath("autosave.run")), 30000);
+        app.kill();
+        QVERIFY(app.waitForFinished());
+
+        MainWindow w;
+        w.setInteractive(false);
+        SessionManager restart(&w, state.path());
+        QVERIFY(restart.recoveryAvailable());
+        QString error;
+        QVERIFY2(restart.restoreRecovery(&error), qPrintable(error));
+        QCOMPARE(w.document()->dataset().rows(), loadCloudFile(moons).rows());
+        QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QStringLiteral("moons2d.csv"));
+    }
+
+    void olderRunsAutosaveIsNotOfferedForACrash()
     {
         QTemporaryDir state;
-        QString autosave;
         {
             MainWindow w;
             prepare(w, 60);
             SessionManager first(&w, state.path());
             QVERIFY(!first.recoveryAvailable());
             QVERIFY(first.autosave());
-            autosave = first.autosavePath();
-            QVERIFY(QFile::exists(autosave));
-            // A clean exit: the next start offers nothing.
-        }
+        } // a clean exit: the next start offers nothing
         {
             MainWindow w;
             w.setInteractive(false);
             SessionManager second(&w, state.path());
             QVERIFY(!second.recoveryAvailable());
+            QVERIFY(!second.crashedWithoutAutosave());
         }
-        // A crash: the dirty marker stays behind (and the dead process's lock is stale).
+        // A later run crashed before it saved anything: its dirty marker names it, and the autosave
+        // on disk is the first run's. Offering that one (as before) restores someone else's work.
         QFile marker(state.filePath("running.dirty"));
         QVERIFY(marker.open(QIODevice::WriteOnly));
-        marker.write("99999999");
+        marker.write("99999999-1");
         marker.close();
         MainWindow w;
         w.setInteractive(false);
         SessionManager third(&w, state.path());
-        QVERIFY(third.recoveryAvailable());
-        QString error;
-        QVERIFY2(third.restoreRecovery(&error), qPrintable(error));
-        QCOMPARE(w.document()->dataset().rows(), Eigen::Index(60));
-        QVERIFY(w.document()->result());
+        QVERIFY(!third.recoveryAvailable());
+        QVERIFY(third.crashedWithoutAutosave());
+    }
+
+    void changesAreAutosavedDebouncedAndAtTrainingStart()
+    {
+        QTemporaryDir state;
+        MainWindow w;
+        prepare(w, 80);
+        SessionManager m(&w, state.path());
+        QCOMPARE(m.autosaveCount(), 0);
+        // A burst of parameter edits: one autosave after the quiet period, with the last value.
+        w.detectorPanel()->form()->setValues({{"k", "7"}});
+        w.detectorPanel()->form()->setValues({{"k", "9"}});
+        w.document()->setThreshold(w.document()->threshold() * 1.5);
+        QTRY_COMPARE_WITH_TIMEOUT(m.autosaveCount(), 1, 10000);
+        QTest::qWait(2 * SessionManager::kAutosaveDebounceMs);
+        QCOMPARE(m.autosaveCount(), 1);
+        QFile f(m.autosavePath());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const Session saved = parseSession(f.readAll().toStdString());
+        QVERIFY(saved.detector);
+        QCOMPARE(saved.detector->params.at("k").get<int>(), 9);
+        QVERIFY(saved.threshold);
+        QCOMPARE(*saved.threshold, w.document()->threshold());
+        // Training start saves at once (a crash during the first training keeps the choices).
+        QSignalSpy started(w.trainer(), &TrainingController::started);
+        QSignalSpy done(w.trainer(), &TrainingController::finished);
+        w.detectorPanel()->train();
+        QCOMPARE(started.count(), 1);
+        QCOMPARE(m.autosaveCount(), 2);
+        QVERIFY(done.wait(20000));
+        QCOMPARE(m.autosaveCount(), 3);
+    }
+
+    void unwritableStateDirectoryIsReportedOnce()
+    {
+        QTemporaryDir parent;
+        QFile blocker(parent.filePath("file"));
+        QVERIFY(blocker.open(QIODevice::WriteOnly)); // a file where a directory is needed (root ignores modes)
+        blocker.close();
+        const QString dir = parent.filePath("file/state");
+        MainWindow w;
+        prepare(w, 40);
+        SessionManager m(&w, dir);
+        QVERIFY(m.lastProblem().contains(QDir::toNativeSeparators(dir)));
+        QVERIFY(m.lastProblem().contains("OLENS_STATE_DIR"));
+        QTRY_VERIFY(w.statusBar()->currentMessage().contains("cannot be written"));
+        QVERIFY(!m.autosave());
+        m.scheduleAutosave();
+        QTest::qWait(SessionManager::kAutosaveDebounceMs + 300);
+        const QString log = w.log()->toPlainText();
+        QCOMPARE(log.count("cannot be written"), 1);
     }
 };
 
