@@ -5,10 +5,43 @@
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <condition_variable>
+#include <mutex>
+#include <set>
+
 namespace olens {
 
 namespace {
 std::atomic<int> g_liveTasks{0};
+
+// Every Worker (GUI thread only) and the job bodies running on pool threads.
+std::set<Worker*>& allWorkers()
+{
+    static std::set<Worker*> workers;
+    return workers;
+}
+std::mutex g_runMutex;
+std::condition_variable g_runDone;
+int g_running = 0;
+
+/// Counts a job body while it runs (also when it throws).
+struct RunningJob {
+    RunningJob()
+    {
+        std::lock_guard<std::mutex> lock(g_runMutex);
+        ++g_running;
+    }
+    ~RunningJob()
+    {
+        {
+            std::lock_guard<std::mutex> lock(g_runMutex);
+            --g_running;
+        }
+        g_runDone.notify_all();
+    }
+    RunningJob(const RunningJob&) = delete;
+    RunningJob& operator=(const RunningJob&) = delete;
+};
 
 /// Counts the shared states alive (a leak of finished jobs shows up as a growing count).
 struct LiveCounter {
@@ -35,14 +68,30 @@ int Worker::liveTasks()
     return g_liveTasks.load();
 }
 
+int Worker::runningJobs()
+{
+    std::lock_guard<std::mutex> lock(g_runMutex);
+    return g_running;
+}
+
+bool Worker::cancelAllAndWait(int ms)
+{
+    for (Worker* w : allWorkers())
+        w->cancel();
+    std::unique_lock<std::mutex> lock(g_runMutex);
+    return g_runDone.wait_for(lock, std::chrono::milliseconds(ms), [] { return g_running == 0; });
+}
+
 Worker::Worker(Policy policy, QObject* parent) : QObject(parent), m_policy(policy)
 {
     qRegisterMetaType<olens::ProgressInfo>();
     connect(&m_watcher, &QFutureWatcher<void>::finished, this, &Worker::onFinished);
+    allWorkers().insert(this);
 }
 
 Worker::~Worker()
 {
+    allWorkers().erase(this);
     m_pending.reset();
     if (m_shared)
         m_shared->cancel = true;
@@ -99,6 +148,7 @@ void Worker::start(Task task)
     auto body = std::move(task.body);
     m_watcher.setFuture(QtConcurrent::run(m_pool ? m_pool : QThreadPool::globalInstance(),
                                           [body = std::move(body), progress = std::move(progress), shared]() {
+        const RunningJob running;
         try {
             body(progress);
         } catch (const Cancelled&) {

@@ -55,6 +55,12 @@ public:
     void setThreadPool(QThreadPool* pool) { m_pool = pool; }
     /// Jobs started (for tests: the number of live results stays bounded, see TestFieldComputer).
     static int liveTasks();
+    /// Cancels every Worker's job and waits up to `ms` for all job bodies to return. False when one
+    /// is still inside a phase without cancellation points (the app then exits without joining it,
+    /// rather than hang with its instance lock held).
+    static bool cancelAllAndWait(int ms);
+    /// Job bodies running now, in every Worker.
+    static int runningJobs();
 
 public slots:
     void cancel();

@@ -16,6 +16,7 @@
 #include "RecentFilesMenu.h"
 #include "SessionManager.h"
 #include "TrainingController.h"
+#include "Worker.h"
 
 #include <QApplication>
 #include <memory>
@@ -27,6 +28,7 @@
 #include <QFileInfo>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -45,6 +47,22 @@ void setOpenGLFormat()
     fmt.setAlphaBufferSize(8);
     fmt.setStencilBufferSize(0);
     QSurfaceFormat::setDefaultFormat(fmt);
+}
+
+/// The window is closed. Jobs are cancelled and joined, but a job inside a phase that has no
+/// cancellation point (a library eigen-decomposition) could keep the process, and its instance lock,
+/// alive for minutes after the user quit. Such a job gets a short grace period; then the process
+/// ends without waiting for it (its result is unwanted and the session was autosaved at its start).
+int quitWithoutWaiting(olens::MainWindow& window, int status)
+{
+    constexpr int kGraceMs = 2000;
+    if (olens::Worker::cancelAllAndWait(kGraceMs))
+        return status;
+    std::fprintf(stderr, "outlierlens: a background job did not stop within %d ms of its cancellation "
+                         "(a phase without cancellation points); exiting without waiting for it\n", kGraceMs);
+    window.sessions()->markCleanExit();
+    std::fflush(nullptr);
+    std::_Exit(status);
 }
 
 } // namespace
@@ -276,7 +294,7 @@ int main(int argc, char** argv)
             cv->trainAll(); // now: the compare page's own first-open training then has nothing to do
         }
         const int rc = app.exec();
-        return rc != 0 ? rc : status;
+        return quitWithoutWaiting(window, rc != 0 ? rc : status);
     }
     const bool doTrain = (parser.isSet(train) || presetApplied) && status == 0 && (!file.isEmpty() || presetApplied);
     if (doTrain) {
@@ -301,5 +319,5 @@ int main(int argc, char** argv)
         QTimer::singleShot(300, &window, finish);
     }
     const int rc = app.exec();
-    return rc != 0 ? rc : status;
+    return quitWithoutWaiting(window, rc != 0 ? rc : status);
 }

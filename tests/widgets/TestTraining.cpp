@@ -4,12 +4,16 @@
 #include "data/Generators.h"
 #include "GuiTestSupport.h"
 #include "TrainingController.h"
+#include "Worker.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTimer>
 #include <QtTest>
+
+#include <atomic>
+#include <thread>
 
 using namespace olens;
 
@@ -38,6 +42,38 @@ class TestTraining : public QObject {
     Q_OBJECT
 
 private slots:
+    void quitWaitsForCancellableJobsButNotForAStuckOne()
+    {
+        // What the app does on quit (main.cpp): cancel every Worker, wait a grace period, and exit
+        // without joining a job stuck in a phase that has no cancellation point.
+        Worker polite(Worker::Policy::Reject);
+        QVERIFY(polite.run<int>([](const ProgressCallback& progress) {
+            while (!progress(ProgressInfo{}))
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            throw Cancelled();
+            return 0;
+        }, [](int) {}));
+        QTRY_COMPARE(Worker::runningJobs(), 1);
+        QVERIFY(Worker::cancelAllAndWait(10000));
+        QCOMPARE(Worker::runningJobs(), 0);
+
+        Worker stuck(Worker::Policy::Reject);
+        std::atomic<bool> release{false};
+        QVERIFY(stuck.run<int>([&release](const ProgressCallback&) {
+            while (!release) // ignores cancellation, like a library eigen-decomposition
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            return 1;
+        }, [](int) {}));
+        QTRY_COMPARE(Worker::runningJobs(), 1);
+        QVERIFY(!Worker::cancelAllAndWait(50));
+        QCOMPARE(Worker::runningJobs(), 1);
+        release = true;
+        QVERIFY(Worker::cancelAllAndWait(10000));
+        QCOMPARE(Worker::runningJobs(), 0);
+        QSignalSpy cancelled(&stuck, &Worker::cancelled);
+        QTRY_COMPARE(cancelled.count(), 1); // the outcome of a cancelled job is dropped
+    }
+
     void trainsInTheBackgroundAndInstallsTheResult()
     {
         DataDocument doc;

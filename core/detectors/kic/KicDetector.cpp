@@ -6,6 +6,7 @@
 #include "base/Stats.h"
 #include "detectors/kic/IcDetector.h"
 #include "detectors/DetectorInfo.h"
+#include "linalg/BlockedCholesky.h"
 
 #include <algorithm>
 #include <chrono>
@@ -122,44 +123,6 @@ void lowerSolveInPlace(const Eigen::MatrixXd& L, Eigen::Index offset, Eigen::Ref
         const double done = static_cast<double>(r0 + h) / static_cast<double>(m);
         tick(done * done);
     }
-}
-
-/// Blocked right-looking Cholesky A = LLᵀ in place (lower triangle; the strict upper triangle is
-/// left as it was). Returns false when a pivot is not positive.
-bool choleskyInPlace(Eigen::MatrixXd& A, const Ticker& tick)
-{
-    const Eigen::Index n = A.rows();
-    // Panels of 256 columns keep the trailing updates large enough for a multi-threaded BLAS.
-    constexpr Eigen::Index nb = 256, slab = 512;
-    // Work left after column c ∝ (n − c)³: the fraction done is 1 − ((n − c)/n)³.
-    const double dn = static_cast<double>(n);
-    auto doneAt = [dn](Eigen::Index c) {
-        const double left = (dn - static_cast<double>(c)) / dn;
-        return 1.0 - left * left * left;
-    };
-    for (Eigen::Index k = 0; k < n; k += nb) {
-        const Eigen::Index b = std::min(nb, n - k), r = n - k - b;
-        Eigen::Ref<Eigen::MatrixXd> A11 = A.block(k, k, b, b);
-        Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> llt(A11);
-        if (llt.info() != Eigen::Success)
-            return false;
-        if (r == 0)
-            break;
-        auto A21 = A.block(k + b, k, r, b);
-        // A21 := A21 · L11⁻ᵀ
-        A.block(k, k, b, b).triangularView<Eigen::Lower>().transpose().solveInPlace<Eigen::OnTheRight>(A21);
-        // A22 −= A21·A21ᵀ (lower part), slab by slab of columns.
-        for (Eigen::Index j0 = 0; j0 < r; j0 += slab) {
-            const Eigen::Index w = std::min(slab, r - j0), below = r - j0 - w;
-            A.block(k + b + j0, k + b + j0, w, w).selfadjointView<Eigen::Lower>().rankUpdate(A21.middleRows(j0, w), -1.0);
-            if (below > 0)
-                A.block(k + b + j0 + w, k + b + j0, below, w).noalias()
-                    -= A21.bottomRows(below) * A21.middleRows(j0, w).transpose();
-            const double slabs = static_cast<double>(j0 + w) / static_cast<double>(r);
-            tick(doneAt(k) + (doneAt(k + b) - doneAt(k)) * slabs);
-        }
-    }
-    return true;
 }
 
 /// diag(A⁻¹) from the Cholesky factor: (A⁻¹)_jj = ‖L⁻¹e_j‖². Column block [c, c+b) of L⁻¹ is
@@ -483,8 +446,7 @@ std::unique_ptr<Model> buildPrimal(const Eigen::MatrixXd& Xf, const Kernel& kern
         throw DataError("kic: the kernel matrix is zero");
     mod->lambda = dn * mod->rho;
     M.diagonal().array() += mod->rho;
-    Eigen::LLT<Eigen::MatrixXd> llt(M);
-    if (llt.info() != Eigen::Success) {
+    if (!choleskyInPlace(M, FactorTick(tick.sub(0.9, 1.0, "Cholesky factorisation")))) {
         std::ostringstream msg;
         msg << "kic: ρI + VVᵀ is not numerically positive definite (ρ = " << mod->rho << "); lower C (currently "
             << C << ")";
@@ -492,7 +454,7 @@ std::unique_ptr<Model> buildPrimal(const Eigen::MatrixXd& Xf, const Kernel& kern
     }
     mod->primal = true;
     mod->basis = std::move(basis);
-    mod->LP = llt.matrixL();
+    mod->LP = M.triangularView<Eigen::Lower>();
     tick(1.0);
     return mod;
 }
@@ -550,7 +512,7 @@ std::unique_ptr<Model> buildModel(const Eigen::MatrixXd& Xf, const Kernel& kerne
     } else {
         // eq. 15 with (ρI + G) = (K + n'ρI)/n': one Cholesky factorisation, no inverse.
         K.diagonal().array() += m->lambda;
-        if (!choleskyInPlace(K, tick.sub(0.1, 0.9, "Cholesky factorisation"))) {
+        if (!choleskyInPlace(K, FactorTick(tick.sub(0.1, 0.9, "Cholesky factorisation")))) {
             std::ostringstream msg;
             msg << "kic: K + nρI is not numerically positive definite (ρ = " << m->rho
                 << "); lower C (currently " << C << ")";

@@ -777,7 +777,7 @@ Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& X, const Prog
             << X.cwiseAbs().maxCoeff() << "); normalise the data (e.g. --normalize zscore)";
         throw DataError(msg.str());
     }
-    progress.report(0.6, "eigen-decomposition of the " + std::to_string(D) + "x" + std::to_string(D) + " moment matrix");
+    progress.report(0.6, "eigen-decomposition of the " + std::to_string(D) + "x" + std::to_string(D) + " moment matrix (one library step without a cancellation point: Cancel and quit take effect after it)");
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(M);
     if (es.info() != Eigen::Success)
         throw DataError("quadrics-base: the eigen-decomposition of the moment matrix did not converge");
