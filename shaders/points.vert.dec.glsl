@@ -1,3 +1,8 @@
 //VTK::PositionVC::Dec
 // OutlierLens: per-point sprite size in pixels (mapped from the outlier score on the CPU side).
 in float olensPointSize;
+// A view-wide factor on every size (the automatic size for n and zoom, set before each render).
+uniform float olensSizeScale;
+// Depth per pixel of sprite size: in 2-D every point lies at z = 0, so without it the draw order
+// decides and inliers drawn last hide the outliers; larger (higher-score) sprites win.
+uniform float olensDepthBias;

@@ -1,2 +1,3 @@
 //VTK::PositionVC::Impl
-  gl_PointSize = olensPointSize;
+  gl_PointSize = olensPointSize * olensSizeScale;
+  gl_Position.z -= olensDepthBias * olensPointSize * gl_Position.w;

@@ -2,6 +2,7 @@
 // observes the document, computes the display coordinates and the point colours, requests score
 // fields, and tells its layers what changed (view/ViewLayer.h). The layers draw; the numbers they
 // draw with come from core (display/).
+#include "display/PointSizing.h"
 #include "CloudView.h"
 
 #include "DataDocument.h"
@@ -22,6 +23,9 @@
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkMatrix4x4.h>
 #include <vtkCamera.h>
+#include <vtkCommand.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
 #include <vtkPolyData.h>
 #include <vtkRenderer.h>
 
@@ -41,8 +45,8 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     auto field = std::make_unique<FieldLayer>(m_colouring.get());
     auto geometry = std::make_unique<GeometryLayer>();
     auto uncertainty = std::make_unique<UncertaintyLayer>();
-    auto selection = std::make_unique<SelectionLayer>();
-    auto points = std::make_unique<PointLayer>();
+    auto selection = std::make_unique<SelectionLayer>(m_spriteScale);
+    auto points = std::make_unique<PointLayer>(m_spriteScale);
     auto legendAxes = std::make_unique<LegendAxesLayer>();
     m_fieldLayer = field.get();
     m_geometryLayer = geometry.get();
@@ -58,6 +62,7 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     m_layers.push_back(std::move(legendAxes)); // last: the legend describes the others
     for (auto& layer : m_layers)
         layer->attach(renderer(), overlayRenderer());
+    renderer()->AddObserver(vtkCommand::StartEvent, this, &CloudView::adaptPointSize);
     setPickTarget(m_pointLayer->points());
 
     connect(m_doc, &DataDocument::datasetChanged, this, [this] {
@@ -228,9 +233,43 @@ void CloudView::setColourMap(const QString& name)
 
 void CloudView::setPointSize(double pixels)
 {
-    m_pointSize = static_cast<float>(pixels);
+    m_autoPointSize = !(pixels > 0);
+    // Automatic: sprites are built at the largest automatic size and scaled down in the shader.
+    m_pointSize = m_autoPointSize ? float(kMaxAutoPointSize) : static_cast<float>(pixels);
     m_pointLayer->setPointSize(m_pointSize);
+    if (!m_autoPointSize)
+        *m_spriteScale = 1.0f;
     recolour();
+}
+
+double CloudView::effectivePointSize() const
+{
+    return m_pointSize * devicePixelRatioF() * *m_spriteScale;
+}
+
+void CloudView::adaptPointSize(vtkObject*, unsigned long, void*)
+{
+    const Eigen::Index n = m_display.rows();
+    if (!m_autoPointSize || n == 0)
+        return;
+    // The data's bounding box projected to the screen.
+    vtkRenderer* ren = renderer();
+    const Eigen::RowVector3d lo = m_display.colwise().minCoeff(), hi = m_display.colwise().maxCoeff();
+    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
+    for (int c = 0; c < 8; ++c) {
+        ren->SetWorldPoint(c & 1 ? hi(0) : lo(0), c & 2 ? hi(1) : lo(1), c & 4 ? hi(2) : lo(2), 1.0);
+        ren->WorldToDisplay();
+        const double* d = ren->GetDisplayPoint();
+        x0 = std::min(x0, d[0]), x1 = std::max(x1, d[0]), y0 = std::min(y0, d[1]), y1 = std::max(y1, d[1]);
+    }
+    // Not clipped to the viewport: zoomed in, fewer points are in view, and the density (n over the
+    // whole box's area) is what sets the size.
+    const int* size = ren->GetSize();
+    // A cloud on a line or seen edge-on has no area: count it as a band one tenth of the view high.
+    const double band = 0.1 * std::min(size[0], size[1]);
+    const double area = std::max(x1 - x0, band) * std::max(y1 - y0, band);
+    const double px = autoPointSize(n, area, devicePixelRatioF());
+    *m_spriteScale = float(px / (kMaxAutoPointSize * devicePixelRatioF()));
 }
 
 bool CloudView::twoD() const

@@ -76,7 +76,12 @@ public:
     /// The 2-D plot frame, and the boxes of the 3-D axes' texts (for tests).
     const AxesFrame2D& axesFrame2D() const;
     std::vector<std::array<double, 4>> axesLabelBoxes3D() const;
+    /// Sprite size in pixels; ≤ 0 = automatic (display/PointSizing: from n and the data's area on
+    /// screen, re-evaluated before every render so it follows the zoom).
     void setPointSize(double pixels);
+    bool pointSizeIsAuto() const { return m_autoPointSize; }
+    /// The base sprite size drawn now, in device pixels (score colouring grows outliers up to 1.8×).
+    double effectivePointSize() const;
     /// Shows the points where the model reconstructs them (acdt: projected on their cluster's flat).
     void setShowReconstruction(bool on);
     bool showReconstruction() const { return m_showReconstruction; }
@@ -172,6 +177,7 @@ protected:
     void resizeGL(int w, int h) override;
 
 private:
+    void adaptPointSize(vtkObject*, unsigned long, void*); // before each render (automatic size)
     ViewContext context() const;
     void applySceneViewport();
     /// Brings every layer up to date (ViewLayer::Change flags), then the colour bar's strip.
@@ -194,6 +200,8 @@ private:
     std::array<bool, kLayerSwitches> m_layerOn{};
     double m_isoOpacity = 0.35;
     float m_pointSize = 9.0f;
+    bool m_autoPointSize = true;
+    std::shared_ptr<float> m_spriteScale = std::make_shared<float>(1.0f); // shader factor on sprite sizes
     bool m_showReconstruction = false;
     int m_res2d = 200;
     int m_res3d = 48;

@@ -34,10 +34,13 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     m_colourMap->addItems(CloudView::colourMaps());
     m_colourMap->setCurrentText(m_view->colourMap());
     m_colourMap->setToolTip(tr("Colour map of the score (points, 2D field and scalar bar)"));
-    m_pointSize->setRange(2, 30);
-    m_pointSize->setValue(9);
+    // 1 = automatic: the sprites cover about a quarter of the data's area on screen (2–9 px; smaller
+    // for big clouds, larger when zoomed in).
+    m_pointSize->setRange(1, 30);
+    m_pointSize->setSpecialValueText(tr("auto size"));
+    m_pointSize->setValue(1);
     m_pointSize->setSuffix(" px");
-    m_pointSize->setToolTip(tr("Point size"));
+    m_pointSize->setToolTip(tr("Point size in pixels; 'auto size' adapts it to the number of points and the zoom"));
     m_res2d->setRange(16, 1024);
     m_res2d->setSingleStep(32);
     m_res2d->setValue(m_view->gridResolution2D());
@@ -231,7 +234,7 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     connect(m_colourBy, &QComboBox::currentIndexChanged, this,
             [this](int i) { m_view->setColourBy(static_cast<CloudView::ColourBy>(i)); });
     connect(m_colourMap, &QComboBox::currentTextChanged, m_view, &CloudView::setColourMap);
-    connect(m_pointSize, &QSpinBox::valueChanged, m_view, [this](int v) { m_view->setPointSize(v); });
+    connect(m_pointSize, &QSpinBox::valueChanged, m_view, [this](int v) { m_view->setPointSize(v <= 1 ? 0 : v); });
     connect(m_res2d, &QSpinBox::valueChanged, m_view, &CloudView::setGridResolution2D);
     connect(m_res3d, &QSpinBox::valueChanged, m_view, &CloudView::setGridResolution3D);
     connect(m_margin, &QSpinBox::valueChanged, m_view, [this](int v) { m_view->setGridMargin(v / 100.0); });

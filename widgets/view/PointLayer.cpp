@@ -3,9 +3,8 @@
 #include "DataDocument.h"
 #include "display/Grid.h"
 #include "view/PointColouring.h"
+#include "view/SpriteShader.h"
 #include "view/VtkSupport.h"
-
-#include <QFile>
 
 #include <vtkActor.h>
 #include <vtkFloatArray.h>
@@ -22,19 +21,7 @@
 
 namespace olens {
 
-namespace {
-
-std::string shaderText(const char* name)
-{
-    QFile f(QStringLiteral(":/shaders/") + name);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("OutlierLens: shader resource %s missing", name);
-    return f.readAll().toStdString();
-}
-
-} // namespace
-
-PointLayer::PointLayer()
+PointLayer::PointLayer(std::shared_ptr<float> sizeScale)
 {
     vtkNew<vtkPolyDataMapper> mapper;
     mapper->SetInputData(m_poly);
@@ -45,11 +32,10 @@ PointLayer::PointLayer()
     m_points->GetProperty()->SetPointSize(9);
     m_points->GetProperty()->LightingOff();
     // Round anti-aliased sprites with an outline, sized per point (shaders/points.*.glsl).
-    mapper->MapDataArrayToVertexAttribute("olensPointSize", "olensPointSize", vtkDataObject::FIELD_ASSOCIATION_POINTS, -1);
-    vtkShaderProperty* sp = m_points->GetShaderProperty();
-    sp->AddVertexShaderReplacement("//VTK::PositionVC::Dec", true, shaderText("points.vert.dec.glsl"), false);
-    sp->AddVertexShaderReplacement("//VTK::PositionVC::Impl", true, shaderText("points.vert.impl.glsl"), false);
-    sp->AddFragmentShaderReplacement("//VTK::Light::Impl", true, shaderText("points.frag.impl.glsl"), false);
+    m_uniforms->sizeScale = sizeScale;
+    installSpriteVertexShader(m_points, mapper, m_uniforms);
+    m_points->GetShaderProperty()->AddFragmentShaderReplacement("//VTK::Light::Impl", true,
+                                                               spriteShaderText("points.frag.impl.glsl"), false);
 
     vtkNew<vtkPolyDataMapper> selMapper;
     selMapper->SetInputData(m_selPoly);
@@ -106,6 +92,11 @@ void PointLayer::update(const ViewContext& ctx, unsigned changes)
             pts->SetPoint(i, P(i, 0), P(i, 1), P(i, 2));
         pts->Modified();
         m_poly->Modified();
+    }
+    if (changes & Points) {
+        // NDC depth per pixel of sprite size: only in 2-D, where all points share z = 0 (in 3-D
+        // the depth of the points themselves must decide).
+        m_uniforms->depthBias = ctx.twoD ? 1e-4f : 0.0f;
     }
     if (changes & Colours) {
         m_poly->GetPointData()->SetScalars(ctx.colouring->colours());

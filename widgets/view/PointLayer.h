@@ -3,6 +3,8 @@
 // rings and the selection highlight. The sprites are the view's pick target.
 #include "view/ViewLayer.h"
 
+#include "view/SpriteShader.h"
+
 #include <vtkNew.h>
 
 class vtkActor;
@@ -12,7 +14,8 @@ namespace olens {
 
 class PointLayer : public ViewLayer {
 public:
-    PointLayer();
+    /// sizeScale: the view's factor on every sprite size (shared with the selection halos).
+    explicit PointLayer(std::shared_ptr<float> sizeScale);
     ~PointLayer() override;
     void attach(vtkRenderer* scene, vtkRenderer* overlay) override;
     void update(const ViewContext& ctx, unsigned changes) override;
@@ -30,6 +33,7 @@ private:
     vtkNew<vtkActor> m_selection;
     vtkNew<vtkPolyData> m_topPoly;
     vtkNew<vtkActor> m_top;
+    vtkNew<SpriteUniforms> m_uniforms;
 };
 
 } // namespace olens

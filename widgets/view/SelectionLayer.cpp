@@ -2,9 +2,8 @@
 
 #include "DataDocument.h"
 #include "view/PointColouring.h"
+#include "view/SpriteShader.h"
 #include "view/VtkSupport.h"
-
-#include <QFile>
 
 #include <vtkActor.h>
 #include <vtkFloatArray.h>
@@ -18,17 +17,7 @@
 
 namespace olens {
 
-namespace {
-std::string shaderText(const char* name)
-{
-    QFile f(QStringLiteral(":/shaders/") + name);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("OutlierLens: shader resource %s missing", name);
-    return f.readAll().toStdString();
-}
-} // namespace
-
-SelectionLayer::SelectionLayer()
+SelectionLayer::SelectionLayer(std::shared_ptr<float> sizeScale)
 {
     vtkNew<vtkPolyDataMapper> mapper;
     mapper->SetInputData(m_poly);
@@ -37,11 +26,11 @@ SelectionLayer::SelectionLayer()
     m_actor->SetMapper(mapper);
     m_actor->GetProperty()->SetRepresentationToPoints();
     m_actor->GetProperty()->LightingOff();
-    // The point sprites' vertex shader, with its per-point size.
-    mapper->MapDataArrayToVertexAttribute("olensPointSize", "olensPointSize", vtkDataObject::FIELD_ASSOCIATION_POINTS, -1);
+    // The point sprites' vertex shader, with its per-point size and the view's size factor (no
+    // depth bias: the halo stays behind its point).
+    m_uniforms->sizeScale = sizeScale;
+    installSpriteVertexShader(m_actor, mapper, m_uniforms);
     vtkShaderProperty* sp = m_actor->GetShaderProperty();
-    sp->AddVertexShaderReplacement("//VTK::PositionVC::Dec", true, shaderText("points.vert.dec.glsl"), false);
-    sp->AddVertexShaderReplacement("//VTK::PositionVC::Impl", true, shaderText("points.vert.impl.glsl"), false);
     // A round, anti-aliased disc without the points' dark rim: the halo is all colour.
     sp->AddFragmentShaderReplacement("//VTK::Light::Impl", true,
                                      "//VTK::Light::Impl\n"

@@ -3,6 +3,7 @@
 // behind each selected point's sprite: a larger plain disc (the points' sprite shader without its
 // dark rim), drawn before the points so the point itself stays visible on top in its own colour.
 // Not pickable.
+#include "view/SpriteShader.h"
 #include "view/ViewLayer.h"
 
 #include <vtkNew.h>
@@ -14,7 +15,8 @@ namespace olens {
 
 class SelectionLayer : public ViewLayer {
 public:
-    SelectionLayer();
+    /// sizeScale: the view's factor on every sprite size (shared with the points).
+    explicit SelectionLayer(std::shared_ptr<float> sizeScale);
     ~SelectionLayer() override;
     void attach(vtkRenderer* scene, vtkRenderer* overlay) override;
     void update(const ViewContext& ctx, unsigned changes) override;
@@ -30,6 +32,7 @@ public:
 private:
     vtkNew<vtkPolyData> m_poly;
     vtkNew<vtkActor> m_actor;
+    vtkNew<SpriteUniforms> m_uniforms;
 };
 
 } // namespace olens

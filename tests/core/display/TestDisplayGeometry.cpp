@@ -5,6 +5,8 @@
 #include "display/Grid.h"
 #include "display/Ticks.h"
 
+#include "display/PointSizing.h"
+
 #include <QtTest>
 #include <cmath>
 
@@ -36,6 +38,22 @@ class TestDisplayGeometry : public QObject {
     Q_OBJECT
 
 private slots:
+    void autoPointSizeCoversAQuarterOfTheDataArea()
+    {
+        // Sprites of diameter s cover n·π s²/4 pixels: a quarter of the data's screen area.
+        const double area = 700.0 * 600.0;
+        const double s = autoPointSize(3000, area);
+        QVERIFY(std::abs(3000 * M_PI * s * s / 4 - area / 4) < 1e-6 * area);
+        QVERIFY(s > 6.0 && s < 7.0); // below the 9 px that hid the contour at 3 000 points
+        QCOMPARE(autoPointSize(300, area), kMaxAutoPointSize);   // small teaching clouds keep 9 px
+        QCOMPARE(autoPointSize(1000000, area), kMinAutoPointSize); // 1M points: the smallest round sprite
+        QCOMPARE(autoPointSize(1000000, area, 2.0), 2.0 * kMinAutoPointSize);
+        // Zooming in (4× the area) doubles the size; more points shrink it.
+        QVERIFY(std::abs(autoPointSize(20000, 4 * area) - 2 * autoPointSize(20000, area)) < 1e-12);
+        QVERIFY(autoPointSize(20000, area) < autoPointSize(10000, area));
+        QCOMPARE(autoPointSize(0, area), kMaxAutoPointSize);
+        QCOMPARE(autoPointSize(10, 0.0), kMaxAutoPointSize);
+    }
     void gridAroundWidensTheBoxByTheMargin()
     {
         Eigen::MatrixX3d P(3, 3);

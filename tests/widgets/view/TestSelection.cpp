@@ -5,7 +5,11 @@
 #include "CloudView.h"
 #include "DataDocument.h"
 #include "GuiTestSupport.h"
+#include "display/PointSizing.h"
 #include "view/SelectionLayer.h"
+
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
 
 #include <QApplication>
 #include <QMouseEvent>
@@ -225,6 +229,31 @@ private slots:
         view.setSelectionTool(VtkView::SelectionTool::None);
         drag(&view, closed(lassoAround(w, left)));
         QCOMPARE(doc.pointSelection(), std::vector<int>{target});
+    }
+
+    void automaticPointSizeFollowsCountAndZoom()
+    {
+        // display/PointSizing: sprites cover about a quarter of the data's screen area, 2–9 px.
+        DataDocument doc;
+        CloudView view(&doc);
+        view.resize(640, 480);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const double dpr = view.devicePixelRatioF();
+        QVERIFY(view.pointSizeIsAuto());
+        doc.setDataset(twoClusters(2, 80), "two.csv");
+        view.grabImage(); // renders: the size is set before each render
+        QCOMPARE(view.effectivePointSize(), kMaxAutoPointSize * dpr); // a small cloud keeps 9 px
+        doc.setDataset(twoClusters(2, 4000), "big.csv"); // about 3 px: room to grow
+        view.grabImage();
+        const double big = view.effectivePointSize();
+        QVERIFY2(big < 0.8 * kMaxAutoPointSize * dpr && big >= kMinAutoPointSize * dpr, qPrintable(QString::number(big)));
+        view.renderer()->GetActiveCamera()->Zoom(2.0); // the data cover 4× the pixels: twice the size
+        view.grabImage();
+        QVERIFY2(view.effectivePointSize() > 1.5 * big, qPrintable(QString::number(view.effectivePointSize())));
+        view.setPointSize(5); // a fixed size stays fixed, whatever n and zoom
+        view.grabImage();
+        QCOMPARE(view.effectivePointSize(), 5.0 * dpr);
     }
 
     void selectedPointsWearAHalo()

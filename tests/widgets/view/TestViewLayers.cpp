@@ -239,7 +239,7 @@ private slots:
     void pointAndLegendLayersFollowTheContext()
     {
         Scene s(square(false));
-        PointLayer points;
+        PointLayer points(std::make_shared<float>(1.0f));
         LegendAxesLayer legend;
         points.attach(s.scene, s.overlay);
         legend.attach(s.scene, s.overlay);

@@ -1,0 +1,18 @@
+#include "display/PointSizing.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace olens {
+
+double autoPointSize(std::int64_t n, double screenArea, double pixelRatio)
+{
+    const double lo = kMinAutoPointSize * pixelRatio, hi = kMaxAutoPointSize * pixelRatio;
+    if (n <= 0 || !(screenArea > 0.0))
+        return hi;
+    // n·π(s/2)² = area/4  ⇔  s = √(area / (π n)).
+    const double s = std::sqrt(screenArea / (M_PI * static_cast<double>(n)));
+    return std::clamp(s, lo, hi);
+}
+
+} // namespace olens

@@ -1,0 +1,31 @@
+#pragma once
+// The point-sprite vertex shader (shaders/points.vert.*.glsl) shared by the points and the
+// selection halos: a per-point size attribute and two uniforms, set each time VTK binds the
+// program — a view-wide size factor (the automatic point size, shared by every sprite actor of one
+// view so halos keep hugging their points) and a depth bias per pixel of size (2-D only).
+#include <vtkCommand.h>
+
+#include <memory>
+#include <string>
+
+class vtkActor;
+class vtkPolyDataMapper;
+
+namespace olens {
+
+class SpriteUniforms : public vtkCommand {
+public:
+    static SpriteUniforms* New() { return new SpriteUniforms; }
+    void Execute(vtkObject*, unsigned long, void* program) override;
+
+    std::shared_ptr<float> sizeScale = std::make_shared<float>(1.0f);
+    float depthBias = 0.0f;
+};
+
+/// A shader file from the resources (qt_add_resources of shaders/).
+std::string spriteShaderText(const char* name);
+
+/// Sizes the actor's points from the "olensPointSize" attribute times the uniforms' scale.
+void installSpriteVertexShader(vtkActor* actor, vtkPolyDataMapper* mapper, SpriteUniforms* uniforms);
+
+} // namespace olens
