@@ -34,7 +34,9 @@ GeometryChooserDialog::GeometryChooserDialog(const DataDocument* doc, const Geom
         m_frames = g.frames.size();
         for (std::size_t k = 0; k < m_quadrics; ++k) {
             auto* item = new QListWidgetItem(swatch(PointColouring::componentColour(int(k))),
-                                             tr("quadric %1 (zero set)").arg(k + 1), m_list);
+                                             g.quadrics[k].name.empty() ? tr("quadric %1 (zero set)").arg(k + 1)
+                                                                             : QString::fromStdString(g.quadrics[k].name),
+                                             m_list);
             item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
             item->setCheckState(current.quadricShown(k) ? Qt::Checked : Qt::Unchecked);
         }

@@ -11,7 +11,18 @@ struct Quadric {
     Eigen::MatrixXd A;
     Eigen::VectorXd b;
     double c = 0.0;
+    /// Legend / chooser text; empty: "quadric k (zero set)".
+    std::string name;
+    /// A positive definite: the boundary of a solid ellipsoid (mcd's robust covariance). Views of
+    /// p > 3 then draw its shadow on the shown coordinates (the marginal ellipse, display/
+    /// DisplayGeometry.h ellipsoidShadow) instead of the slice through the view's origin.
+    bool ellipsoid = false;
 };
+
+/// The quadric (x − centre)ᵀ shape⁻¹ (x − centre) − radius² (shape symmetric positive definite):
+/// A = shape⁻¹, b = −2A·centre, c = centreᵀA·centre − radius², marked as an ellipsoid.
+Quadric ellipsoidQuadric(const Eigen::VectorXd& centre, const Eigen::MatrixXd& shape, double radius2,
+                         std::string name);
 
 /// Hyperplane {x : wᵀx + bias = 0}.
 struct Hyperplane {

@@ -38,6 +38,49 @@ Eigen::MatrixX3d flatDisplayCorners(const Flat& flat, const Normalizer& normaliz
     }
 }
 
+Quadric ellipsoidShadow(const Quadric& q, const Normalizer& normalizer, const Projection& projection)
+{
+    Quadric out;
+    const Eigen::Index pz = q.A.rows();
+    const int dims = projection.displayDims();
+    if (!q.ellipsoid || pz == 0 || q.A.cols() != pz || q.b.size() != pz || dims < 1
+        || normalizer.kind() == Normalization::L2)
+        return out;
+    const Eigen::LLT<Eigen::MatrixXd> llt(q.A);
+    if (llt.info() != Eigen::Success)
+        return out;
+    // Centre, shape and radius² of f(z) = (z − c)ᵀA(z − c) − r².
+    const Eigen::VectorXd c = -0.5 * llt.solve(q.b);
+    const double r2 = c.dot(q.A * c) - q.c;
+    const Eigen::MatrixXd S = llt.solve(Eigen::MatrixXd::Identity(pz, pz));
+    // The inverse normalisation is affine (none, zscore, minmax): x = x_c + G (z − c). Its columns
+    // from the images of c + e_j; dropped features take the view's origin (they do not move).
+    Eigen::MatrixXd Z = c.transpose().replicate(pz + 1, 1);
+    Z.bottomRows(pz) += Eigen::MatrixXd::Identity(pz, pz);
+    Eigen::MatrixXd Xf;
+    try {
+        Xf = normalizer.inverseTransform(Z, projection.origin);
+    } catch (const std::exception&) {
+        return out;
+    }
+    if (Xf.cols() != projection.basis.rows())
+        return out;
+    const Eigen::MatrixXd G = (Xf.bottomRows(pz).rowwise() - Xf.row(0)).transpose(); // p × pz
+    const Eigen::MatrixXd L = projection.basis.transpose() * G;                      // q × pz
+    const Eigen::VectorXd uc = projection.basis.transpose() * (Xf.row(0).transpose() - projection.origin);
+    const Eigen::MatrixXd Su = L * S * L.transpose();
+    const Eigen::LLT<Eigen::MatrixXd> lu(Su);
+    if (lu.info() != Eigen::Success || !(r2 > 0.0))
+        return out;
+    out.A = lu.solve(Eigen::MatrixXd::Identity(dims, dims));
+    out.A = 0.5 * (out.A + out.A.transpose()).eval();
+    out.b = -2.0 * out.A * uc;
+    out.c = uc.dot(out.A * uc) - r2;
+    out.name = q.name;
+    out.ellipsoid = true;
+    return out;
+}
+
 Eigen::MatrixXd projectedCovariance(const Eigen::VectorXd& sigma, const Eigen::MatrixXd& basis)
 {
     return basis.transpose() * sigma.array().square().matrix().asDiagonal() * basis;

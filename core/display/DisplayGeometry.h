@@ -24,6 +24,15 @@ Eigen::MatrixXd flatCorners(const Flat& flat);
 Eigen::MatrixX3d flatDisplayCorners(const Flat& flat, const Normalizer& normalizer, const Eigen::VectorXd& fill,
                                     const Projection& projection);
 
+/// The shadow of an ellipsoid quadric (Quadric::ellipsoid, in the detector's normalised space) on the
+/// view's display coordinates u = Bᵀ(x − origin), as a quadric in u (q = projection.displayDims()):
+/// with x = centre + G z the inverse normalisation, the ellipsoid (z − c)ᵀS⁻¹(z − c) ≤ r² projects
+/// onto (u − u_c)ᵀ(L S Lᵀ)⁻¹(u − u_c) ≤ r², L = BᵀG — the marginal ellipse of the shown coordinates
+/// (for a Gaussian with covariance S: the same Mahalanobis radius in the marginal of u). For p ≤ 3
+/// (identity projection) it is the ellipsoid itself. Empty A (0×0) when there is nothing to project:
+/// not an ellipsoid, an l2 normaliser (not affine), a shadow without area, or mismatched sizes.
+Quadric ellipsoidShadow(const Quadric& q, const Normalizer& normalizer, const Projection& projection);
+
 /// Bᵀ diag(σ²) B: the covariance of N(x, diag(σ²)) seen in the coordinates of the basis B (p×q).
 Eigen::MatrixXd projectedCovariance(const Eigen::VectorXd& sigma, const Eigen::MatrixXd& basis);
 

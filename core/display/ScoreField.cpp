@@ -1,5 +1,7 @@
 #include "display/ScoreField.h"
 
+#include "display/DisplayGeometry.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -23,6 +25,11 @@ std::optional<FieldData> computeField(const FieldRequest& req, const std::atomic
             out.planeFrame.push_back(static_cast<int>(f));
         }
     const int q = req.projection.displayDims();
+    // Ellipsoids are drawn as their shadow on the shown coordinates (the marginal ellipse for p > 3),
+    // a quadric in display coordinates; the others are sliced through the view (x = origin + B u).
+    std::vector<Quadric> shadows;
+    for (const Quadric& Q : req.geometry.quadrics)
+        shadows.push_back(ellipsoidShadow(Q, req.normalizer, req.projection));
     // Small chunks keep a superseded request cheap to abandon (kernel methods cost O(n²) per point).
     constexpr Eigen::Index chunk = 1024;
     for (Eigen::Index first = 0; first < total; first += chunk) {
@@ -41,13 +48,15 @@ std::optional<FieldData> computeField(const FieldRequest& req, const std::atomic
             out.score.segment(first, m) =
                 req.component >= 0 ? req.detector->scoreComponent(Xn, req.component) : req.detector->score(Xn);
         for (std::size_t k = 0; k < req.geometry.quadrics.size(); ++k) {
-            const Quadric& Q = req.geometry.quadrics[k];
-            if (Q.A.rows() != Xn.cols())
+            const bool shadow = shadows[k].A.rows() == q;
+            const Quadric& Q = shadow ? shadows[k] : req.geometry.quadrics[k];
+            const Eigen::MatrixXd Y = shadow ? Eigen::MatrixXd(U.leftCols(q)) : Xn;
+            if (Q.A.rows() != Y.cols())
                 continue;
             // f(x) = xᵀAx + bᵀx + c (quadrics paper eq. 3), row-wise.
-            const Eigen::MatrixXd XA = Xn * Q.A;
+            const Eigen::MatrixXd YA = Y * Q.A;
             out.quadricValues[k].segment(first, m) =
-                (XA.cwiseProduct(Xn)).rowwise().sum() + Xn * Q.b + Eigen::VectorXd::Constant(m, Q.c);
+                (YA.cwiseProduct(Y)).rowwise().sum() + Y * Q.b + Eigen::VectorXd::Constant(m, Q.c);
         }
         std::size_t idx = 0;
         for (const auto& frame : req.geometry.frames)

@@ -230,8 +230,16 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
             for (std::size_t k = 0; k < chosen.size(); ++k)
                 chosen[k] = ctx.quadricShown(k);
             const LegendGroup q = legendGroup(chosen, zeroSetsOnGrid(ctx.field->quadricValues), kListedQuadrics);
-            for (std::size_t k : q.listed)
-                entries.emplace_back(tr("quadric %1 (zero set)").arg(k + 1), PointColouring::componentColour(int(k)));
+            // Named quadrics (mcd's ellipsoids) by name; an ellipsoid in a projected view of p > 3 is
+            // its shadow on the shown axes (ScoreField), which the entry says.
+            const bool projected = ctx.projection && !ctx.projection->identity;
+            for (std::size_t k : q.listed) {
+                const Quadric& qk = g.quadrics[k];
+                QString text = qk.name.empty() ? tr("quadric %1 (zero set)").arg(k + 1) : QString::fromStdString(qk.name);
+                if (qk.ellipsoid && projected)
+                    text += tr(", projected: marginal of the shown axes");
+                entries.emplace_back(text, PointColouring::componentColour(int(k)));
+            }
             if (q.compact || q.shown < q.total)
                 entries.emplace_back(tr("quadrics: %1 of %2 shown (choose: Layers menu)").arg(q.shown).arg(q.total), summary);
         }

@@ -18,11 +18,14 @@ const char* kPaper = "Breunig et al., LOF, SIGMOD 2000";
 
 // Points are stored as the columns of a p×n matrix so that each point is contiguous (as knn).
 struct LofDetector::Model {
-    Model(Eigen::MatrixXd pointsAsColumns, int kk) : index(std::move(pointsAsColumns)), k(kk) {}
+    Model(Eigen::MatrixXd pointsAsColumns, int kk, int kl) : index(std::move(pointsAsColumns)), k(kk), kMin(kl) {}
     PointIndex index;
-    int k;               // neighbours used (min(k, n - 1), as scikit-learn's n_neighbors_)
-    Eigen::VectorXd kdist; // k-distance of each training point (self excluded)
-    Eigen::VectorXd lrd;   // local reachability density of each training point
+    int k;    // largest MinPts used (min(k, n - 1), as scikit-learn's n_neighbors_)
+    int kMin; // smallest MinPts of the range (= k: one LOF)
+    // Column j: MinPts = kMin + j. k-distance and local reachability density of each training point
+    // (self excluded).
+    Eigen::MatrixXd kdist;
+    Eigen::MatrixXd lrd;
 };
 
 DetectorInfo LofDetector::info()
@@ -43,7 +46,16 @@ DetectorInfo LofDetector::info()
     k.help = "MinPts: the number of neighbours defining the reachability distance and the local density "
              "(capped at n - 1).";
     k.reference = std::string(kPaper) + " sec. 7 (MinPts); scikit-learn n_neighbors=20";
-    d.params = {k, contaminationParam()};
+    ParamSpec kl;
+    kl.name = "k_min";
+    kl.type = ParamType::Int;
+    kl.defaultValue = "10";
+    kl.minValue = 0;
+    kl.maxValue = 10000;
+    kl.help = "MinPtsLB: the score is the largest LOF over MinPts = k_min … k (the paper's heuristic against "
+              "a single MinPts' fluctuations); 0 or ≥ k: the single LOF with k neighbours (scikit-learn).";
+    kl.reference = std::string(kPaper) + " sec. 7 (range MinPtsLB … MinPtsUB, MinPtsLB ≥ 10)";
+    d.params = {k, kl, contaminationParam()};
     d.make = [](ParamSet p) { return std::make_unique<LofDetector>(std::move(p)); };
     return d;
 }
@@ -56,28 +68,29 @@ void LofDetector::neighbours(const Eigen::MatrixXd& X, Eigen::MatrixXd& dist, Ei
     m_model->index.query(X, m_model->k, dist, index);
 }
 
+// lrd with the first m neighbours (MinPts = m) of each row; kdist = the training k-distances for m.
 static Eigen::VectorXd reachabilityDensity(const Eigen::MatrixXd& dist, const Eigen::MatrixXi& index,
-                                           const Eigen::VectorXd& kdist)
+                                           const Eigen::Ref<const Eigen::VectorXd>& kdist, int m)
 {
     Eigen::VectorXd lrd(dist.rows());
     for (Eigen::Index i = 0; i < dist.rows(); ++i) {
         double sum = 0.0;
-        for (Eigen::Index j = 0; j < dist.cols(); ++j)
+        for (Eigen::Index j = 0; j < m; ++j)
             sum += std::max(dist(i, j), kdist(index(i, j)));
-        lrd(i) = 1.0 / (sum / static_cast<double>(dist.cols()) + kLrdEpsilon);
+        lrd(i) = 1.0 / (sum / static_cast<double>(m) + kLrdEpsilon);
     }
     return lrd;
 }
 
 static Eigen::VectorXd outlierFactor(const Eigen::VectorXd& ownLrd, const Eigen::MatrixXi& index,
-                                     const Eigen::VectorXd& trainLrd)
+                                     const Eigen::Ref<const Eigen::VectorXd>& trainLrd, int m)
 {
     Eigen::VectorXd lof(index.rows());
     for (Eigen::Index i = 0; i < index.rows(); ++i) {
         double sum = 0.0;
-        for (Eigen::Index j = 0; j < index.cols(); ++j)
+        for (Eigen::Index j = 0; j < m; ++j)
             sum += trainLrd(index(i, j));
-        lof(i) = sum / static_cast<double>(index.cols()) / ownLrd(i);
+        lof(i) = sum / static_cast<double>(m) / ownLrd(i);
     }
     return lof;
 }
@@ -86,7 +99,8 @@ Eigen::VectorXd LofDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
 {
     const Eigen::Index n = X.rows();
     const int k = static_cast<int>(std::min<Eigen::Index>(params().getInt("k"), n - 1));
-    auto model = std::make_unique<Model>(X.transpose(), k);
+    const int kl = params().getInt("k_min");
+    auto model = std::make_unique<Model>(X.transpose(), k, kl >= 1 && kl < k ? kl : k);
     progress.report(0.3, "kd-tree built; neighbours of the training points");
 
     // k neighbours of each training point without the point itself: query k + 1 and drop its own
@@ -115,9 +129,17 @@ Eigen::VectorXd LofDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
         if ((i & 255) == 0)
             progress.report(0.3 + 0.6 * static_cast<double>(i) / static_cast<double>(n), "neighbours");
     }
-    model->kdist = dist.col(k - 1);
-    model->lrd = reachabilityDensity(dist, index, model->kdist);
-    Eigen::VectorXd train = outlierFactor(model->lrd, index, model->lrd);
+    // Sec. 7: LOF for every MinPts of the range from the same neighbour lists, the maximum scores.
+    const int range = k - model->kMin + 1;
+    model->kdist.resize(n, range);
+    model->lrd.resize(n, range);
+    Eigen::VectorXd train = Eigen::VectorXd::Zero(n);
+    for (int r = 0; r < range; ++r) {
+        const int m = model->kMin + r;
+        model->kdist.col(r) = dist.col(m - 1);
+        model->lrd.col(r) = reachabilityDensity(dist, index, model->kdist.col(r), m);
+        train = train.cwiseMax(outlierFactor(model->lrd.col(r), index, model->lrd.col(r), m));
+    }
     m_model = std::move(model);
     return train;
 }
@@ -127,7 +149,13 @@ Eigen::VectorXd LofDetector::doScore(const Eigen::MatrixXd& X) const
     Eigen::MatrixXd dist;
     Eigen::MatrixXi index;
     neighbours(X, dist, index);
-    return outlierFactor(reachabilityDensity(dist, index, m_model->kdist), index, m_model->lrd);
+    Eigen::VectorXd out = Eigen::VectorXd::Zero(X.rows());
+    for (Eigen::Index r = 0; r < m_model->lrd.cols(); ++r) {
+        const int m = m_model->kMin + static_cast<int>(r);
+        out = out.cwiseMax(outlierFactor(reachabilityDensity(dist, index, m_model->kdist.col(r), m), index,
+                                         m_model->lrd.col(r), m));
+    }
+    return out;
 }
 
 std::vector<std::string> LofDetector::explain(const Eigen::MatrixXd& X) const
@@ -135,27 +163,36 @@ std::vector<std::string> LofDetector::explain(const Eigen::MatrixXd& X) const
     requireFitted("explain");
     Eigen::MatrixXd dist;
     Eigen::MatrixXi index;
-    // The training matrix itself is explained as it was scored (each row without itself).
+    // The training matrix itself is explained as it was scored (each row without itself); the
+    // densities are those of the largest MinPts (k).
     const bool training = trainedOn(X);
+    const Eigen::Index last = m_model->lrd.cols() - 1;
+    const int k = m_model->k;
     Eigen::VectorXd own;
     if (training) {
-        own = m_model->lrd;
+        own = m_model->lrd.col(last);
     } else {
         neighbours(X, dist, index);
-        own = reachabilityDensity(dist, index, m_model->kdist);
+        own = reachabilityDensity(dist, index, m_model->kdist.col(last), k);
     }
+    const Eigen::VectorXd lof = training ? trainingScores() : Eigen::VectorXd(score(X));
     std::vector<std::string> out(static_cast<std::size_t>(X.rows()));
-    char buf[128];
+    char buf[160];
     for (Eigen::Index i = 0; i < X.rows(); ++i) {
-        double mean = 0.0;
-        if (training) {
-            mean = trainingScores()(i) * own(i); // LOF = mean neighbour lrd / own lrd
+        if (last > 0) {
+            std::snprintf(buf, sizeof buf, "LOF %.3g (largest over MinPts %d-%d); density %.3g at MinPts %d", lof(i),
+                          m_model->kMin, k, own(i), k);
         } else {
-            for (Eigen::Index j = 0; j < index.cols(); ++j)
-                mean += m_model->lrd(index(i, j));
-            mean /= static_cast<double>(index.cols());
+            double mean = 0.0;
+            if (training) {
+                mean = lof(i) * own(i); // LOF = mean neighbour lrd / own lrd
+            } else {
+                for (Eigen::Index j = 0; j < k; ++j)
+                    mean += m_model->lrd(index(i, j), last);
+                mean /= static_cast<double>(k);
+            }
+            std::snprintf(buf, sizeof buf, "density %.3g vs. %.3g of its %d neighbours", own(i), mean, k);
         }
-        std::snprintf(buf, sizeof buf, "density %.3g vs. %.3g of its %d neighbours", own(i), mean, m_model->k);
         out[static_cast<std::size_t>(i)] = buf;
     }
     return out;
@@ -164,7 +201,7 @@ std::vector<std::string> LofDetector::explain(const Eigen::MatrixXd& X) const
 std::map<std::string, double> LofDetector::figures() const
 {
     requireFitted("figures");
-    return {{"k_used", static_cast<double>(m_model->k)}};
+    return {{"k_used", static_cast<double>(m_model->k)}, {"k_min_used", static_cast<double>(m_model->kMin)}};
 }
 
 nlohmann::json LofDetector::saveState() const
@@ -173,6 +210,7 @@ nlohmann::json LofDetector::saveState() const
     return {{"points", std::vector<double>(P.data(), P.data() + P.size())},
             {"rows", P.cols()},
             {"k", m_model->k},
+            {"k_min", m_model->kMin},
             {"kdist", std::vector<double>(m_model->kdist.data(), m_model->kdist.data() + m_model->kdist.size())},
             {"lrd", std::vector<double>(m_model->lrd.data(), m_model->lrd.data() + m_model->lrd.size())}};
 }
@@ -182,18 +220,23 @@ void LofDetector::loadState(const nlohmann::json& state)
     const auto v = state.at("points").get<std::vector<double>>();
     const auto n = static_cast<Eigen::Index>(jsonInt(state.at("rows"), "lof model: rows"));
     const auto k = jsonInt(state.at("k"), "lof model: k");
+    const auto kl = state.contains("k_min") ? jsonInt(state.at("k_min"), "lof model: k_min") : k; // older models: one LOF
+    const auto range = static_cast<Eigen::Index>(k - kl + 1);
     const auto kdist = state.at("kdist").get<std::vector<double>>();
     const auto lrd = state.at("lrd").get<std::vector<double>>();
     const int p = inputDimension();
     if (n <= 1 || static_cast<Eigen::Index>(v.size()) != n * p)
         throw DataError("lof model: " + std::to_string(v.size()) + " stored values do not form " + std::to_string(n)
                         + " points of dimension " + std::to_string(p));
-    if (k < 1 || k >= n || static_cast<Eigen::Index>(kdist.size()) != n || static_cast<Eigen::Index>(lrd.size()) != n)
-        throw DataError("lof model: k = " + std::to_string(k) + ", " + std::to_string(kdist.size()) + " k-distances and "
-                        + std::to_string(lrd.size()) + " densities do not fit " + std::to_string(n) + " points");
-    auto model = std::make_unique<Model>(Eigen::Map<const Eigen::MatrixXd>(v.data(), p, n), static_cast<int>(k));
-    model->kdist = Eigen::Map<const Eigen::VectorXd>(kdist.data(), n);
-    model->lrd = Eigen::Map<const Eigen::VectorXd>(lrd.data(), n);
+    if (k < 1 || k >= n || kl < 1 || kl > k || static_cast<Eigen::Index>(kdist.size()) != n * range
+        || static_cast<Eigen::Index>(lrd.size()) != n * range)
+        throw DataError("lof model: k = " + std::to_string(k) + ", k_min = " + std::to_string(kl) + ", "
+                        + std::to_string(kdist.size()) + " k-distances and " + std::to_string(lrd.size())
+                        + " densities do not fit " + std::to_string(n) + " points");
+    auto model = std::make_unique<Model>(Eigen::Map<const Eigen::MatrixXd>(v.data(), p, n), static_cast<int>(k),
+                                         static_cast<int>(kl));
+    model->kdist = Eigen::Map<const Eigen::MatrixXd>(kdist.data(), n, range);
+    model->lrd = Eigen::Map<const Eigen::MatrixXd>(lrd.data(), n, range);
     m_model = std::move(model);
 }
 

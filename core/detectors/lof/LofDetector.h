@@ -6,6 +6,9 @@
 //   LOF_k(x) = mean_{o ∈ N_k(x)} lrd_k(o) / lrd_k(x)                          (def. 7)
 // Training rows exclude themselves from N_k (scikit-learn's negative_outlier_factor_, negated);
 // new rows are scored against the training set (scikit-learn's novelty=True score_samples, negated).
+// Score = max_{MinPts = k_min … k} LOF_MinPts, the paper's sec. 7 heuristic ("rank by the maximum LOF
+// over a range of MinPts", lower bound about 10): default 10 … 20. k_min = 0 (or ≥ k) is the single
+// LOF_k that scikit-learn computes.
 #include "detectors/Detector.h"
 
 #include <memory>

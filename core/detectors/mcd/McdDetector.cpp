@@ -328,6 +328,22 @@ Eigen::VectorXd McdDetector::doScore(const Eigen::MatrixXd& X) const
     return mahalanobis2(Z, m_locZ, m_precision);
 }
 
+Geometry McdDetector::geometry() const
+{
+    Geometry g;
+    if (!isFitted())
+        return g;
+    const int p = inputDimension();
+    const char* shape = p == 2 ? "ellipse" : "ellipsoid";
+    char buf[96]; // ASCII: the names go into VTK's legend font
+    std::snprintf(buf, sizeof buf, "MCD %s at the threshold (d^2 = %.3g)", shape, threshold());
+    g.quadrics.push_back(ellipsoidQuadric(m_location, m_covariance, threshold(), buf));
+    const double cut = chi2Isf(0.025, p);
+    std::snprintf(buf, sizeof buf, "MCD %s, chi2_%d 97.5%% (d^2 = %.3g)", shape, p, cut);
+    g.quadrics.push_back(ellipsoidQuadric(m_location, m_covariance, cut, buf));
+    return g;
+}
+
 std::vector<std::string> McdDetector::explain(const Eigen::MatrixXd& X) const
 {
     requireFitted("explain");

@@ -28,6 +28,10 @@ public:
     /// Upper quantile of the χ² distribution with `dof` degrees of freedom: x with P(χ² > x) = q.
     static double chi2Isf(double q, int dof);
 
+    /// Two ellipsoids {x : (x−T)ᵀS⁻¹(x−T) = r²} (drawn as quadric zero sets; the view draws their
+    /// marginal ellipse for p > 3): r² = threshold(), the decision boundary, and r² = χ²_p(0.975),
+    /// the reweighting cut-off of sec. 6.
+    Geometry geometry() const override;
     std::vector<std::string> explain(const Eigen::MatrixXd& X) const override;
     std::map<std::string, double> figures() const override;
 

@@ -56,15 +56,18 @@ void fixSign(Eigen::Ref<Eigen::VectorXd> v)
         v = -v;
 }
 
-/// (1/n) Σ φ(p_j)φ(p_j)ᵀ accumulated in chunks (the D×D moment matrix of App. A.1).
-Eigen::MatrixXd momentMatrix(const Eigen::MatrixXd& X, const std::function<void(double)>& tick)
+/// (1/n) Σ φ(p_j)φ(p_j)ᵀ accumulated in chunks (the D×D moment matrix of App. A.1); with unitRows
+/// each φ(p_j) is scaled to unit length first (Q-BASE's `weights=unit`).
+Eigen::MatrixXd momentMatrix(const Eigen::MatrixXd& X, const std::function<void(double)>& tick, bool unitRows = false)
 {
     const Eigen::Index n = X.rows();
     const Eigen::Index D = QuadricsObjective::blockSize(static_cast<int>(X.cols()));
     Eigen::MatrixXd M = Eigen::MatrixXd::Zero(D, D);
     for (Eigen::Index r = 0; r < n; r += kChunk) {
         const Eigen::Index len = std::min(kChunk, n - r);
-        const Eigen::MatrixXd Phi = QuadricsBaseDetector::featureMap(X.middleRows(r, len));
+        Eigen::MatrixXd Phi = QuadricsBaseDetector::featureMap(X.middleRows(r, len));
+        if (unitRows) // ‖φ‖ ≥ 1: the constant monomial
+            Phi.array().colwise() /= Phi.rowwise().norm().array();
         M.selfadjointView<Eigen::Lower>().rankUpdate(Phi.transpose());
         if (tick)
             tick(static_cast<double>(r + len) / static_cast<double>(n));
@@ -718,7 +721,25 @@ DetectorInfo QuadricsBaseDetector::info()
     d.summary = "Exact solution of problem (7): the m smallest eigenvectors of the moment matrix of the degree-2 "
                 "feature map (non-centred kernel PCA); score = sqrt(sum_k f_k(p)^2).";
     d.reference = "Quadrics paper eq. 7, 20-26 (App. A.1-A.2), non-equivariance App. A.3";
-    d.params = {quadricsCountParam(), contaminationParam()};
+    ParamSpec dims = makeParamSpec(
+        "dims", ParamType::Int, "auto", 0, 100000,
+        "Coordinates the quadrics are fitted in: the first k principal axes (centred), so that the D = (k+1)(k+2)/2 "
+        "monomials are estimated from enough rows; 0 = all p features (the paper).",
+        "Quadrics paper eq. 7, App. A.1 (D×D moment matrix); the reduction is OutlierLens' own");
+    dims.autoRule = "the largest k <= p with (k+1)(k+2)/2 <= n/10 (ten rows per monomial); k = p: no projection";
+    dims.paperValue = "0";
+    ParamSpec weights = makeParamSpec(
+        "weights", ParamType::Choice, "unit", 0, 0,
+        "Row weights of problem (7): unit = each point's monomial vector phi(p) scaled to length 1, so that far points "
+        "(whose degree-4 moments dominate the sum) cannot pull the smallest eigenvectors through themselves and "
+        "mask as inliers; none = the paper's plain sum. The score is the paper's algebraic distance either way.",
+        "Quadrics paper eq. 7, 20-22 (App. A.1); the weighting is OutlierLens' own", {"unit", "none"});
+    weights.paperValue = "none";
+    d.params = {quadricsCountParam(), dims, weights, contaminationParam()};
+    // Q-BASE is not equivariant (App. A.3): the unit row weights depend on where the origin and the
+    // units are. z-scores put the origin at the mean (2-D blobs with 5 % outliers, raw coordinates
+    // 0.66, z-scored 0.91; the real-data table is z-scored).
+    d.normalization = "zscore";
     d.make = [](ParamSet p) { return std::make_unique<QuadricsBaseDetector>(std::move(p)); };
     return d;
 }
@@ -737,8 +758,39 @@ Eigen::MatrixXd QuadricsBaseDetector::featureMap(const Eigen::MatrixXd& X)
     return Phi;
 }
 
-Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
+int QuadricsBaseDetector::autoDims(Eigen::Index n, int p)
 {
+    int k = std::max(1, p);
+    while (k > 1 && 10 * blockSize64(k) > n)
+        --k;
+    return k;
+}
+
+Eigen::MatrixXd QuadricsBaseDetector::fitCoordinates(const Eigen::MatrixXd& X) const
+{
+    if (m_axes.size() == 0)
+        return X;
+    return (X.rowwise() - m_mean.transpose()) * m_axes;
+}
+
+Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& Xin, const Progress& progress)
+{
+    const auto pin = static_cast<int>(Xin.cols());
+    const int dims = autoInt("dims", autoDims(Xin.rows(), pin));
+    // dims < p: the centred coordinates on the first `dims` principal axes (covariance eigenvectors).
+    Eigen::VectorXd mean;
+    Eigen::MatrixXd axes;
+    if (dims > 0 && dims < pin) {
+        mean = Xin.colwise().mean().transpose();
+        const Eigen::MatrixXd C = Xin.rowwise() - mean.transpose();
+        const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> pca(C.transpose() * C);
+        if (pca.info() != Eigen::Success)
+            throw DataError("quadrics-base: the principal axes of the data could not be computed");
+        axes = pca.eigenvectors().rightCols(dims).rowwise().reverse(); // largest variance first
+        for (int k = 0; k < dims; ++k)
+            fixSign(axes.col(k));
+    }
+    const Eigen::MatrixXd X = axes.size() == 0 ? Xin : Eigen::MatrixXd((Xin.rowwise() - mean.transpose()) * axes);
     const auto p = static_cast<int>(X.cols());
     const int m = params().getInt("m") == 0 ? QuadricsDetector::autoQuadrics(p) : params().getInt("m");
     {
@@ -769,7 +821,8 @@ Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& X, const Prog
                           "or reduce the features first (e.g. PCA)");
     // App. A.1–A.2: Σ_j Σ_k f_k(p_j)² = Σ_k v(f_k)ᵀ (Σ_j φ(p_j)φ(p_j)ᵀ) v(f_k) under ⟨v(f_k), v(f_l)⟩ = δ_kl
     // is minimised by the eigenvectors of the m smallest eigenvalues (non-centred PCA in feature space).
-    const Eigen::MatrixXd M = momentMatrix(X, [&](double f) { progress.report(0.6 * f, "moment matrix"); });
+    const Eigen::MatrixXd M = momentMatrix(X, [&](double f) { progress.report(0.6 * f, "moment matrix"); },
+                                           params().getChoice("weights") == "unit");
     if (!M.allFinite()) {
         // M holds degree-4 moments (App. A.1): |x| above ~1e77 overflows double precision.
         std::ostringstream msg;
@@ -794,15 +847,18 @@ Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& X, const Prog
     for (int k = 0; k < m; ++k)
         fixSign(V.col(k));
     // Commit.
+    m_mean = std::move(mean);
+    m_axes = std::move(axes);
     m_V = std::move(V);
     m_eigenvalues = es.eigenvalues();
     m_nullSpace = static_cast<int>(null);
-    return doScore(X);
+    return doScore(Xin);
 }
 
-Eigen::VectorXd QuadricsBaseDetector::doScore(const Eigen::MatrixXd& X) const
+Eigen::VectorXd QuadricsBaseDetector::doScore(const Eigen::MatrixXd& Xin) const
 {
     // Sec. 4.1: d(p, Z(F)) ≈ (Σ_k |f_k(p)|²)^{1/2} = ‖Vᵀφ(p)‖ = d(φ(p), V_m^⊥) (eq. 22, 25).
+    const Eigen::MatrixXd X = fitCoordinates(Xin);
     Eigen::VectorXd out(X.rows());
     for (Eigen::Index r = 0; r < X.rows(); r += kChunk) {
         const Eigen::Index len = std::min(kChunk, X.rows() - r);
@@ -815,8 +871,20 @@ std::vector<Quadric> QuadricsBaseDetector::quadrics() const
 {
     requireFitted("quadrics");
     std::vector<Quadric> qs;
-    for (Eigen::Index k = 0; k < m_V.cols(); ++k)
-        qs.push_back(quadricFromCoefficients(m_V.col(k), inputDimension()));
+    const int k = m_axes.size() == 0 ? inputDimension() : static_cast<int>(m_axes.cols());
+    for (Eigen::Index j = 0; j < m_V.cols(); ++j) {
+        Quadric q = quadricFromCoefficients(m_V.col(j), k);
+        if (m_axes.size() != 0) {
+            // f(Pᵀ(x − μ)) = xᵀA'x + b'ᵀx + c' with A' = PAPᵀ, b' = Pb − 2A'μ, c' = μᵀA'μ − (Pb)ᵀμ + c.
+            Quadric out;
+            out.A = m_axes * q.A * m_axes.transpose();
+            const Eigen::VectorXd Pb = m_axes * q.b;
+            out.b = Pb - 2.0 * out.A * m_mean;
+            out.c = m_mean.dot(out.A * m_mean) - Pb.dot(m_mean) + q.c;
+            q = std::move(out);
+        }
+        qs.push_back(std::move(q));
+    }
     return qs;
 }
 
@@ -847,13 +915,35 @@ std::map<std::string, double> QuadricsBaseDetector::figures() const
 
 nlohmann::json QuadricsBaseDetector::saveState() const
 {
-    return {{"m", m_V.cols()}, {"coefficients", flat(m_V)}, {"eigenvalues", flat(m_eigenvalues)},
-            {"null_space", m_nullSpace}};
+    nlohmann::json j = {{"m", m_V.cols()}, {"coefficients", flat(m_V)}, {"eigenvalues", flat(m_eigenvalues)},
+                        {"null_space", m_nullSpace}};
+    if (m_axes.size() != 0) {
+        j["dims"] = m_axes.cols();
+        j["mean"] = flat(m_mean);
+        j["axes"] = flat(m_axes);
+    }
+    return j;
 }
 
 void QuadricsBaseDetector::loadState(const nlohmann::json& s)
 {
-    const int p = inputDimension();
+    const int pin = inputDimension();
+    // Models without "dims" (older ones, or dims = p) fit the input coordinates themselves.
+    const auto dims = s.contains("dims") ? jsonInt(s.at("dims"), "quadrics-base model: dims") : pin;
+    if (dims < 1 || dims > pin)
+        throw DataError("quadrics-base model: dims " + std::to_string(dims) + " does not fit dimension " + std::to_string(pin));
+    Eigen::VectorXd mean;
+    Eigen::MatrixXd axes;
+    if (dims < pin) {
+        const auto mu = s.at("mean").get<std::vector<double>>();
+        const auto P = s.at("axes").get<std::vector<double>>();
+        if (static_cast<Eigen::Index>(mu.size()) != pin || static_cast<Eigen::Index>(P.size()) != pin * dims)
+            throw DataError("quadrics-base model: mean/axes do not match dimension " + std::to_string(pin) + " and dims "
+                            + std::to_string(dims));
+        mean = Eigen::Map<const Eigen::VectorXd>(mu.data(), pin);
+        axes = Eigen::Map<const Eigen::MatrixXd>(P.data(), pin, dims);
+    }
+    const int p = static_cast<int>(dims);
     if (p > 4096) // D = (p² + 3p)/2 + 1 coefficients per quadric would overflow an int
         throw DataError("quadrics-base model: dimension " + std::to_string(p) + " is too large");
     const int D = QuadricsObjective::blockSize(p);
@@ -866,6 +956,8 @@ void QuadricsBaseDetector::loadState(const nlohmann::json& s)
     const auto null = s.value("null_space", 0);
     if (null < 0 || null > D)
         throw DataError("quadrics-base model: null_space " + std::to_string(null) + " does not fit D=" + std::to_string(D));
+    m_mean = std::move(mean);
+    m_axes = std::move(axes);
     m_V = Eigen::Map<const Eigen::MatrixXd>(V.data(), D, m);
     m_eigenvalues = Eigen::Map<const Eigen::VectorXd>(ev.data(), D);
     m_nullSpace = static_cast<int>(null);

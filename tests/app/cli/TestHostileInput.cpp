@@ -484,7 +484,7 @@ private slots:
         for (Eigen::Index i = 0; i < X.size(); ++i) X.data()[i] = g(rng);
         QElapsedTimer t;
         t.start();
-        auto base = Registry::instance().create("quadrics-base", {});
+        auto base = Registry::instance().create("quadrics-base", {{"dims", "0"}}); // all 120 features (paper)
         try {
             base->fit(X);
             QFAIL("quadrics-base fitted a 7381x7381 moment matrix");

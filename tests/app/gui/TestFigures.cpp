@@ -71,8 +71,9 @@ class TestFigures : public QObject {
 private slots:
     void manyQuadricsAreSummarisedAndChosen()
     {
-        // WBC (p = 30, PCA 3-D) with Q-BASE: 29 quadrics. 3-D default: the first 3 drawn, the legend
-        // says "3 of 29"; the chooser picks the 3 the selected point violates most.
+        // WBC (p = 30, PCA 3-D) with Q-BASE: 8 quadrics (defaults: dims = auto = 9 principal axes for
+        // 569 rows, m = 9 - 1; the paper's all-features setting gave 29). 3-D default: the first 3
+        // drawn, the legend says "3 of 8"; the chooser picks the 3 the selected point violates most.
         MainWindow w;
         w.setInteractive(false);
         activate(w);
@@ -81,16 +82,16 @@ private slots:
         trainAndWaitForField(w);
         const auto r = w.document()->result();
         QVERIFY(r);
-        QCOMPARE(r->geometry.quadrics.size(), std::size_t(29));
+        QCOMPARE(r->geometry.quadrics.size(), std::size_t(8));
         const GeometryChoice& c = w.view()->geometryChoice();
         QCOMPARE(std::count(c.quadrics.begin(), c.quadrics.end(), true), long(GeometryChoice::kDefaultQuadrics3D));
-        QVERIFY2(has(w.view(), "quadrics: 3 of 29 shown (choose: Layers menu)"), qPrintable(entries(w.view())));
+        QVERIFY2(has(w.view(), "quadrics: 3 of 8 shown (choose: Layers menu)"), qPrintable(entries(w.view())));
         QVERIFY(!has(w.view(), "quadric 1 (zero set)"));
         QVERIFY(w.viewControls()->chooseGeometryAction()->isEnabled());
 
         w.document()->setSelectedPoint(0);
         GeometryChooserDialog dialog(w.document(), w.view()->geometryChoice());
-        QCOMPARE(dialog.list()->count(), 29);
+        QCOMPARE(dialog.list()->count(), 8);
         QVERIFY(dialog.chooseMostViolated(3));
         const GeometryChoice picked = dialog.choice();
         QCOMPARE(std::count(picked.quadrics.begin(), picked.quadrics.end(), true), 3L);
@@ -102,7 +103,7 @@ private slots:
         GeometryChoice two = picked;
         two.quadrics[top[2]] = false;
         w.view()->setGeometryChoice(two);
-        QVERIFY2(has(w.view(), "quadrics: 2 of 29 shown (choose: Layers menu)"), qPrintable(entries(w.view())));
+        QVERIFY2(has(w.view(), "quadrics: 2 of 8 shown (choose: Layers menu)"), qPrintable(entries(w.view())));
         // A retraining with the same count keeps the user's choice.
         trainAndWaitForField(w);
         QCOMPARE(w.view()->geometryChoice().quadrics, two.quadrics);

@@ -5,10 +5,12 @@
 #include "base/Errors.h"
 #include "base/Rng.h"
 #include "data/Generators.h"
+#include "detectors/quadrics/QuadricsDetector.h"
 #include "metrics/Metrics.h"
 #include "registry/Registry.h"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -222,7 +224,7 @@ private slots:
         // quadrics pass through every point; the old fit returned their rounding-level residuals as
         // scores. Now refused, naming D and the way out.
         const Eigen::MatrixXd X = gaussian(6, 3, 12);
-        auto d = Registry::instance().create("quadrics-base", {{"m", "2"}});
+        auto d = Registry::instance().create("quadrics-base", {{"m", "2"}, {"dims", "0"}});
         try {
             d->fit(X);
             QFAIL("n < D must be refused");
@@ -234,10 +236,56 @@ private slots:
         // Points exactly on a sphere (n ≥ D): the null space is the answer and is reported.
         Eigen::MatrixXd S = gaussian(40, 3, 13);
         S = S.array().colwise() / S.rowwise().norm().array();
-        auto q = Registry::instance().create("quadrics-base", {{"m", "1"}});
+        auto q = Registry::instance().create("quadrics-base", {{"m", "1"}, {"dims", "0"}});
         q->fit(S);
         QCOMPARE(q->figures().at("moment_null_space"), 1.0);
         QVERIFY(q->trainingScores().maxCoeff() < 1e-8);
+    }
+
+    void quadricsBaseDefaultsResistMaskingAndKeepTenRowsPerMonomial()
+    {
+        // The rule: largest k ≤ p with (k+1)(k+2)/2 ≤ n/10 (checked by hand: WBC 569 × 30 → 9, D = 55;
+        // Ionosphere 351 × 33 → 6, D = 28; 100 × 3 → 3, D = 10, no projection; 29 × 3 → 1).
+        QCOMPARE(QuadricsBaseDetector::autoDims(569, 30), 9);
+        QCOMPARE(QuadricsBaseDetector::autoDims(351, 33), 6);
+        QCOMPARE(QuadricsBaseDetector::autoDims(100, 3), 3);
+        QCOMPARE(QuadricsBaseDetector::autoDims(29, 3), 1);
+        QCOMPARE(QuadricsBaseDetector::autoDims(58000, 9), 9);
+        // 12-D Gaussian inliers (n = 300: D = 91 monomials, 3.3 rows each) and 15 points 6σ out along
+        // random directions. The paper's setting (all features, plain sum of eq. 7) ranks them as the
+        // most normal points: their degree-4 moments dominate the moment matrix, so its smallest
+        // eigenvectors pass through them (AUROC 0.00 with numpy on a similar draw). The defaults: unit
+        // row weights and k = 6 principal axes (D = 28).
+        Eigen::MatrixXd X = gaussian(315, 12, 21);
+        for (Eigen::Index i = 300; i < 315; ++i)
+            X.row(i) *= 6.0 / X.row(i).norm() * std::sqrt(12.0);
+        Eigen::VectorXi y = Eigen::VectorXi::Zero(315);
+        y.tail(15).setOnes();
+        auto d = Registry::instance().create("quadrics-base");
+        d->fit(X);
+        QCOMPARE(d->params().getInt("dims"), 6);
+        QCOMPARE(d->params().text("dims"), std::string("auto"));
+        const double a = auroc(d->trainingScores(), y);
+        auto paper = Registry::instance().create("quadrics-base", {{"dims", "0"}, {"weights", "none"}});
+        paper->fit(X);
+        const double b = auroc(paper->trainingScores(), y);
+        QVERIFY2(a >= 0.9 && b < 0.5, qPrintable(QString("defaults AUROC %1, paper setting %2").arg(a).arg(b)));
+        // The quadrics drawn are those scored: score² = Σ_k f_k(x)² with f_k mapped back to input
+        // coordinates (f(Pᵀ(x − μ)) expanded) — an independent evaluation of the same model.
+        const auto qs = d->geometry().quadrics;
+        QCOMPARE(qs.size(), std::size_t(5)); // m = auto = k − 1
+        for (Eigen::Index i = 0; i < 20; ++i) {
+            const Eigen::VectorXd x = X.row(i).transpose();
+            double sum = 0.0;
+            for (const Quadric& q : qs) {
+                const double f = x.dot(q.A * x) + q.b.dot(x) + q.c;
+                sum += f * f;
+            }
+            QVERIFY(std::abs(std::sqrt(sum) - d->trainingScores()(i)) <= 1e-9 * (1.0 + d->trainingScores()(i)));
+        }
+        // A saved model scores the same (mean and axes are part of the state).
+        auto back = Registry::instance().load(nlohmann::json::parse(d->toJson().dump()));
+        QVERIFY((back->score(X) - d->trainingScores()).cwiseAbs().maxCoeff() < 1e-12);
     }
 
     void paperSettingsAreOneStepAway()

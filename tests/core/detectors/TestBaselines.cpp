@@ -59,6 +59,8 @@ double halton(int i, int b)
     return r;
 }
 
+constexpr int kPrimes[] = {2, 3, 5, 7, 11, 13};
+
 void haltonData(Eigen::MatrixXd& X, Eigen::VectorXi& y)
 {
     X.resize(525, 2);
@@ -132,11 +134,35 @@ private slots:
         QFETCH(std::vector<double>, train);
         QFETCH(std::vector<double>, query);
         const Eigen::MatrixXd X = rows(kLofX, 2);
-        auto d = k == 20 ? Registry::instance().create("lof")
-                         : Registry::instance().create("lof", {{"k", std::to_string(k)}});
+        // k_min = 0: the single LOF_k that scikit-learn computes (the default ranks by the maximum over
+        // MinPts 10 … 20, checked below).
+        auto d = Registry::instance().create("lof", {{"k", std::to_string(k)}, {"k_min", "0"}});
         d->fit(X);
         compareRel(d->trainingScores(), vec(train), 1e-12, "training LOF");
         compareRel(d->score(rows(kQ, 2)), vec(query), 1e-12, "novelty LOF");
+    }
+
+    void lofDefaultIsTheMaximumOverAMinPtsRange()
+    {
+        // LOF paper sec. 7: rank by max LOF_MinPts over MinPts = 10 … 20. Independent: eleven single-k
+        // fits (each equal to scikit-learn, above) and their elementwise maximum; training and new rows.
+        const Eigen::MatrixXd X = rows(kLofX, 2);
+        auto d = Registry::instance().create("lof");
+        d->fit(X);
+        QCOMPARE(d->params().getInt("k_min"), 10);
+        Eigen::VectorXd train = Eigen::VectorXd::Zero(X.rows()), query = Eigen::VectorXd::Zero(5);
+        for (int k = 10; k <= 20; ++k) {
+            auto s = Registry::instance().create("lof", {{"k", std::to_string(k)}, {"k_min", "0"}});
+            s->fit(X);
+            train = train.cwiseMax(s->trainingScores());
+            query = query.cwiseMax(s->score(rows(kQ, 2)));
+        }
+        compareRel(d->trainingScores(), train, 1e-12, "max training LOF");
+        compareRel(d->score(rows(kQ, 2)), query, 1e-12, "max novelty LOF");
+        QCOMPARE(d->figures().at("k_min_used"), 10.0);
+        // A saved model keeps the range.
+        auto back = Registry::instance().load(d->toJson());
+        compareRel(back->score(rows(kQ, 2)), query, 1e-12, "reloaded");
     }
 
     void lofCapsKAtNMinusOne()
@@ -205,7 +231,7 @@ private slots:
         }
         // LOF on the training matrix is explained as scored (without the row itself): the outlier
         // (4, 4) has LOF 2.4177 = the ratio of its neighbours' density to its own.
-        auto lof = Registry::instance().create("lof");
+        auto lof = Registry::instance().create("lof", {{"k_min", "0"}});
         lof->fit(X);
         const QString w = QString::fromStdString(lof->explain(X)[30]);
         const QStringList parts = w.split(' ');
@@ -322,6 +348,66 @@ private slots:
             auto e = Registry::instance().create("mcd", {{"seed", std::to_string(seed)}});
             e->fit(X);
             compareRel(e->trainingScores(), d->trainingScores(), 1e-12, "other seed");
+        }
+    }
+
+    void mcdGeometryIsItsDecisionEllipsoid_data()
+    {
+        QTest::addColumn<int>("p");
+        QTest::newRow("2-D") << 2;
+        QTest::newRow("3-D") << 3;
+        QTest::newRow("5-D") << 5;
+    }
+
+    void mcdGeometryIsItsDecisionEllipsoid()
+    {
+        // The drawn quadrics are {x : d²(x) = threshold} and {x : d²(x) = χ²_p(0.975)}: points on each
+        // zero set, built from the quadric's own A, b, c (centre −A⁻¹b/2, eigen-axes of A), score
+        // exactly the radius² by the detector's score (Mahalanobis² in its scaled coordinates, an
+        // independent path); the axes of A are the eigenvectors of covariance().
+        QFETCH(int, p);
+        Eigen::MatrixXd X(300, p);
+        for (int i = 0; i < 300; ++i)
+            for (int j = 0; j < p; ++j)
+                X(i, j) = 3.0 * (halton(i + 1, kPrimes[j]) - 0.5) * (1.0 + j) + 0.4 * (j > 0 ? X(i, j - 1) : 0.0);
+        for (int i = 0; i < 15; ++i) // far points so the robust fit differs from the plain one
+            X.row(i).array() += 25.0;
+        auto d = Registry::instance().create("mcd");
+        d->fit(X);
+        const Geometry g = d->geometry();
+        QCOMPARE(g.quadrics.size(), std::size_t(2));
+        const auto& m = dynamic_cast<const McdDetector&>(*d);
+        const double radii[2] = {d->threshold(), McdDetector::chi2Isf(0.025, p)};
+        const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> cov(m.covariance());
+        for (int k = 0; k < 2; ++k) {
+            const Quadric& q = g.quadrics[std::size_t(k)];
+            QVERIFY(q.ellipsoid);
+            QVERIFY(!q.name.empty());
+            const Eigen::VectorXd centre = -0.5 * q.A.ldlt().solve(q.b);
+            const double level = centre.dot(q.A * centre) - q.c; // (x−T)ᵀA(x−T) = level on the zero set
+            QVERIFY(std::abs(level - radii[k]) <= 1e-9 * radii[k]);
+            compareRel(centre, m.location(), 1e-9, "ellipsoid centre");
+            const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(q.A);
+            // Axes: A = S⁻¹ has the covariance's eigenvectors (eigenvalues reversed, distinct here).
+            for (int a = 0; a < p; ++a)
+                QVERIFY(std::abs(std::abs(es.eigenvectors().col(a).dot(cov.eigenvectors().col(p - 1 - a))) - 1.0) < 1e-9);
+            Eigen::MatrixXd P(2 * p + 8, p);
+            for (int a = 0; a < p; ++a) { // the ends of every axis and points between them
+                const Eigen::VectorXd e = es.eigenvectors().col(a) * std::sqrt(level / es.eigenvalues()(a));
+                P.row(2 * a) = (centre + e).transpose();
+                P.row(2 * a + 1) = (centre - e).transpose();
+            }
+            for (int t = 0; t < 8; ++t) {
+                Eigen::VectorXd w(p);
+                for (int j = 0; j < p; ++j)
+                    w(j) = std::cos(0.7 * t + 1.3 * j);
+                const double norm2 = w.dot(es.eigenvalues().asDiagonal() * w);
+                P.row(2 * p + t) = (centre + es.eigenvectors() * w * std::sqrt(level / norm2)).transpose();
+            }
+            const Eigen::VectorXd s = d->score(P);
+            for (Eigen::Index i = 0; i < s.size(); ++i)
+                QVERIFY2(std::abs(s(i) - radii[k]) <= 1e-9 * radii[k],
+                         qPrintable(QString("point %1: d² %2, radius² %3").arg(i).arg(s(i), 0, 'g', 17).arg(radii[k])));
         }
     }
 

@@ -160,6 +160,76 @@ private slots:
         QVERIFY(Q.row(1).isApprox(Eigen::RowVector3d(3, 2, 0)));
     }
 
+    void ellipsoidShadowIsTheMarginalEllipse()
+    {
+        // A 5-D ellipsoid fitted in z-scored coordinates, seen through a 2-D basis of feature space.
+        // Support-function check, independent of the formula: for a display direction w the point of
+        // the ellipsoid that goes furthest along w is z* = c + r·S Lᵀw/√(wᵀLSLᵀw) (Lagrange); mapped
+        // back by the normaliser and the projection (their own code) it must lie on the shadow's zero
+        // set with the shadow's gradient parallel to w, and (z*−c)ᵀS⁻¹(z*−c) = r².
+        const int p = 5;
+        Eigen::MatrixXd D(40, p);
+        for (int i = 0; i < 40; ++i)
+            for (int j = 0; j < p; ++j)
+                D(i, j) = std::sin(1.7 * i + 0.9 * j * j) * (1.0 + 2.0 * j) + 10.0 * j;
+        Normalizer zs(Normalization::ZScore);
+        zs.fit(D);
+        Eigen::MatrixXd R(p, p);
+        for (int i = 0; i < p; ++i)
+            for (int j = 0; j < p; ++j)
+                R(i, j) = std::cos(0.3 * i * j + 0.5 * i + 0.2);
+        const Eigen::MatrixXd S = R * R.transpose() + 0.3 * Eigen::MatrixXd::Identity(p, p);
+        Eigen::VectorXd c(p);
+        c << 0.3, -0.2, 0.1, 0.5, -0.4;
+        const double r2 = 7.5;
+        const Quadric q = ellipsoidQuadric(c, S, r2, "E");
+        Eigen::MatrixXd B0(p, 2);
+        for (int i = 0; i < p; ++i) {
+            B0(i, 0) = std::cos(1.0 + i);
+            B0(i, 1) = std::sin(0.4 * i * i + 0.3);
+        }
+        Projection pr = chosenBasis(Eigen::HouseholderQR<Eigen::MatrixXd>(B0).householderQ() * Eigen::MatrixXd::Identity(p, 2));
+        pr.origin = D.colwise().mean().transpose() + Eigen::VectorXd::Constant(p, 0.25);
+        const Quadric sh = ellipsoidShadow(q, zs, pr);
+        QCOMPARE(sh.A.rows(), Eigen::Index(2));
+        QVERIFY(sh.ellipsoid && sh.name == "E");
+        // The linear part of u(z), from the normaliser and projection themselves.
+        auto display = [&](const Eigen::VectorXd& z) {
+            return Eigen::Vector2d(pr.toDisplay(zs.inverseTransform(z.transpose(), pr.origin)).row(0).head<2>().transpose());
+        };
+        Eigen::MatrixXd L(2, p);
+        for (int j = 0; j < p; ++j)
+            L.col(j) = display(c + Eigen::VectorXd::Unit(p, j)) - display(c);
+        for (int t = 0; t < 12; ++t) {
+            const Eigen::Vector2d w(std::cos(0.52 * t), std::sin(0.52 * t));
+            const Eigen::VectorXd Sw = S * L.transpose() * w;
+            const Eigen::VectorXd z = c + std::sqrt(r2) * Sw / std::sqrt(w.dot(L * Sw));
+            QVERIFY(near((z - c).dot(S.ldlt().solve(z - c)), r2, 1e-9));
+            const Eigen::Vector2d u = display(z);
+            const double f = u.dot(sh.A * u) + sh.b.dot(u) + sh.c;
+            QVERIFY2(std::abs(f) < 1e-9 * std::abs(sh.c), qPrintable(QString("f = %1").arg(f)));
+            const Eigen::Vector2d grad = 2.0 * sh.A * u + sh.b;
+            QVERIFY(std::abs(grad.normalized().dot(w) - 1.0) < 1e-9);
+        }
+        // p ≤ 3 with the identity projection: the shadow is the ellipsoid itself (same zero set).
+        Normalizer none(Normalization::None);
+        none.fit(D.leftCols(2));
+        Projection id;
+        id.origin = Eigen::Vector2d::Zero();
+        id.basis = Eigen::Matrix2d::Identity();
+        const Quadric q2 = ellipsoidQuadric(c.head(2), S.topLeftCorner(2, 2), r2, "E2");
+        const Quadric s2 = ellipsoidShadow(q2, none, id);
+        QVERIFY((s2.A - q2.A).norm() < 1e-9 * q2.A.norm() && (s2.b - q2.b).norm() < 1e-9 * q2.A.norm()
+                && near(s2.c, q2.c, 1e-9));
+        // Not an ellipsoid, or an l2 normaliser (not affine): nothing to project (drawn as a slice).
+        Quadric plain = q;
+        plain.ellipsoid = false;
+        QCOMPARE(ellipsoidShadow(plain, zs, pr).A.rows(), Eigen::Index(0));
+        Normalizer l2(Normalization::L2);
+        l2.fit(D);
+        QCOMPARE(ellipsoidShadow(q, l2, pr).A.rows(), Eigen::Index(0));
+    }
+
     void glyphOfADiagonalCovarianceHasTheScaledSigmasAsAxes()
     {
         const Eigen::MatrixXd X = Eigen::MatrixXd::Random(5, 2);
