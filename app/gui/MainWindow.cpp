@@ -129,6 +129,13 @@ MainWindow::MainWindow(QWidget* parent)
                         .arg(s, 0, 'f', 2)
                         .arg(r ? r->fitSeconds : 0.0, 0, 'f', 3)
                         .arg(r ? r->threshold : 0.0, 0, 'g', 4));
+        if (r && !r->trainingRows.empty()) { // fit on a part, score all
+            const QString text = tr("fitted on %1 of %2 points; all scored (training points ringed)")
+                                     .arg(r->trainingRows.size())
+                                     .arg(r->scores.size());
+            m_log->info(text);
+            statusBar()->showMessage(text, 8000);
+        }
         if (m_doc->thresholdIsUserSet())
             m_log->info(tr("kept your threshold %1 (the detector's own: %2)")
                             .arg(m_doc->threshold(), 0, 'g', 4)
