@@ -248,7 +248,11 @@ void DetectorPanel::start(bool keepUserThreshold)
     m_lossSeries = -1;
     FitSubset fitOn = fitSubset();
     if (fitOn.kind == FitSubset::Kind::Rows && fitOn.rows.empty()) {
-        fitOn.rows = m_doc->pointSelection();
+        // A retrain after an edit fits on the same points as before (their rows after the edit),
+        // not on whatever the edit left selected (often just the point added or moved).
+        const auto previous = m_doc->result();
+        fitOn.rows = keepUserThreshold && previous && !previous->trainingRows.empty() ? previous->trainingRows
+                                                                                       : m_doc->pointSelection();
         if (fitOn.rows.empty()) {
             const QString why = tr("fit on selected points: nothing is selected (select with B + drag, or "
                                    "L + drag for a lasso), or fit on all points");

@@ -198,6 +198,8 @@ std::vector<std::string> inputPaths(const Args& a)
     std::vector<std::string> in;
     for (const char* k : {"input", "fit-input", "calibrate", "train", "test", "model"})
         if (a.options.count(k)) in.push_back(a.options.at(k));
+    if (a.options.count("fit-on") && a.options.at("fit-on").rfind("rows:", 0) == 0)
+        in.push_back(a.options.at("fit-on").substr(5)); // --fit-on rows:FILE
     return in;
 }
 

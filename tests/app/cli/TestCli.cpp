@@ -417,6 +417,15 @@ private slots:
         QCOMPARE(rs.X.col(3).sum(), 8.0);
         QCOMPARE(rs.X(5, 3), 1.0);
         QCOMPARE(rs.X(6, 3), 0.0);
+        // The rows file is an input: --output must not overwrite it.
+        QVERIFY(cli(with({"score", "--input", path("fo.csv"), "--fit-on", "rows:" + path("rows.txt"), "--output",
+                          path("rows.txt")})).code != 0);
+        {
+            std::ifstream f(path("rows.txt"));
+            std::string first;
+            std::getline(f, first);
+            QCOMPARE(QString::fromStdString(first), QString("0, 1 2"));
+        }
 
         // Refusals: a part and another fit file, a bad fraction, a label without labels, --model.
         for (const std::vector<std::string>& bad :

@@ -255,13 +255,22 @@ private slots:
             QString error;
             QVERIFY2(w.sessions()->save(path, &error), qPrintable(error));
 
+            // An edit (a point added far away) auto-retrains on the same points, not on what the edit
+            // left selected; the new point is scored as new data.
+            QSignalSpy retrained(w.trainer(), &TrainingController::finished);
+            w.dataEditor()->addPoint({2.5, 2.5}, false);
+            QVERIFY(retrained.wait(20000));
+            QCOMPARE(w.document()->result()->trainingRows, selection);
+            QCOMPARE(w.document()->result()->scores.size(), Eigen::Index(121));
+
             // Nothing selected: fitting on the selection is refused with a reason, the result stays.
+            const auto before = w.document()->result();
             w.document()->setPointSelection({});
             QSignalSpy err(w.detectorPanel(), &DetectorPanel::errorMessage);
             w.detectorPanel()->train();
             QCOMPARE(err.count(), 1);
             QVERIFY(!w.trainer()->isRunning());
-            QCOMPARE(w.document()->result(), r);
+            QCOMPARE(w.document()->result(), before);
             // All points again: an ordinary fit, no rings.
             fitOn->setCurrentIndex(fitOn->findData(int(FitSubset::Kind::All)));
             QVERIFY(trainAndWait(w));
