@@ -46,6 +46,7 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     auto geometry = std::make_unique<GeometryLayer>();
     auto uncertainty = std::make_unique<UncertaintyLayer>();
     auto selection = std::make_unique<SelectionLayer>(m_spriteScale);
+    auto training = std::make_unique<SelectionLayer>(m_spriteScale, SelectionLayer::Marks::Training);
     auto points = std::make_unique<PointLayer>(m_spriteScale);
     auto legendAxes = std::make_unique<LegendAxesLayer>();
     m_fieldLayer = field.get();
@@ -53,11 +54,13 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     m_uncertaintyLayer = uncertainty.get();
     m_pointLayer = points.get();
     m_selectionLayer = selection.get();
+    m_trainingLayer = training.get();
     m_legendAxesLayer = legendAxes.get();
     m_layers.push_back(std::move(field));
     m_layers.push_back(std::move(geometry));
     m_layers.push_back(std::move(uncertainty));
     m_layers.push_back(std::move(selection)); // halos behind the points they surround
+    m_layers.push_back(std::move(training));  // training rings over the halos, behind the points
     m_layers.push_back(std::move(points));
     m_layers.push_back(std::move(legendAxes)); // last: the legend describes the others
     for (auto& layer : m_layers)
@@ -451,6 +454,11 @@ void CloudView::selectRegion(const QPolygonF& widgetPolygon, SelectionOp op)
 long CloudView::selectionHaloCount() const
 {
     return m_selectionLayer->haloCount();
+}
+
+long CloudView::trainingRingCount() const
+{
+    return m_trainingLayer->haloCount();
 }
 
 GridSpec CloudView::gridSpec() const

@@ -137,6 +137,8 @@ public:
     void selectRegion(const QPolygonF& widgetPolygon, SelectionOp op);
     /// Number of selection halos drawn (for tests).
     long selectionHaloCount() const;
+    /// Number of training rings drawn (points a model fitted on a part was fitted on; for tests).
+    long trainingRingCount() const;
 
     /// Which quadrics and hyperplane frames are drawn (their layers on): reset to
     /// GeometryChoice::defaults when a result brings other counts (3-D: the first 3 of many
@@ -223,6 +225,7 @@ private:
     UncertaintyLayer* m_uncertaintyLayer = nullptr;
     PointLayer* m_pointLayer = nullptr;
     SelectionLayer* m_selectionLayer = nullptr;
+    SelectionLayer* m_trainingLayer = nullptr; // rings around the training points of a part fit
     LegendAxesLayer* m_legendAxesLayer = nullptr;
 };
 

@@ -8,6 +8,8 @@
 #include "TrainingController.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -19,12 +21,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace olens {
 
 DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* controller, QWidget* parent)
     : QWidget(parent), m_doc(document), m_controller(controller), m_detector(new QComboBox),
-      m_summary(new QLabel), m_norm(new QComboBox), m_form(new ParamForm), m_train(new QPushButton(tr("Train"))),
+      m_summary(new QLabel), m_norm(new QComboBox), m_fitOn(new QComboBox), m_fitLabel(new QComboBox),
+      m_fraction(new QDoubleSpinBox), m_seed(new QSpinBox), m_fitDetails(new QWidget), m_form(new ParamForm), m_train(new QPushButton(tr("Train"))),
       m_cancel(new QPushButton(tr("Cancel"))), m_defaults(new QPushButton(tr("Defaults"))),
       m_paper(new QPushButton(tr("Paper"))),
       m_progress(new QProgressBar), m_status(new QLabel), m_loss(new PlotWidget), m_guidance(new QLabel)
@@ -41,6 +45,32 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
         m_norm->addItem(n);
     m_norm->setToolTip(tr("Normalisation fitted on the training data: zscore (KIC paper), l2 rows (GODS, "
                           "quadrics papers), minmax, or none. Preselected from the detector's paper."));
+    // Fit on a part, score all: every point is scored, the training points are ringed in the view.
+    m_fitOn->setObjectName(QStringLiteral("fitOn"));
+    m_fitOn->addItem(tr("all points"), int(FitSubset::Kind::All));
+    m_fitOn->addItem(tr("selected points"), int(FitSubset::Kind::Rows));
+    m_fitOn->addItem(tr("label value"), int(FitSubset::Kind::Label));
+    m_fitOn->addItem(tr("random fraction"), int(FitSubset::Kind::Fraction));
+    m_fitOn->setToolTip(tr("The points the detector (and the normalisation) is fitted on; every point is scored, "
+                           "the others as new data. Label value 0 = only the inliers (GODS paper's one-class "
+                           "protocol). Training points get a dark ring."));
+    m_fitLabel->setObjectName(QStringLiteral("fitOnLabel"));
+    m_fitLabel->setToolTip(tr("Fit on the points with this label value"));
+    m_fraction->setObjectName(QStringLiteral("fitOnFraction"));
+    m_fraction->setRange(0.01, 1.0);
+    m_fraction->setSingleStep(0.05);
+    m_fraction->setDecimals(2);
+    m_fraction->setValue(0.5);
+    m_fraction->setToolTip(tr("Fraction of the points drawn at random (the same points for the same seed)"));
+    m_seed->setObjectName(QStringLiteral("fitOnSeed"));
+    m_seed->setRange(0, 1000000);
+    m_seed->setPrefix(tr("seed "));
+    m_seed->setToolTip(tr("Seed of the random draw"));
+    auto* details = new QHBoxLayout(m_fitDetails);
+    details->setContentsMargins(0, 0, 0, 0);
+    details->addWidget(m_fitLabel, 1);
+    details->addWidget(m_fraction);
+    details->addWidget(m_seed);
     // No shortcuts on the buttons: Ctrl+T and Esc belong to the Train menu's actions (one owner
     // per key, otherwise Qt reports an ambiguous shortcut and does nothing).
     m_train->setToolTip(tr("Train on the loaded data in the background (Ctrl+T)"));
@@ -63,6 +93,8 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     top->addRow(tr("Detector"), m_detector);
     top->addRow(m_summary);
     top->addRow(tr("Normalise"), m_norm);
+    top->addRow(tr("Fit on"), m_fitOn);
+    top->addRow(m_fitDetails);
     m_guidance->setWordWrap(true);
     m_guidance->setStyleSheet("color: #1d4f7a;");
     m_guidance->hide();
@@ -106,6 +138,8 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     connect(m_controller, &TrainingController::finished, this, [this](double s) {
         m_progress->setValue(1000);
         QString text = tr("trained in %1 s").arg(s, 0, 'f', 2);
+        if (const auto r = m_doc->result(); r && !r->trainingRows.empty())
+            text += tr(" on %1 of %2 points").arg(r->trainingRows.size()).arg(r->scores.size());
         if (const auto r = m_doc->result(); r && r->detector)
             for (const auto& [name, value] : r->detector->figures())
                 text += QStringLiteral("; %1 %2").arg(QString::fromStdString(name)).arg(value, 0, 'g', 4);
@@ -127,7 +161,11 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     connect(m_doc, &DataDocument::datasetChanged, this, [this] {
         m_train->setEnabled(!m_doc->isEmpty() && !m_controller->isRunning());
         updateGuidance();
+        rebuildLabelValues();
     });
+    connect(m_fitOn, &QComboBox::currentIndexChanged, this, &DetectorPanel::updateFitOnControls);
+    rebuildLabelValues();
+    updateFitOnControls();
     onDetectorChanged();
     m_train->setEnabled(!m_doc->isEmpty());
 }
@@ -210,9 +248,91 @@ void DetectorPanel::start(bool keepUserThreshold)
     m_loss->setAxisTitles(tr("report"), tr("loss"));
     m_loss->setVisible(false);
     m_lossSeries = -1;
+    FitSubset fitOn = fitSubset();
+    if (fitOn.kind == FitSubset::Kind::Rows && fitOn.rows.empty()) {
+        // A retrain after an edit fits on the same points as before (their rows after the edit),
+        // not on whatever the edit left selected (often just the point added or moved).
+        const auto previous = m_doc->result();
+        fitOn.rows = keepUserThreshold && previous && !previous->trainingRows.empty() ? previous->trainingRows
+                                                                                       : m_doc->pointSelection();
+        if (fitOn.rows.empty()) {
+            const QString why = tr("fit on selected points: nothing is selected (select with B + drag, or "
+                                   "L + drag for a lasso), or fit on all points");
+            m_status->setText(why);
+            emit errorMessage(why);
+            return;
+        }
+    }
     m_progress->setValue(0);
     m_status->setText(tr("starting…"));
-    m_controller->train(currentDetector().toStdString(), values, normalization(), keepUserThreshold);
+    m_controller->train(currentDetector().toStdString(), values, normalization(), keepUserThreshold, fitOn);
+}
+
+FitSubset DetectorPanel::fitSubset() const
+{
+    FitSubset s;
+    s.kind = static_cast<FitSubset::Kind>(m_fitOn->currentData().toInt());
+    if (s.kind == FitSubset::Kind::Label)
+        s.label = m_fitLabel->currentData().toString().toStdString();
+    if (s.kind == FitSubset::Kind::Fraction) {
+        s.fraction = m_fraction->value();
+        s.seed = static_cast<std::uint64_t>(m_seed->value());
+    }
+    return s;
+}
+
+void DetectorPanel::setFitSubset(const FitSubset& s)
+{
+    // Given rows (not the selection) are not a choice of this dock: the selection is what it fits on.
+    m_fitOn->setCurrentIndex(std::max(0, m_fitOn->findData(int(s.kind))));
+    if (s.kind == FitSubset::Kind::Label) {
+        const QString v = QString::fromStdString(s.label);
+        if (m_fitLabel->findData(v) < 0)
+            m_fitLabel->addItem(v, v);
+        m_fitLabel->setCurrentIndex(m_fitLabel->findData(v));
+    }
+    if (s.kind == FitSubset::Kind::Fraction) {
+        m_fraction->setValue(s.fraction);
+        m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(s.seed, 1000000)));
+    }
+    updateFitOnControls();
+}
+
+void DetectorPanel::rebuildLabelValues()
+{
+    // The data's label values; text labels by name (FitSubset resolves either). Inliers (0) first.
+    const QString before = m_fitLabel->currentData().toString();
+    const QSignalBlocker block(m_fitLabel);
+    m_fitLabel->clear();
+    const Dataset& d = m_doc->dataset();
+    if (d.hasLabels()) {
+        const std::set<double> values(d.labels.data(), d.labels.data() + d.labels.size());
+        int count = 0;
+        for (double v : values) {
+            if (++count > 50 || v != v)
+                break;
+            const int id = static_cast<int>(v);
+            const bool named = id == v && id >= 0 && id < static_cast<int>(d.labelNames.size());
+            const QString value = named ? QString::fromStdString(d.labelNames[static_cast<std::size_t>(id)])
+                                        : QString::number(v, 'g', 17);
+            const QString name = d.labelName.empty() ? tr("label") : QString::fromStdString(d.labelName);
+            m_fitLabel->addItem(!named && v == 0.0 ? tr("%1 = 0 (inliers)").arg(name) : tr("%1 = %2").arg(name, value),
+                                value);
+        }
+    }
+    const int keep = m_fitLabel->findData(before);
+    m_fitLabel->setCurrentIndex(keep >= 0 ? keep : 0);
+    updateFitOnControls();
+}
+
+void DetectorPanel::updateFitOnControls()
+{
+    const auto kind = static_cast<FitSubset::Kind>(m_fitOn->currentData().toInt());
+    m_fitLabel->setVisible(kind == FitSubset::Kind::Label);
+    m_fitLabel->setEnabled(m_fitLabel->count() > 0);
+    m_fraction->setVisible(kind == FitSubset::Kind::Fraction);
+    m_seed->setVisible(kind == FitSubset::Kind::Fraction);
+    m_fitDetails->setVisible(kind == FitSubset::Kind::Label || kind == FitSubset::Kind::Fraction);
 }
 
 void DetectorPanel::onRunning(bool running)
@@ -222,6 +342,8 @@ void DetectorPanel::onRunning(bool running)
     m_detector->setEnabled(!running);
     m_form->setEnabled(!running);
     m_norm->setEnabled(!running);
+    m_fitOn->setEnabled(!running);
+    m_fitDetails->setEnabled(!running);
 }
 
 void DetectorPanel::onProgress(double fraction, const QString& message, double eta)

@@ -1,11 +1,15 @@
 #pragma once
 // The Detector dock: pick a registered detector, edit its parameters (form generated from the
-// schema), choose the normalisation, Train / Cancel with progress, ETA and a live loss plot.
+// schema), choose the normalisation and the rows to fit on (all, the selection, one label value,
+// a seeded random fraction), Train / Cancel with progress, ETA and a live loss plot.
+#include "data/FitSubset.h"
 #include "data/Normalizer.h"
 
 #include <QWidget>
 
 class QComboBox;
+class QDoubleSpinBox;
+class QSpinBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -28,6 +32,11 @@ public:
     Normalization normalization() const;
     void setNormalization(Normalization n);
     ParamForm* form() const { return m_form; }
+    /// "Fit on": what the next training fits on (Rows without rows = the selection at that time).
+    FitSubset fitSubset() const;
+    /// Sets the "Fit on" controls (sessions); a label value the data lack is added to the list.
+    void setFitSubset(const FitSubset& subset);
+    QComboBox* fitOnCombo() const { return m_fitOn; }
     QPushButton* trainButton() const { return m_train; }
     QPushButton* cancelButton() const { return m_cancel; }
     PlotWidget* lossPlot() const { return m_loss; }
@@ -51,12 +60,19 @@ private:
     void onProgress(double fraction, const QString& message, double eta);
     void onLoss(const QVector<double>& steps, const QVector<double>& values);
     void showTraces();
+    void rebuildLabelValues();
+    void updateFitOnControls();
 
     DataDocument* m_doc;
     TrainingController* m_controller;
     QComboBox* m_detector;
     QLabel* m_summary;
     QComboBox* m_norm;
+    QComboBox* m_fitOn;       // all points / selected points / label value / random fraction
+    QComboBox* m_fitLabel;    // label values of the data (text labels by name)
+    QDoubleSpinBox* m_fraction;
+    QSpinBox* m_seed;
+    QWidget* m_fitDetails;
     ParamForm* m_form;
     QPushButton* m_train;
     QPushButton* m_cancel;

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QLineEdit>
 
+#include <algorithm>
 #include <set>
 
 namespace olens {
@@ -21,7 +22,8 @@ RankingFilterBar::RankingFilterBar(DataDocument* document, QWidget* parent)
 {
     m_combo->setObjectName("rankingFilter");
     m_combo->setToolTip(tr("Which rows the table shows: all points, those flagged at the current threshold, "
-                           "the others, the selected points (box, lasso or picked), or one label value"));
+                           "the others, the selected points (box, lasso or picked), one label value, or the "
+                           "points a model fitted on a part was (not) trained on"));
     m_index->setObjectName("rankingGoToIndex");
     m_index->setPlaceholderText(tr("go to index"));
     m_index->setValidator(new QIntValidator(0, std::numeric_limits<int>::max(), m_index));
@@ -50,6 +52,10 @@ void RankingFilterBar::rebuildItems()
     m_combo->addItem(tr("flagged only"), QVariantList{int(Show::Flagged)});
     m_combo->addItem(tr("not flagged"), QVariantList{int(Show::NotFlagged)});
     m_combo->addItem(tr("selection only"), QVariantList{int(Show::Selection)});
+    if (const auto r = m_doc->result(); r && !r->trainingRows.empty()) { // fitted on a part
+        m_combo->addItem(tr("training points"), QVariantList{int(Show::Training)});
+        m_combo->addItem(tr("not trained on"), QVariantList{int(Show::HeldOut)});
+    }
     const Dataset& d = m_doc->dataset();
     if (d.hasLabels()) {
         std::set<double> values(d.labels.data(), d.labels.data() + d.labels.size());
@@ -94,6 +100,10 @@ bool RankingFilterBar::accepts(int sample) const
     if (s == Show::Selection)
         return m_doc->isSelected(sample);
     const auto r = m_doc->result();
+    if (s == Show::Training || s == Show::HeldOut) {
+        const bool training = r && std::binary_search(r->trainingRows.begin(), r->trainingRows.end(), sample);
+        return training == (s == Show::Training);
+    }
     const Dataset& d = m_doc->dataset();
     if (s == Show::Label)
         return d.hasLabels() && sample < d.labels.size() && d.labels(sample) == m_combo->currentData().toList().value(1).toDouble();

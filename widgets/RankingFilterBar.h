@@ -1,6 +1,7 @@
 #pragma once
 // The Ranking dock's filter row: show all points, the flagged ones (at the document's current
-// threshold), the others, the selected ones (box, lasso, picked), or one label value; and "go to index" (selects that point, which the
+// threshold), the others, the selected ones (box, lasso, picked), one label value, or — for a model
+// fitted on a part — the training points or the held-out ones; and "go to index" (selects that point, which the
 // table, the view and the plots follow). The table asks accepts() for each row.
 #include <QWidget>
 
@@ -14,7 +15,7 @@ class DataDocument;
 class RankingFilterBar : public QWidget {
     Q_OBJECT
 public:
-    enum class Show { All, Flagged, NotFlagged, Label, Selection };
+    enum class Show { All, Flagged, NotFlagged, Label, Selection, Training, HeldOut };
 
     explicit RankingFilterBar(DataDocument* document, QWidget* parent = nullptr);
 

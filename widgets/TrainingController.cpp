@@ -58,7 +58,7 @@ void TrainingController::cancel()
 }
 
 bool TrainingController::train(const std::string& detectorId, const ParamAssignments& params,
-                               Normalization normalization, bool keepUserThreshold)
+                               Normalization normalization, bool keepUserThreshold, const FitSubset& fitOn)
 {
     if (m_running) {
         emit failed(tr("a training is already running; cancel it first"));
@@ -77,9 +77,23 @@ bool TrainingController::train(const std::string& detectorId, const ParamAssignm
     }
 
     const Eigen::MatrixXd X = m_doc->dataset().X; // the worker owns its copy
+    FitOptions options;
     auto norm = std::make_shared<Normalizer>(normalization);
     try {
-        norm->fit(X); // cheap, and the view needs it to draw live snapshots
+        if (!fitOn.isAll()) {
+            options.trainingRows = resolveFitSubset(fitOn, m_doc->dataset());
+            if (static_cast<Eigen::Index>(options.trainingRows.size()) == X.rows())
+                options.trainingRows.clear(); // every row: an ordinary fit
+        }
+        // Cheap, and the view needs it to draw live snapshots; on the training rows (as the pipeline).
+        if (options.trainingRows.empty()) {
+            norm->fit(X);
+        } else {
+            Eigen::MatrixXd T(static_cast<Eigen::Index>(options.trainingRows.size()), X.cols());
+            for (std::size_t j = 0; j < options.trainingRows.size(); ++j)
+                T.row(static_cast<Eigen::Index>(j)) = X.row(options.trainingRows[j]);
+            norm->fit(T);
+        }
     } catch (const std::exception& e) {
         emit failed(QString::fromUtf8(e.what()));
         return false;
@@ -96,8 +110,8 @@ bool TrainingController::train(const std::string& detectorId, const ParamAssignm
     emit runningChanged(true);
 
     m_worker->run<std::shared_ptr<FitResult>>(
-        [X, detector, norm, live](const ProgressCallback& progress) {
-            return fitPipeline(detector, *norm, X, FitOptions{}, [&](const ProgressInfo& info) {
+        [X, detector, norm, live, options](const ProgressCallback& progress) {
+            return fitPipeline(detector, *norm, X, options, [&](const ProgressInfo& info) {
                 if (info.loss || info.snapshot) {
                     std::lock_guard<std::mutex> lock(live->mutex);
                     if (info.loss) {

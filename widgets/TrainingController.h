@@ -5,6 +5,7 @@
 // On success the result is installed in the document; on failure or cancel the previous result stays.
 #include "base/Params.h"
 #include "base/Progress.h"
+#include "data/FitSubset.h"
 #include "data/Normalizer.h"
 
 #include <QElapsedTimer>
@@ -35,8 +36,10 @@ public:
     /// Starts training. Returns false (with failed() emitted) when already running or without data,
     /// or when the detector id / parameters are invalid.
     /// keepUserThreshold: the new result keeps a threshold the user set (auto-retrain after edits).
+    /// fitOn: the rows fitted on (normaliser included; Rows lists them); every row is scored and
+    /// the result's trainingRows name them. Fails when the subset is empty or invalid for the data.
     bool train(const std::string& detectorId, const ParamAssignments& params, Normalization normalization,
-               bool keepUserThreshold = false);
+               bool keepUserThreshold = false, const FitSubset& fitOn = FitSubset{});
 
     /// Runs the worker on this pool instead of QtConcurrent's global one (null = global), e.g. so that
     /// several controllers train concurrently beyond idealThreadCount(). The pool must outlive this.

@@ -5,6 +5,7 @@
 #include "base/Messages.h"
 #include "data/DataLoader.h"
 #include "base/Errors.h"
+#include "data/FitSubset.h"
 #include "data/Generators.h"
 #include "pipeline/FitPipeline.h"
 #include "similarity/Imputation.h"
@@ -19,11 +20,14 @@
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <map>
 #include <new>
+#include <numeric>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <set>
@@ -48,6 +52,13 @@ usage:
       writes index,score,outlier[,label] (index = 0-based data row; score: higher = more outlying);
       '--output -' writes to standard output; the scores and the model are replaced together or not
       at all
+  outlierlens-cli score|evaluate ... --fit-on all|label:VALUE|fraction:F[:SEED]|rows:FILE
+      fit on a part of --input, score every row: the rows with one label value (label:0 = the
+      inliers, the GODS paper's one-class protocol), a seeded random fraction, or the 0-based row
+      indices in FILE (whitespace or comma separated); the normaliser is fitted on those rows too.
+      Training rows get the method's training scores (knn, lof exclude the point itself), the
+      others are scored as new data. score adds a 'training' column (1 = fitted on); evaluate adds
+      fit_on, n_fit and the metrics of the held-out rows (auroc_held_out, auprc_held_out, ...)
   outlierlens-cli score --input F.csv --model M.json [--label-column C] --output S.csv|-
       scores with a saved model (--save-model, Python's save_model) without fitting
   outlierlens-cli score ... [--inliers I.csv|I.ply] [--outliers O.csv|O.ply]
@@ -187,6 +198,8 @@ std::vector<std::string> inputPaths(const Args& a)
     std::vector<std::string> in;
     for (const char* k : {"input", "fit-input", "calibrate", "train", "test", "model"})
         if (a.options.count(k)) in.push_back(a.options.at(k));
+    if (a.options.count("fit-on") && a.options.at("fit-on").rfind("rows:", 0) == 0)
+        in.push_back(a.options.at("fit-on").substr(5)); // --fit-on rows:FILE
     return in;
 }
 
@@ -296,7 +309,52 @@ int cmdGenerate(const Args& a, std::ostream& out)
 struct Prepared {
     Dataset input;
     std::shared_ptr<FitResult> result; // for the rows of --input
+    std::optional<FitSubset> fitOn;    // --fit-on, when given
 };
+
+/// rows:FILE of --fit-on: 0-based row indices separated by whitespace or commas.
+std::vector<int> readRowsFile(const std::string& path)
+{
+    std::ifstream f(path);
+    if (!f)
+        throw DataError("--fit-on rows: cannot read '" + path + "'");
+    std::vector<int> rows;
+    std::string token;
+    char c;
+    auto flush = [&] {
+        if (token.empty())
+            return;
+        const long long v = parseInteger(token, "--fit-on rows file '" + path + "'");
+        if (v < 0 || v > (1LL << 31) - 1)
+            throw DataError("--fit-on rows file '" + path + "': row " + token + " is not a 0-based row index");
+        rows.push_back(static_cast<int>(v));
+        token.clear();
+    };
+    while (f.get(c)) {
+        if (std::isspace(static_cast<unsigned char>(c)) || c == ',')
+            flush();
+        else
+            token += c;
+    }
+    flush();
+    return rows;
+}
+
+std::optional<FitSubset> fitOnOption(const Args& a)
+{
+    if (!a.options.count("fit-on"))
+        return std::nullopt;
+    const std::string& text = a.options.at("fit-on");
+    if (text.rfind("rows:", 0) == 0) {
+        FitSubset s;
+        s.kind = FitSubset::Kind::Rows;
+        s.rows = readRowsFile(text.substr(5));
+        if (s.rows.empty())
+            throw DataError("--fit-on rows: '" + text.substr(5) + "' lists no rows");
+        return s;
+    }
+    return parseFitSubset(text);
+}
 
 // Shared by score and evaluate: load, then the fit pipeline (normaliser fitted on the training
 // data, fit, optional calibration, scores of --input: the training scores themselves when
@@ -304,8 +362,10 @@ struct Prepared {
 Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
 {
     Prepared r;
+    r.fitOn = fitOnOption(a);
     LoadOptions lo = loadOptions(a);
-    lo.labelRequired = labelRequired || a.options.count("label-column") || a.options.count("outlier-label");
+    lo.labelRequired = labelRequired || a.options.count("label-column") || a.options.count("outlier-label")
+                       || (r.fitOn && r.fitOn->kind == FitSubset::Kind::Label);
     r.input = loadDataset(require(a, "input"), lo);
     for (const auto& w : r.input.warnings)
         err << "outlierlens-cli: warning: " << w << "\n";
@@ -313,7 +373,7 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     if (a.options.count("model")) {
         // A saved model (score --save-model, Python's save_model, a session's "model"): no fit, the
         // stored normaliser and detector score --input (restoreSessionModel checks the columns).
-        for (const char* clash : {"detector", "fit-input", "normalize", "calibrate"})
+        for (const char* clash : {"detector", "fit-input", "normalize", "calibrate", "fit-on"})
             if (a.options.count(clash))
                 throw ParamError(std::string("--model replaces --") + clash);
         if (!a.params.empty())
@@ -342,6 +402,14 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     std::shared_ptr<Detector> detector = Registry::instance().create(id, a.params);
 
     const bool separateFit = a.options.count("fit-input") > 0;
+    if (separateFit && r.fitOn)
+        throw ParamError("--fit-on chooses rows of --input to fit on; --fit-input fits on another file (give one)");
+    std::vector<int> part; // --fit-on: the rows of --input fitted on (empty = all)
+    if (r.fitOn) {
+        part = resolveFitSubset(*r.fitOn, r.input);
+        if (static_cast<Eigen::Index>(part.size()) == r.input.rows())
+            part.clear();
+    }
     Dataset train;
     if (separateFit) {
         LoadOptions tl = lo;
@@ -356,12 +424,20 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     const Eigen::MatrixXd& trainX = separateFit ? train.X : r.input.X;
 
     Normalizer normalizer(parseNormalization(option(a, "normalize", "none")));
-    normalizer.fit(trainX);
+    if (part.empty()) {
+        normalizer.fit(trainX);
+    } else { // fitted on the training rows, applied to all
+        Eigen::MatrixXd fitRows(static_cast<Eigen::Index>(part.size()), trainX.cols());
+        for (std::size_t j = 0; j < part.size(); ++j)
+            fitRows.row(static_cast<Eigen::Index>(j)) = trainX.row(part[j]);
+        normalizer.fit(fitRows);
+    }
     for (const auto& w : normalizer.warnings())
         err << "outlierlens-cli: warning: " << w << "\n";
 
     FitOptions options;
     options.explanations = false;
+    options.trainingRows = part;
     if (a.options.count("calibrate")) {
         // E.g. GODS eq. 24: η' = η + Δη from the responses on a labelled validation set.
         if (!detector->calibration())
@@ -427,8 +503,14 @@ int cmdScore(const Args& a, std::ostream& out, std::ostream& err)
         checkOutputPath(path, inputs, opt);
     }
     Prepared r = fitAndScore(a, err, false);
+    std::vector<int> training = r.result->trainingRows; // --fit-on: the 'training' column
+    if (training.empty()) {
+        training.resize(static_cast<std::size_t>(r.input.rows()));
+        std::iota(training.begin(), training.end(), 0);
+    }
     auto scores = [&](std::ostream& f) {
-        writeScores(f, r.result->scores, r.result->outlier, r.input.hasLabels() ? &r.input.labels : nullptr);
+        writeScores(f, r.result->scores, r.result->outlier, r.input.hasLabels() ? &r.input.labels : nullptr,
+                    r.fitOn ? &training : nullptr);
     };
     // Scores and model together: both are written in full before either replaces its file.
     AtomicWriter writer;
@@ -477,6 +559,35 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
     j["threshold"] = r.detector->threshold();
     j["fit_seconds"] = r.fitSeconds;
     j["score_seconds"] = r.scoreSeconds;
+    if (prepared.fitOn) {
+        // Fit on a part: the metrics above are over every row; these over the rows not fitted on.
+        const Eigen::Index n = prepared.input.rows();
+        const bool part = !r.trainingRows.empty();
+        j["fit_on"] = describe(*prepared.fitOn);
+        j["n_fit"] = part ? static_cast<Eigen::Index>(r.trainingRows.size()) : n;
+        std::vector<char> training(static_cast<std::size_t>(n), part ? 0 : 1);
+        for (int i : r.trainingRows)
+            training[static_cast<std::size_t>(i)] = 1;
+        std::vector<Eigen::Index> held;
+        for (Eigen::Index i = 0; i < n; ++i)
+            if (!training[static_cast<std::size_t>(i)])
+                held.push_back(i);
+        const auto m = static_cast<Eigen::Index>(held.size());
+        Eigen::VectorXd hs(m);
+        Eigen::VectorXi hy(m), ho(m);
+        for (Eigen::Index k = 0; k < m; ++k) {
+            hs(k) = r.scores(held[static_cast<std::size_t>(k)]);
+            hy(k) = y(held[static_cast<std::size_t>(k)]);
+            ho(k) = r.outlier(held[static_cast<std::size_t>(k)]);
+        }
+        j["n_held_out"] = m;
+        j["outliers_held_out"] = hy.sum();
+        j["flagged_held_out"] = ho.sum();
+        const bool bothClasses = m > 0 && hy.sum() > 0 && hy.sum() < m;
+        j["auroc_held_out"] = bothClasses ? numberOrNull(auroc(hs, hy)) : nlohmann::json();
+        j["auprc_held_out"] = bothClasses ? numberOrNull(averagePrecision(hs, hy)) : nlohmann::json();
+        j["f1_held_out"] = m > 0 ? nlohmann::json(f1(confusion(ho, hy))) : nlohmann::json();
+    }
     for (const auto& [k, v] : r.detector->figures())
         j[k] = numberOrNull(v);
     out << j.dump() << "\n";
@@ -630,7 +741,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         }
         const std::set<std::string> common = {"input",     "detector",      "fit-input",   "normalize",
                                               "label-column", "calibrate", "outlier-label", "max-input-mb",
-                                              "timeout"};
+                                              "timeout",   "fit-on"};
         for (const auto& s : args)
             if (s == "--help" || s == "-h") {
                 out << kUsage;

@@ -129,6 +129,10 @@ MainWindow::MainWindow(QWidget* parent)
                         .arg(s, 0, 'f', 2)
                         .arg(r ? r->fitSeconds : 0.0, 0, 'f', 3)
                         .arg(r ? r->threshold : 0.0, 0, 'g', 4));
+        if (r && !r->trainingRows.empty()) // fit on a part, score all (the status line says it too)
+            m_log->info(tr("fitted on %1 of %2 points; all scored (training points ringed)")
+                            .arg(r->trainingRows.size())
+                            .arg(r->scores.size()));
         if (m_doc->thresholdIsUserSet())
             m_log->info(tr("kept your threshold %1 (the detector's own: %2)")
                             .arg(m_doc->threshold(), 0, 'g', 4)
@@ -414,8 +418,11 @@ void MainWindow::updateStatus()
         text += tr(" (modified)");
     if (!m_sessionPath.isEmpty() && name != QFileInfo(m_sessionPath).fileName())
         text += tr("   session: %1").arg(QFileInfo(m_sessionPath).fileName());
-    if (const auto r = m_doc->result())
+    if (const auto r = m_doc->result()) {
         text += tr("   detector: %1").arg(QString::fromStdString(r->detectorId));
+        if (!r->trainingRows.empty()) // fit on a part, score all
+            text += tr(" (fitted on %1 of %2 points)").arg(r->trainingRows.size()).arg(r->scores.size());
+    }
     m_status->setText(text);
     m_status->setToolTip(m_doc->filePath().isEmpty() ? m_sessionPath : m_doc->filePath());
     setWindowTitle(tr("%1[*] — OutlierLens").arg(name));

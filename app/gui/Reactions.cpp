@@ -108,7 +108,8 @@ QString ExportReaction::save(MainWindow* window, What what, const QString& path)
         if (what == What::Scores) {
             const Dataset& d = window->document()->dataset();
             writeFileAtomically(QFile::encodeName(path).toStdString(), [&](std::ostream& out) {
-                writeScores(out, r->scores, r->outlier, d.hasLabels() ? &d.labels : nullptr);
+                writeScores(out, r->scores, r->outlier, d.hasLabels() ? &d.labels : nullptr,
+                            r->trainingRows.empty() ? nullptr : &r->trainingRows); // fitted on a part
             });
         } else {
             nlohmann::json model = r->detector->toJson();

@@ -91,10 +91,12 @@ ParamAssignments assignmentsFor(const SessionDetector& d)
 }
 
 /// The result shown for a restored model: the stored training scores when the data are exactly the
-/// ones it was trained on, otherwise the model's scores of the data (fit pipeline).
-std::shared_ptr<FitResult> resultFor(RestoredModel m, const Dataset& data)
+/// ones it was trained on, otherwise the model's scores of the data (fit pipeline); a model fitted
+/// on a part of the data gives its training rows their training scores and marks them again.
+std::shared_ptr<FitResult> resultFor(RestoredModel m, const Dataset& data, const std::vector<int>& trainingRows)
 {
-    return resultForRows(std::shared_ptr<const Detector>(std::move(m.detector)), std::move(m.normalizer), data.X);
+    return resultForRows(std::shared_ptr<const Detector>(std::move(m.detector)), std::move(m.normalizer), data.X,
+                         true, trainingRows);
 }
 
 } // namespace
@@ -265,11 +267,14 @@ Session SessionManager::capture() const
         det.params = Registry::instance().defaultParams(det.id).toJson(); // a half-typed value: keep defaults
     }
     s.detector = det;
+    s.fitOn = panel->fitSubset();
     if (const auto r = doc->result()) {
         s.model = r->detector->toJson();
         s.model["normalizer"] = r->normalizer.toJson();
         s.threshold = doc->threshold();
+        s.trainingRows = r->trainingRows;
     }
+    s.selection = doc->pointSelection();
     s.topK = doc->topK();
     const auto cam = m_window->view()->cameraState();
     s.camera.valid = !doc->isEmpty();
@@ -316,7 +321,7 @@ bool SessionManager::apply(const Session& s, QString* error)
         for (const auto& d : s.compare)
             compare.push_back({d.id, assignmentsFor(d), parseNormalization(d.normalization)});
         if (!s.model.is_null())
-            result = resultFor(restoreSessionModel(s.model, static_cast<int>(data.cols())), data);
+            result = resultFor(restoreSessionModel(s.model, static_cast<int>(data.cols())), data, s.trainingRows);
     } catch (const std::exception& e) {
         if (error)
             *error = QString::fromUtf8(e.what());
@@ -333,6 +338,7 @@ bool SessionManager::apply(const Session& s, QString* error)
         panel->setNormalization(parseNormalization(s.detector->normalization));
         panel->form()->setValues(params);
     }
+    m_window->detectorPanel()->setFitSubset(s.fitOn);
     m_window->viewControls()->applySettings(toVariantMap(s.view));
     if (result) {
         doc->setResult(result);
@@ -341,6 +347,7 @@ bool SessionManager::apply(const Session& s, QString* error)
             doc->setThreshold(*s.threshold);
     }
     doc->setTopK(s.topK);
+    doc->setPointSelection(s.selection); // rows outside the data are dropped
     if (s.camera.valid) {
         VtkView::CameraState c;
         c.position = s.camera.position;

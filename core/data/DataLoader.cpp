@@ -785,11 +785,18 @@ void writeCsv(const std::string& path, const Dataset& data, const std::vector<st
 namespace olens {
 
 void writeScores(std::ostream& out, const Eigen::VectorXd& scores, const Eigen::VectorXi& outlier,
-                 const Eigen::VectorXd* labels)
+                 const Eigen::VectorXd* labels, const std::vector<int>* trainingRows)
 {
     if (outlier.size() != scores.size() || (labels && labels->size() != scores.size()))
         throw DataError("writeScores: scores, flags and labels differ in length");
-    out << "index,score,outlier" << (labels ? ",label" : "") << "\n";
+    std::vector<char> training;
+    if (trainingRows) {
+        training.assign(static_cast<std::size_t>(scores.size()), 0);
+        for (int i : *trainingRows)
+            if (i >= 0 && i < scores.size())
+                training[static_cast<std::size_t>(i)] = 1;
+    }
+    out << "index,score,outlier" << (labels ? ",label" : "") << (trainingRows ? ",training" : "") << "\n";
     char buf[64];
     for (Eigen::Index i = 0; i < scores.size(); ++i) {
         const auto r = std::to_chars(buf, buf + sizeof buf, scores(i));
@@ -798,6 +805,8 @@ void writeScores(std::ostream& out, const Eigen::VectorXd& scores, const Eigen::
             const auto rl = std::to_chars(buf, buf + sizeof buf, (*labels)(i));
             out << ',' << std::string_view(buf, static_cast<std::size_t>(rl.ptr - buf));
         }
+        if (trainingRows)
+            out << ',' << int(training[static_cast<std::size_t>(i)]);
         out << '\n';
     }
 }

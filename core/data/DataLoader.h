@@ -61,8 +61,10 @@ void writeCsv(std::ostream& out, const Dataset& data, const std::vector<CsvColum
 /// Writes the CSV to `path` through the atomic writer (the old file stays intact on failure).
 void writeCsv(const std::string& path, const Dataset& data, const std::vector<std::string>& inputs = {});
 
-/// Scores in the CLI's contract: index,score,outlier[,label] (index = 0-based row).
+/// Scores in the CLI's contract: index,score,outlier[,label][,training] (index = 0-based row;
+/// training = 1 for the rows a model fitted on a part was fitted on, when trainingRows is given).
 void writeScores(std::ostream& out, const Eigen::VectorXd& scores, const Eigen::VectorXi& outlier,
-                 const Eigen::VectorXd* labels = nullptr);
+                 const Eigen::VectorXd* labels = nullptr,
+                 const std::vector<int>* trainingRows = nullptr);
 
 } // namespace olens

@@ -20,6 +20,59 @@ Eigen::VectorXi decisions(const Eigen::VectorXd& scores, double threshold)
     return (scores.array() > threshold).cast<int>().matrix();
 }
 
+Eigen::MatrixXd rowsOf(const Eigen::MatrixXd& X, const std::vector<int>& rows)
+{
+    Eigen::MatrixXd out(static_cast<Eigen::Index>(rows.size()), X.cols());
+    for (std::size_t j = 0; j < rows.size(); ++j)
+        out.row(static_cast<Eigen::Index>(j)) = X.row(rows[j]);
+    return out;
+}
+
+/// True when `rows` are sorted, distinct, inside [0, n) and fewer than n (a real part).
+bool isPart(const std::vector<int>& rows, Eigen::Index n)
+{
+    if (rows.empty() || static_cast<Eigen::Index>(rows.size()) >= n)
+        return false;
+    for (std::size_t j = 0; j < rows.size(); ++j)
+        if (rows[j] < 0 || rows[j] >= n || (j > 0 && rows[j] <= rows[j - 1]))
+            return false;
+    return true;
+}
+
+/// Scores and decisions of every row of Xn (normalised) for a model fitted on the rows `rows` of
+/// it: their training scores as the method defines them (kNN, LOF exclude the point itself), the
+/// model's scores and decision rule for the rest, like new data (score_samples).
+void scoreAllRows(const Detector& d, const Eigen::MatrixXd& Xn, const std::vector<int>& rows, FitResult& r)
+{
+    const Eigen::Index n = Xn.rows();
+    std::vector<char> isTraining(static_cast<std::size_t>(n), 0);
+    for (int i : rows)
+        isTraining[static_cast<std::size_t>(i)] = 1;
+    std::vector<int> others;
+    for (Eigen::Index i = 0; i < n; ++i)
+        if (!isTraining[static_cast<std::size_t>(i)])
+            others.push_back(static_cast<int>(i));
+    r.scores.resize(n);
+    r.outlier.resize(n);
+    const Eigen::VectorXd& ts = d.trainingScores();
+    for (std::size_t j = 0; j < rows.size(); ++j) {
+        r.scores(rows[j]) = ts(static_cast<Eigen::Index>(j));
+        r.outlier(rows[j]) = ts(static_cast<Eigen::Index>(j)) > r.threshold ? 1 : 0;
+    }
+    if (!others.empty()) {
+        const auto t0 = std::chrono::steady_clock::now();
+        const Eigen::MatrixXd Q = rowsOf(Xn, others);
+        const Eigen::VectorXd s = d.score(Q);
+        const Eigen::VectorXi o = d.isOutlier(Q);
+        for (std::size_t j = 0; j < others.size(); ++j) {
+            r.scores(others[j]) = s(static_cast<Eigen::Index>(j));
+            r.outlier(others[j]) = o(static_cast<Eigen::Index>(j));
+        }
+        r.scoreSeconds = secondsSince(t0);
+    }
+    r.trainingRows = rows;
+}
+
 } // namespace
 
 std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Normalizer normalizer,
@@ -28,9 +81,16 @@ std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Norma
 {
     if (!detector)
         throw ParamError("fit: no detector");
+    const std::vector<int>& rows = options.trainingRows;
+    if (!rows.empty() && !isPart(rows, training.rows())
+        && static_cast<Eigen::Index>(rows.size()) != training.rows())
+        throw DataError("fit: the training rows must be sorted, distinct row indices of the data");
+    const bool part = isPart(rows, training.rows());
+    const Eigen::MatrixXd fitRows = part ? rowsOf(training, rows) : Eigen::MatrixXd();
+    const Eigen::MatrixXd& X = part ? fitRows : training;
     if (!normalizer.isFitted())
-        normalizer.fit(training);
-    const Eigen::MatrixXd Xn = normalizer.transform(training);
+        normalizer.fit(X);
+    const Eigen::MatrixXd Xn = normalizer.transform(X);
     const auto t0 = std::chrono::steady_clock::now();
     detector->fit(Xn, progress);
     auto r = std::make_shared<FitResult>();
@@ -41,11 +101,18 @@ std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Norma
             throw ParamError("calibration (GODS eq. 24) does not apply to '" + detector->id() + "'");
         r->calibration = c->calibrate(normalizer.transform(options.calibrationX), options.calibrationOutlier, Xn);
     }
-    r->scores = detector->trainingScores();
     r->threshold = detector->threshold();
-    r->outlier = decisions(r->scores, r->threshold);
-    if (options.explanations)
-        r->explanations = detector->explain(Xn);
+    if (part) {
+        const Eigen::MatrixXd all = normalizer.transform(training);
+        scoreAllRows(*detector, all, rows, *r);
+        if (options.explanations)
+            r->explanations = detector->explain(all);
+    } else {
+        r->scores = detector->trainingScores();
+        r->outlier = decisions(r->scores, r->threshold);
+        if (options.explanations)
+            r->explanations = detector->explain(Xn);
+    }
     r->geometry = detector->geometry();
     r->detectorId = detector->id();
     r->normalizer = std::move(normalizer);
@@ -54,14 +121,17 @@ std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Norma
 }
 
 std::shared_ptr<FitResult> resultForRows(std::shared_ptr<const Detector> detector, Normalizer normalizer,
-                                         const Eigen::MatrixXd& X, bool explanations)
+                                         const Eigen::MatrixXd& X, bool explanations,
+                                         const std::vector<int>& trainingRows)
 {
     if (!detector || !detector->isFitted())
         throw NotFittedError("result: the model has not been fitted");
     auto r = std::make_shared<FitResult>();
     const Eigen::MatrixXd Xn = normalizer.transform(X);
     r->threshold = detector->threshold();
-    if (detector->trainedOn(Xn)) {
+    if (isPart(trainingRows, X.rows()) && detector->trainedOn(rowsOf(Xn, trainingRows))) {
+        scoreAllRows(*detector, Xn, trainingRows, *r);
+    } else if (detector->trainedOn(Xn)) {
         r->scores = detector->trainingScores();
         r->outlier = decisions(r->scores, r->threshold);
     } else {
@@ -104,6 +174,19 @@ std::shared_ptr<FitResult> rescoreAfterEdit(const FitResult& r, const Eigen::Mat
             out->scores(fresh[j]) = s(static_cast<Eigen::Index>(j));
     }
     out->outlier = decisions(out->scores, out->threshold);
+    // Fitted on a part: the kept rows that were training rows still are; new or moved rows are not.
+    if (!r.trainingRows.empty()) {
+        std::vector<char> wasTraining(static_cast<std::size_t>(r.scores.size()), 0);
+        for (int i : r.trainingRows)
+            if (i >= 0 && i < r.scores.size())
+                wasTraining[static_cast<std::size_t>(i)] = 1;
+        out->trainingRows.clear();
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const int k = keep[static_cast<std::size_t>(i)];
+            if (k >= 0 && k < r.scores.size() && wasTraining[static_cast<std::size_t>(k)])
+                out->trainingRows.push_back(static_cast<int>(i));
+        }
+    }
     out->explanations.clear();
     if (!r.explanations.empty()) {
         auto e = r.detector->explain(r.normalizer.transform(X));
@@ -119,7 +202,7 @@ std::shared_ptr<FitResult> recutResult(const FitResult& r, const Eigen::MatrixXd
     if (!cut)
         throw ParamError("only clustering results (acdt) can be cut at another number of clusters");
     std::shared_ptr<const Detector> d = cut->cutAt(L);
-    auto out = resultForRows(d, r.normalizer, X, !r.explanations.empty());
+    auto out = resultForRows(d, r.normalizer, X, !r.explanations.empty(), r.trainingRows);
     out->fitSeconds = r.fitSeconds;
     return out;
 }

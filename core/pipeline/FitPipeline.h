@@ -32,6 +32,9 @@ struct FitResult {
     std::vector<std::string> explanations;    ///< per row, may be empty
     Geometry geometry;                        ///< in normalised coordinates
     std::optional<CalibrationReport> calibration;
+    /// The rows shown that the model was fitted on (sorted), when it was fitted on a part of them
+    /// (FitOptions::trainingRows); empty = all rows shown (or unknown, for a model from elsewhere).
+    std::vector<int> trainingRows;
 };
 
 struct FitOptions {
@@ -41,20 +44,29 @@ struct FitOptions {
     Eigen::VectorXi calibrationOutlier;
     /// Whether to compute per-row explanations (the CLI does not print them).
     bool explanations = true;
+    /// Fit on a part, score all (data/FitSubset): the rows of the matrix given to fitPipeline the
+    /// model is fitted on (sorted, distinct); the normaliser is fitted on them too. Every row is
+    /// scored: these rows by the method's training scores, the others as new data. Empty = all.
+    std::vector<int> trainingRows;
 };
 
 /// Fits `detector` on `training` (normaliser fitted on it unless already fitted) and returns the
 /// result for the training rows: the method's own training scores (kNN excludes each point itself),
 /// the threshold, decisions, explanations and geometry. Throws what fit() throws (Cancelled included).
+/// With options.trainingRows, `training` holds every row shown and only those rows are fitted on
+/// (normaliser included, unless already fitted); the result covers every row.
 std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Normalizer normalizer,
                                        const Eigen::MatrixXd& training, const FitOptions& options = {},
                                        const ProgressCallback& progress = {});
 
 /// The result of a fitted model for the rows X (feature coordinates): the stored training scores
 /// when X is exactly the training data, the model's scores of X otherwise (data edited or another
-/// file). Used for sessions and for `score --fit-input`.
+/// file). Used for sessions and for `score --fit-input`. With `trainingRows` (a model fitted on a
+/// part of X, e.g. from a session): the stored training scores for those rows when the model was
+/// fitted on exactly them, the model's scores for the others; otherwise as without.
 std::shared_ptr<FitResult> resultForRows(std::shared_ptr<const Detector> detector, Normalizer normalizer,
-                                         const Eigen::MatrixXd& X, bool explanations = true);
+                                         const Eigen::MatrixXd& X, bool explanations = true,
+                                         const std::vector<int>& trainingRows = {});
 
 /// Same model, new rows after an edit: rows listed in `keep` (new row → old row, −1 for new or
 /// moved rows) keep their score, the others are scored. Throws when the model cannot score them.

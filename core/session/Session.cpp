@@ -150,6 +150,19 @@ void parseData(const json& v, Session& s)
     }
 }
 
+/// Sorted, distinct, non-negative row indices (their upper bound is the data's, checked on restore).
+std::vector<int> asRows(const json& v, const std::string& path)
+{
+    if (!v.is_array()) fail(path, "expected an array of row indices");
+    std::vector<int> rows;
+    rows.reserve(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        rows.push_back(asInt(v[i], path + "/" + std::to_string(i), 0, (1 << 30)));
+        if (i > 0 && rows[i] <= rows[i - 1]) fail(path + "/" + std::to_string(i), "rows must be sorted and distinct");
+    }
+    return rows;
+}
+
 } // namespace
 
 std::string serializeSession(const Session& s)
@@ -176,6 +189,9 @@ std::string serializeSession(const Session& s)
     j["model"] = s.model;
     j["threshold"] = s.threshold ? json(*s.threshold) : json();
     j["top_k"] = s.topK;
+    j["fit_on"] = toJson(s.fitOn);
+    if (!s.trainingRows.empty()) j["training_rows"] = s.trainingRows;
+    j["selection"] = s.selection;
     if (s.camera.valid)
         j["camera"] = {{"position", s.camera.position}, {"focal_point", s.camera.focalPoint},
                        {"view_up", s.camera.viewUp}, {"parallel_scale", s.camera.parallelScale},
@@ -227,6 +243,10 @@ Session parseSession(const std::string& text)
     }
     if (j.contains("threshold") && !j["threshold"].is_null()) s.threshold = asNumber(j["threshold"], "/threshold");
     if (j.contains("top_k")) s.topK = asInt(j["top_k"], "/top_k", 0, 1000000);
+    if (j.contains("fit_on") && !j["fit_on"].is_null()) s.fitOn = fitSubsetFromJson(j["fit_on"], "/fit_on");
+    if (j.contains("training_rows") && !j["training_rows"].is_null())
+        s.trainingRows = asRows(j["training_rows"], "/training_rows");
+    if (j.contains("selection") && !j["selection"].is_null()) s.selection = asRows(j["selection"], "/selection");
     if (j.contains("camera") && !j["camera"].is_null()) {
         const json& c = j["camera"];
         if (!c.is_object()) fail("/camera", "expected an object");

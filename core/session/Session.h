@@ -9,6 +9,7 @@
 // ("session /detector/params: ..."), never a crash. The GUI-only parts (camera, view settings) are
 // validated for shape here and interpreted by the GUI.
 #include "data/Dataset.h"
+#include "data/FitSubset.h"
 #include "detectors/Detector.h"
 #include "data/Normalizer.h"
 
@@ -40,7 +41,8 @@ struct SessionDetector {
 };
 
 struct Session {
-    static constexpr int kVersion = 1;
+    /// 2: "fit_on", "training_rows" and "selection" (version-1 files load with all rows, no selection).
+    static constexpr int kVersion = 2;
 
     /// Data: either a file (path + label column) or embedded rows (generated or edited data).
     std::string dataPath;
@@ -53,6 +55,13 @@ struct Session {
     nlohmann::json model;
     std::optional<double> threshold;
     int topK = 0;
+
+    /// What the next training fits on (the Detector dock's "Fit on"; Rows without rows = the selection).
+    FitSubset fitOn;
+    /// The rows the model was fitted on, when a part of the data (FitResult::trainingRows); empty = all.
+    std::vector<int> trainingRows;
+    /// The selected points (box, lasso, Ranking): sorted, distinct row indices.
+    std::vector<int> selection;
 
     SessionCamera camera;
     /// View settings (colour by, map, point size, grid, layers, ...): a flat object of scalars.

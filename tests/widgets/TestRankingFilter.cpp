@@ -113,6 +113,31 @@ private slots:
         QCOMPARE(bar->show(), RankingFilterBar::Show::Flagged); // kept: the item still exists
         QCOMPARE(shown(panel), (std::vector<int>{3, 1}));
     }
+
+    void trainingFilterForAModelFittedOnAPart()
+    {
+        // Fit on a part: "training points" / "not trained on" appear and keep exactly those rows;
+        // a result fitted on all rows has neither item.
+        DataDocument doc;
+        RankingPanel panel(&doc);
+        RankingFilterBar* bar = panel.filterBar();
+        doc.setDataset(makeData(), "a.csv");
+        doc.setResult(makeResult());
+        QCOMPARE(bar->filterCombo()->count(), 6);
+        auto part = makeResult();
+        part->trainingRows = {0, 2, 5};
+        doc.setResult(part);
+        QCOMPARE(bar->filterCombo()->count(), 8);
+        bar->setShow(RankingFilterBar::Show::Training);
+        QCOMPARE(bar->show(), RankingFilterBar::Show::Training);
+        QCOMPARE(shown(panel), (std::vector<int>{0, 5, 2}));
+        bar->setShow(RankingFilterBar::Show::HeldOut);
+        QCOMPARE(shown(panel), (std::vector<int>{3, 1, 4}));
+        doc.setResult(makeResult()); // fitted on all rows again: the items go, all rows are shown
+        QCOMPARE(bar->filterCombo()->count(), 6);
+        QCOMPARE(bar->show(), RankingFilterBar::Show::All);
+        QCOMPARE(int(shown(panel).size()), 6);
+    }
 };
 
 OLENS_GUI_TEST_MAIN(TestRankingFilter)

@@ -17,7 +17,7 @@
 
 namespace olens {
 
-SelectionLayer::SelectionLayer(std::shared_ptr<float> sizeScale)
+SelectionLayer::SelectionLayer(std::shared_ptr<float> sizeScale, Marks marks) : m_marks(marks)
 {
     vtkNew<vtkPolyDataMapper> mapper;
     mapper->SetInputData(m_poly);
@@ -31,7 +31,12 @@ SelectionLayer::SelectionLayer(std::shared_ptr<float> sizeScale)
     m_uniforms->sizeScale = sizeScale;
     installSpriteVertexShader(m_actor, mapper, m_uniforms);
     vtkShaderProperty* sp = m_actor->GetShaderProperty();
-    // A round, anti-aliased disc without the points' dark rim: the halo is all colour.
+    // A round, anti-aliased disc without the points' dark rim: the halo is all colour. Training
+    // marks are rings (the inner 70 % cut out) so that a selection halo behind them still shows.
+    const std::string inner = marks == Marks::Training
+                                  ? "    if (olensR < 0.7 - olensAa) discard;\n"
+                                    "    gl_FragData[0].a *= smoothstep(0.7 - olensAa, 0.7 + olensAa, olensR);\n"
+                                  : "";
     sp->AddFragmentShaderReplacement("//VTK::Light::Impl", true,
                                      "//VTK::Light::Impl\n"
                                      "  {\n"
@@ -39,7 +44,7 @@ SelectionLayer::SelectionLayer(std::shared_ptr<float> sizeScale)
                                      "    float olensAa = max(fwidth(olensR), 1e-3);\n"
                                      "    if (olensR > 1.0 + olensAa) discard;\n"
                                      "    gl_FragData[0].a *= 1.0 - smoothstep(1.0 - olensAa, 1.0 + olensAa, olensR);\n"
-                                     "  }\n",
+                                     + inner + "  }\n",
                                      false);
     m_actor->PickableOff();
     m_actor->VisibilityOff();
@@ -62,7 +67,11 @@ void SelectionLayer::update(const ViewContext& ctx, unsigned changes)
     if (!(changes & (Points | Positions | Colours | Selection)))
         return;
     const Eigen::MatrixX3d& display = *ctx.display;
-    const std::vector<int>& sel = ctx.doc->pointSelection();
+    static const std::vector<int> none;
+    const auto result = ctx.doc->result();
+    const std::vector<int>& sel = m_marks == Marks::Selection ? ctx.doc->pointSelection()
+                                  : result                    ? result->trainingRows
+                                                              : none;
     std::vector<int> rows;
     rows.reserve(sel.size());
     for (int i : sel)
@@ -86,9 +95,10 @@ void SelectionLayer::update(const ViewContext& ctx, unsigned changes)
     vtkFloatArray* pointSizes = ctx.colouring ? ctx.colouring->sizes() : nullptr;
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const auto id = static_cast<vtkIdType>(r);
-        colours->SetTypedTuple(id, kColour);
+        const bool training = m_marks == Marks::Training;
+        colours->SetTypedTuple(id, training ? kTrainingColour : kColour);
         const float base = pointSizes && rows[r] < pointSizes->GetNumberOfTuples() ? pointSizes->GetValue(rows[r]) : 9.0f;
-        sizes->SetValue(id, base * kScale);
+        sizes->SetValue(id, base * (training ? kTrainingScale : kScale));
     }
     m_poly->GetPointData()->SetScalars(colours);
     m_poly->GetPointData()->AddArray(sizes);

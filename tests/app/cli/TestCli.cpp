@@ -333,6 +333,111 @@ private slots:
         }
     }
 
+    void fitOnAPartScoresEveryRow()
+    {
+        // --fit-on label:0: fit on the inliers, score all. Independent check: the same scores from a
+        // fit on a file holding only the inlier rows (its training scores for them, --fit-input for
+        // the others); the CSV's shortest round-trip numbers make that an exact comparison.
+        QCOMPARE(cli({"generate", "moons", "--n", "200", "--seed", "3", "--param", "outliers=0.1", "--output", path("fo.csv")}).code, 0);
+        const Dataset d = loadDataset(path("fo.csv"));
+        Dataset inl = d;
+        std::vector<int> inRows;
+        for (Eigen::Index i = 0; i < d.rows(); ++i)
+            if (d.labels(i) == 0)
+                inRows.push_back(static_cast<int>(i));
+        inl.X.resize(static_cast<Eigen::Index>(inRows.size()), d.cols());
+        inl.labels.resize(inl.X.rows());
+        for (std::size_t j = 0; j < inRows.size(); ++j) {
+            inl.X.row(static_cast<Eigen::Index>(j)) = d.X.row(inRows[j]);
+            inl.labels(static_cast<Eigen::Index>(j)) = 0;
+        }
+        writeCsv(path("fo_in.csv"), inl);
+
+        const std::vector<std::string> knn = {"--detector", "knn", "--param", "k=4", "--normalize", "zscore"};
+        auto with = [&](std::vector<std::string> head) {
+            head.insert(head.end(), knn.begin(), knn.end());
+            return head;
+        };
+        Run r = cli(with({"score", "--input", path("fo.csv"), "--fit-on", "label:0", "--output", path("fo_s.csv")}));
+        QVERIFY2(r.code == 0, r.err.c_str());
+        {
+            std::ifstream f(path("fo_s.csv"));
+            std::string header;
+            std::getline(f, header);
+            QCOMPARE(QString::fromStdString(header), QString("index,score,outlier,label,training"));
+        }
+        const Dataset part = loadDataset(path("fo_s.csv"));
+        QCOMPARE(cli(with({"score", "--input", path("fo_in.csv"), "--output", path("fo_alone.csv")})).code, 0);
+        QCOMPARE(cli(with({"score", "--input", path("fo.csv"), "--fit-input", path("fo_in.csv"), "--output", path("fo_new.csv")})).code, 0);
+        const Dataset alone = loadDataset(path("fo_alone.csv"));
+        const Dataset asNew = loadDataset(path("fo_new.csv"));
+        std::size_t j = 0;
+        for (Eigen::Index i = 0; i < d.rows(); ++i) {
+            const bool training = d.labels(i) == 0;
+            QCOMPARE(part.X(i, 3), training ? 1.0 : 0.0); // index, score, outlier, training (label is the label)
+            const double expected = training ? alone.X(static_cast<Eigen::Index>(j++), 1) : asNew.X(i, 1);
+            QCOMPARE(part.X(i, 1), expected);
+        }
+
+        // evaluate: metrics over every row (pair counting on those scores), counts of the part.
+        r = cli(with({"evaluate", "--input", path("fo.csv"), "--fit-on", "label:0", "--json"}));
+        QVERIFY2(r.code == 0, r.err.c_str());
+        auto j1 = nlohmann::json::parse(r.out);
+        QCOMPARE(j1["fit_on"].get<std::string>(), std::string("label 0"));
+        QCOMPARE(j1["n_fit"].get<std::size_t>(), inRows.size());
+        QCOMPARE(j1["n_held_out"].get<int>(), 200 - static_cast<int>(inRows.size()));
+        QVERIFY(j1["auroc_held_out"].is_null()); // only outliers held out: no AUROC
+        std::vector<double> score(part.X.col(1).data(), part.X.col(1).data() + part.rows());
+        std::vector<int> y;
+        for (Eigen::Index i = 0; i < d.rows(); ++i)
+            y.push_back(d.labels(i) != 0 ? 1 : 0);
+        QVERIFY(std::abs(j1["auroc"].get<double>() - pairAuroc(score, y)) < 1e-12);
+
+        // A seeded fraction: same rows every run; held-out metrics over the other half.
+        r = cli(with({"evaluate", "--input", path("fo.csv"), "--fit-on", "fraction:0.5:7", "--json"}));
+        QVERIFY2(r.code == 0, r.err.c_str());
+        j1 = nlohmann::json::parse(r.out);
+        QCOMPARE(j1["n_fit"].get<int>(), 100);
+        QCOMPARE(j1["n_held_out"].get<int>(), 100);
+        QVERIFY(j1["auroc_held_out"].is_number());
+        for (const char* out : {"fo_f1.csv", "fo_f2.csv"})
+            QCOMPARE(cli(with({"score", "--input", path("fo.csv"), "--fit-on", "fraction:0.5:7", "--output", path(out)})).code, 0);
+        const Dataset f1 = loadDataset(path("fo_f1.csv")), f2 = loadDataset(path("fo_f2.csv"));
+        QCOMPARE(f1.X, f2.X);
+        QCOMPARE(f1.X.col(3).sum(), 100.0);
+
+        // rows:FILE (whitespace or commas).
+        {
+            std::ofstream f(path("rows.txt"));
+            f << "0, 1 2\n5\n7,9,11,13\n";
+        }
+        r = cli(with({"score", "--input", path("fo.csv"), "--fit-on", "rows:" + path("rows.txt"), "--output", path("fo_r.csv")}));
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const Dataset rs = loadDataset(path("fo_r.csv"));
+        QCOMPARE(rs.X.col(3).sum(), 8.0);
+        QCOMPARE(rs.X(5, 3), 1.0);
+        QCOMPARE(rs.X(6, 3), 0.0);
+        // The rows file is an input: --output must not overwrite it.
+        QVERIFY(cli(with({"score", "--input", path("fo.csv"), "--fit-on", "rows:" + path("rows.txt"), "--output",
+                          path("rows.txt")})).code != 0);
+        {
+            std::ifstream f(path("rows.txt"));
+            std::string first;
+            std::getline(f, first);
+            QCOMPARE(QString::fromStdString(first), QString("0, 1 2"));
+        }
+
+        // Refusals: a part and another fit file, a bad fraction, a label without labels, --model.
+        for (const std::vector<std::string>& bad :
+             {with({"score", "--input", path("fo.csv"), "--fit-on", "label:0", "--fit-input", path("fo_in.csv"), "--output", "-"}),
+              with({"score", "--input", path("fo.csv"), "--fit-on", "fraction:1.5", "--output", "-"}),
+              with({"score", "--input", path("fo.csv"), "--fit-on", "label:3", "--output", "-"}),
+              with({"score", "--input", path("fo.csv"), "--fit-on", "rows:" + path("nope.txt"), "--output", "-"})}) {
+            const Run e = cli(bad);
+            QVERIFY2(e.code != 0 && e.err.find("fit") != std::string::npos, e.err.c_str());
+        }
+    }
+
     void evaluateNeedsLabels()
     {
         std::ofstream(path("nolabel.csv")) << "x,y\n0,0\n1,1\n2,2\n3,3\n4,4\n5,5\n6,7\n";

@@ -16,6 +16,8 @@
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "NewDataDialog.h"
+#include "pipeline/FitPipeline.h"
+#include "registry/Registry.h"
 #include "ParamForm.h"
 #include "SessionManager.h"
 #include "TrainingController.h"
@@ -210,6 +212,89 @@ private slots:
         QCOMPARE(view.value("colour_map").toString(), QString("magma"));
         QCOMPARE(view.value("layer_contours").toBool(), false);
         QVERIFY(w2.document()->isEdited());
+    }
+
+    void fitOnABoxSelectionRingsTrainingPointsAndSessionKeepsIt()
+    {
+        // Fit on a part, score all (issue #22 item 6): a box over the left half of the view, "Fit on:
+        // selected points", Train. The model equals a fit on those rows alone (independent fit,
+        // scores to 1e-12), every point is scored, the view rings the training points, and a
+        // session brings back the selection, the choice and the same scores.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("part.olens.json");
+        std::vector<int> selection;
+        Eigen::VectorXd scores;
+        {
+            MainWindow w;
+            prepare(w);
+            CloudView* view = w.view();
+            const QRectF half(0, 0, view->width() / 2.0, view->height());
+            view->selectRegion(QPolygonF(half), SelectionOp::Replace);
+            selection = w.document()->pointSelection();
+            QVERIFY(selection.size() > 10 && selection.size() < 110);
+            QComboBox* fitOn = w.detectorPanel()->fitOnCombo();
+            fitOn->setCurrentIndex(fitOn->findData(int(FitSubset::Kind::Rows)));
+            QVERIFY(trainAndWait(w));
+            const auto r = w.document()->result();
+            QCOMPARE(r->trainingRows, selection);
+            QCOMPARE(r->scores.size(), Eigen::Index(120));
+            QCOMPARE(view->trainingRingCount(), long(selection.size()));
+
+            const Eigen::MatrixXd& X = w.document()->dataset().X;
+            Eigen::MatrixXd part(static_cast<Eigen::Index>(selection.size()), 2);
+            for (std::size_t j = 0; j < selection.size(); ++j)
+                part.row(static_cast<Eigen::Index>(j)) = X.row(selection[j]);
+            const auto alone = fitPipeline(Registry::instance().create("knn", w.detectorPanel()->form()->values()),
+                                           Normalizer(w.detectorPanel()->normalization()), part);
+            double worst = 0;
+            for (std::size_t j = 0; j < selection.size(); ++j)
+                worst = std::max(worst, std::abs(r->scores(selection[j]) - alone->scores(static_cast<Eigen::Index>(j))));
+            for (Eigen::Index i = 0; i < X.rows(); ++i)
+                if (!std::binary_search(selection.begin(), selection.end(), int(i)))
+                    worst = std::max(worst, std::abs(r->scores(i) - alone->detector->score(alone->normalizer.transform(X.row(i)))(0)));
+            QVERIFY2(worst <= 1e-12, qPrintable(QString::number(worst)));
+
+            // A new selection does not change the marks of the trained model.
+            w.document()->setPointSelection({0, 1});
+            QCOMPARE(view->trainingRingCount(), long(selection.size()));
+            w.document()->setPointSelection(selection);
+            scores = r->scores;
+            QString error;
+            QVERIFY2(w.sessions()->save(path, &error), qPrintable(error));
+
+            // An edit (a point added far away) auto-retrains on the same points, not on what the edit
+            // left selected; the new point is scored as new data.
+            QSignalSpy retrained(w.trainer(), &TrainingController::finished);
+            w.dataEditor()->addPoint({2.5, 2.5}, false);
+            QVERIFY(retrained.wait(20000));
+            QCOMPARE(w.document()->result()->trainingRows, selection);
+            QCOMPARE(w.document()->result()->scores.size(), Eigen::Index(121));
+
+            // Nothing selected: fitting on the selection is refused with a reason, the result stays.
+            const auto before = w.document()->result();
+            w.document()->setPointSelection({});
+            QSignalSpy err(w.detectorPanel(), &DetectorPanel::errorMessage);
+            w.detectorPanel()->train();
+            QCOMPARE(err.count(), 1);
+            QVERIFY(!w.trainer()->isRunning());
+            QCOMPARE(w.document()->result(), before);
+            // All points again: an ordinary fit, no rings.
+            fitOn->setCurrentIndex(fitOn->findData(int(FitSubset::Kind::All)));
+            QVERIFY(trainAndWait(w));
+            QVERIFY(w.document()->result()->trainingRows.empty());
+            QCOMPARE(view->trainingRingCount(), 0L);
+        }
+        MainWindow w2;
+        w2.setInteractive(false);
+        w2.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w2));
+        QString error;
+        QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
+        QCOMPARE(w2.document()->pointSelection(), selection);
+        QVERIFY(w2.detectorPanel()->fitSubset() == (FitSubset{FitSubset::Kind::Rows, {}, {}, 1.0, 0}));
+        QCOMPARE(w2.document()->result()->trainingRows, selection);
+        QCOMPARE(w2.document()->result()->scores, scores); // the knn training scores, not rescored
+        QCOMPARE(w2.view()->trainingRingCount(), long(selection.size()));
     }
 
     void sessionRescoresAPointMovedAfterTraining()

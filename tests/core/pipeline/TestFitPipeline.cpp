@@ -111,6 +111,98 @@ private slots:
                                  fitPipeline(Registry::instance().create("knn"), Normalizer(Normalization::None), X, o));
     }
 
+    void fitOnAPartEqualsAFitOnThatPartAlone_data()
+    {
+        QTest::addColumn<QString>("id");
+        for (const auto& info : Registry::instance().detectors())
+            QTest::newRow(info.id.c_str()) << QString::fromStdString(info.id);
+    }
+
+    void fitOnAPartEqualsAFitOnThatPartAlone()
+    {
+        // Fit on the inliers, score all (GODS paper's one-class protocol). Independent check: a
+        // separate fit on a matrix holding only the inlier rows; its training scores must be the
+        // inliers' scores and its score() of the outlier rows theirs, to 1e-12. The z-score
+        // normaliser must be the inliers' too (fitted on the training rows, applied to all).
+        QFETCH(QString, id);
+        const Dataset d = generate("blobs", 150, 11, {{"centers", "2"}, {"dim", "3"}, {"outliers", "0.1"}});
+        std::vector<int> inliers, others;
+        for (Eigen::Index i = 0; i < d.rows(); ++i)
+            (d.labels(i) == 0.0 ? inliers : others).push_back(static_cast<int>(i));
+        QVERIFY(!others.empty());
+        Eigen::MatrixXd Xin(static_cast<Eigen::Index>(inliers.size()), d.cols());
+        Eigen::MatrixXd Xout(static_cast<Eigen::Index>(others.size()), d.cols());
+        for (std::size_t j = 0; j < inliers.size(); ++j) Xin.row(static_cast<Eigen::Index>(j)) = d.X.row(inliers[j]);
+        for (std::size_t j = 0; j < others.size(); ++j) Xout.row(static_cast<Eigen::Index>(j)) = d.X.row(others[j]);
+
+        FitOptions o;
+        o.trainingRows = inliers;
+        const auto part = fitPipeline(Registry::instance().create(id.toStdString()), Normalizer(Normalization::ZScore), d.X, o);
+        const auto alone = fitPipeline(Registry::instance().create(id.toStdString()), Normalizer(Normalization::ZScore), Xin);
+        QCOMPARE(part->scores.size(), d.rows());
+        QCOMPARE(part->outlier.size(), d.rows());
+        QCOMPARE(part->trainingRows, inliers);
+        const Eigen::VectorXd outScores = alone->detector->score(alone->normalizer.transform(Xout));
+        const Eigen::VectorXi outFlags = alone->detector->isOutlier(alone->normalizer.transform(Xout));
+        double worst = 0.0;
+        for (std::size_t j = 0; j < inliers.size(); ++j) {
+            worst = std::max(worst, std::abs(part->scores(inliers[j]) - alone->scores(static_cast<Eigen::Index>(j))));
+            QCOMPARE(part->outlier(inliers[j]), alone->outlier(static_cast<Eigen::Index>(j)));
+        }
+        for (std::size_t j = 0; j < others.size(); ++j) {
+            worst = std::max(worst, std::abs(part->scores(others[j]) - outScores(static_cast<Eigen::Index>(j))));
+            QCOMPARE(part->outlier(others[j]), outFlags(static_cast<Eigen::Index>(j)));
+        }
+        QVERIFY2(worst <= 1e-12, qPrintable(id + ": " + QString::number(worst)));
+        QCOMPARE(part->threshold, alone->threshold);
+        if (!part->explanations.empty())
+            QCOMPARE(part->explanations.size(), std::size_t(d.rows()));
+    }
+
+    void fitOnAPartScoresHeldOutRowsAsNewData()
+    {
+        // kNN: a training row's score excludes the row itself, a held-out row's counts every
+        // training row (checked by brute force: the k-th smallest distance to the training rows).
+        const Eigen::MatrixXd X = blob(60, 2, 12);
+        std::vector<int> rows;
+        for (int i = 0; i < 60; i += 2)
+            rows.push_back(i);
+        FitOptions o;
+        o.trainingRows = rows;
+        const auto r = fitPipeline(Registry::instance().create("knn", {{"k", "3"}}), Normalizer(Normalization::None), X, o);
+        for (int i = 0; i < 60; ++i) {
+            std::vector<double> dist;
+            for (int t : rows)
+                if (t != i)
+                    dist.push_back((X.row(i) - X.row(t)).norm());
+            std::sort(dist.begin(), dist.end());
+            QVERIFY(std::abs(r->scores(i) - dist[2]) < 1e-12);
+        }
+        // A session restores the same: the stored training scores for the training rows.
+        std::shared_ptr<const Detector> restored = Registry::instance().load(r->detector->toJson());
+        const auto back = resultForRows(restored, r->normalizer, X, false, r->trainingRows);
+        QVERIFY((back->scores - r->scores).norm() == 0.0);
+        QCOMPARE(back->trainingRows, rows);
+        // Without the rows, every row is scored as new data (training rows then include themselves).
+        const auto plain = resultForRows(restored, r->normalizer, X, false);
+        QCOMPARE(plain->scores(0), restored->score(X.row(0))(0));
+        QVERIFY(plain->scores(0) != r->scores(0));
+        // An edit keeps the training marks of the rows kept; the new row is not a training row.
+        Eigen::MatrixXd Y(61, 2);
+        Y.topRows(60) = X;
+        Y.row(60) << 5.0, 5.0;
+        std::vector<int> keep(61);
+        for (int i = 0; i < 60; ++i)
+            keep[static_cast<std::size_t>(i)] = i;
+        keep[60] = -1;
+        QCOMPARE(rescoreAfterEdit(*r, Y, keep)->trainingRows, rows);
+        // Rows that are not sorted, distinct indices of the data are refused.
+        o.trainingRows = {3, 1};
+        QVERIFY_THROWS_EXCEPTION(DataError, fitPipeline(Registry::instance().create("knn"), Normalizer(), X, o));
+        o.trainingRows = {1, 60};
+        QVERIFY_THROWS_EXCEPTION(DataError, fitPipeline(Registry::instance().create("knn"), Normalizer(), X, o));
+    }
+
     void fittedDetectorsScoreConcurrently_data()
     {
         QTest::addColumn<QString>("id");

@@ -3,6 +3,7 @@
 // JSON path, never a crash.
 #include "base/Errors.h"
 #include "data/Generators.h"
+#include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 #include "session/Session.h"
 
@@ -90,6 +91,50 @@ private slots:
         QVERIFY((fresh->trainingScores() - b.detector->trainingScores()).cwiseAbs().maxCoeff() < 1e-12);
     }
 
+    void fitOnPartAndSelectionRoundTrip()
+    {
+        // Fit on the inliers (label 0), a selection: both come back, and the restored model gives
+        // every row the score it had (training rows their kNN training scores, the others new-data
+        // scores), which needs the training rows: without them row 0 would be scored as new data.
+        Session s = fittedSession();
+        s.fitOn = parseFitSubset("label:0");
+        const std::vector<int> rows = resolveFitSubset(s.fitOn, s.data);
+        QVERIFY(rows.size() < std::size_t(s.data.rows()));
+        FitOptions o;
+        o.trainingRows = rows;
+        const auto fitted = fitPipeline(Registry::instance().create("knn", {{"k", "4"}}),
+                                        Normalizer(Normalization::ZScore), s.data.X, o);
+        s.model = fitted->detector->toJson();
+        s.model["normalizer"] = fitted->normalizer.toJson();
+        s.trainingRows = fitted->trainingRows;
+        s.selection = {2, 3, 17};
+        const Session r = parseSession(serializeSession(s));
+        QVERIFY(r.fitOn == s.fitOn);
+        QCOMPARE(r.trainingRows, rows);
+        QCOMPARE(r.selection, s.selection);
+        RestoredModel m = restoreSessionModel(r.model, 2);
+        const auto back = resultForRows(std::shared_ptr<const Detector>(std::move(m.detector)), m.normalizer, r.data.X,
+                                        false, r.trainingRows);
+        QVERIFY((back->scores - fitted->scores).norm() == 0.0);
+        QCOMPARE(back->trainingRows, rows);
+
+        // A fraction and the selection kind ("rows" without rows) round-trip too.
+        s.fitOn = parseFitSubset("fraction:0.25:3");
+        QVERIFY(parseSession(serializeSession(s)).fitOn == s.fitOn);
+        s.fitOn = FitSubset{FitSubset::Kind::Rows, {}, {}, 1.0, 0};
+        QVERIFY(parseSession(serializeSession(s)).fitOn == s.fitOn);
+
+        // A version-1 file (no fit_on, training_rows, selection) loads with all rows and no selection.
+        nlohmann::json j = nlohmann::json::parse(serializeSession(fittedSession()));
+        j["version"] = 1;
+        for (const char* k : {"fit_on", "training_rows", "selection"})
+            j.erase(k);
+        const Session old = parseSession(j.dump());
+        QVERIFY(old.fitOn.isAll());
+        QVERIFY(old.trainingRows.empty());
+        QVERIFY(old.selection.empty());
+    }
+
     void cameraProjectionRoundTrip()
     {
         // Orthographic 3D views are kept; sessions written before the field existed read as perspective.
@@ -164,6 +209,12 @@ private slots:
         row("view nested", replaced(good, "\"point_size\": 9", "\"point_size\": [9]"), "/view/point_size");
         row("quantile", replaced(good, "\"quantile\": 0.9", "\"quantile\": 1.5"), "/compare/quantile");
         row("model without id", edited([](nlohmann::json& j) { j["model"].erase("detector"); }), "/model/detector");
+        row("selection unsorted", edited([](nlohmann::json& j) { j["selection"] = {3, 1}; }), "/selection/1");
+        row("selection negative", edited([](nlohmann::json& j) { j["selection"] = {-1}; }), "/selection/0");
+        row("training rows text", edited([](nlohmann::json& j) { j["training_rows"] = "all"; }), "/training_rows");
+        row("fit_on kind", edited([](nlohmann::json& j) { j["fit_on"] = {{"kind", "half"}}; }), "/fit_on/kind");
+        row("fit_on fraction", edited([](nlohmann::json& j) { j["fit_on"] = {{"kind", "fraction"}, {"fraction", 0}}; }),
+            "/fit_on/fraction");
         row("no data", replaced(good, "\"data\"", "\"datum\""), "missing \"data\"");
     }
 
