@@ -41,6 +41,12 @@ void AttributionChart::showMessage(const QString& message)
     update();
 }
 
+QSize AttributionChart::minimumSizeHint() const
+{
+    const int lineH = fontMetrics().height();
+    return {200, 8 + lineH * 2 + kMaxBars * (lineH + 4)};
+}
+
 QStringList AttributionChart::shownFeatures() const
 {
     return m_names;
@@ -74,7 +80,7 @@ void AttributionChart::paintEvent(QPaintEvent*)
     // Zero sits at the left, or in the middle when some contribution is negative.
     const double zeroX = anyNegative ? (plotL + plotR) / 2.0 : plotL;
     const double scale = (anyNegative ? (plotR - plotL) / 2.0 : double(plotR - plotL)) / maxAbs;
-    const int rowH = std::clamp((height() - top - 4) / int(m_values.size()), 10, lineH + 6);
+    const int rowH = std::clamp((height() - top - 4) / int(m_values.size()), lineH + 2, lineH + 6);
     for (std::size_t k = 0; k < m_values.size(); ++k) {
         const int y = top + int(k) * rowH;
         p.setPen(palette().color(QPalette::Text));

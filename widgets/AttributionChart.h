@@ -28,7 +28,8 @@ public:
     const std::vector<double>& shownValues() const { return m_values; }
 
     QSize sizeHint() const override { return {420, 200}; }
-    QSize minimumSizeHint() const override { return {200, 120}; }
+    /// Tall enough for the title and kMaxBars readable rows.
+    QSize minimumSizeHint() const override;
 
 protected:
     void paintEvent(QPaintEvent* e) override;

@@ -148,7 +148,7 @@ void SplomWidget::drawPoints(QImage& img, const std::vector<QRgb>& colours)
     const Dataset& d = m_doc->dataset();
     const qreal dpr = img.devicePixelRatio();
     const bool anySelected = !m_doc->pointSelection().empty();
-    const int half = std::max(1, int(std::lround(1.5 * dpr)));
+    const int half = std::max(1, int(std::lround(1.0 * dpr))); // 3×3 pixels (5×5 with the outline)
     const int m = m_layout.count();
     auto put = [&](int px, int py, int rad, QRgb colour, const QRect& clip) {
         for (int y = std::max(clip.top(), py - rad); y <= std::min(clip.bottom(), py + rad); ++y) {
