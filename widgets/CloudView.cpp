@@ -211,6 +211,11 @@ const ColourScale& CloudView::colourScale() const
     return hasCustomScalars() ? m_colouring->customScale() : m_colouring->scoreScale();
 }
 
+std::vector<QRgb> CloudView::pointColours() const
+{
+    return m_colouring->rgb();
+}
+
 const ColourBar& CloudView::colourBar() const
 {
     return m_legendAxesLayer->colourBar();
@@ -384,6 +389,7 @@ void CloudView::recolour()
     m_colouring->update(m_doc->dataset(), m_doc->result().get(), effectiveColourBy(), m_custom, m_customLo,
                         m_customHi, m_pointSize * float(devicePixelRatioF()));
     updateLayers(ViewLayer::Colours);
+    emit coloursChanged();
 }
 
 void CloudView::showSelection(int index)

@@ -73,6 +73,9 @@ public:
     const ColourScale& colourScale() const;
     /// The colour bar (for tests: its texts' boxes and end markers).
     const ColourBar& colourBar() const;
+    /// The points' colours as drawn (RGB, one per sample; empty before the first update), for
+    /// views that colour like this one (the scatter-plot matrix); coloursChanged() follows changes.
+    std::vector<QRgb> pointColours() const;
     /// The 2-D plot frame, and the boxes of the 3-D axes' texts (for tests).
     const AxesFrame2D& axesFrame2D() const;
     std::vector<std::array<double, 4>> axesLabelBoxes3D() const;
@@ -173,6 +176,7 @@ signals:
     /// The running field was stopped by cancelField().
     void fieldCancelled();
     void geometryChoiceChanged();
+    void coloursChanged();
     void gridChanged(const QString& description);
 
 protected:

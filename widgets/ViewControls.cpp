@@ -182,9 +182,10 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     auto* pl = new QHBoxLayout(m_projectionBox);
     pl->setContentsMargins(0, 0, 0, 0);
     pl->addWidget(new QLabel(tr("Projection")));
-    m_projection->addItems({tr("PCA 3D"), tr("PCA 2D"), tr("feature axes")});
-    m_projection->setToolTip(tr("p > 3: show principal axes or three chosen features; fields are evaluated on "
-                                "the slice through the data mean"));
+    m_projection->addItems({tr("PCA 3D"), tr("PCA 2D"), tr("feature axes"), tr("2 feature axes"),
+                            tr("chosen PCs"), tr("2 chosen PCs")});
+    m_projection->setToolTip(tr("p > 3: show the first principal axes, or any three / two features or principal "
+                                "components; fields are evaluated on the slice through the data mean"));
     pl->addWidget(m_projection);
     for (auto*& a : m_axis) {
         a = new QComboBox;
@@ -323,6 +324,7 @@ void ViewControls::onDataset()
         for (const auto& n : d.featureNames)
             m_axis[k]->addItem(QString::fromStdString(n));
         m_axis[k]->setCurrentIndex(std::min<int>(k, int(d.cols()) - 1));
+        m_axis[k]->setProperty("pcs", false);
         m_axis[k]->setVisible(false);
     }
     QSignalBlocker block(m_projection);
@@ -336,17 +338,33 @@ void ViewControls::applyProjection()
     const Dataset& d = m_doc->dataset();
     if (d.cols() <= 3)
         return;
+    // Modes: 0 PCA 3D, 1 PCA 2D, 2 three feature axes, 3 two feature axes, 4 three chosen PCs, 5 two.
     const int mode = m_projection->currentIndex();
-    for (auto* a : m_axis)
-        a->setVisible(mode == 2);
+    const bool pcs = mode >= 4;
+    const int shown = mode == 2 || mode == 4 ? 3 : mode == 3 || mode == 5 ? 2 : 0;
+    if (shown > 0 && m_axis[0]->property("pcs").toBool() != pcs) // the combos list features or PCs
+        for (int k = 0; k < 3; ++k) {
+            QSignalBlocker block(m_axis[k]);
+            m_axis[k]->clear();
+            for (int j = 0; j < d.cols(); ++j)
+                m_axis[k]->addItem(pcs ? QStringLiteral("PC%1").arg(j + 1) : QString::fromStdString(d.featureNames[std::size_t(j)]));
+            m_axis[k]->setCurrentIndex(std::min<int>(k, int(d.cols()) - 1));
+            m_axis[k]->setProperty("pcs", pcs);
+            m_axis[k]->setToolTip(pcs ? tr("Principal component shown on this axis") : tr("Feature shown on this axis"));
+        }
+    for (int k = 0; k < 3; ++k)
+        m_axis[k]->setVisible(k < shown);
+    std::vector<int> chosen;
+    for (int k = 0; k < shown; ++k)
+        chosen.push_back(m_axis[k]->currentIndex());
     if (mode == 0)
         m_view->setProjection(Projection::pca(d.X, 3));
     else if (mode == 1)
         m_view->setProjection(Projection::pca(d.X, 2));
+    else if (pcs)
+        m_view->setProjection(Projection::components(d.X, chosen));
     else
-        m_view->setProjection(Projection::axes(d.X, d.featureNames,
-                                               {m_axis[0]->currentIndex(), m_axis[1]->currentIndex(),
-                                                m_axis[2]->currentIndex()}));
+        m_view->setProjection(Projection::axes(d.X, d.featureNames, chosen));
 }
 
 } // namespace olens

@@ -17,6 +17,7 @@
 #include "session/Session.h"
 #include "similarity/Verification.h"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
@@ -64,6 +65,11 @@ usage:
   outlierlens-cli score ... [--inliers I.csv|I.ply] [--outliers O.csv|O.ply]
       also (or, without --output, only) writes the rows the detector keeps (the cleaned cloud) /
       flags, with every input column (features, sigma_, label) + score, outlier; .ply = binary PLY
+  outlierlens-cli score ... --explain N
+      (also without --output) prints the features that drive row N's score, largest first:
+      feature,contribution,share — pca: squared residual per feature (sum = score^2), knn: squared
+      difference to the k-th neighbour (sum = score^2), mcd: delta_j (S^-1 delta)_j (sum = score);
+      contributions are in the normalised space (--normalize); other detectors refuse it
   outlierlens-cli evaluate --input F.csv --detector ID [--param k=v]... [--fit-input T.csv]
                         [--normalize none|zscore|l2|minmax] [--label-column label]
                         [--outlier-label VALUE] --json
@@ -474,6 +480,25 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     return r;
 }
 
+// score --explain N: one line per feature, largest |contribution| first, after a comment line
+// naming what the contributions add up to.
+void writeDrivers(std::ostream& out, const Prepared& r, int row, const Eigen::VectorXd& c)
+{
+    const FeatureAttribution* fa = r.result->detector->featureAttribution();
+    std::vector<int> order(static_cast<std::size_t>(c.size()));
+    for (std::size_t j = 0; j < order.size(); ++j)
+        order[j] = static_cast<int>(j);
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return std::abs(c(x)) > std::abs(c(y)); });
+    const double total = c.sum();
+    out << std::setprecision(10) << "# row " << row << ": score " << r.result->scores(row) << "; contributions to "
+        << fa->attributionTotal() << " (sum " << total << ")\n";
+    out << "feature,contribution,share\n";
+    for (int j : order)
+        out << r.input.featureNames[static_cast<std::size_t>(j)] << "," << c(j) << ","
+            << (total != 0.0 ? c(j) / total : 0.0) << "\n";
+    out.flush();
+}
+
 int cmdScore(const Args& a, std::ostream& out, std::ostream& err)
 {
     // --inliers / --outliers: the rows themselves (every column + score, outlier), CSV or PLY.
@@ -481,7 +506,12 @@ int cmdScore(const Args& a, std::ostream& out, std::ostream& err)
     for (const auto& [opt, flagged] : {std::pair<const char*, bool>{"inliers", false}, {"outliers", true}})
         if (a.options.count(opt))
             pointFiles.emplace_back(a.options.at(opt), flagged);
-    const std::string outPath = pointFiles.empty() || a.options.count("output") ? require(a, "output") : std::string();
+    const bool explain = a.options.count("explain") > 0;
+    const long long explainRow = explain ? parseInteger(a.options.at("explain"), "--explain") : -1;
+    const std::string outPath =
+        (pointFiles.empty() && !explain) || a.options.count("output") ? require(a, "output") : std::string();
+    if (explain && outPath == "-")
+        throw ParamError("--explain prints to standard output; write the scores to a file with --output");
     const bool modelWanted = a.options.count("save-model") > 0;
     const std::string modelPath = modelWanted ? a.options.at("save-model") : std::string();
     const std::vector<std::string> inputs = inputPaths(a);
@@ -508,6 +538,16 @@ int cmdScore(const Args& a, std::ostream& out, std::ostream& err)
         training.resize(static_cast<std::size_t>(r.input.rows()));
         std::iota(training.begin(), training.end(), 0);
     }
+    Eigen::VectorXd drivers;
+    if (explain) {
+        // Checked before anything is written: a refused --explain leaves no half-done outputs.
+        if (explainRow < 0 || explainRow >= r.input.rows())
+            throw ParamError("--explain " + std::to_string(explainRow) + ": rows are 0.."
+                             + std::to_string(r.input.rows() - 1));
+        if (!r.result->detector->featureAttribution())
+            throw ParamError("--explain: " + r.result->detector->id() + " cannot split its score by feature");
+        drivers = featureContributions(*r.result, r.input.X, static_cast<int>(explainRow));
+    }
     auto scores = [&](std::ostream& f) {
         writeScores(f, r.result->scores, r.result->outlier, r.input.hasLabels() ? &r.input.labels : nullptr,
                     r.fitOn ? &training : nullptr);
@@ -532,6 +572,8 @@ int cmdScore(const Args& a, std::ostream& out, std::ostream& err)
         scores(out);
         out.flush();
     }
+    if (explain)
+        writeDrivers(out, r, static_cast<int>(explainRow), drivers);
     return 0;
 }
 
@@ -753,7 +795,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
             return cmdGenerate(parseArgs(args, {"n", "seed", "output"}, {}), out);
         if (cmd == "score") {
             auto opts = common;
-            opts.insert({"output", "save-model", "model", "inliers", "outliers"});
+            opts.insert({"output", "save-model", "model", "inliers", "outliers", "explain"});
             Args a = parseArgs(args, opts, {"quiet", "progress"});
             a.errIsTerminal = errIsTerminal;
             return cmdScore(a, out, err);

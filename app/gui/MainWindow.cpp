@@ -24,6 +24,7 @@
 #include "LogPanel.h"
 #include "RankingPanel.h"
 #include "SimilarityPanel.h"
+#include "SplomPanel.h"
 #include "Presets.h"
 #include "Reactions.h"
 #include "TrainReactions.h"
@@ -214,6 +215,23 @@ void MainWindow::buildDocks()
     tabifyDockWidget(eval, addDock(tr("Similarity"), "SimilarityDock", m_similarity, Qt::RightDockWidgetArea));
     eval->raise();
     auto* log = addDock(tr("Log"), "LogDock", m_log, Qt::BottomDockWidgetArea);
+    // The scatter-plot matrix needs room: a floating window, hidden until View → Scatter-plot matrix.
+    m_splom = new SplomPanel(m_doc, m_view);
+    auto* splom = addDock(tr("Scatter-plot matrix"), "SplomDock", m_splom, Qt::RightDockWidgetArea);
+    splom->setFloating(true);
+    splom->hide();
+    QAction* splomAction = splom->toggleViewAction();
+    splomAction->setObjectName("actionScatterPlotMatrix");
+    splomAction->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
+    splomAction->setToolTip(tr("Small multiples of feature pairs, linked to the selection (Ctrl+Shift+M)"));
+    connect(splomAction, &QAction::toggled, this, [this, splom](bool on) {
+        if (!on || !splom->isFloating() || splom->property("placed").toBool())
+            return;
+        splom->setProperty("placed", true); // first opening: beside the view, as large as fits
+        const QRect g = geometry();
+        const int side = std::clamp(std::min(g.width() * 3 / 4, g.height() - 40), 420, 1000);
+        splom->setGeometry(g.x() + g.width() - side - 20, g.y() + 30, side, side);
+    });
     // The view gets the space; side docks are wide enough for their plots, the log stays short.
     // Dock sizes only stick once the window has its geometry: apply them when first shown.
     QTimer::singleShot(0, this, [this, det, ranking, eval, log] {

@@ -23,6 +23,7 @@ class EvaluationPanel;
 class LogPanel;
 class RankingPanel;
 class SimilarityPanel;
+class SplomPanel;
 class TrainingController;
 class ViewControls;
 
@@ -42,6 +43,8 @@ public:
     EvaluationPanel* evaluationPanel() const { return m_evaluation; }
     /// The Similarity dock (JB / UA-JB similarity colouring and verification), tabified with Evaluation.
     SimilarityPanel* similarityPanel() const { return m_similarity; }
+    /// The scatter-plot matrix window's contents (View → Scatter-plot matrix, Ctrl+Shift+M).
+    SplomPanel* splomPanel() const { return m_splom; }
     /// The compare page (View → Compare detectors), or null before it was first opened.
     CompareView* compareView() const;
     CompareReaction* compareReaction() const { return m_compare; }
@@ -85,6 +88,7 @@ private:
     RankingPanel* m_ranking = nullptr;
     EvaluationPanel* m_evaluation = nullptr;
     SimilarityPanel* m_similarity = nullptr;
+    SplomPanel* m_splom = nullptr;
     CompareReaction* m_compare = nullptr;
     QLabel* m_status;
     SessionManager* m_sessions = nullptr;

@@ -1,7 +1,8 @@
 #pragma once
 // Optional capabilities: what only some detectors can do. A detector that has one returns itself
-// from the matching accessor of Detector (clusterCut(), calibration(), reconstruction()); callers
-// ask the accessor and never cast or compare ids (mlpack-style: the interface is the description).
+// from the matching accessor of Detector (clusterCut(), calibration(), reconstruction(),
+// featureAttribution()); callers ask the accessor and never cast or compare ids (mlpack-style:
+// the interface is the description).
 #include <Eigen/Core>
 #include <memory>
 #include <string>
@@ -29,6 +30,21 @@ public:
     virtual ~Reconstruction() = default;
     /// The training points reconstructed, in the detector's (normalised) input space.
     virtual Eigen::MatrixXd reconstructTraining() const = 0;
+};
+
+/// Per-feature drivers of one point's score: a contribution per input feature that adds up to a
+/// known function of the score (pca: squared residual per feature, sum = score²; knn: squared
+/// difference to the k-th neighbour per feature, sum = score²; mcd: (x−T)_j (S⁻¹(x−T))_j, sum =
+/// score). Contributions can be negative where the method couples features (mcd).
+class FeatureAttribution {
+public:
+    virtual ~FeatureAttribution() = default;
+    /// What the contributions add up to, for labels ("score²", "score").
+    virtual std::string attributionTotal() const = 0;
+    /// The contributions for row x (the detector's normalised input space, length p).
+    /// `trainingRow` is x's index among the training rows when x is one (kNN then leaves the point
+    /// out of its own neighbours, as its training scores do), -1 otherwise.
+    virtual Eigen::VectorXd attribute(const Eigen::VectorXd& x, int trainingRow = -1) const = 0;
 };
 
 /// Outcome of a calibration on labelled validation data.

@@ -79,6 +79,7 @@ public:
     virtual const ClusterCut* clusterCut() const { return nullptr; }
     virtual const Reconstruction* reconstruction() const { return nullptr; }
     virtual Calibration* calibration() { return nullptr; }
+    virtual const FeatureAttribution* featureAttribution() const { return nullptr; }
 
     /// True when X is exactly the matrix the detector was fitted on (same shape and values), so
     /// that trainingScores() are the scores of its rows; false after any edit of the data.

@@ -3,6 +3,7 @@
 #include "base/Errors.h"
 #include "linalg/Pca.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace olens {
@@ -51,6 +52,36 @@ Projection Projection::pca(const Eigen::MatrixXd& X, int q)
                   "PCA projection of %d features onto PC1-PC%d (%.1f%% of the variance); "
                   "fields on the slice through the mean",
                   static_cast<int>(X.cols()), q, total > 0 ? 100.0 * shown / total : 100.0);
+    pr.note = buf;
+    return pr;
+}
+
+Projection Projection::components(const Eigen::MatrixXd& X, const std::vector<int>& pcs)
+{
+    const Eigen::Index p = X.cols();
+    if (pcs.empty() || pcs.size() > 3)
+        throw ParamError("choose 1 to 3 principal components");
+    const PcaResult r = olens::pca(X);
+    Projection pr;
+    pr.origin = r.mean;
+    pr.basis.resize(p, static_cast<Eigen::Index>(pcs.size()));
+    pr.identity = false;
+    double shown = 0.0;
+    std::string list;
+    for (std::size_t k = 0; k < pcs.size(); ++k) {
+        if (pcs[k] < 0 || pcs[k] >= p)
+            throw ParamError("PC" + std::to_string(pcs[k] + 1) + " does not exist (p=" + std::to_string(p) + ")");
+        pr.basis.col(static_cast<Eigen::Index>(k)) = r.components.col(pcs[k]);
+        pr.axisNames.push_back("PC" + std::to_string(pcs[k] + 1));
+        list += (k ? ", " : "") + pr.axisNames.back();
+        if (std::find(pcs.begin(), pcs.begin() + static_cast<long>(k), pcs[k]) == pcs.begin() + static_cast<long>(k))
+            shown += r.variances(pcs[k]);
+    }
+    const double total = r.variances.sum();
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "principal components %s of %d features (%.1f%% of the variance); "
+                  "fields on the slice through the mean", list.c_str(), static_cast<int>(p),
+                  total > 0 ? 100.0 * shown / total : 100.0);
     pr.note = buf;
     return pr;
 }

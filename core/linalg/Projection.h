@@ -25,6 +25,9 @@ struct Projection {
     /// Identity for p ≤ 3 (names = feature names), else PCA onto the first three axes.
     static Projection automatic(const Eigen::MatrixXd& X, const std::vector<std::string>& names);
     static Projection pca(const Eigen::MatrixXd& X, int q);
+    /// Chosen principal axes (0-based component indices by decreasing variance, 1 to 3 of them)
+    /// through the mean, e.g. PC2 against PC4.
+    static Projection components(const Eigen::MatrixXd& X, const std::vector<int>& pcs);
     /// Chosen feature axes (0-based), the other features fixed at their mean.
     static Projection axes(const Eigen::MatrixXd& X, const std::vector<std::string>& names, const std::vector<int>& axes);
 };

@@ -215,4 +215,14 @@ Eigen::MatrixXd reconstructedRows(const FitResult& r, const Eigen::MatrixXd& X)
     return r.normalizer.inverseTransform(rec->reconstructTraining(), X.colwise().mean().transpose());
 }
 
+Eigen::VectorXd featureContributions(const FitResult& r, const Eigen::MatrixXd& X, int row)
+{
+    const FeatureAttribution* fa = r.detector ? r.detector->featureAttribution() : nullptr;
+    if (!fa || row < 0 || row >= X.rows())
+        return {};
+    const Eigen::MatrixXd Xn = r.normalizer.transform(X);
+    const int trainingRow = r.detector->trainedOn(Xn) ? row : -1;
+    return fa->attribute(Xn.row(row).transpose(), trainingRow);
+}
+
 } // namespace olens

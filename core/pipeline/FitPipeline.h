@@ -81,4 +81,9 @@ std::shared_ptr<FitResult> recutResult(const FitResult& r, const Eigen::MatrixXd
 /// coordinates; empty when the detector has no reconstruction or X are not its training rows.
 Eigen::MatrixXd reconstructedRows(const FitResult& r, const Eigen::MatrixXd& X);
 
+/// The features that drive row `row` of X (feature coordinates): the FeatureAttribution
+/// capability's contributions, one per feature, in the detector's normalised space (kNN leaves a
+/// training row out of its neighbours when X are the training rows). Empty without the capability.
+Eigen::VectorXd featureContributions(const FitResult& r, const Eigen::MatrixXd& X, int row);
+
 } // namespace olens

@@ -52,6 +52,18 @@ vtkLookupTable* PointColouring::customTable() const { return m_customLut; }
 vtkUnsignedCharArray* PointColouring::colours() const { return m_colours; }
 vtkFloatArray* PointColouring::sizes() const { return m_sizes; }
 
+std::vector<QRgb> PointColouring::rgb() const
+{
+    std::vector<QRgb> out;
+    if (!m_colours)
+        return out;
+    out.resize(static_cast<std::size_t>(m_colours->GetNumberOfTuples()));
+    for (vtkIdType i = 0; i < m_colours->GetNumberOfTuples(); ++i)
+        out[static_cast<std::size_t>(i)] = qRgb(m_colours->GetTypedComponent(i, 0), m_colours->GetTypedComponent(i, 1),
+                                                m_colours->GetTypedComponent(i, 2));
+    return out;
+}
+
 QColor PointColouring::colourFor(double label)
 {
     if (std::isnan(label))

@@ -13,6 +13,8 @@
 #include <vtkNew.h>
 #include <vtkSmartPointer.h>
 
+#include <vector>
+
 class vtkFloatArray;
 class vtkLookupTable;
 class vtkUnsignedCharArray;
@@ -53,6 +55,8 @@ public:
     /// update (null before the first).
     vtkUnsignedCharArray* colours() const;
     vtkFloatArray* sizes() const;
+    /// The colours of the last update as RGB values (empty before the first).
+    std::vector<QRgb> rgb() const;
 
 private:
     vtkNew<vtkLookupTable> m_lut;

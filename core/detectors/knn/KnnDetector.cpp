@@ -79,6 +79,31 @@ Eigen::VectorXd KnnDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     return train;
 }
 
+Eigen::VectorXd KnnDetector::attribute(const Eigen::VectorXd& x, int trainingRow) const
+{
+    requireFitted("attribute");
+    if (x.size() != inputDimension())
+        throw DataError("knn: attribution needs " + std::to_string(inputDimension()) + " features");
+    const int k = params().getInt("k");
+    const bool self = trainingRow >= 0 && trainingRow < m_index->size();
+    // The same neighbour search as the scores (doFit for training rows, doScore otherwise).
+    const auto kk = static_cast<std::size_t>(std::min<Eigen::Index>(k + (self ? 1 : 0), m_index->size()));
+    std::vector<Eigen::Index> idx(kk);
+    std::vector<double> d2(kk);
+    m_index->nearest(x.data(), kk, idx.data(), d2.data());
+    Eigen::Index kth = idx[kk - 1];
+    int seen = 0;
+    for (std::size_t j = 0; j < kk; ++j) {
+        if (self && idx[j] == trainingRow)
+            continue;
+        if (++seen == k) {
+            kth = idx[j];
+            break;
+        }
+    }
+    return (x - m_index->points().col(kth)).array().square();
+}
+
 Eigen::VectorXd KnnDetector::doScore(const Eigen::MatrixXd& X) const
 {
     Eigen::MatrixXd dist;

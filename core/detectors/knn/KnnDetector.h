@@ -9,7 +9,7 @@ namespace olens {
 struct DetectorInfo;
 class PointIndex;
 
-class KnnDetector : public Detector {
+class KnnDetector : public Detector, public FeatureAttribution {
 public:
     static DetectorInfo info();
     explicit KnnDetector(ParamSet params);
@@ -17,6 +17,12 @@ public:
 
     /// "k-th neighbour: sample j at distance d" (training rows exclude themselves, as the scores).
     std::vector<std::string> explain(const Eigen::MatrixXd& X) const override;
+
+    const FeatureAttribution* featureAttribution() const override { return this; }
+    /// Squared difference per feature to the k-th neighbour (the one whose distance is the score);
+    /// Σ_j = score². A training row leaves itself out, as its training score does.
+    std::string attributionTotal() const override { return "score²"; }
+    Eigen::VectorXd attribute(const Eigen::VectorXd& x, int trainingRow = -1) const override;
 
     /// Distances and indices of the k nearest training points of each row (ascending distance).
     void neighbours(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const;

@@ -344,6 +344,15 @@ Geometry McdDetector::geometry() const
     return g;
 }
 
+Eigen::VectorXd McdDetector::attribute(const Eigen::VectorXd& x, int /*trainingRow*/) const
+{
+    requireFitted("attribute");
+    if (x.size() != inputDimension())
+        throw DataError("mcd: attribution needs " + std::to_string(inputDimension()) + " features");
+    const Eigen::VectorXd delta = (x - m_offset).cwiseQuotient(m_scale) - m_locZ;
+    return delta.cwiseProduct(m_precision * delta);
+}
+
 std::vector<std::string> McdDetector::explain(const Eigen::MatrixXd& X) const
 {
     requireFitted("explain");

@@ -16,7 +16,7 @@ namespace olens {
 
 struct DetectorInfo;
 
-class McdDetector : public Detector {
+class McdDetector : public Detector, public FeatureAttribution {
 public:
     static DetectorInfo info();
     explicit McdDetector(ParamSet params);
@@ -33,6 +33,11 @@ public:
     /// the reweighting cut-off of sec. 6.
     Geometry geometry() const override;
     std::vector<std::string> explain(const Eigen::MatrixXd& X) const override;
+    const FeatureAttribution* featureAttribution() const override { return this; }
+    /// d² split by feature: c_j = δ_j (S⁻¹δ)_j with δ = z − T (standardised coordinates), Σ_j c_j =
+    /// d² = score. A c_j < 0 means feature j makes the point less unusual given the others.
+    std::string attributionTotal() const override { return "score"; }
+    Eigen::VectorXd attribute(const Eigen::VectorXd& x, int trainingRow = -1) const override;
     std::map<std::string, double> figures() const override;
 
 protected:

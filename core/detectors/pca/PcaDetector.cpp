@@ -54,6 +54,17 @@ Eigen::VectorXd PcaDetector::doScore(const Eigen::MatrixXd& X) const
     return residual.rowwise().norm();
 }
 
+Eigen::VectorXd PcaDetector::attribute(const Eigen::VectorXd& x, int /*trainingRow*/) const
+{
+    requireFitted("attribute");
+    if (x.size() != inputDimension())
+        throw DataError("pca: attribution needs " + std::to_string(inputDimension()) + " features");
+    // The residual vector of eq. 2, feature by feature: its squared norm is the squared score.
+    const Eigen::VectorXd c = x - m_mean;
+    const Eigen::VectorXd r = c - m_basis * (m_basis.transpose() * c);
+    return r.array().square();
+}
+
 Geometry PcaDetector::geometry() const
 {
     Geometry g;

@@ -7,7 +7,7 @@ namespace olens {
 
 struct DetectorInfo;
 
-class PcaDetector : public Detector {
+class PcaDetector : public Detector, public FeatureAttribution {
 public:
     static DetectorInfo info();
     explicit PcaDetector(ParamSet params) : Detector(std::move(params)) {}
@@ -16,6 +16,11 @@ public:
     std::map<std::string, double> figures() const override;
     /// "residual r off the k-dim subspace; coordinate t along PC1".
     std::vector<std::string> explain(const Eigen::MatrixXd& X) const override;
+
+    const FeatureAttribution* featureAttribution() const override { return this; }
+    /// Squared residual per feature, r_j² with r = c − V Vᵀc (eq. 2); Σ_j r_j² = score².
+    std::string attributionTotal() const override { return "score²"; }
+    Eigen::VectorXd attribute(const Eigen::VectorXd& x, int trainingRow = -1) const override;
 
     const Eigen::VectorXd& mean() const { return m_mean; }
     const Eigen::MatrixXd& basis() const { return m_basis; }

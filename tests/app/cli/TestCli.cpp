@@ -251,6 +251,55 @@ private slots:
         QCOMPARE(model["normalizer"]["kind"].get<std::string>(), std::string("zscore"));
     }
 
+    void scoreExplainPrintsTheDriversOfOneRow()
+    {
+        // pca with k = 0: the residual is x − mean, so the contributions are (x_j − mean_j)². Rows
+        // (0,0,0), (4,0,0), (0,8,0), (0,0,12): mean (1,2,3); row 3 → (1, 4, 81), sum 86 = score².
+        {
+            std::ofstream f(path("explain.csv"));
+            f << "a,b,c\n0,0,0\n4,0,0\n0,8,0\n0,0,12\n";
+        }
+        const Run r = cli({"score", "--input", path("explain.csv"), "--detector", "pca", "--param", "k=0", "--explain", "3"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        std::istringstream lines(r.out);
+        std::string comment, header, first, second, third;
+        std::getline(lines, comment);
+        std::getline(lines, header);
+        std::getline(lines, first);
+        std::getline(lines, second);
+        std::getline(lines, third);
+        QVERIFY2(comment.find("# row 3: score 9.273618495") == 0, comment.c_str()); // √86
+        QVERIFY2(comment.find("score² (sum 86)") != std::string::npos, comment.c_str());
+        QCOMPARE(QString::fromStdString(header), QString("feature,contribution,share"));
+        QCOMPARE(QString::fromStdString(first), QString("c,81,%1").arg(81.0 / 86.0, 0, 'g', 10));
+        QVERIFY2(second.rfind("b,4,", 0) == 0, second.c_str());
+        QVERIFY2(third.rfind("a,1,", 0) == 0, third.c_str());
+        // knn on generated data: the contributions add up to the row's squared score in --output.
+        QCOMPARE(cli({"generate", "blobs", "--n", "60", "--seed", "4", "--output", path("kx.csv")}).code, 0);
+        const Run k = cli({"score", "--input", path("kx.csv"), "--detector", "knn", "--normalize", "zscore",
+                           "--explain", "7", "--output", path("ks.csv")});
+        QVERIFY2(k.code == 0, k.err.c_str());
+        const Dataset scores = loadDataset(path("ks.csv"));
+        double sum = 0.0;
+        std::istringstream kl(k.out);
+        std::string line;
+        std::getline(kl, line);
+        std::getline(kl, line);
+        int features = 0;
+        while (std::getline(kl, line)) {
+            sum += std::stod(line.substr(line.find(',') + 1));
+            ++features;
+        }
+        QCOMPARE(features, 2);
+        QVERIFY2(std::abs(sum - std::pow(scores.X(7, 1), 2)) < 1e-6 * (1 + sum), k.out.c_str());
+        // Refusals: a detector without the capability, a row out of range, both on standard output.
+        const Run lof = cli({"score", "--input", path("kx.csv"), "--detector", "lof", "--explain", "0"});
+        QCOMPARE(lof.code, 1);
+        QVERIFY2(lof.err.find("lof cannot split its score by feature") != std::string::npos, lof.err.c_str());
+        QCOMPARE(cli({"score", "--input", path("kx.csv"), "--detector", "knn", "--explain", "60"}).code, 1);
+        QCOMPARE(cli({"score", "--input", path("kx.csv"), "--detector", "knn", "--explain", "1", "--output", "-"}).code, 1);
+    }
+
     void scoreWithSeparateFitInput()
     {
         QCOMPARE(cli({"generate", "blobs", "--n", "60", "--seed", "1", "--output", path("train.csv")}).code, 0);

@@ -4,6 +4,7 @@
 #include "display/DisplayGeometry.h"
 #include "display/Grid.h"
 #include "display/Ticks.h"
+#include "base/Errors.h"
 
 #include "display/PointSizing.h"
 
@@ -228,6 +229,29 @@ private slots:
         Normalizer l2(Normalization::L2);
         l2.fit(D);
         QCOMPARE(ellipsoidShadow(q, l2, pr).A.rows(), Eigen::Index(0));
+    }
+
+    void chosenPrincipalComponentsAreThoseAxes()
+    {
+        // Rows ±s_j e_j: mean 0, covariance diag(s_j²)·2/n, so PC k is ±e_k for s = (5, 4, 3, 2, 1).
+        const double s[5] = {5, 4, 3, 2, 1};
+        Eigen::MatrixXd X = Eigen::MatrixXd::Zero(10, 5);
+        for (int j = 0; j < 5; ++j) {
+            X(2 * j, j) = s[j];
+            X(2 * j + 1, j) = -s[j];
+        }
+        const Projection pr = Projection::components(X, {1, 3});
+        QCOMPARE(pr.axisNames, (std::vector<std::string>{"PC2", "PC4"}));
+        QCOMPARE(pr.displayDims(), 2);
+        QVERIFY(!pr.identity);
+        const Eigen::MatrixX3d U = pr.toDisplay(X);
+        QVERIFY(near(std::abs(U(2, 0)), 4.0) && near(U(2, 1), 0.0, 1e-9)); // row +4 e_2 → (±4, 0)
+        QVERIFY(near(std::abs(U(6, 1)), 2.0) && near(U(6, 0), 0.0, 1e-9)); // row +2 e_4 → (0, ±2)
+        QVERIFY(near(U(0, 0), 0.0, 1e-9) && near(U(0, 1), 0.0, 1e-9));    // e_1 is not shown
+        // (16 + 4) / (25 + 16 + 9 + 4 + 1) = 36.4 % of the variance.
+        QVERIFY2(pr.note.find("PC2, PC4 of 5 features (36.4% of the variance)") != std::string::npos, pr.note.c_str());
+        QVERIFY_THROWS_EXCEPTION(ParamError, Projection::components(X, {5}));
+        QVERIFY_THROWS_EXCEPTION(ParamError, Projection::components(X, {0, 1, 2, 3}));
     }
 
     void glyphOfADiagonalCovarianceHasTheScaledSigmasAsAxes()
