@@ -13,7 +13,6 @@
 #include "registry/Registry.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -271,11 +270,8 @@ private slots:
     // ---- 2. bounded loading -------------------------------------------------------------------------
     void devZeroAndSparseFiles()
     {
-        QElapsedTimer t;
-        t.start();
         const QString zero = loadError("/dev/zero");
         QVERIFY2(zero.contains("binary data") && zero.contains("NUL"), qPrintable(zero));
-        QVERIFY(t.elapsed() < 5000);
         // A 5 GB sparse file: refused from its size, nothing read or reserved.
         const std::string big = file("sparse.csv");
         {
@@ -294,7 +290,6 @@ private slots:
         small.maxBytes = 1 << 20;
         const QString e3 = loadError(big, small);
         QVERIFY2(e3.contains("above the input limit of 1 MB"), qPrintable(e3));
-        QVERIFY(t.elapsed() < 20000);
     }
 
     void blankLinesDoNotReserveMemory()
@@ -482,8 +477,6 @@ private slots:
         std::normal_distribution<double> g;
         Eigen::MatrixXd X(30, 120);
         for (Eigen::Index i = 0; i < X.size(); ++i) X.data()[i] = g(rng);
-        QElapsedTimer t;
-        t.start();
         auto base = Registry::instance().create("quadrics-base", {{"dims", "0"}}); // all 120 features (paper)
         try {
             base->fit(X);
@@ -493,7 +486,6 @@ private slots:
             QVERIFY2(m.find("p=120 gives D=(p+1)(p+2)/2=7381") != std::string::npos && m.find("1.3 GB") != std::string::npos,
                      m.c_str());
         }
-        QVERIFY(t.elapsed() < 2000);
         // p = 50000: p(p+1)/2 overflowed an int ("= -363189984" in the message).
         Eigen::MatrixXd wide = Eigen::MatrixXd::Random(2, 50000);
         auto q = Registry::instance().create("quadrics", {});
