@@ -250,6 +250,15 @@ void CloudView::setPointSize(double pixels)
     recolour();
 }
 
+void CloudView::updateDisplayBox()
+{
+    // Once per change of the display coordinates, not once per render (1M rows: a full scan).
+    if (m_display.rows() == 0)
+        return;
+    m_displayLo = m_display.colwise().minCoeff();
+    m_displayHi = m_display.colwise().maxCoeff();
+}
+
 double CloudView::effectivePointSize() const
 {
     return m_pointSize * devicePixelRatioF() * *m_spriteScale;
@@ -262,7 +271,8 @@ void CloudView::adaptPointSize(vtkObject*, unsigned long, void*)
         return;
     // The data's bounding box projected to the screen.
     vtkRenderer* ren = renderer();
-    const Eigen::RowVector3d lo = m_display.colwise().minCoeff(), hi = m_display.colwise().maxCoeff();
+    const Eigen::RowVector3d& lo = m_displayLo;
+    const Eigen::RowVector3d& hi = m_displayHi;
     double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
     for (int c = 0; c < 8; ++c) {
         ren->SetWorldPoint(c & 1 ? hi(0) : lo(0), c & 2 ? hi(1) : lo(1), c & 4 ? hi(2) : lo(2), 1.0);
@@ -328,6 +338,7 @@ void CloudView::rebuild(bool keepCamera)
             if (R.rows() == n)
                 m_display = m_projection.toDisplay(R);
         }
+    updateDisplayBox();
     m_colouring->update(d, m_doc->result().get(), effectiveColourBy(), m_custom, m_customLo, m_customHi,
                         m_pointSize * float(devicePixelRatioF()));
     updateLayers(ViewLayer::Points | ViewLayer::Colours);
@@ -380,6 +391,7 @@ void CloudView::refreshPositions()
                 X = std::move(R);
         }
     m_display = m_projection.toDisplay(X);
+    updateDisplayBox();
     m_selected = m_doc->selectedPoint();
     updateLayers(ViewLayer::Positions);
 }

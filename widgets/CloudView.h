@@ -184,6 +184,7 @@ protected:
 
 private:
     void adaptPointSize(vtkObject*, unsigned long, void*); // before each render (automatic size)
+    void updateDisplayBox(); // m_displayLo/Hi from m_display
     ViewContext context() const;
     void applySceneViewport();
     /// Brings every layer up to date (ViewLayer::Change flags), then the colour bar's strip.
@@ -207,6 +208,7 @@ private:
     double m_isoOpacity = 0.35;
     float m_pointSize = 9.0f;
     bool m_autoPointSize = true;
+    Eigen::RowVector3d m_displayLo = Eigen::RowVector3d::Zero(), m_displayHi = Eigen::RowVector3d::Zero();
     std::shared_ptr<float> m_spriteScale = std::make_shared<float>(1.0f); // shader factor on sprite sizes
     bool m_showReconstruction = false;
     int m_res2d = 200;
