@@ -4,7 +4,7 @@
 #
 #   scripts/test.sh            RelWithDebInfo build in build/, every test
 #   scripts/test.sh --asan     AddressSanitizer + UBSan build in build-asan/, every test
-#   scripts/test.sh --tsan     ThreadSanitizer build in build-tsan/, the worker/training tests
+#   scripts/test.sh --tsan     ThreadSanitizer build in build-tsan/, every test
 # Further arguments go to ctest (e.g. -R TestKic).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +23,7 @@ case "$MODE" in
     # makes Qt's own hand-offs (queued calls, QFuture results, the QtTest watchdog) look racy.
     # ignore_noninstrumented_modules drops those reports; races in our code are still reported.
     export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1}
-    set -- -R "TestTraining|TestFieldComputer|TestFitPipeline|TestKic|TestAcdt" "$@" ;;
+    ;;
 esac
 bash scripts/build.sh
 BUILD_DIR=${BUILD_DIR:-build}

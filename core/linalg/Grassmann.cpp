@@ -147,7 +147,10 @@ Eigen::MatrixXd leadingLeftSingularVectors(const Eigen::Ref<const Eigen::MatrixX
     Eigen::MatrixXd U(N, d);
     Eigen::Index r = 0; // columns of U filled with genuine singular vectors
     if (m > 0 && m <= N) {
-        const Eigen::BDCSVD<Eigen::MatrixXd> svd(M, Eigen::ComputeThinU);
+        // JacobiSVD, not BDCSVD: Eigen 3.4's divide-and-conquer SVD crashed (perturbCol0, an index of
+        // -1) on a rank-deficient 57×57 neighbourhood of Spambase with duplicate rows; the matrices
+        // here are at most N × k and Jacobi is accurate and robust for them.
+        const Eigen::JacobiSVD<Eigen::MatrixXd> svd(M, Eigen::ComputeThinU);
         const Eigen::VectorXd& s = svd.singularValues();
         const double tol = s(0) * static_cast<double>(std::max(N, m)) * eps;
         while (r < d && r < s.size() && s(r) > tol) {

@@ -199,6 +199,29 @@ private slots:
         QVERIFY(auroc(patch->trainingScores(), roll.outlierFlags()) < a);
     }
 
+    void acdtAutoNeighbourCountGrowsWithTheDimension()
+    {
+        // Three 8-D Gaussian blobs with 5 % uniform outliers: 15 neighbours (the slides' 3-D value)
+        // leave an 8-D tangent estimate to noise (AUROC 0.66 measured with the CLI on this draw);
+        // auto resolves k = 4p = 32 and ranks them (0.99). In 3-D auto keeps the slides' 15.
+        const Dataset b8 = generate("blobs", 600, 4, {{"dim", "8"}, {"outliers", "0.05"}});
+        auto a = Registry::instance().create("acdt");
+        a->fit(b8.X);
+        QCOMPARE(a->params().getInt("k"), 32);
+        auto paper = Registry::instance().create("acdt", {{"k", "15"}});
+        paper->fit(b8.X);
+        const double autoAuroc = auroc(a->trainingScores(), b8.outlierFlags());
+        const double paperAuroc = auroc(paper->trainingScores(), b8.outlierFlags());
+        QVERIFY2(autoAuroc >= 0.9 && paperAuroc < 0.8,
+                 qPrintable(QString("auto %1, k = 15 %2").arg(autoAuroc).arg(paperAuroc)));
+        auto a3 = Registry::instance().create("acdt");
+        a3->fit(generate("swissroll", 300, 1, {}).X);
+        QCOMPARE(a3->params().getInt("k"), 15);
+        auto small = Registry::instance().create("acdt", {{"L", "2"}});
+        small->fit(gaussian(20, 8, 3)); // n − 1 bounds k
+        QCOMPARE(small->params().getInt("k"), 19);
+    }
+
     void icAutoDegreeFallsBackToOneWhenEq9CannotHold()
     {
         // p = 8: the degree-2 moment matrix is 45×45 (C(10, 2)), more than the 30 rows can make definite.

@@ -9,6 +9,7 @@
 #include "base/Rng.h"
 
 #include <QtTest>
+#include <QFile>
 
 #include <set>
 
@@ -87,6 +88,34 @@ class TestAcdt : public QObject {
 
 private slots:
     // ---- Grassmann distance D_T ----------------------------------------------------------------
+
+    void leadingSingularVectorsOfARankDeficientNeighbourhood()
+    {
+        // Regression: Eigen 3.4's BDCSVD crashed (SIGSEGV in perturbCol0) on this 57×57 matrix of
+        // neighbour differences from z-scored Spambase (k = 32, rank 40, 12 zero rows), which killed
+        // `evaluate --detector acdt --param k=32` on Spambase. Checked against the leading
+        // eigenvectors of M Mᵀ (an independent route) through their projector.
+        QFile f(QStringLiteral(OLENS_SOURCE_DIR "/tests/core/detectors/acdt/spambase-neighbourhood-57x57.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+        std::vector<double> v;
+        Eigen::Index rows = 0;
+        while (!f.atEnd()) {
+            const QString line = QString::fromUtf8(f.readLine()).trimmed();
+            if (line.isEmpty() || line.startsWith('#'))
+                continue;
+            for (const QString& t : line.split(' ', Qt::SkipEmptyParts))
+                v.push_back(t.toDouble());
+            ++rows;
+        }
+        QCOMPARE(rows, Eigen::Index(57));
+        const Eigen::MatrixXd M = Eigen::Map<const Eigen::Matrix<double, -1, -1, Eigen::RowMajor>>(v.data(), 57, 57);
+        const Eigen::MatrixXd U = grassmann::leadingLeftSingularVectors(M, 2);
+        QCOMPARE(U.cols(), Eigen::Index(2));
+        QVERIFY((U.transpose() * U - Eigen::Matrix2d::Identity()).norm() < 1e-12);
+        const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(M * M.transpose());
+        const Eigen::MatrixXd E = es.eigenvectors().rightCols(2); // ascending: the two largest
+        QVERIFY((U * U.transpose() - E * E.transpose()).norm() < 1e-9);
+    }
 
     void distanceIsZeroForEqualSubspaces()
     {
