@@ -6,7 +6,7 @@ defaults they stop with a ValueError naming the requirement, which is correct be
   ic      degree=1: fixed instead of auto, so that every check fits the same model (auto picks 2
           or 1 by whether eq. 9's moment matrix is definite on the check's data).
   acdt    k=5, L=3: k=15 needs ≥ 16 rows, L=12 needs ≥ 12 rows (d is auto: min(2, p − 1)).
-  gods    K=1 fixed (auto gives ceil(p/2), the same on the checks' p = 2).
+  gods    K=1 fixed (auto gives K = p = 2 on the checks' data).
 Since issue #17 gods/acdt defaults fit 2-D data and kods decides by `contamination`.
 
 EXPECTED_FAILURES lists the checks that cannot apply, and why. A change in either direction fails
@@ -75,7 +75,7 @@ def test_auto_defaults_fit_2d_and_paper_settings_say_why_not():
     still stop on 2-D data with a ValueError naming the cause."""
     import numpy as np
     X = np.random.RandomState(0).randn(30, 2)
-    assert ol.make("gods").fit(X).resolved_params_["K"] == 1
+    assert ol.make("gods").fit(X).resolved_params_["K"] == 2
     assert ol.make("acdt", k=5, L=3).fit(X).resolved_params_["d"] == 1
     for detector_id, params, needle in [("acdt", dict(d=2, k=5, L=3), "d=2"), ("gods", dict(K=3), "K=3")]:
         with pytest.raises(ValueError, match=needle):

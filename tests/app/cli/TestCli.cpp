@@ -345,7 +345,7 @@ private slots:
         QVERIFY2(r.code == 0, r.err.c_str());
         const auto j = nlohmann::json::parse(r.out);
         QCOMPARE(j["params"]["K"].get<std::string>(), std::string("auto"));
-        QCOMPARE(j["resolved"]["K"].get<int>(), 1);
+        QCOMPARE(j["resolved"]["K"].get<int>(), 2); // K = p
         QCOMPARE(cli({"score", "--input", path("au.csv"), "--detector", "gods", "--output", path("au_s.csv")}).code, 0);
         const Dataset s = loadDataset(path("au_s.csv"));
         const int flagged = static_cast<int>(s.X.col(2).sum()); // index, score, outlier
@@ -353,7 +353,7 @@ private slots:
         QVERIFY(flagged >= 2 && flagged <= 80); // between 1 % and 40 % of 200
         // `list` names the rule and the paper's value.
         const Run l = cli({"list"});
-        QVERIFY(l.out.find("(auto: ceil(p/2)") != std::string::npos);
+        QVERIFY(l.out.find("(auto: p for p features") != std::string::npos);
         QVERIFY(l.out.find("[paper: 3]") != std::string::npos);
     }
 

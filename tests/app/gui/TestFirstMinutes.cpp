@@ -288,7 +288,7 @@ private slots:
         QVERIFY(k);
         QCOMPARE(k->text(), QStringLiteral("auto"));
         QVERIFY(trainAndWait(w));
-        QCOMPARE(form->labelText("K"), QStringLiteral("K  (auto → 1)"));
+        QCOMPARE(form->labelText("K"), QStringLiteral("K  (auto → 2)"));
         bool found = false;
         for (const auto& [name, value] : form->values())
             if (name == "K")

@@ -85,7 +85,7 @@ private slots:
             auto d = Registry::instance().create(id);
             d->fit(moons.X);
             if (std::string(id) == "gods")
-                QCOMPARE(d->params().getInt("K"), 1); // ceil(2/2)
+                QCOMPARE(d->params().getInt("K"), 2); // K = p
             // normalize auto → none on data with negative coordinates; η auto = RMS radius.
             QCOMPARE(d->params().getChoice("normalize"), std::string("none"));
             const Eigen::RowVectorXd mean = moons.X.colwise().mean();
@@ -96,32 +96,48 @@ private slots:
         }
     }
 
+    void godsAutoFramesBoxTheDataInEveryDirection()
+    {
+        // One 8-D Gaussian with 5 % uniform outliers: the outliers stick out along every direction,
+        // so K = p slabs see them all; the former rule ceil(p/2) = 4 saw the minor half only
+        // (CLI on z-scores of this draw: 0.73 at K = 4, 0.96 at K = 8).
+        const Dataset g = generate("blobs", 600, 3, {{"centers", "1"}, {"dim", "8"}, {"outliers", "0.05"}});
+        auto d = Registry::instance().create("gods");
+        d->fit(g.X);
+        QCOMPARE(d->params().getInt("K"), 8);
+        auto half = Registry::instance().create("gods", {{"K", "4"}});
+        half->fit(g.X);
+        const double a = auroc(d->trainingScores(), g.outlierFlags());
+        const double b = auroc(half->trainingScores(), g.outlierFlags());
+        QVERIFY2(a >= 0.9 && b < 0.85, qPrintable(QString("K = 8: %1, K = 4: %2").arg(a).arg(b)));
+    }
+
     void godsNormalizeAutoFollowsTheSignOfTheFeatures()
     {
         Eigen::MatrixXd X = gaussian(200, 4, 7).cwiseAbs(); // histogram-like: non-negative
         auto d = Registry::instance().create("gods");
         d->fit(X);
         QCOMPARE(d->params().getChoice("normalize"), std::string("l2"));
-        QCOMPARE(d->params().getInt("K"), 2);
+        QCOMPARE(d->params().getInt("K"), 4);
     }
 
     void resolutionIsPartOfTheModelAndSurvivesAFailedFit()
     {
         auto d = Registry::instance().create("gods");
         d->fit(gaussian(200, 6, 3));
-        QCOMPARE(d->params().getInt("K"), 3);
+        QCOMPARE(d->params().getInt("K"), 6);
         const nlohmann::json model = d->toJson();
         QCOMPARE(model["params"]["K"].get<std::string>(), std::string("auto"));
-        QCOMPARE(model["resolved"]["K"].get<int>(), 3);
+        QCOMPARE(model["resolved"]["K"].get<int>(), 6);
         auto loaded = Registry::instance().load(model);
-        QCOMPARE(loaded->params().getInt("K"), 3);
+        QCOMPARE(loaded->params().getInt("K"), 6);
         const Eigen::MatrixXd probe = gaussian(20, 6, 4);
         QVERIFY(loaded->score(probe).isApprox(d->score(probe), 1e-12));
         // A fit that throws (NaN) keeps the previous resolution and model.
         Eigen::MatrixXd bad = gaussian(50, 2, 5);
         bad(3, 1) = std::nan("");
         QVERIFY_THROWS_EXCEPTION(DataError, d->fit(bad));
-        QCOMPARE(d->params().getInt("K"), 3);
+        QCOMPARE(d->params().getInt("K"), 6);
         QVERIFY(d->score(probe).isApprox(loaded->score(probe), 1e-12));
     }
 

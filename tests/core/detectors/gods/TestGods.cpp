@@ -171,7 +171,7 @@ private slots:
                 auto d = Registry::instance().create(id, {{"init", init}});
                 d->fit(X);
                 const auto& g = dynamic_cast<const GodsDetector&>(*d);
-                const Eigen::Index K = id == "gods" ? 3 : 1;
+                const Eigen::Index K = id == "gods" ? 5 : 1; // auto K = p
                 QCOMPARE(g.W1().cols(), K);
                 const Eigen::MatrixXd I = Eigen::MatrixXd::Identity(K, K);
                 QVERIFY(maxAbs(g.W1().transpose() * g.W1() - I) < 1e-10);
