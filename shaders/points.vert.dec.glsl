@@ -6,3 +6,6 @@ uniform float olensSizeScale;
 // Depth per pixel of sprite size: in 2-D every point lies at z = 0, so without it the draw order
 // decides and inliers drawn last hide the outliers; larger (higher-score) sprites win.
 uniform float olensDepthBias;
+// 3-D: points whose size is negative (those the decision flags) are drawn in front of the rest, so
+// the few outliers of a large cloud are never buried inside it; 0 = off (sizes are then all > 0).
+uniform float olensFront;

@@ -1,3 +1,6 @@
 //VTK::PositionVC::Impl
-  gl_PointSize = olensPointSize * olensSizeScale;
-  gl_Position.z -= olensDepthBias * olensPointSize * gl_Position.w;
+  gl_PointSize = abs(olensPointSize) * olensSizeScale;
+  gl_Position.z -= olensDepthBias * abs(olensPointSize) * gl_Position.w;
+  // Front sprites keep their order among themselves in the first 1 % of the depth range.
+  if (olensFront > 0.5 && olensPointSize < 0.0)
+    gl_Position.z = -gl_Position.w + 0.01 * (gl_Position.z + gl_Position.w);

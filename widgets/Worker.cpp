@@ -142,7 +142,7 @@ void Worker::start(Task task)
         }
         bool expected = false;
         if (due && shared->flushQueued.compare_exchange_strong(expected, true))
-            QMetaObject::invokeMethod(self.data(), [self] { if (self) self->flush(); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(self.data(), "flush", Qt::QueuedConnection); // dropped if self is gone
         return shared->cancel.load();
     };
     auto body = std::move(task.body);

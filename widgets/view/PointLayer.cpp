@@ -98,15 +98,35 @@ void PointLayer::update(const ViewContext& ctx, unsigned changes)
         // the depth of the points themselves must decide).
         m_uniforms->depthBias = ctx.twoD ? 1e-4f : 0.0f;
     }
-    if (changes & Colours) {
+    if (changes & (Colours | Threshold | Points)) {
         m_poly->GetPointData()->SetScalars(ctx.colouring->colours());
-        m_poly->GetPointData()->AddArray(ctx.colouring->sizes());
+        m_poly->GetPointData()->AddArray(frontSizes(ctx));
         m_poly->Modified();
     }
     if (changes & (Positions | TopK))
         updateTopK(ctx);
     if (changes & (Positions | Selection))
         updateSelection(ctx);
+}
+
+vtkFloatArray* PointLayer::frontSizes(const ViewContext& ctx)
+{
+    // 3-D, coloured by score: the points the decision flags (score above the threshold) get a
+    // negative size, which the sprite shader draws in front of the rest — in a large cloud they
+    // would otherwise sit inside it, hidden. 2-D has its depth bias by size instead.
+    vtkFloatArray* sizes = ctx.colouring->sizes();
+    const FitResult* r = ctx.doc->result().get();
+    const Eigen::Index n = sizes ? sizes->GetNumberOfTuples() : 0;
+    m_uniforms->front = !ctx.twoD && ctx.colourBy == ColourBy::Score && r && r->scores.size() == n && n > 0;
+    if (!m_uniforms->front)
+        return sizes;
+    m_sizes->DeepCopy(sizes);
+    const double t = ctx.doc->threshold();
+    for (Eigen::Index i = 0; i < n; ++i)
+        if (r->scores(i) > t)
+            m_sizes->SetValue(i, -m_sizes->GetValue(i));
+    m_sizes->Modified(); // VTK's VBO cache keys on the array and its time stamp
+    return m_sizes;
 }
 
 void PointLayer::updateTopK(const ViewContext& ctx)

@@ -8,6 +8,7 @@
 #include <vtkNew.h>
 
 class vtkActor;
+class vtkFloatArray;
 class vtkPolyData;
 
 namespace olens {
@@ -26,6 +27,8 @@ public:
 private:
     void updateTopK(const ViewContext& ctx);
     void updateSelection(const ViewContext& ctx);
+    /// The colouring's sprite sizes, negated for the points to draw in front (3-D outliers).
+    vtkFloatArray* frontSizes(const ViewContext& ctx);
 
     vtkNew<vtkPolyData> m_poly;
     vtkNew<vtkActor> m_points;
@@ -34,6 +37,7 @@ private:
     vtkNew<vtkPolyData> m_topPoly;
     vtkNew<vtkActor> m_top;
     vtkNew<SpriteUniforms> m_uniforms;
+    vtkNew<vtkFloatArray> m_sizes; // frontSizes' copy
 };
 
 } // namespace olens

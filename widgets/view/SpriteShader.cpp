@@ -15,6 +15,7 @@ void SpriteUniforms::Execute(vtkObject*, unsigned long, void* program)
     if (auto* p = static_cast<vtkShaderProgram*>(program)) {
         p->SetUniformf("olensSizeScale", *sizeScale);
         p->SetUniformf("olensDepthBias", depthBias);
+        p->SetUniformf("olensFront", front ? 1.0f : 0.0f);
     }
 }
 

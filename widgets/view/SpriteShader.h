@@ -2,7 +2,8 @@
 // The point-sprite vertex shader (shaders/points.vert.*.glsl) shared by the points and the
 // selection halos: a per-point size attribute and two uniforms, set each time VTK binds the
 // program — a view-wide size factor (the automatic point size, shared by every sprite actor of one
-// view so halos keep hugging their points) and a depth bias per pixel of size (2-D only).
+// view so halos keep hugging their points), a depth bias per pixel of size (2-D only) and whether
+// sprites with a negative size (3-D: the flagged outliers) are drawn in front of all others.
 #include <vtkCommand.h>
 
 #include <memory>
@@ -20,6 +21,7 @@ public:
 
     std::shared_ptr<float> sizeScale = std::make_shared<float>(1.0f);
     float depthBias = 0.0f;
+    bool front = false; ///< sprites with a negative size are drawn in front of all others
 };
 
 /// A shader file from the resources (qt_add_resources of shaders/).

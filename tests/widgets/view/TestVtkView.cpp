@@ -145,6 +145,51 @@ private slots:
         QVERIFY(test::colourDistance(img.pixel(cp), qRgb(255, 255, 255)) < 8);
     }
 
+    void flaggedPointsAreDrawnInFrontIn3D()
+    {
+        // 3 000 points on a unit sphere (a Fibonacci lattice: evenly spread, an opaque shell at this
+        // sprite size) and one outlier at its centre. Coloured by score, the outlier is flagged
+        // (score above the threshold) and must show at its pixel through the shell; inliers whose
+        // score is below the threshold stay where the depth puts them.
+        Dataset d;
+        d.source = "shell3d";
+        d.featureNames = {"x", "y", "z"};
+        const int n = 3000;
+        d.X.resize(n + 1, 3);
+        for (int i = 0; i < n; ++i) {
+            const double z = 1.0 - 2.0 * (i + 0.5) / n, r = std::sqrt(1.0 - z * z), phi = i * 2.399963229728653;
+            d.X.row(i) << r * std::cos(phi), r * std::sin(phi), z;
+        }
+        d.X.row(n) << 0.0, 0.0, 0.0;
+        auto result = std::make_shared<FitResult>();
+        result->scores.resize(n + 1);
+        for (int i = 0; i <= n; ++i)
+            result->scores(i) = i == n ? 1.0 : 0.1 + 0.2 * (i % 7) / 6.0;
+        result->threshold = 0.5;
+        result->outlier = (result->scores.array() > 0.5).cast<int>();
+        result->detectorId = "hand";
+        DataDocument doc;
+        CloudView view(&doc);
+        view.resize(420, 360);
+        view.setPointSize(12);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        doc.setDataset(d, "shell3d.csv");
+        QCOMPARE(view.mode(), VtkView::Mode::View3D);
+        ColourRangeSpec minMax; // [0.1, 1]: the inliers dark, the outlier alone at the top colour
+        minMax.mode = ColourRangeMode::MinMax;
+        view.setColourRange(minMax);
+        doc.setResult(result);
+        const QImage img = view.grabImage();
+        const QPoint c = devicePixel(view, n, img);
+        const QRgb top = view.pointColours()[static_cast<std::size_t>(n)]; // the outlier's colour as drawn
+        QVERIFY2(test::colourDistance(img.pixel(c), top) < 60,
+                 qPrintable(QString("centre %1, outlier colour %2").arg(img.pixel(c), 0, 16).arg(top, 0, 16)));
+        // Raising the threshold above every score puts the outlier back behind the shell.
+        doc.setThreshold(2.0);
+        QVERIFY(test::colourDistance(view.grabImage().pixel(c), top) > 60);
+    }
+
     void clickPicksThePointUnderTheCursor()
     {
         DataDocument doc;
