@@ -9,3 +9,6 @@ uniform float olensDepthBias;
 // 3-D: points whose size is negative (those the decision flags) are drawn in front of the rest, so
 // the few outliers of a large cloud are never buried inside it; 0 = off (sizes are then all > 0).
 uniform float olensFront;
+// Level of detail while the camera moves: only every k-th point is drawn (k = 1 or unset: all);
+// the points drawn in front (negative size) always are.
+uniform float olensLodStride;

@@ -67,6 +67,12 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
         layer->attach(renderer(), overlayRenderer());
     renderer()->AddObserver(vtkCommand::StartEvent, this, &CloudView::adaptPointSize);
     setPickTarget(m_pointLayer->points());
+    // Level of detail while a drag moves the camera; the full cloud is drawn again when it ends.
+    connect(this, &VtkView::cameraDragging, this, [this](bool dragging) {
+        m_pointLayer->setLodStride(dragging ? lodStride(m_display.rows()) : 1);
+        if (!dragging)
+            update();
+    });
 
     connect(m_doc, &DataDocument::datasetChanged, this, [this] {
         if (m_doc->changeIsEdit()) {

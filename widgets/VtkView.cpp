@@ -71,6 +71,10 @@ VtkView::VtkView(QWidget* parent) : QOpenGLWidget(parent)
 
     m_style2d = vtkSmartPointer<vtkInteractorStyleImage>::New();
     m_style3d = vtkSmartPointer<vtkInteractorStyleTrackballCamera>::New();
+    for (vtkInteractorStyle* s : {static_cast<vtkInteractorStyle*>(m_style2d), static_cast<vtkInteractorStyle*>(m_style3d)}) {
+        s->AddObserver(vtkCommand::StartInteractionEvent, this, &VtkView::onInteraction);
+        s->AddObserver(vtkCommand::EndInteractionEvent, this, &VtkView::onInteraction);
+    }
     m_picker->SetTolerance(0.01);
     m_interactor->SetPicker(m_picker);
     setMode(Mode::View3D);
@@ -308,6 +312,19 @@ void VtkView::onFrame(vtkObject*, unsigned long, void*)
     update();
 }
 
+void VtkView::onInteraction(vtkObject*, unsigned long event, void*)
+{
+    // The styles also start and end an "interaction" around every wheel step; only a drag (a
+    // button held) is a movement worth a level of detail.
+    if (event == vtkCommand::StartInteractionEvent && !m_buttonDown)
+        return;
+    const bool dragging = event == vtkCommand::StartInteractionEvent;
+    if (dragging == m_dragging)
+        return;
+    m_dragging = dragging;
+    emit cameraDragging(dragging);
+}
+
 void VtkView::onRenderRequest(vtkObject*, unsigned long, void*)
 {
     update();
@@ -367,6 +384,7 @@ void VtkView::mousePressEvent(QMouseEvent* e)
     setEventPosition(e->position(), e);
     const int repeat = 0;
     m_interactor->SetRepeatCount(repeat);
+    m_buttonDown = true;
     switch (e->button()) {
     case Qt::LeftButton: m_interactor->InvokeEvent(vtkCommand::LeftButtonPressEvent); break;
     case Qt::MiddleButton: m_interactor->InvokeEvent(vtkCommand::MiddleButtonPressEvent); break;
@@ -434,6 +452,7 @@ void VtkView::mouseReleaseEvent(QMouseEvent* e)
         return;
     }
     setEventPosition(e->position(), e);
+    m_buttonDown = false;
     switch (e->button()) {
     case Qt::LeftButton: m_interactor->InvokeEvent(vtkCommand::LeftButtonReleaseEvent); break;
     case Qt::MiddleButton: m_interactor->InvokeEvent(vtkCommand::MiddleButtonReleaseEvent); break;

@@ -102,6 +102,8 @@ public:
     void setPickRadius(double pixels) { m_pickRadius = pixels; }
 
 signals:
+    /// A mouse drag started (true) or ended (false) moving the camera (rotate, pan, zoom drag).
+    void cameraDragging(bool dragging);
     /// A click (press+release without drag) over a point; -1 when clicking empty space.
     void pointPicked(int index);
     /// The point under the hovering cursor changed (-1 = none).
@@ -136,6 +138,7 @@ private:
     void onIsCurrent(vtkObject*, unsigned long, void* callData);
     void onFrame(vtkObject*, unsigned long, void*);
     void onRenderRequest(vtkObject*, unsigned long, void*);
+    void onInteraction(vtkObject*, unsigned long event, void*);
     void setEventPosition(const QPointF& pos, QInputEvent* e);
     void cleanupGL();
     QPoint toDevice(const QPointF& pos) const;
@@ -147,6 +150,8 @@ private:
     vtkNew<vtkGenericRenderWindowInteractor> m_interactor;
     vtkSmartPointer<vtkInteractorStyle> m_style2d;
     vtkSmartPointer<vtkInteractorStyle> m_style3d;
+    bool m_dragging = false;   // between cameraDragging(true) and (false)
+    bool m_buttonDown = false; // a button pressed over the scene (not a wheel step)
     vtkNew<vtkPointPicker> m_picker;
     vtkProp3D* m_pickTarget = nullptr;
     Mode m_mode = Mode::View3D;

@@ -15,4 +15,11 @@ double autoPointSize(std::int64_t n, double screenArea, double pixelRatio)
     return std::clamp(s, lo, hi);
 }
 
+int lodStride(std::int64_t n, std::int64_t budget)
+{
+    if (budget <= 0 || n <= budget)
+        return 1;
+    return static_cast<int>((n + budget - 1) / budget);
+}
+
 } // namespace olens

@@ -14,4 +14,11 @@ constexpr double kMaxAutoPointSize = 9.0; ///< the classic size for small teachi
 /// (device pixels; scale the limits by the device pixel ratio through `pixelRatio`).
 double autoPointSize(std::int64_t n, double screenArea, double pixelRatio = 1.0);
 
+/// Points drawn while the camera moves (level of detail): a software-rendered 1M-point frame takes
+/// about a second, so a drag draws every k-th point and the full cloud returns when it ends.
+constexpr std::int64_t kLodPointBudget = 200000;
+
+/// k for n points: 1 (all) up to the budget, else the smallest k with ⌈n/k⌉ ≤ budget.
+int lodStride(std::int64_t n, std::int64_t budget = kLodPointBudget);
+
 } // namespace olens

@@ -23,6 +23,8 @@ public:
 
     vtkActor* points() const { return m_points; }
     void setPointSize(float pixels);
+    /// Level of detail: draw every k-th point (1 = all) until set back.
+    void setLodStride(int k) { m_uniforms->lodStride = k; }
 
 private:
     void updateTopK(const ViewContext& ctx);

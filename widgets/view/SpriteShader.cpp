@@ -16,6 +16,7 @@ void SpriteUniforms::Execute(vtkObject*, unsigned long, void* program)
         p->SetUniformf("olensSizeScale", *sizeScale);
         p->SetUniformf("olensDepthBias", depthBias);
         p->SetUniformf("olensFront", front ? 1.0f : 0.0f);
+        p->SetUniformf("olensLodStride", static_cast<float>(lodStride));
     }
 }
 

@@ -22,6 +22,7 @@ public:
     std::shared_ptr<float> sizeScale = std::make_shared<float>(1.0f);
     float depthBias = 0.0f;
     bool front = false; ///< sprites with a negative size are drawn in front of all others
+    int lodStride = 1;  ///< while the camera moves: draw every k-th point
 };
 
 /// A shader file from the resources (qt_add_resources of shaders/).

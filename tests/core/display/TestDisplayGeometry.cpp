@@ -39,6 +39,20 @@ class TestDisplayGeometry : public QObject {
     Q_OBJECT
 
 private slots:
+    void lodStrideKeepsTheDrawnPointsWithinTheBudget()
+    {
+        QCOMPARE(lodStride(0), 1);
+        QCOMPARE(lodStride(kLodPointBudget), 1);
+        QCOMPARE(lodStride(kLodPointBudget + 1), 2);
+        QCOMPARE(lodStride(1000000, 200000), 5);   // exactly 200 000 drawn
+        QCOMPARE(lodStride(1000001, 200000), 6);   // 5 would draw 200 001
+        for (std::int64_t n : {200001LL, 999999LL, 1000000LL, 12345678LL}) {
+            const int k = lodStride(n);
+            QVERIFY((n + k - 1) / k <= kLodPointBudget);       // within the budget
+            QVERIFY(k == 1 || (n + k - 2) / (k - 1) > kLodPointBudget); // and the smallest such k
+        }
+    }
+
     void autoPointSizeCoversAQuarterOfTheDataArea()
     {
         // Sprites of diameter s cover n·π s²/4 pixels: a quarter of the data's screen area.

@@ -3,6 +3,8 @@
 #include "CloudView.h"
 #include "DataDocument.h"
 #include "GuiTestSupport.h"
+#include "base/Rng.h"
+#include "display/PointSizing.h"
 
 #include <QApplication>
 #include <QSignalSpy>
@@ -188,6 +190,66 @@ private slots:
         // Raising the threshold above every score puts the outlier back behind the shell.
         doc.setThreshold(2.0);
         QVERIFY(test::colourDistance(view.grabImage().pixel(c), top) > 60);
+    }
+
+    void dragDrawsALevelOfDetailAndReleaseTheFullCloud()
+    {
+        // Above the level-of-detail budget: even rows form a cluster at x = −1, odd rows one at
+        // x = +1. With every 2nd point drawn during a drag, the odd cluster vanishes until release.
+        const int half = int(kLodPointBudget / 2) + 1;
+        Dataset d;
+        d.source = "lod";
+        d.featureNames = {"x", "y", "z"};
+        d.X.resize(2 * half, 3);
+        Rng rng(5);
+        for (int i = 0; i < 2 * half; ++i)
+            d.X.row(i) << (i % 2 ? 1.0 : -1.0) + 0.15 * rng.normal(), 0.15 * rng.normal(), 0.15 * rng.normal();
+        QCOMPARE(lodStride(d.X.rows()), 2);
+        DataDocument doc;
+        CloudView view(&doc);
+        view.resize(420, 360);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        doc.setDataset(d, "lod.csv");
+        const QColor odd = CloudView::colourFor(std::nan(""));
+        // Pixels of the point colour in a box around each cluster's centre (the mean of its rows).
+        auto coverage = [&](const QImage& img, int parity) {
+            Eigen::RowVector3d c = Eigen::RowVector3d::Zero();
+            const auto& P = view.displayPoints();
+            for (int i = parity; i < P.rows(); i += 2)
+                c += P.row(i);
+            c /= half;
+            const QPointF w = view.worldToWidget(c(0), c(1), c(2));
+            const QPoint px(int(w.x() * img.width() / view.width()), int(w.y() * img.height() / view.height()));
+            int hits = 0;
+            for (int y = px.y() - 6; y <= px.y() + 6; ++y)
+                for (int x = px.x() - 6; x <= px.x() + 6; ++x)
+                    hits += img.rect().contains(x, y) && test::colourDistance(img.pixel(x, y), odd.rgb()) < 80;
+            return hits;
+        };
+        const QImage still = view.grabImage();
+        QVERIFY2(coverage(still, 0) > 100 && coverage(still, 1) > 100,
+                 qPrintable(QString("%1 %2").arg(coverage(still, 0)).arg(coverage(still, 1))));
+        QSignalSpy dragging(&view, &VtkView::cameraDragging);
+        const QPoint from(view.width() / 2, view.height() / 2);
+        QTest::mousePress(&view, Qt::LeftButton, {}, from);
+        QMouseEvent move(QEvent::MouseMove, QPointF(from + QPoint(2, 0)), view.mapToGlobal(QPointF(from + QPoint(2, 0))),
+                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&view, &move);
+        QCOMPARE(dragging.count(), 1);
+        QCOMPARE(dragging.at(0).at(0).toBool(), true);
+        const QImage moving = view.grabImage();
+        QVERIFY2(coverage(moving, 0) > 100 && coverage(moving, 1) == 0,
+                 qPrintable(QString("%1 %2").arg(coverage(moving, 0)).arg(coverage(moving, 1))));
+        QTest::mouseRelease(&view, Qt::LeftButton, {}, from + QPoint(2, 0));
+        QCOMPARE(dragging.count(), 2);
+        QCOMPARE(dragging.at(1).at(0).toBool(), false);
+        QVERIFY(coverage(view.grabImage(), 1) > 100);
+        // A wheel step is no drag.
+        QWheelEvent wheel(QPointF(from), view.mapToGlobal(QPointF(from)), QPoint(), QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(&view, &wheel);
+        QCOMPARE(dragging.count(), 2);
     }
 
     void clickPicksThePointUnderTheCursor()
