@@ -25,6 +25,11 @@ fi
 run --load /tmp/olens-classes.csv --screenshot "$OUT/tour-uncertainty.png"
 # Compare mode: six detectors side by side on the same labelled data (2D: gods K=1, acdt d=1).
 run --load samples/moons2d.csv --compare knn,pca,quadrics,kic:kernel=rbf,gods:K=1,acdt:d=1 --screenshot "$OUT/compare.png"
+# A million points (issue #19 item 6): a torus with 1 % uniform outliers, knn with its defaults;
+# automatic sprite size, flagged points drawn in front of the cloud.
+[ -f /tmp/olens-torus1m.csv ] || "$BUILD_DIR/app/cli/outlierlens-cli" generate torus --n 1000000 --seed 1 \
+  --param outliers=0.01 --output /tmp/olens-torus1m.csv
+run --load /tmp/olens-torus1m.csv --detector knn --train --screenshot "$OUT/torus-1m-knn.png"
 # The Presets menu's set-ups (papers' toy figures), one image each.
 for k in 1 2 3 4 5 6 7 8; do
   run --preset "$k" --screenshot "$OUT/preset-$k.png" || echo "preset $k: no screenshot"
