@@ -22,7 +22,8 @@ case "$MODE" in
     # Qt is not built with TSan: its mutexes (futexes) and atomic refcounts are invisible, which
     # makes Qt's own hand-offs (queued calls, QFuture results, the QtTest watchdog) look racy.
     # ignore_noninstrumented_modules drops those reports; races in our code are still reported.
-    export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1}
+    # tests/tsan.supp names the one hand-off compiled into our binaries from Qt's templates.
+    export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:ignore_noninstrumented_modules=1:suppressions=$PWD/tests/tsan.supp}
     ;;
 esac
 bash scripts/build.sh

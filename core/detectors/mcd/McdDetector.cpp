@@ -182,11 +182,13 @@ DetectorInfo McdDetector::info()
     ParamSpec sf;
     sf.name = "h_fraction";
     sf.type = ParamType::Real;
-    sf.defaultValue = "0";
+    sf.defaultValue = "auto";
+    sf.autoRule = "⌈(n + p + 1)/2⌉ / n: the smallest subset with the highest breakdown point (shown as that fraction)";
+    sf.paperValue = "0"; // the same h, written as the paper's h = (n + p + 1)/2 rule
     sf.minValue = 0.0;
     sf.maxValue = 1.0;
-    sf.help = "Fraction of the rows in the MCD subset (scikit-learn's support_fraction): h = ⌊fraction·n⌋; 0 = h = ⌈(n + p + 1)/2⌉, the highest "
-              "breakdown point.";
+    sf.help = "Fraction of the rows in the MCD subset (scikit-learn's support_fraction): h = ⌊fraction·n⌋; auto (or 0) = h = ⌈(n + p + 1)/2⌉, "
+              "the highest breakdown point.";
     sf.reference = std::string(kPaper) + " sec. 1 (h = (n + p + 1)/2); scikit-learn support_fraction=None";
     d.params = {sf, seedParam("Seed of the 30 random initial subsets (the result is the same whenever the MCD is "
                               "well separated)."),
@@ -216,8 +218,11 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     if (n < p + 2)
         throw DataError("mcd needs at least p + 2 = " + std::to_string(p + 2) + " samples for a " + std::to_string(p)
                         + "-dimensional covariance, got " + std::to_string(n));
-    const double fraction = params().getReal("h_fraction");
-    const int h = fraction > 0.0 ? static_cast<int>(fraction * n) : static_cast<int>(std::ceil(0.5 * (n + p + 1)));
+    // auto (and 0, as stored by older sessions): h = ⌈(n + p + 1)/2⌉; the form shows h/n.
+    const int hAuto = static_cast<int>(std::ceil(0.5 * (n + p + 1)));
+    const bool isAuto = params().isAuto("h_fraction");
+    const double fraction = isAuto ? autoReal("h_fraction", static_cast<double>(hAuto) / n) : params().getReal("h_fraction");
+    const int h = !isAuto && fraction > 0.0 ? static_cast<int>(fraction * n) : hAuto;
     if (h < p + 1 || h > n)
         throw ParamError("mcd: h_fraction = " + std::to_string(fraction) + " gives h = " + std::to_string(h)
                          + " rows; a " + std::to_string(p) + "-dimensional covariance needs h between "
