@@ -24,7 +24,7 @@ namespace olens {
 ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* parent)
     : QWidget(parent), m_doc(document), m_view(view), m_colourBy(new QComboBox), m_colourMap(new QComboBox),
       m_pointSize(new QSpinBox), m_res2d(new QSpinBox), m_res3d(new QSpinBox), m_margin(new QSpinBox),
-      m_opacity(new QSlider(Qt::Horizontal)), m_projection(new QComboBox), m_grid(new QLabel),
+      m_opacity(new QSpinBox), m_projection(new QComboBox), m_grid(new QLabel),
       m_projectionBox(new QWidget), m_clusterBox(new QWidget), m_clusterSlider(new QSlider(Qt::Horizontal)),
       m_clusterSpin(new QSpinBox), m_reconstruction(new QCheckBox(tr("Reconstruction")))
 {
@@ -55,9 +55,13 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     m_margin->setValue(int(m_view->gridMargin() * 100));
     m_margin->setSuffix(" %");
     m_margin->setToolTip(tr("Grid extent: the data box enlarged by this fraction per side"));
+    // A spin box, not a slider: at 1280 px the row squeezed a slider to a few unusable pixels.
+    m_opacity->setObjectName("isoOpacity");
     m_opacity->setRange(0, 100);
+    m_opacity->setSingleStep(5);
     m_opacity->setValue(35);
-    m_opacity->setMaximumWidth(90);
+    m_opacity->setPrefix(tr("iso "));
+    m_opacity->setSuffix(QStringLiteral(" %"));
     m_opacity->setToolTip(tr("Opacity of the 3D threshold iso-surface"));
     m_grid->setStyleSheet("color: #555;");
     // The grid text grows with the data range: it may be clipped, never widen the window.
@@ -168,8 +172,6 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
                                 "deviations (1 = one-sigma ellipses, 2 ≈ 86 % of the mass in 2D)"));
     connect(m_sigmaScale, &QDoubleSpinBox::valueChanged, m_view, &CloudView::setUncertaintyScale);
     row1->addWidget(m_sigmaScale);
-    row1->addWidget(new QLabel(tr("Opacity")));
-    row1->addWidget(m_opacity);
     row1->addStretch(1);
 
     auto* row2 = new QHBoxLayout;
@@ -178,6 +180,7 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     row2->addWidget(m_res2d);
     row2->addWidget(m_res3d);
     row2->addWidget(m_margin);
+    row2->addWidget(m_opacity); // the 3-D iso-surface's: beside the 3-D grid it is sampled on
     row2->addWidget(m_grid, 1);
     auto* pl = new QHBoxLayout(m_projectionBox);
     pl->setContentsMargins(0, 0, 0, 0);
@@ -239,7 +242,7 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     connect(m_res2d, &QSpinBox::valueChanged, m_view, &CloudView::setGridResolution2D);
     connect(m_res3d, &QSpinBox::valueChanged, m_view, &CloudView::setGridResolution3D);
     connect(m_margin, &QSpinBox::valueChanged, m_view, [this](int v) { m_view->setGridMargin(v / 100.0); });
-    connect(m_opacity, &QSlider::valueChanged, m_view, [this](int v) { m_view->setIsoOpacity(v / 100.0); });
+    connect(m_opacity, &QSpinBox::valueChanged, m_view, [this](int v) { m_view->setIsoOpacity(v / 100.0); });
     connect(m_view, &CloudView::gridChanged, m_grid, &QLabel::setText);
     connect(m_projection, &QComboBox::currentIndexChanged, this, &ViewControls::applyProjection);
     connect(m_doc, &DataDocument::datasetChanged, this, &ViewControls::onDataset);

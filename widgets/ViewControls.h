@@ -64,7 +64,7 @@ private:
     QSpinBox* m_res2d;
     QSpinBox* m_res3d;
     QSpinBox* m_margin;
-    QSlider* m_opacity;
+    QSpinBox* m_opacity;
     QComboBox* m_projection;
     QComboBox* m_axis[3];
     QLabel* m_grid;
