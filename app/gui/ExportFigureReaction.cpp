@@ -85,7 +85,7 @@ QString ExportFigureReaction::save(MainWindow* window, const Target& target, con
         }
         if (compare && o.transparent)
             return tr("the compare page is exported with its background (no transparency)");
-        const QImage img = compare ? window->compareView()->grab().toImage()
+        const QImage img = compare ? window->compareView()->figureImage()
                                    : window->view()->renderImage(o.size, o.transparent);
         if (img.isNull())
             return tr("the view could not be rendered");

@@ -120,7 +120,7 @@ void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
         updateAxes(ctx);
     if (changes & Field) {
         m_gridText = ctx.gridText.toStdString();
-        m_gridShown = ctx.field != nullptr;
+        m_gridShown = ctx.field != nullptr && !ctx.bareOverlay;
         updateNote();
     }
     // Field: which quadrics and planes actually cross the grid (only those are listed).
@@ -169,8 +169,15 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
                    customMode ? ctx.customTitle.toStdString()
                               : (ctx.colouring->scoreScale().log ? std::string("outlier score (log)")
                                                                  : std::string("outlier score")));
-    m_bar.setVisible(scoreMode);
-    m_colourBar = scoreMode;
+    m_bar.setVisible(scoreMode && !ctx.bareOverlay);
+    m_colourBar = scoreMode && !ctx.bareOverlay;
+    if (ctx.bareOverlay) { // a panel of a figure: its one key explains every panel
+        m_legendLines = 0;
+        m_legendTexts.clear();
+        m_legend->SetNumberOfEntries(0);
+        m_legend->SetVisibility(false);
+        return;
+    }
 
     vtkNew<vtkRegularPolygonSource> disk;
     disk->SetNumberOfSides(24);
