@@ -48,6 +48,14 @@ void CompareKey::setDecisionOnly(bool on)
     update();
 }
 
+void CompareKey::setThreeD(bool on)
+{
+    if (on == m_threeD)
+        return;
+    m_threeD = on;
+    update();
+}
+
 QSize CompareKey::sizeHint() const
 {
     return {kWidth, 260};
@@ -142,15 +150,25 @@ void CompareKey::paintEvent(QPaintEvent*)
         y += 4;
     }
     // What every panel draws.
-    entry(tr("threshold: the %1-quantile of each panel's training scores").arg(q, 0, 'g', 4), [&](QRect r) {
+    const QString threshold = m_threeD ? tr("threshold surface: the %1-quantile of each panel's training scores")
+                                       : tr("threshold: the %1-quantile of each panel's training scores");
+    entry(threshold.arg(q, 0, 'g', 4), [&](QRect r) {
+        if (m_threeD) {
+            p.setPen(Qt::NoPen);
+            p.setBrush(QColor(120, 140, 170, 150)); // the iso-surface's colour (FieldLayer)
+            p.drawRoundedRect(r.adjusted(3, 2, -3, -2), 4, 4);
+            return;
+        }
         p.setPen(QPen(QColor(15, 15, 15), 3));
         p.drawLine(r.left() + 2, r.center().y(), r.right() - 2, r.center().y());
     });
-    if (!m_decision) {
+    if (!m_decision && !m_threeD) {
         entry(tr("contours at percentiles 25, 50, 75, 90"), [&](QRect r) {
             p.setPen(QPen(QColor(90, 90, 90), 1));
             p.drawLine(r.left() + 2, r.center().y(), r.right() - 2, r.center().y());
         });
+    }
+    if (!m_decision) {
         entry(tr("points: colour and size grow with the percentile"), [&](QRect r) {
             p.setPen(Qt::NoPen);
             p.setBrush(m_colours->mapColour(0.2));

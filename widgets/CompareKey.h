@@ -21,6 +21,8 @@ public:
     void setQuantile(double q);
     double quantile() const { return m_quantile; }
     void setDecisionOnly(bool on);
+    /// 3-D panels draw the threshold as an iso-surface and no percentile contours.
+    void setThreeD(bool on);
     bool decisionOnly() const { return m_decision; }
     /// The bar's title (for tests).
     static QString barTitle();
@@ -35,6 +37,7 @@ private:
     std::unique_ptr<PointColouring> m_colours; // the colour map the panels use
     double m_quantile = 0.95;
     bool m_decision = false;
+    bool m_threeD = false;
 };
 
 } // namespace olens

@@ -81,7 +81,7 @@ double CompareView::quantileOf(const Eigen::VectorXd& values, double q)
 
 CompareView::CompareView(DataDocument* source, QWidget* parent)
     : QWidget(parent), m_source(source), m_pool(new QThreadPool(this)), m_figure(new QWidget), m_grid(new QWidget),
-      m_key(new CompareKey), m_decisionBox(new QCheckBox(tr("Decision &only"))),
+      m_key(new CompareKey), m_caption(new QLabel), m_decisionBox(new QCheckBox(tr("Decision &only"))),
       m_export(new QPushButton(tr("Export PNG…"))), m_gridLayout(new QGridLayout(m_grid)), m_choose(new QPushButton(tr("&Detectors…"))),
       m_quantileBox(new QDoubleSpinBox), m_trainAll(new QPushButton(tr("Train &all"))),
       m_cancelAll(new QPushButton(tr("Cancel"))), m_status(new QLabel), m_retrainTimer(new QTimer(this))
@@ -134,11 +134,19 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     layout->setSpacing(0);
     layout->addLayout(strip);
     layout->addWidget(m_figure, 1);
-    auto* figure = new QHBoxLayout(m_figure);
+    auto* figure = new QGridLayout(m_figure);
     figure->setContentsMargins(0, 0, 0, 0);
     figure->setSpacing(0);
-    figure->addWidget(m_grid, 1);
-    figure->addWidget(m_key);
+    figure->addWidget(m_grid, 0, 0);
+    figure->addWidget(m_key, 0, 1);
+    figure->addWidget(m_caption, 1, 0, 1, 2);
+    figure->setRowStretch(0, 1);
+    figure->setColumnStretch(0, 1);
+    m_caption->setObjectName("CompareCaption");
+    m_caption->setWordWrap(true);
+    m_caption->setContentsMargins(8, 0, 8, 4);
+    m_caption->setStyleSheet("color: #555; background: white;"); // part of the exported figure
+    m_caption->hide();
     m_figure->setAutoFillBackground(true);
     QPalette white = m_figure->palette();
     white.setColor(QPalette::Window, Qt::white);

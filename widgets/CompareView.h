@@ -157,6 +157,7 @@ private:
     QWidget* m_figure; // m_grid and m_key: what figureImage() shows
     QWidget* m_grid;
     CompareKey* m_key;
+    QLabel* m_caption; // the projection note (p > 3), once for all panels
     QCheckBox* m_decisionBox;
     QPushButton* m_export;
     QGridLayout* m_gridLayout;

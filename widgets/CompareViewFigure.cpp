@@ -28,6 +28,12 @@ namespace olens {
 
 void CompareView::updateStrip()
 {
+    // The panels share the data and so the projection: its note once, under the figure.
+    const QString note = m_panels.empty() ? QString() : m_panels.front()->view->projectionNote();
+    m_caption->setText(note);
+    m_caption->setVisible(!note.isEmpty());
+    m_key->setThreeD(!m_panels.empty() && m_panels.front()->view->projection().displayDims() == 3);
+
     int running = 0;
     for (const auto& p : m_panels)
         running += p->trainer->isRunning() ? 1 : 0;

@@ -100,14 +100,14 @@ void LegendAxesLayer::attach(vtkRenderer* scene, vtkRenderer* overlay)
 std::array<int, 4> LegendAxesLayer::sceneMargins() const
 {
     const bool frame = m_frame2D.visible();
-    const int lines = (m_note.empty() ? 0 : 1) + (m_gridShown && !m_gridText.empty() ? 1 : 0);
+    const int lines = (m_note.empty() || m_bare ? 0 : 1) + (m_gridShown && !m_gridText.empty() ? 1 : 0);
     return {frame ? m_frame2D.margins()[0] : 0, frame ? m_frame2D.margins()[1] : 0, colourBarStrip(),
             lines * 15 + (frame ? 8 : 2)};
 }
 
 void LegendAxesLayer::updateNote()
 {
-    std::string text = m_note;
+    std::string text = m_bare ? std::string() : m_note; // a figure's panels: said once, under them
     if (m_gridShown && !m_gridText.empty())
         text += (text.empty() ? "" : "\n") + m_gridText;
     m_noteActor->SetInput(text.c_str());
@@ -116,6 +116,10 @@ void LegendAxesLayer::updateNote()
 
 void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
 {
+    if (m_bare != ctx.bareOverlay) {
+        m_bare = ctx.bareOverlay;
+        updateNote();
+    }
     if (changes & Points)
         updateAxes(ctx);
     if (changes & Field) {

@@ -32,7 +32,7 @@ constexpr int kLayerSwitches = static_cast<int>(LayerSwitch::LayerCount);
 /// scale: rankColours colours by the training-score percentile (display/ColourScale
 /// percentileRanks) instead of the score; decisionOnly draws two flat regions (inlier / outlier,
 /// split at the view's threshold) and colours the points by the decision; bareOverlay leaves out
-/// the colour bar, the legend and the grid note (the figure shows one key for all panels).
+/// the colour bar, the legend, the projection note and the grid note (the figure shows them once).
 struct PanelStyle {
     bool rankColours = false;
     bool decisionOnly = false;
@@ -62,7 +62,7 @@ struct ViewContext {
     int selected = -1;                          ///< selected point (-1: none)
     QString gridText;                           ///< grid extent and resolution, shown with a field
     const GeometryChoice* geometryChoice = nullptr; ///< quadrics / frames the user chose to draw (null: all)
-    bool bareOverlay = false;                   ///< PanelStyle::bareOverlay: no colour bar, legend, grid note
+    bool bareOverlay = false;                   ///< PanelStyle::bareOverlay: no colour bar, legend, notes
 
     bool quadricShown(std::size_t k) const { return !geometryChoice || geometryChoice->quadricShown(k); }
     bool frameShown(std::size_t f) const { return !geometryChoice || geometryChoice->frameShown(f); }

@@ -21,6 +21,7 @@
 #include <QCheckBox>
 #include <QDockWidget>
 #include <QImage>
+#include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -223,6 +224,21 @@ private slots:
         QCOMPARE(ExportFigureReaction::save(&w, targets.front(), o, path), QString());
         QImage read(path);
         QCOMPARE(read.size(), figure.size());
+    }
+
+    void theProjectionNoteIsSaidOnce()
+    {
+        // p = 5: every panel shows the same PCA projection; its note goes under the figure once.
+        CompareView* cv = w.compareView();
+        auto* caption = cv->findChild<QLabel*>("CompareCaption");
+        QVERIFY(caption);
+        QVERIFY(!caption->isVisible()); // moons2d: p = 2, nothing to say
+        QVERIFY(w.openFile(sample("blobs5d.csv")));
+        const QString note = cv->panelView(0)->projectionNote();
+        QVERIFY2(note.contains("PCA"), qPrintable(note));
+        QTRY_VERIFY_WITH_TIMEOUT(caption->isVisible(), 5000);
+        QCOMPARE(caption->text(), note);
+        cv->cancelAll();
         w.action("actionCompareDetectors")->setChecked(false);
     }
 
