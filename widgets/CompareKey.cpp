@@ -101,24 +101,23 @@ void CompareKey::paintEvent(QPaintEvent*)
         p.setBrush(Qt::NoBrush);
         p.drawRect(bar.adjusted(0, 0, -1, -1));
         auto yAt = [&](double t) { return bar.top() + int(std::lround((1.0 - t) * (bar.height() - 1))); };
+        // The threshold: each panel's contour is at the q-quantile of its scores, i.e. at
+        // percentile 100·q on this bar; its label takes the place of a tick label it would touch.
+        const int qy = yAt(q);
         for (int v = 0; v <= 100; v += 25) {
             const int ty = yAt(v / 100.0);
             p.setPen(QColor(60, 60, 60));
             p.drawLine(bar.right() + 1, ty, bar.right() + 4, ty);
-            p.drawText(QRect(bar.right() + 7, ty - line / 2, 40, line), Qt::AlignLeft | Qt::AlignVCenter,
-                       QString::number(v));
+            if (std::abs(ty - qy) >= line)
+                p.drawText(QRect(bar.right() + 7, ty - line / 2, 40, line), Qt::AlignLeft | Qt::AlignVCenter,
+                           QString::number(v));
         }
-        // The threshold: each panel's contour is at the q-quantile of its scores, i.e. at
-        // percentile 100·q on this bar.
-        const int ty = yAt(q);
         p.setPen(QPen(QColor(15, 15, 15), 3));
-        p.drawLine(bar.left() - 3, ty, bar.right() + 3, ty);
+        p.drawLine(bar.left() - 3, qy, bar.right() + 3, qy);
         p.setPen(QColor(15, 15, 15));
-        QFont small = font();
-        small.setPointSizeF(font().pointSizeF() * 0.9);
-        p.setFont(small);
-        p.drawText(QRect(bar.right() + 34, ty - line / 2, width() - bar.right() - 34 - 2, line),
-                   Qt::AlignLeft | Qt::AlignVCenter, tr("q = %1").arg(q, 0, 'g', 4));
+        p.setFont(bold);
+        p.drawText(QRect(bar.right() + 7, qy - line / 2, width() - bar.right() - 9, line),
+                   Qt::AlignLeft | Qt::AlignVCenter, tr("%1 threshold").arg(100.0 * q, 0, 'g', 4));
         p.setFont(font());
         y = bar.bottom() + line + 6;
     } else {
