@@ -135,8 +135,10 @@ void CompareKey::paintEvent(QPaintEvent*)
                 p.drawRect(r.adjusted(2, 1, -2, -1));
             };
         };
-        entry(tr("inlier region (score ≤ threshold)"), swatch(PointColouring::inlierRegionColour()));
-        entry(tr("outlier region"), swatch(PointColouring::outlierRegionColour()));
+        if (!m_threeD) { // 3-D panels draw the threshold surface, no regions
+            entry(tr("inlier region (score ≤ threshold)"), swatch(PointColouring::inlierRegionColour()));
+            entry(tr("outlier region"), swatch(PointColouring::outlierRegionColour()));
+        }
         auto disk = [&](const QColor& c) {
             return [&p, c](QRect r) {
                 p.setPen(Qt::NoPen);

@@ -111,6 +111,8 @@ public:
     PanelStyle panelStyle() const;
     /// The panels and the key as one image (the toolbar strip left out), at the widget's size.
     QImage figureImage();
+    /// The figure's size in logical pixels (what figureImage() shows).
+    QSize figureSize() const;
 
 public slots:
     /// Trains every panel (a panel already training is restarted on the current data).

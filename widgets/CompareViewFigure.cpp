@@ -183,4 +183,9 @@ QImage CompareView::figureImage()
     return m_figure->grab().toImage();
 }
 
+QSize CompareView::figureSize() const
+{
+    return m_figure->size();
+}
+
 } // namespace olens

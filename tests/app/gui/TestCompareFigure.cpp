@@ -224,6 +224,10 @@ private slots:
         QCOMPARE(ExportFigureReaction::save(&w, targets.front(), o, path), QString());
         QImage read(path);
         QCOMPARE(read.size(), figure.size());
+        // The dialog's size (default: the figure's) is honoured by a rescale, aspect kept.
+        o.size = cv->figureSize() / 2;
+        QCOMPARE(ExportFigureReaction::save(&w, targets.front(), o, path), QString());
+        QCOMPARE(QImage(path).size(), figure.size().scaled(o.size, Qt::KeepAspectRatio));
     }
 
     void theProjectionNoteIsSaidOnce()
