@@ -30,7 +30,8 @@ ComparePanel::ComparePanel(const CompareView::Entry& e, QObject* owner, QThreadP
     frame->setFrameShape(QFrame::StyledPanel);
     title = new QLabel;
     title->setTextFormat(Qt::RichText);
-    // One line: the panels get the height (the full text is the tooltip when it is cut).
+    // One line (CompareView wraps every header to two when its columns are too narrow): the panels
+    // get the height; the full text is also the tooltip.
     title->setWordWrap(false);
     title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     title->setFixedHeight(title->fontMetrics().lineSpacing() + 4);

@@ -409,6 +409,7 @@ void CompareView::onPanelResult(Panel* p)
     p->updateMetrics();
     applyThreshold(p);
     p->updateTitle();
+    updateHeaders(); // the metrics may make a header wrap
     if (!m_userCamera)
         uniformFit(); // the colour bar may have narrowed this panel's scene
 }
@@ -458,6 +459,7 @@ void CompareView::onSourceDataChanged()
     if (std::any_of(m_panels.begin(), m_panels.end(), [](const auto& p) { return p->pending; }))
         m_retrainTimer->start();
     updateStrip();
+    relayout(false); // the data's aspect picks the columns
 }
 
 void CompareView::showEvent(QShowEvent* e)

@@ -143,6 +143,10 @@ private:
     void destroyPanel(std::unique_ptr<Panel> panel);
     void relayout(bool force);
     int bestColumns(int n) const;
+    double dataAspect() const;
+    int headerWidth() const;
+    int headerHeight(int columnWidth) const;
+    void updateHeaders();
     void startPanel(Panel* p);
     void onSourceDataChanged();
     void onPanelResult(Panel* p);

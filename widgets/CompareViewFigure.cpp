@@ -10,9 +10,11 @@
 #include "TrainingController.h"
 
 #include <QCheckBox>
+#include <QFontMetrics>
 #include <QGridLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QToolButton>
 
 #include <vtkRenderer.h>
 
@@ -47,18 +49,55 @@ void CompareView::updateStrip()
         m_status->setText(tr("%1 panels · cameras, selection and threshold quantile are shared").arg(panelCount()));
 }
 
+double CompareView::dataAspect() const
+{
+    // Width / height of the data as the 2-D panels show it (equal axes); 1 for 3-D (any rotation).
+    if (m_panels.empty())
+        return 1.0;
+    const CloudView* v = m_panels.front()->view;
+    const Eigen::MatrixX3d& d = v->displayPoints();
+    if (d.rows() < 2 || v->projection().displayDims() != 2)
+        return 1.0;
+    const double w = d.col(0).maxCoeff() - d.col(0).minCoeff();
+    const double h = d.col(1).maxCoeff() - d.col(1).minCoeff();
+    return (w > 0.0 && h > 0.0) ? std::clamp(w / h, 0.25, 4.0) : 1.0;
+}
+
+int CompareView::headerWidth() const
+{
+    // The widest one-line header (bold metrics: an upper bound for the bold id) and its "…" button.
+    int widest = 0;
+    for (const auto& p : m_panels) {
+        QFont bold = p->title->font();
+        bold.setBold(true);
+        widest = std::max(widest, QFontMetrics(bold).horizontalAdvance(p->plainTitle()) + p->edit->sizeHint().width() + 12);
+    }
+    return widest;
+}
+
+int CompareView::headerHeight(int columnWidth) const
+{
+    const int lines = headerWidth() > columnWidth ? 2 : 1; // a narrow column wraps the header once
+    return lines * fontMetrics().lineSpacing() + 6;
+}
+
 int CompareView::bestColumns(int n) const
 {
-    // The column count that gives the largest square-ish panels (ties: fewer empty cells).
+    // The column count that shows the data largest (ties: fewer empty cells): in each cell, the
+    // data's height on screen once the header and the 2-D axes' labels are taken off, the data
+    // keeping its aspect (2-D panels draw equal axes), so wide data prefers wide cells.
     const double W = std::max(1, m_grid->width() > 50 ? m_grid->width() : 1200);
     const double H = std::max(1, (m_grid->height() > 50 ? m_grid->height() : 800));
-    const double titleH = 24.0; // the one-line header (ComparePanel)
+    const double aspect = dataAspect();
+    constexpr double frameW = 50.0, frameH = 40.0; // AxesFrame2D's tick labels and titles, about
     int best = 1;
     double bestSide = -1.0;
     int bestEmpty = 0;
     for (int c = 1; c <= std::max(1, n); ++c) {
         const int rows = (n + c - 1) / c;
-        const double side = std::min(W / c, H / rows - titleH);
+        const double cellW = W / c;
+        const double cellH = H / rows - headerHeight(int(cellW));
+        const double side = std::min((cellW - frameW) / aspect, cellH - frameH);
         const int empty = rows * c - n;
         if (side > bestSide + 1.0 || (std::abs(side - bestSide) <= 1.0 && empty < bestEmpty)) {
             best = c;
@@ -69,22 +108,37 @@ int CompareView::bestColumns(int n) const
     return best;
 }
 
+void CompareView::updateHeaders()
+{
+    // Every header one line, or every header two when the widest does not fit its column: the
+    // plots of a row stay aligned and no AUROC is cut.
+    if (m_columns <= 0)
+        return;
+    const int height = headerHeight(m_grid->width() / m_columns);
+    const bool wrap = height > fontMetrics().lineSpacing() + 6;
+    for (auto& p : m_panels) {
+        p->title->setWordWrap(wrap);
+        p->title->setFixedHeight(height - 2);
+    }
+}
+
 void CompareView::relayout(bool force)
 {
     const int n = panelCount();
     const int c = bestColumns(n);
-    if (!force && c == m_columns)
-        return;
-    m_columns = c;
-    for (auto& p : m_panels)
-        m_gridLayout->removeWidget(p->frame);
-    for (int k = 0; k < n; ++k)
-        m_gridLayout->addWidget(m_panels[static_cast<std::size_t>(k)]->frame, k / c, k % c);
-    const int rows = n > 0 ? (n + c - 1) / c : 0;
-    for (int i = 0; i < kMaxPanels; ++i) {
-        m_gridLayout->setColumnStretch(i, i < c ? 1 : 0);
-        m_gridLayout->setRowStretch(i, i < rows ? 1 : 0);
+    if (force || c != m_columns) {
+        m_columns = c;
+        for (auto& p : m_panels)
+            m_gridLayout->removeWidget(p->frame);
+        for (int k = 0; k < n; ++k)
+            m_gridLayout->addWidget(m_panels[static_cast<std::size_t>(k)]->frame, k / c, k % c);
+        const int rows = n > 0 ? (n + c - 1) / c : 0;
+        for (int i = 0; i < kMaxPanels; ++i) {
+            m_gridLayout->setColumnStretch(i, i < c ? 1 : 0);
+            m_gridLayout->setRowStretch(i, i < rows ? 1 : 0);
+        }
     }
+    updateHeaders();
 }
 
 void CompareView::resizeEvent(QResizeEvent* e)

@@ -230,6 +230,35 @@ private slots:
         QCOMPARE(QImage(path).size(), figure.size().scaled(o.size, Qt::KeepAspectRatio));
     }
 
+    void ninePanelsOfWideDataStayReadable()
+    {
+        // Two moons are about 1.5× wider than tall: 3 × 3 cells (wide) show them larger than
+        // 5 × 2 (tall), which the square-cell rule picked; no header is cut (wrapped instead).
+        CompareView* cv = w.compareView();
+        std::vector<CompareView::Entry> nine;
+        for (const char* id : {"knn", "pca", "quadrics", "kic", "gods", "acdt", "ic", "ksp", "knn"})
+            nine.push_back(CompareView::defaultEntry(id));
+        nine.back().params = {{"k", "10"}};
+        QVERIFY(cv->setDetectors(nine));
+        QSignalSpy all(cv, &CompareView::allFinished);
+        cv->trainAll();
+        QVERIFY(all.wait(120000));
+        QTRY_COMPARE_WITH_TIMEOUT(cv->columns(), 3, 5000);
+        auto* scroll = w.findChild<QScrollArea*>("CompareScroll");
+        QVERIFY(!scroll->horizontalScrollBar()->isVisible() && !scroll->verticalScrollBar()->isVisible());
+        for (int i = 0; i < cv->panelCount(); ++i) {
+            auto* label = cv->panelView(i)->parentWidget()->findChild<QLabel*>();
+            QVERIFY(label);
+            const QString text = cv->panelTitle(i);
+            QVERIFY2(text.contains("AUROC"), qPrintable(text));
+            QFont bold = label->font();
+            bold.setBold(true);
+            QVERIFY2(label->wordWrap() || QFontMetrics(bold).horizontalAdvance(text) <= label->width(),
+                     qPrintable(QString("%1: %2 px in %3").arg(text).arg(QFontMetrics(bold).horizontalAdvance(text))
+                                    .arg(label->width())));
+        }
+    }
+
     void theProjectionNoteIsSaidOnce()
     {
         // p = 5: every panel shows the same PCA projection; its note goes under the figure once.
