@@ -136,7 +136,14 @@ void PointColouring::buildPanelTable(const Eigen::VectorXd& scores)
     // the colour map at the percentile of its centre (rank mode) or the region its centre lies in
     // (decision mode). Field values beyond the range take the end colours: percentile 0 / 100.
     constexpr int kSteps = 2048; // a heavy upper tail still leaves the bulk many steps
-    double lo = scores.minCoeff(), hi = scores.maxCoeff();
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (Eigen::Index i = 0; i < scores.size(); ++i)
+        if (std::isfinite(scores(i))) { // a detector's inf / NaN must not void the range
+            lo = std::min(lo, scores(i));
+            hi = std::max(hi, scores(i));
+        }
+    if (!(lo <= hi))
+        lo = hi = 0.0;
     if (!(hi > lo)) {
         lo -= 0.5;
         hi += 0.5;
