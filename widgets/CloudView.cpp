@@ -94,7 +94,11 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
         updateLayers(ViewLayer::TopK);
         requestField();
     });
-    connect(m_doc, &DataDocument::thresholdChanged, this, [this] { updateLayers(ViewLayer::Threshold); });
+    connect(m_doc, &DataDocument::thresholdChanged, this, [this] {
+        if (m_panelStyle.decisionOnly)
+            recolour(); // the regions and the points' colours split at the threshold
+        updateLayers(ViewLayer::Threshold);
+    });
     connect(m_doc, &DataDocument::topKChanged, this, [this] { updateLayers(ViewLayer::TopK); });
     connect(m_doc, &DataDocument::liveGeometryChanged, this, [this] {
         if (m_doc->liveGeometry())
@@ -167,6 +171,7 @@ ViewContext CloudView::context() const
     c.selected = m_selected;
     c.gridText = gridDescription();
     c.geometryChoice = &m_geometryChoice;
+    c.bareOverlay = m_panelStyle.bareOverlay;
     return c;
 }
 
@@ -402,8 +407,19 @@ void CloudView::refreshPositions()
     updateLayers(ViewLayer::Positions);
 }
 
+void CloudView::setPanelStyle(const PanelStyle& style)
+{
+    if (style == m_panelStyle)
+        return;
+    m_panelStyle = style;
+    m_colouring->setPanelStyle(style);
+    recolour();
+    updateLayers(ViewLayer::Field); // the grid note
+}
+
 void CloudView::recolour()
 {
+    m_colouring->setThreshold(m_doc->threshold());
     m_colouring->update(m_doc->dataset(), m_doc->result().get(), effectiveColourBy(), m_custom, m_customLo,
                         m_customHi, m_pointSize * float(devicePixelRatioF()));
     updateLayers(ViewLayer::Colours);

@@ -90,6 +90,10 @@ public:
     bool showReconstruction() const { return m_showReconstruction; }
     bool hasReconstruction() const;
 
+    /// Drawing as a panel of compare mode's figure (view/ViewLayer.h PanelStyle).
+    void setPanelStyle(const PanelStyle& style);
+    const PanelStyle& panelStyle() const { return m_panelStyle; }
+
     void setLayerVisible(Layer layer, bool on);
     bool layerVisible(Layer layer) const { return m_layerOn[static_cast<int>(layer)]; }
     void setIsoOpacity(double opacity);
@@ -203,6 +207,7 @@ private:
     int m_fieldComponent = -1;
     Eigen::MatrixX3d m_display;
     ColourBy m_colourBy = ColourBy::Auto;
+    PanelStyle m_panelStyle;
     QString m_colourMap = "viridis";
     std::array<bool, kLayerSwitches> m_layerOn{};
     double m_isoOpacity = 0.35;

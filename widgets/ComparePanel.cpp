@@ -4,6 +4,7 @@
 #include "DataDocument.h"
 #include "metrics/Metrics.h"
 #include "TrainingController.h"
+#include "base/Format.h"
 
 #include <QFrame>
 #include <QHBoxLayout>
@@ -29,8 +30,11 @@ ComparePanel::ComparePanel(const CompareView::Entry& e, QObject* owner, QThreadP
     frame->setFrameShape(QFrame::StyledPanel);
     title = new QLabel;
     title->setTextFormat(Qt::RichText);
-    title->setWordWrap(true);
-    title->setFixedHeight(2 * title->fontMetrics().lineSpacing() + 4);
+    // One line (CompareView wraps every header to two when its columns are too narrow): the panels
+    // get the height; the full text is also the tooltip.
+    title->setWordWrap(false);
+    title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    title->setFixedHeight(title->fontMetrics().lineSpacing() + 4);
     title->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     edit = new QToolButton;
     edit->setText(QStringLiteral("…"));
@@ -99,16 +103,20 @@ void ComparePanel::updateMetrics()
 
 void ComparePanel::updateTitle()
 {
-    QString head = QStringLiteral("<b>%1</b> <span style='color:#777'>%2</span>")
-                       .arg(QString::fromStdString(entry.id).toHtmlEscaped(),
-                            QString::fromStdString(toString(entry.normalization)));
+    // One compact line: detector, normalisation, fit time (core/base/Format), then AUROC / AUPRC
+    // with labels, else the state. Parameters set by hand and explanations go to the tooltip.
+    const QString grey = QStringLiteral("<span style='color:#777'>%1</span>");
+    QString head = QStringLiteral("<b>%1</b> ").arg(QString::fromStdString(entry.id).toHtmlEscaped())
+                   + grey.arg(QString::fromStdString(toString(entry.normalization)));
+    QString params;
     if (!entry.params.empty()) {
-        QStringList params;
+        QStringList list;
         for (const auto& [name, value] : entry.params)
-            params << QString::fromStdString(name + "=" + value);
-        head += QStringLiteral(" <span style='color:#777'>%1</span>").arg(params.join(' ').toHtmlEscaped());
+            list << QString::fromStdString(name + "=" + value);
+        params = list.join(' ');
+        head += QStringLiteral(" ") + grey.arg(params.toHtmlEscaped());
     }
-    QString line;
+    QString line, note;
     switch (state) {
     case State::Idle:
         line = doc->isEmpty() ? tr("no data")
@@ -127,19 +135,18 @@ void ComparePanel::updateTitle()
     case State::Done:
         break;
     }
-    // Two lines that fit a small panel: detector + fit time, then the metrics (or the state).
     if (const auto r = doc->result(); r && state != State::Training) {
-        head += tr(" · fit %1 s").arg(r->fitSeconds, 0, 'f', r->fitSeconds < 10 ? 3 : 1);
+        head += QStringLiteral(" · ") + QString::fromStdString(formatDuration(r->fitSeconds));
         if (!std::isnan(auroc))
             line = tr("AUROC %1 · AUPRC %2").arg(fmt3(auroc), fmt3(auprc));
         else
-            line = QStringLiteral("<span style='color:#777'>%1</span>")
-                       .arg(tr("AUROC/AUPRC need a label column with inliers and outliers"));
+            note = tr("AUROC/AUPRC need a label column with inliers and outliers");
     }
-    title->setText(head + "<br>" + line);
+    title->setText(line.isEmpty() ? head : head + QStringLiteral(" · ") + line);
     QTextDocument plain;
     plain.setHtml(title->text());
-    title->setToolTip(plain.toPlainText()); // the full text when the panel is too narrow
+    title->setToolTip(plain.toPlainText() + (note.isEmpty() ? QString() : QStringLiteral("\n") + note)
+                      + tr("\nfit time: the detector's fit on the training points (not scoring, not the field)"));
 }
 
 QString ComparePanel::plainTitle() const

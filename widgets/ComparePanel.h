@@ -1,6 +1,6 @@
 #pragma once
 // One panel of compare mode: its own document (a copy of the source's data), training controller
-// and CloudView under a two-line title (detector, normalisation, parameters and fit time; then the
+// and CloudView under a one-line title (two in narrow columns) (detector, normalisation, parameters, fit time, then the
 // state or AUROC / AUPRC). CompareView owns the panels, wires their signals and keeps them in step.
 #include "CompareView.h"
 

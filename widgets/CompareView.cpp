@@ -1,6 +1,7 @@
 #include "CompareView.h"
 
 #include "CloudView.h"
+#include "CompareKey.h"
 #include "ComparePanel.h"
 #include "DataDocument.h"
 #include "PanelSettingsDialog.h"
@@ -8,6 +9,7 @@
 #include "TrainingController.h"
 #include "base/Stats.h"
 
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFrame>
 #include <QGridLayout>
@@ -78,8 +80,9 @@ double CompareView::quantileOf(const Eigen::VectorXd& values, double q)
 // Construction
 
 CompareView::CompareView(DataDocument* source, QWidget* parent)
-    : QWidget(parent), m_source(source), m_pool(new QThreadPool(this)), m_grid(new QWidget),
-      m_gridLayout(new QGridLayout(m_grid)), m_choose(new QPushButton(tr("&Detectors…"))),
+    : QWidget(parent), m_source(source), m_pool(new QThreadPool(this)), m_figure(new QWidget), m_grid(new QWidget),
+      m_key(new CompareKey), m_caption(new QLabel), m_decisionBox(new QCheckBox(tr("Decision &only"))),
+      m_export(new QPushButton(tr("Export PNG…"))), m_gridLayout(new QGridLayout(m_grid)), m_choose(new QPushButton(tr("&Detectors…"))),
       m_quantileBox(new QDoubleSpinBox), m_trainAll(new QPushButton(tr("Train &all"))),
       m_cancelAll(new QPushButton(tr("Cancel"))), m_status(new QLabel), m_retrainTimer(new QTimer(this))
 {
@@ -100,6 +103,11 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     m_cancelAll->setToolTip(tr("Stop every panel's training; finished panels keep their result"));
     m_cancelAll->setEnabled(false);
     m_status->setStyleSheet("color: #555;");
+    // The status text must not widen the page (a horizontal scroll bar at 1280 × 720).
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_decisionBox->setToolTip(tr("Show only each detector's decision: the inlier and outlier regions split at "
+                                 "its own threshold, as two flat colours"));
+    m_export->setToolTip(tr("Export the figure (every panel and the key) as a PNG image"));
 
     auto* strip = new QHBoxLayout;
     strip->setContentsMargins(6, 4, 6, 2);
@@ -114,6 +122,9 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     strip->addWidget(m_trainAll);
     strip->addWidget(m_cancelAll);
     strip->addSpacing(12);
+    strip->addWidget(m_decisionBox);
+    strip->addWidget(m_export);
+    strip->addSpacing(12);
     strip->addWidget(m_status, 1);
 
     m_gridLayout->setContentsMargins(4, 2, 4, 4);
@@ -122,12 +133,31 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(strip);
-    layout->addWidget(m_grid, 1);
+    layout->addWidget(m_figure, 1);
+    auto* figure = new QGridLayout(m_figure);
+    figure->setContentsMargins(0, 0, 0, 0);
+    figure->setSpacing(0);
+    figure->addWidget(m_grid, 0, 0);
+    figure->addWidget(m_key, 0, 1);
+    figure->addWidget(m_caption, 1, 0, 1, 2);
+    figure->setRowStretch(0, 1);
+    figure->setColumnStretch(0, 1);
+    m_caption->setObjectName("CompareCaption");
+    m_caption->setWordWrap(true);
+    m_caption->setContentsMargins(8, 0, 8, 4);
+    m_caption->setStyleSheet("color: #555; background: white;"); // part of the exported figure
+    m_caption->hide();
+    m_figure->setAutoFillBackground(true);
+    QPalette white = m_figure->palette();
+    white.setColor(QPalette::Window, Qt::white);
+    m_figure->setPalette(white);
 
     connect(m_choose, &QPushButton::clicked, this, &CompareView::chooseDetectors);
     connect(m_trainAll, &QPushButton::clicked, this, &CompareView::trainAll);
     connect(m_cancelAll, &QPushButton::clicked, this, &CompareView::cancelAll);
     connect(m_quantileBox, &QDoubleSpinBox::valueChanged, this, &CompareView::setQuantile);
+    connect(m_decisionBox, &QCheckBox::toggled, this, &CompareView::setDecisionOnly);
+    connect(m_export, &QPushButton::clicked, this, &CompareView::exportRequested);
     connect(m_source, &DataDocument::datasetChanged, this, &CompareView::onSourceDataChanged);
     // Retraining after data changes is debounced: live edits restart the detectors once they pause.
     m_retrainTimer->setSingleShot(true);
@@ -168,6 +198,9 @@ CompareView::Panel* CompareView::makePanel(const Entry& entry)
     auto panel = std::make_unique<Panel>(entry, this, m_pool);
     Panel* p = panel.get();
     p->doc->setDataset(m_source->dataset(), m_source->filePath());
+    p->view->setPanelStyle(panelStyle());
+    // Every panel by its score's percentile, the clustering ones (acdt) too: one key reads for all.
+    p->view->setColourBy(CloudView::ColourBy::Score);
 
     connect(p->edit, &QToolButton::clicked, this, [this, p] {
         for (int i = 0; i < panelCount(); ++i)
@@ -376,6 +409,7 @@ void CompareView::onPanelResult(Panel* p)
     p->updateMetrics();
     applyThreshold(p);
     p->updateTitle();
+    updateHeaders(); // the metrics may make a header wrap
     if (!m_userCamera)
         uniformFit(); // the colour bar may have narrowed this panel's scene
 }
@@ -390,6 +424,7 @@ void CompareView::setQuantile(double q)
     if (q == m_quantile)
         return;
     m_quantile = q;
+    m_key->setQuantile(q);
     for (auto& p : m_panels)
         applyThreshold(p.get());
 }
@@ -414,6 +449,9 @@ void CompareView::onSourceDataChanged()
             p->doc->editDataset(m_source->dataset(), nullptr);
         else
             p->doc->setDataset(m_source->dataset(), m_source->filePath());
+    p->view->setPanelStyle(panelStyle());
+    // Every panel by its score's percentile, the clustering ones (acdt) too: one key reads for all.
+    p->view->setColourBy(CloudView::ColourBy::Score);
         p->state = Panel::State::Idle;
         p->pending = wanted && !m_source->isEmpty();
         p->updateTitle();
@@ -421,6 +459,7 @@ void CompareView::onSourceDataChanged()
     if (std::any_of(m_panels.begin(), m_panels.end(), [](const auto& p) { return p->pending; }))
         m_retrainTimer->start();
     updateStrip();
+    relayout(false); // the data's aspect picks the columns
 }
 
 void CompareView::showEvent(QShowEvent* e)
@@ -433,126 +472,6 @@ void CompareView::showEvent(QShowEvent* e)
             if (p->pending)
                 startPanel(p.get());
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Presentation
-
-
-void CompareView::updateStrip()
-{
-    int running = 0;
-    for (const auto& p : m_panels)
-        running += p->trainer->isRunning() ? 1 : 0;
-    m_cancelAll->setEnabled(running > 0);
-    m_trainAll->setEnabled(!m_source->isEmpty() && !m_panels.empty());
-    if (m_source->isEmpty())
-        m_status->setText(tr("Load or generate data to compare detectors."));
-    else if (running > 0)
-        m_status->setText(tr("%1 of %2 panels training").arg(running).arg(panelCount()));
-    else
-        m_status->setText(tr("%1 panels · cameras, selection and threshold quantile are shared").arg(panelCount()));
-}
-
-int CompareView::bestColumns(int n) const
-{
-    // The column count that gives the largest square-ish panels (ties: fewer empty cells).
-    const double W = std::max(1, m_grid->width() > 50 ? m_grid->width() : 1200);
-    const double H = std::max(1, (m_grid->height() > 50 ? m_grid->height() : 800));
-    const double titleH = 40.0;
-    int best = 1;
-    double bestSide = -1.0;
-    int bestEmpty = 0;
-    for (int c = 1; c <= std::max(1, n); ++c) {
-        const int rows = (n + c - 1) / c;
-        const double side = std::min(W / c, H / rows - titleH);
-        const int empty = rows * c - n;
-        if (side > bestSide + 1.0 || (std::abs(side - bestSide) <= 1.0 && empty < bestEmpty)) {
-            best = c;
-            bestSide = side;
-            bestEmpty = empty;
-        }
-    }
-    return best;
-}
-
-void CompareView::relayout(bool force)
-{
-    const int n = panelCount();
-    const int c = bestColumns(n);
-    if (!force && c == m_columns)
-        return;
-    m_columns = c;
-    for (auto& p : m_panels)
-        m_gridLayout->removeWidget(p->frame);
-    for (int k = 0; k < n; ++k)
-        m_gridLayout->addWidget(m_panels[static_cast<std::size_t>(k)]->frame, k / c, k % c);
-    const int rows = n > 0 ? (n + c - 1) / c : 0;
-    for (int i = 0; i < kMaxPanels; ++i) {
-        m_gridLayout->setColumnStretch(i, i < c ? 1 : 0);
-        m_gridLayout->setRowStretch(i, i < rows ? 1 : 0);
-    }
-}
-
-void CompareView::resizeEvent(QResizeEvent* e)
-{
-    QWidget::resizeEvent(e);
-    relayout(false);
-}
-
-void CompareView::syncCamera(CloudView* from)
-{
-    if (m_syncing)
-        return;
-    if (from->cameraIsAuto()) {
-        // A fit to the data (new data, reset, resize): one fit for all panels.
-        m_userCamera = false;
-        uniformFit();
-        return;
-    }
-    // A user move: the same camera everywhere.
-    m_userCamera = true;
-    m_syncing = true;
-    const VtkView::CameraState c = from->cameraState();
-    for (auto& p : m_panels)
-        if (p->view != from && p->view->mode() == from->mode())
-            p->view->setCameraState(c);
-    m_syncing = false;
-}
-
-void CompareView::uniformFit()
-{
-    // The panel whose scene viewport is the narrowest (a colour bar takes a strip on the right)
-    // fits the data; the others take its camera, so every panel shows the same region at the same
-    // scale and none clips it.
-    if (m_panels.empty() || m_syncing)
-        return;
-    m_syncing = true;
-    CloudView* narrowest = nullptr;
-    double best = std::numeric_limits<double>::infinity();
-    for (auto& p : m_panels) {
-        double vp[4];
-        p->view->renderer()->GetViewport(vp);
-        const double aspect = (vp[2] - vp[0]) * std::max(1, p->view->width()) /
-                              ((vp[3] - vp[1]) * std::max(1, p->view->height()));
-        if (aspect < best) {
-            best = aspect;
-            narrowest = p->view;
-        }
-    }
-    narrowest->resetCamera();
-    const VtkView::CameraState c = narrowest->cameraState();
-    for (auto& p : m_panels)
-        if (p->view != narrowest && p->view->mode() == narrowest->mode())
-            p->view->setCameraState(c);
-    m_syncing = false;
-}
-
-void CompareView::syncSelection(Panel* from, int index)
-{
-    for (auto& p : m_panels)
-        if (p.get() != from)
-            p->doc->setSelectedPoint(index); // no signal when unchanged: no loop
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,8 +4,12 @@
 // the source document's data), its own CloudView and its own TrainingController; all panels train
 // concurrently on a pool sized for them, show their fit time and (with labels) AUROC / AUPRC,
 // share one camera (a user move in one panel is copied to the others), one selected point and one
-// threshold quantile: each panel's threshold is the q-quantile of its own training scores.
+// threshold quantile: each panel's threshold is the q-quantile of its own training scores. The
+// panels form one figure: coloured on one scale (the training-score percentile), with one key
+// (CompareKey) instead of a colour bar and legend per panel, optionally showing only the decision
+// (inlier / outlier regions); the figure exports as one image.
 #include "DetectorChooserDialog.h"
+#include "view/ViewLayer.h"
 #include "data/Normalizer.h"
 #include "base/Params.h"
 
@@ -15,7 +19,9 @@
 #include <string>
 #include <vector>
 
+class QCheckBox;
 class QDoubleSpinBox;
+class QImage;
 class QGridLayout;
 class QLabel;
 class QPushButton;
@@ -25,6 +31,7 @@ class QTimer;
 namespace olens {
 
 class CloudView;
+class CompareKey;
 struct ComparePanel;
 class DataDocument;
 class TrainingController;
@@ -89,6 +96,23 @@ public:
     QPushButton* cancelButton() const { return m_cancelAll; }
     QPushButton* chooseButton() const { return m_choose; }
     QDoubleSpinBox* quantileBox() const { return m_quantileBox; }
+    QCheckBox* decisionBox() const { return m_decisionBox; }
+    QPushButton* exportButton() const { return m_export; }
+    /// The figure's one key (colour bar "score percentile" and legend) for every panel.
+    CompareKey* key() const { return m_key; }
+
+    /// Every panel shows only its decision: inlier and outlier regions as two flat colours split
+    /// at its own threshold (scikit-learn's anomaly-detection comparison figure), points coloured
+    /// by whether they are flagged.
+    void setDecisionOnly(bool on);
+    bool decisionOnly() const { return m_decisionOnly; }
+    /// How every panel draws (view/ViewLayer.h): colour by training-score percentile, no colour
+    /// bar or legend of its own; the decision display when on.
+    PanelStyle panelStyle() const;
+    /// The panels and the key as one image (the toolbar strip left out), at the widget's size.
+    QImage figureImage();
+    /// The figure's size in logical pixels (what figureImage() shows).
+    QSize figureSize() const;
 
 public slots:
     /// Trains every panel (a panel already training is restarted on the current data).
@@ -106,6 +130,8 @@ signals:
     /// No panel is training any more after a training was started (success, failure or cancel).
     void allFinished();
     void trainingStarted();
+    /// The strip's "Export PNG…" button: the window's figure export takes it (the compare page).
+    void exportRequested();
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
@@ -117,6 +143,10 @@ private:
     void destroyPanel(std::unique_ptr<Panel> panel);
     void relayout(bool force);
     int bestColumns(int n) const;
+    double dataAspect() const;
+    int headerWidth() const;
+    int headerHeight(int columnWidth) const;
+    void updateHeaders();
     void startPanel(Panel* p);
     void onSourceDataChanged();
     void onPanelResult(Panel* p);
@@ -130,7 +160,12 @@ private:
     DataDocument* m_source;
     std::vector<std::unique_ptr<Panel>> m_panels;
     QThreadPool* m_pool;
+    QWidget* m_figure; // m_grid and m_key: what figureImage() shows
     QWidget* m_grid;
+    CompareKey* m_key;
+    QLabel* m_caption; // the projection note (p > 3), once for all panels
+    QCheckBox* m_decisionBox;
+    QPushButton* m_export;
     QGridLayout* m_gridLayout;
     QPushButton* m_choose;
     QDoubleSpinBox* m_quantileBox;
@@ -144,6 +179,7 @@ private:
     bool m_userCamera = false; // a user camera move is shared until the next fit
     bool m_retrainOnShow = false;
     bool m_wasTraining = false;
+    bool m_decisionOnly = false;
 };
 
 } // namespace olens

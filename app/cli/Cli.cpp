@@ -7,6 +7,7 @@
 #include "base/Errors.h"
 #include "data/FitSubset.h"
 #include "data/Generators.h"
+#include "display/ColourScale.h"
 #include "pipeline/FitPipeline.h"
 #include "similarity/Imputation.h"
 #include "metrics/Metrics.h"
@@ -60,6 +61,9 @@ usage:
       Training rows get the method's training scores (knn, lof exclude the point itself), the
       others are scored as new data. score adds a 'training' column (1 = fitted on); evaluate adds
       fit_on, n_fit and the metrics of the held-out rows (auroc_held_out, auprc_held_out, ...)
+  outlierlens-cli score ... --percentile
+      adds a 'percentile' column: each score's percentile (0-100, mid-rank) among the training
+      rows' scores, the scale on which compare mode colours every detector alike
   outlierlens-cli score --input F.csv --model M.json [--label-column C] --output S.csv|-
       scores with a saved model (--save-model, Python's save_model) without fitting
   outlierlens-cli score ... [--inliers I.csv|I.ply] [--outliers O.csv|O.ply]
@@ -548,9 +552,18 @@ int cmdScore(const Args& a, std::ostream& out, std::ostream& err)
             throw ParamError("--explain: " + r.result->detector->id() + " cannot split its score by feature");
         drivers = featureContributions(*r.result, r.input.X, static_cast<int>(explainRow));
     }
+    // --percentile: each row's score as a percentile (0–100, mid-rank) of the training rows'
+    // scores — the common scale compare mode colours every detector by.
+    Eigen::VectorXd percentiles;
+    if (a.flags.count("percentile")) {
+        Eigen::VectorXd trainingScores(static_cast<Eigen::Index>(training.size()));
+        for (std::size_t k = 0; k < training.size(); ++k)
+            trainingScores(static_cast<Eigen::Index>(k)) = r.result->scores(training[k]);
+        percentiles = 100.0 * percentileRanks(trainingScores, r.result->scores);
+    }
     auto scores = [&](std::ostream& f) {
         writeScores(f, r.result->scores, r.result->outlier, r.input.hasLabels() ? &r.input.labels : nullptr,
-                    r.fitOn ? &training : nullptr);
+                    r.fitOn ? &training : nullptr, a.flags.count("percentile") ? &percentiles : nullptr);
     };
     // Scores and model together: both are written in full before either replaces its file.
     AtomicWriter writer;
@@ -796,7 +809,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         if (cmd == "score") {
             auto opts = common;
             opts.insert({"output", "save-model", "model", "inliers", "outliers", "explain"});
-            Args a = parseArgs(args, opts, {"quiet", "progress"});
+            Args a = parseArgs(args, opts, {"quiet", "progress", "percentile"});
             a.errIsTerminal = errIsTerminal;
             return cmdScore(a, out, err);
         }

@@ -5,6 +5,7 @@
 #include "MainWindow.h"
 
 #include <QAction>
+#include <QDockWidget>
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QTimer>
@@ -40,11 +41,26 @@ void CompareReaction::setActive(bool on)
     if (!on) {
         if (m_main)
             m_stack->setCurrentWidget(m_main);
+        if (!m_dockState.isEmpty()) {
+            // The docks as they were: visibility, areas, sizes, tabs and floating ones.
+            m_window->restoreState(m_dockState);
+            m_dockState.clear();
+        }
         return;
+    }
+    if (m_dockState.isEmpty()) {
+        m_dockState = m_window->saveState();
+        for (QDockWidget* dock : m_window->findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
+            dock->hide();
     }
     const bool first = !m_view;
     if (first) {
         m_view = new CompareView(m_window->document());
+        // The strip's "Export PNG…": File → Export figure, whose first target is the compare page.
+        connect(m_view, &CompareView::exportRequested, this, [this] {
+            if (auto* a = m_window->findChild<QAction*>(QStringLiteral("actionExportFigure")))
+                a->trigger();
+        });
         // Small screens: the page scrolls rather than widening the window.
         auto* scroll = new QScrollArea;
         scroll->setObjectName("CompareScroll");

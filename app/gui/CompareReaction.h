@@ -1,6 +1,9 @@
 #pragma once
 // View → Compare detectors (Ctrl+M): switches the central area between the main view and the
-// compare page (small multiples of several detectors on the main document's data).
+// compare page (small multiples of several detectors on the main document's data). While it shows,
+// the docks are hidden so the panels get the window's width; leaving restores the dock layout
+// exactly as it was (QMainWindow::saveState / restoreState).
+#include <QByteArray>
 #include <QObject>
 
 class QAction;
@@ -33,6 +36,7 @@ private:
     QWidget* m_main;
     CompareView* m_view = nullptr;
     QWidget* m_page = nullptr; // the scroll area holding m_view
+    QByteArray m_dockState;    // the window's docks and toolbars before compare mode (empty: not in it)
 };
 
 } // namespace olens

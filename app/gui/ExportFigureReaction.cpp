@@ -85,8 +85,11 @@ QString ExportFigureReaction::save(MainWindow* window, const Target& target, con
         }
         if (compare && o.transparent)
             return tr("the compare page is exported with its background (no transparency)");
-        const QImage img = compare ? window->compareView()->grab().toImage()
-                                   : window->view()->renderImage(o.size, o.transparent);
+        QImage img = compare ? window->compareView()->figureImage() : window->view()->renderImage(o.size, o.transparent);
+        // The compare figure is grabbed at its size on screen; another size asked for is a smooth
+        // rescale of it (aspect kept).
+        if (compare && !img.isNull() && o.size.isValid() && o.size != window->compareView()->figureSize())
+            img = img.scaled(o.size, Qt::KeepAspectRatio, Qt::SmoothTransformation);
         if (img.isNull())
             return tr("the view could not be rendered");
         QByteArray png;
@@ -144,7 +147,8 @@ void ExportFigureReaction::onTriggered()
     QStringList names;
     for (const Target& t : all)
         names << t.name;
-    FigureExportDialog dialog(names, m_window->view()->size(), m_window);
+    const bool compare = m_window->compareReaction() && m_window->compareReaction()->isActive();
+    FigureExportDialog dialog(names, compare ? m_window->compareView()->figureSize() : m_window->view()->size(), m_window);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const FigureOptions o = dialog.options();

@@ -4,6 +4,7 @@
 #include "CameraReactions.h"
 #include "CloudView.h"
 #include "CompareReaction.h"
+#include "base/Format.h"
 #include "DataDocument.h"
 #include "DataEditor.h"
 #include "DataPanel.h"
@@ -125,10 +126,10 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const QString& id) { m_log->info(tr("training %1 …").arg(id)); });
     connect(m_trainer, &TrainingController::finished, this, [this](double s) {
         const auto r = m_doc->result();
-        m_log->info(tr("trained %1 in %2 s (fit %3 s); threshold %4")
-                        .arg(QString::fromStdString(r ? r->detectorId : "?"))
-                        .arg(s, 0, 'f', 2)
-                        .arg(r ? r->fitSeconds : 0.0, 0, 'f', 3)
+        m_log->info(tr("trained %1 in %2 (fit %3); threshold %4")
+                        .arg(QString::fromStdString(r ? r->detectorId : "?"),
+                             QString::fromStdString(formatDuration(s)),
+                             QString::fromStdString(formatDuration(r ? r->fitSeconds : 0.0)))
                         .arg(r ? r->threshold : 0.0, 0, 'g', 4));
         if (r && !r->trainingRows.empty()) // fit on a part, score all (the status line says it too)
             m_log->info(tr("fitted on %1 of %2 points; all scored (training points ringed)")

@@ -53,10 +53,10 @@ ScreenshotReaction::ScreenshotReaction(QAction* action, MainWindow* window, Targ
 QString ScreenshotReaction::save(MainWindow* window, Target target, const QString& path)
 {
     // The window grab composes the QOpenGLWidget's framebuffer with the other widgets.
-    // In compare mode the "view" is the compare page: every panel with its title.
+    // In compare mode the "view" is the compare figure: every panel with its title, and the key.
     const bool compare = window->compareReaction() && window->compareReaction()->isActive();
     const QImage img = target == Target::Window ? window->grab().toImage()
-                       : compare               ? window->compareView()->grab().toImage()
+                       : compare               ? window->compareView()->figureImage()
                                                : window->view()->grabImage();
     if (img.isNull())
         return tr("the view could not be rendered");

@@ -785,9 +785,11 @@ void writeCsv(const std::string& path, const Dataset& data, const std::vector<st
 namespace olens {
 
 void writeScores(std::ostream& out, const Eigen::VectorXd& scores, const Eigen::VectorXi& outlier,
-                 const Eigen::VectorXd* labels, const std::vector<int>* trainingRows)
+                 const Eigen::VectorXd* labels, const std::vector<int>* trainingRows,
+                 const Eigen::VectorXd* percentiles)
 {
-    if (outlier.size() != scores.size() || (labels && labels->size() != scores.size()))
+    if (outlier.size() != scores.size() || (labels && labels->size() != scores.size())
+        || (percentiles && percentiles->size() != scores.size()))
         throw DataError("writeScores: scores, flags and labels differ in length");
     std::vector<char> training;
     if (trainingRows) {
@@ -796,7 +798,8 @@ void writeScores(std::ostream& out, const Eigen::VectorXd& scores, const Eigen::
             if (i >= 0 && i < scores.size())
                 training[static_cast<std::size_t>(i)] = 1;
     }
-    out << "index,score,outlier" << (labels ? ",label" : "") << (trainingRows ? ",training" : "") << "\n";
+    out << "index,score,outlier" << (labels ? ",label" : "") << (trainingRows ? ",training" : "")
+        << (percentiles ? ",percentile" : "") << "\n";
     char buf[64];
     for (Eigen::Index i = 0; i < scores.size(); ++i) {
         const auto r = std::to_chars(buf, buf + sizeof buf, scores(i));
@@ -807,6 +810,10 @@ void writeScores(std::ostream& out, const Eigen::VectorXd& scores, const Eigen::
         }
         if (trainingRows)
             out << ',' << int(training[static_cast<std::size_t>(i)]);
+        if (percentiles) {
+            const auto rp = std::to_chars(buf, buf + sizeof buf, (*percentiles)(i));
+            out << ',' << std::string_view(buf, static_cast<std::size_t>(rp.ptr - buf));
+        }
         out << '\n';
     }
 }

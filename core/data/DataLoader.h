@@ -61,10 +61,13 @@ void writeCsv(std::ostream& out, const Dataset& data, const std::vector<CsvColum
 /// Writes the CSV to `path` through the atomic writer (the old file stays intact on failure).
 void writeCsv(const std::string& path, const Dataset& data, const std::vector<std::string>& inputs = {});
 
-/// Scores in the CLI's contract: index,score,outlier[,label][,training] (index = 0-based row;
-/// training = 1 for the rows a model fitted on a part was fitted on, when trainingRows is given).
+/// Scores in the CLI's contract: index,score,outlier[,label][,training][,percentile] (index =
+/// 0-based row; training = 1 for the rows a model fitted on a part was fitted on, when
+/// trainingRows is given; percentile = the given values, e.g. the score's percentile among the
+/// training scores, compare mode's colour).
 void writeScores(std::ostream& out, const Eigen::VectorXd& scores, const Eigen::VectorXi& outlier,
                  const Eigen::VectorXd* labels = nullptr,
-                 const std::vector<int>* trainingRows = nullptr);
+                 const std::vector<int>* trainingRows = nullptr,
+                 const Eigen::VectorXd* percentiles = nullptr);
 
 } // namespace olens

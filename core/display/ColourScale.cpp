@@ -125,4 +125,26 @@ std::vector<double> colourBarTicks(const ColourScale& c, int target)
     return t;
 }
 
+Eigen::VectorXd percentileRanks(const Eigen::VectorXd& reference, const Eigen::VectorXd& at)
+{
+    std::vector<double> s;
+    s.reserve(static_cast<std::size_t>(reference.size()));
+    for (Eigen::Index i = 0; i < reference.size(); ++i)
+        if (std::isfinite(reference(i)))
+            s.push_back(reference(i));
+    std::sort(s.begin(), s.end());
+    Eigen::VectorXd out(at.size());
+    const double n = double(s.size());
+    for (Eigen::Index i = 0; i < at.size(); ++i) {
+        if (s.empty() || std::isnan(at(i))) {
+            out(i) = std::numeric_limits<double>::quiet_NaN();
+            continue;
+        }
+        const double below = double(std::lower_bound(s.begin(), s.end(), at(i)) - s.begin());
+        const double upTo = double(std::upper_bound(s.begin(), s.end(), at(i)) - s.begin());
+        out(i) = (below + upTo) / (2.0 * n);
+    }
+    return out;
+}
+
 } // namespace olens

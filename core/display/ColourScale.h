@@ -46,6 +46,13 @@ double colourPosition(const ColourScale& scale, double value);
 /// The value at a position t ∈ [0, 1] along the bar (inverse of colourPosition).
 double colourValueAt(const ColourScale& scale, double t);
 
+/// Percentile ranks in [0, 1] of the values `at` within the finite `reference` values (mid-rank
+/// empirical CDF, Hazen's plotting position): (#{r < x} + #{r ≤ x}) / (2 n). The i-th smallest of n
+/// distinct reference values gets (i − ½)/n, ties share their mean rank, values below / above all
+/// of them get 0 / 1. Compare mode colours by it: scores of different detectors live on
+/// different scales, their ranks do not. NaN where `at` is NaN or the reference has no finite value.
+Eigen::VectorXd percentileRanks(const Eigen::VectorXd& reference, const Eigen::VectorXd& at);
+
 /// Tick values on the bar, within [lo, hi], about `target` of them (at least the two ends when
 /// no nice value falls inside).
 std::vector<double> colourBarTicks(const ColourScale& scale, int target);

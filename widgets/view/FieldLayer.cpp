@@ -80,8 +80,9 @@ void FieldLayer::drawField(const ViewContext& ctx)
         m_imageColours->SetInputData(m_scoreImage);
         m_imageColours->Update();
         m_image->SetVisibility(ctx.on(LayerSwitch::ScoreImage));
-        // Quantile contour levels of the training scores, thin and grey.
-        if (const auto result = ctx.doc->result()) {
+        // Quantile contour levels of the training scores, thin and grey (not in the decision
+        // display: two flat regions and the threshold only).
+        if (const auto result = ctx.doc->result(); result && !ctx.colouring->panelStyle().decisionOnly) {
             auto poly = contourOf(m_scoreImage, quantileLevels(result->scores, {0.25, 0.5, 0.75, 0.9}), false);
             m_contours = polyActor(poly, QColor(90, 90, 90), 1.0, 0.8);
             m_contours->SetPosition(0, 0, -below * 0.5);

@@ -100,14 +100,14 @@ void LegendAxesLayer::attach(vtkRenderer* scene, vtkRenderer* overlay)
 std::array<int, 4> LegendAxesLayer::sceneMargins() const
 {
     const bool frame = m_frame2D.visible();
-    const int lines = (m_note.empty() ? 0 : 1) + (m_gridShown && !m_gridText.empty() ? 1 : 0);
+    const int lines = (m_note.empty() || m_bare ? 0 : 1) + (m_gridShown && !m_gridText.empty() ? 1 : 0);
     return {frame ? m_frame2D.margins()[0] : 0, frame ? m_frame2D.margins()[1] : 0, colourBarStrip(),
             lines * 15 + (frame ? 8 : 2)};
 }
 
 void LegendAxesLayer::updateNote()
 {
-    std::string text = m_note;
+    std::string text = m_bare ? std::string() : m_note; // a figure's panels: said once, under them
     if (m_gridShown && !m_gridText.empty())
         text += (text.empty() ? "" : "\n") + m_gridText;
     m_noteActor->SetInput(text.c_str());
@@ -116,11 +116,15 @@ void LegendAxesLayer::updateNote()
 
 void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
 {
+    if (m_bare != ctx.bareOverlay) {
+        m_bare = ctx.bareOverlay;
+        updateNote();
+    }
     if (changes & Points)
         updateAxes(ctx);
     if (changes & Field) {
         m_gridText = ctx.gridText.toStdString();
-        m_gridShown = ctx.field != nullptr;
+        m_gridShown = ctx.field != nullptr && !ctx.bareOverlay;
         updateNote();
     }
     // Field: which quadrics and planes actually cross the grid (only those are listed).
@@ -169,8 +173,15 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
                    customMode ? ctx.customTitle.toStdString()
                               : (ctx.colouring->scoreScale().log ? std::string("outlier score (log)")
                                                                  : std::string("outlier score")));
-    m_bar.setVisible(scoreMode);
-    m_colourBar = scoreMode;
+    m_bar.setVisible(scoreMode && !ctx.bareOverlay);
+    m_colourBar = scoreMode && !ctx.bareOverlay;
+    if (ctx.bareOverlay) { // a panel of a figure: its one key explains every panel
+        m_legendLines = 0;
+        m_legendTexts.clear();
+        m_legend->SetNumberOfEntries(0);
+        m_legend->SetVisibility(false);
+        return;
+    }
 
     vtkNew<vtkRegularPolygonSource> disk;
     disk->SetNumberOfSides(24);

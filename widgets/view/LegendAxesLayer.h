@@ -53,6 +53,7 @@ private:
     AxesFrame2D m_frame2D;
     std::string m_note, m_gridText; // shown together at the top left
     bool m_gridShown = false;
+    bool m_bare = false; // ViewContext::bareOverlay: no colour bar, legend, note or grid text
     bool m_colourBar = false;
     vtkRenderer* m_scene = nullptr;
     unsigned long m_legendObserver = 0;

@@ -109,13 +109,62 @@ bool PointColouring::setColourMap(const QString& name)
     const auto& stops = it->second;
     for (std::size_t i = 0; i < stops.size(); ++i)
         ctf->AddRGBPoint(double(i) / double(stops.size() - 1), stops[i][0], stops[i][1], stops[i][2]);
+    m_map.assign(256, {});
+    for (int i = 0; i < 256; ++i)
+        ctf->GetColor(i / 255.0, m_map[static_cast<std::size_t>(i)].data());
+    m_lut->SetNumberOfTableValues(256);
     for (int i = 0; i < 256; ++i) {
-        double rgb[3];
-        ctf->GetColor(i / 255.0, rgb);
-        m_lut->SetTableValue(i, rgb[0], rgb[1], rgb[2], 1.0);
+        const auto& c = m_map[static_cast<std::size_t>(i)];
+        m_lut->SetTableValue(i, c[0], c[1], c[2], 1.0);
     }
     m_lut->Modified();
     return true;
+}
+
+QColor PointColouring::mapColour(double t) const
+{
+    if (m_map.empty())
+        return QColor(128, 128, 128);
+    const auto k = static_cast<std::size_t>(std::lround(std::clamp(std::isfinite(t) ? t : 0.0, 0.0, 1.0) * 255.0));
+    const auto& c = m_map[k];
+    return QColor::fromRgbF(float(c[0]), float(c[1]), float(c[2]));
+}
+
+void PointColouring::buildPanelTable(const Eigen::VectorXd& scores)
+{
+    // The table spans the training scores' [min, max] in fine linear steps; each step's colour is
+    // the colour map at the percentile of its centre (rank mode) or the region its centre lies in
+    // (decision mode). Field values beyond the range take the end colours: percentile 0 / 100.
+    constexpr int kSteps = 2048; // a heavy upper tail still leaves the bulk many steps
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (Eigen::Index i = 0; i < scores.size(); ++i)
+        if (std::isfinite(scores(i))) { // a detector's inf / NaN must not void the range
+            lo = std::min(lo, scores(i));
+            hi = std::max(hi, scores(i));
+        }
+    if (!(lo <= hi))
+        lo = hi = 0.0;
+    if (!(hi > lo)) {
+        lo -= 0.5;
+        hi += 0.5;
+    }
+    Eigen::VectorXd centres(kSteps);
+    for (int j = 0; j < kSteps; ++j)
+        centres(j) = lo + (j + 0.5) * (hi - lo) / kSteps;
+    const Eigen::VectorXd ranks = percentileRanks(scores, centres);
+    m_lut->SetScaleToLinear();
+    m_lut->SetNumberOfTableValues(kSteps);
+    m_lut->SetTableRange(lo, hi);
+    for (int j = 0; j < kSteps; ++j) {
+        const QColor c = !m_style.decisionOnly ? mapColour(ranks(j))
+                         : centres(j) > m_threshold ? outlierRegionColour()
+                                                    : inlierRegionColour();
+        m_lut->SetTableValue(j, c.redF(), c.greenF(), c.blueF(), 1.0);
+    }
+    m_lut->Modified();
+    m_scoreScale = ColourScale{};
+    m_scoreScale.lo = m_scoreScale.dataMin = lo;
+    m_scoreScale.hi = m_scoreScale.dataMax = hi;
 }
 
 void PointColouring::update(const Dataset& d, const FitResult* result, ColourBy by, const Eigen::VectorXd& custom,
@@ -123,17 +172,33 @@ void PointColouring::update(const Dataset& d, const FitResult* result, ColourBy 
 {
     const Eigen::Index n = d.rows();
     const bool scores = result && result->scores.size() == n && n > 0;
-    if (scores)
-        m_scoreScale = colourScale(result->scores, m_range);
-    // A log table needs a positive range before it is switched to log.
-    m_lut->SetScaleToLinear();
-    m_lut->SetTableRange(m_scoreScale.lo, m_scoreScale.hi);
-    if (m_scoreScale.log)
-        m_lut->SetScaleToLog10();
-    m_lut->Build();
+    const bool panel = scores && (m_style.rankColours || m_style.decisionOnly);
+    Eigen::VectorXd ranks; // per point, rank mode
+    if (panel) {
+        buildPanelTable(result->scores);
+        ranks = percentileRanks(result->scores, result->scores);
+    } else {
+        if (scores)
+            m_scoreScale = colourScale(result->scores, m_range);
+        if (m_lut->GetNumberOfTableValues() != 256 && !m_map.empty()) { // back from a panel table
+            m_lut->SetNumberOfTableValues(256);
+            for (int i = 0; i < 256; ++i) {
+                const auto& c = m_map[static_cast<std::size_t>(i)];
+                m_lut->SetTableValue(i, c[0], c[1], c[2], 1.0);
+            }
+        }
+        // A log table needs a positive range before it is switched to log.
+        m_lut->SetScaleToLinear();
+        m_lut->SetTableRange(m_scoreScale.lo, m_scoreScale.hi);
+        if (m_scoreScale.log)
+            m_lut->SetScaleToLog10();
+        m_lut->Build();
+    }
     if (by == ColourBy::Custom) {
-        for (int k = 0; k < 256; ++k)
-            m_customLut->SetTableValue(k, m_lut->GetTableValue(k));
+        for (int k = 0; k < 256 && !m_map.empty(); ++k) {
+            const auto& c = m_map[static_cast<std::size_t>(k)];
+            m_customLut->SetTableValue(k, c[0], c[1], c[2], 1.0);
+        }
         m_customLut->SetTableRange(customLo, customHi);
         m_customLut->Modified();
         // The custom values' own range as set by the caller; clipped where values lie outside.
@@ -155,6 +220,10 @@ void PointColouring::update(const Dataset& d, const FitResult* result, ColourBy 
             double rgb[3];
             m_customLut->GetColor(std::isfinite(custom(i)) ? custom(i) : customLo, rgb);
             c = QColor::fromRgbF(float(rgb[0]), float(rgb[1]), float(rgb[2]));
+        } else if (by == ColourBy::Score && panel) {
+            // Exact per point (the table is a step approximation for the field).
+            c = m_style.decisionOnly ? (result->scores(i) > m_threshold ? outlierPointColour() : inlierPointColour())
+                                     : mapColour(ranks(i));
         } else if (by == ColourBy::Score && result && result->scores.size() == n) {
             double rgb[3];
             m_lut->GetColor(result->scores(i), rgb);
@@ -174,7 +243,10 @@ void PointColouring::update(const Dataset& d, const FitResult* result, ColourBy 
     m_sizes->SetNumberOfTuples(n);
     for (Eigen::Index i = 0; i < n; ++i) {
         float s = baseSize;
-        if (by == ColourBy::Score && result && result->scores.size() == n) {
+        if (by == ColourBy::Score && panel) {
+            const double t = m_style.decisionOnly ? (result->scores(i) > m_threshold ? 0.6 : 0.1) : ranks(i);
+            s = baseSize * float(0.8 + t);
+        } else if (by == ColourBy::Score && result && result->scores.size() == n) {
             const double t = colourPosition(m_scoreScale, result->scores(i));
             s = baseSize * float(0.8 + t);
         }

@@ -13,6 +13,7 @@
 #include <vtkNew.h>
 #include <vtkSmartPointer.h>
 
+#include <array>
 #include <vector>
 
 class vtkFloatArray;
@@ -42,6 +43,19 @@ public:
     void update(const Dataset& d, const FitResult* result, ColourBy by, const Eigen::VectorXd& custom,
                 double customLo, double customHi, float baseSize);
 
+    /// Compare panels: colour by the training-score percentile, or by the decision at the
+    /// threshold (ViewLayer.h PanelStyle); applied at the next update.
+    void setPanelStyle(const PanelStyle& style) { m_style = style; }
+    const PanelStyle& panelStyle() const { return m_style; }
+    void setThreshold(double threshold) { m_threshold = threshold; }
+    /// The decision display's colours: flat regions (drawn translucent) and points.
+    static QColor inlierRegionColour() { return QColor(120, 170, 220); }
+    static QColor outlierRegionColour() { return QColor(250, 160, 90); }
+    static QColor inlierPointColour() { return QColor(40, 90, 160); }
+    static QColor outlierPointColour() { return QColor(215, 80, 0); }
+    /// The colour map at t ∈ [0, 1] (the score table's colours before any range is applied).
+    QColor mapColour(double t) const;
+
     /// The score colour range (mode, percentile, manual ends, log); applied at the next update.
     void setRange(const ColourRangeSpec& spec) { m_range = spec; }
     const ColourRangeSpec& range() const { return m_range; }
@@ -59,7 +73,13 @@ public:
     std::vector<QRgb> rgb() const;
 
 private:
+    /// Rank / decision tables over the training scores' range (PanelStyle).
+    void buildPanelTable(const Eigen::VectorXd& scores);
+
     vtkNew<vtkLookupTable> m_lut;
+    std::vector<std::array<double, 3>> m_map; // the colour map, 256 entries
+    PanelStyle m_style;
+    double m_threshold = 0.0;
     vtkNew<vtkLookupTable> m_customLut; // the colour map over the custom scalars' range
     vtkSmartPointer<vtkUnsignedCharArray> m_colours;
     vtkSmartPointer<vtkFloatArray> m_sizes;

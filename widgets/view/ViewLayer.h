@@ -27,6 +27,22 @@ enum class ColourBy { Auto, Label, Score, Cluster, Custom };
 enum class LayerSwitch { ScoreImage, Contours, IsoSurface, Quadrics, Hyperplanes, Flats, Uncertainty, LayerCount };
 constexpr int kLayerSwitches = static_cast<int>(LayerSwitch::LayerCount);
 
+/// How a view draws as one panel of a figure of small multiples (compare mode). Scores of
+/// different detectors are on different scales, so one colour bar for all panels needs a common
+/// scale: rankColours colours by the training-score percentile (display/ColourScale
+/// percentileRanks) instead of the score; decisionOnly draws two flat regions (inlier / outlier,
+/// split at the view's threshold) and colours the points by the decision; bareOverlay leaves out
+/// the colour bar, the legend, the projection note and the grid note (the figure shows them once).
+struct PanelStyle {
+    bool rankColours = false;
+    bool decisionOnly = false;
+    bool bareOverlay = false;
+    bool operator==(const PanelStyle& o) const
+    {
+        return rankColours == o.rankColours && decisionOnly == o.decisionOnly && bareOverlay == o.bareOverlay;
+    }
+};
+
 /// What a layer may draw from; valid for the duration of one update.
 struct ViewContext {
     const DataDocument* doc = nullptr;
@@ -46,6 +62,7 @@ struct ViewContext {
     int selected = -1;                          ///< selected point (-1: none)
     QString gridText;                           ///< grid extent and resolution, shown with a field
     const GeometryChoice* geometryChoice = nullptr; ///< quadrics / frames the user chose to draw (null: all)
+    bool bareOverlay = false;                   ///< PanelStyle::bareOverlay: no colour bar, legend, notes
 
     bool quadricShown(std::size_t k) const { return !geometryChoice || geometryChoice->quadricShown(k); }
     bool frameShown(std::size_t f) const { return !geometryChoice || geometryChoice->frameShown(f); }

@@ -251,6 +251,43 @@ private slots:
         QCOMPARE(model["normalizer"]["kind"].get<std::string>(), std::string("zscore"));
     }
 
+    void scorePercentileIsTheTrainingRankOfEachScore()
+    {
+        // --percentile (compare mode's colour scale): 100·(#{s_j < s_i} + #{s_j ≤ s_i}) / (2n) over
+        // the training scores, recomputed here by counting; a fit on a part ranks among its rows.
+        QCOMPARE(cli({"generate", "blobs", "--n", "60", "--seed", "3", "--output", path("pblobs.csv")}).code, 0);
+        for (const bool part : {false, true}) {
+            std::vector<std::string> args = {"score", "--input", path("pblobs.csv"), "--detector", "knn",
+                                             "--percentile", "--output", path("pscores.csv")};
+            if (part)
+                args.insert(args.end(), {"--fit-on", "fraction:0.5"});
+            const Run r = cli(args);
+            QVERIFY2(r.code == 0, r.err.c_str());
+            std::ifstream f(path("pscores.csv"));
+            std::string header;
+            std::getline(f, header);
+            QVERIFY2(QString::fromStdString(header).endsWith(",percentile"), header.c_str());
+            LoadOptions lo;
+            const Dataset s = loadDataset(path("pscores.csv"), lo);
+            const Eigen::Index n = s.rows(), pc = s.X.cols() - 1;
+            std::vector<double> trainingScores;
+            for (Eigen::Index i = 0; i < n; ++i)
+                if (!part || s.X(i, pc - 1) == 1.0) // the 'training' column before it
+                    trainingScores.push_back(s.X(i, 1));
+            QVERIFY(part ? trainingScores.size() < std::size_t(n) : trainingScores.size() == std::size_t(n));
+            for (Eigen::Index i = 0; i < n; ++i) {
+                double below = 0, upTo = 0;
+                for (double t : trainingScores) {
+                    below += t < s.X(i, 1) ? 1 : 0;
+                    upTo += t <= s.X(i, 1) ? 1 : 0;
+                }
+                const double expected = 100.0 * (below + upTo) / (2.0 * double(trainingScores.size()));
+                QVERIFY2(std::abs(s.X(i, pc) - expected) < 1e-9,
+                         qPrintable(QString("row %1: %2 vs %3").arg(i).arg(s.X(i, pc)).arg(expected)));
+            }
+        }
+    }
+
     void scoreExplainPrintsTheDriversOfOneRow()
     {
         // pca with k = 0: the residual is x − mean, so the contributions are (x_j − mean_j)². Rows

@@ -165,6 +165,32 @@ private slots:
         for (const auto& s : tickLabels({1310.0, 1320.0}, false))
             QVERIFY(s.size() <= 8 && s.back() != '.');
     }
+
+    void percentileRanksAreTheMidRankEmpiricalCdf()
+    {
+        // Reference 1..4 (n = 4, distinct): the i-th smallest has (i − ½)/4 — Hazen's position,
+        // computed by hand; a value between two reference values has the count below it over n;
+        // outside the range 0 and 1; ties share their mean rank; NaN in the reference is ignored.
+        Eigen::VectorXd ref(5);
+        ref << 3.0, 1.0, std::numeric_limits<double>::quiet_NaN(), 4.0, 2.0;
+        Eigen::VectorXd at(7);
+        at << 1.0, 2.0, 3.0, 4.0, 2.5, -10.0, 10.0;
+        const Eigen::VectorXd r = percentileRanks(ref, at);
+        const double expected[] = {0.125, 0.375, 0.625, 0.875, 0.5, 0.0, 1.0};
+        for (int i = 0; i < 7; ++i)
+            QVERIFY2(near(r(i), expected[i]), qPrintable(QString("at %1: %2").arg(at(i)).arg(r(i))));
+        Eigen::VectorXd ties(4);
+        ties << 1.0, 1.0, 1.0, 5.0; // the three 1s hold ranks 1..3: mean (2 − ½)/4
+        Eigen::VectorXd one(1);
+        one << 1.0;
+        QVERIFY(near(percentileRanks(ties, one)(0), 0.375));
+        // Invariance: ranks do not change under a strictly increasing transform of both sides
+        // (the reason compare mode colours by them: detectors score on different scales).
+        const Eigen::VectorXd expRanks = percentileRanks(ref.array().exp().matrix(), at.array().exp().matrix());
+        for (int i = 0; i < 7; ++i)
+            QVERIFY(near(expRanks(i), r(i)));
+        QVERIFY(std::isnan(percentileRanks(Eigen::VectorXd(), one)(0)));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestColourScale)

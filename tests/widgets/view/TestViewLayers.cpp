@@ -11,12 +11,15 @@
 #include "view/UncertaintyLayer.h"
 
 #include <QtTest>
+#include <cmath>
+#include <limits>
 
 #include <vtkActor.h>
 #include <vtkActorCollection.h>
 #include <vtkNew.h>
 #include <vtkPolyData.h>
 #include <vtkPropCollection.h>
+#include <vtkLookupTable.h>
 #include <vtkMapper.h>
 #include <vtkRenderer.h>
 
@@ -255,6 +258,55 @@ private slots:
         c.customTitle = "similarity";
         legend.update(c, ViewLayer::Colours);
         QVERIFY(legend.colourBarShown());
+    }
+
+    void panelStyleColoursByRankOrDecision()
+    {
+        // Compare panels (PanelStyle): rank colours are the map at each point's mid-rank among the
+        // finite scores (here 3: ranks 1/6, 1/2, 5/6, by hand), whatever the scores' units; an
+        // infinite score ranks above all (1) and leaves the table's range finite; the
+        // decision display splits points and table at the threshold; leaving the style restores
+        // the ordinary score table.
+        const Dataset d = square(false);
+        FitResult r;
+        r.scores.resize(4);
+        r.scores << 0.5, 40.0, 3.0, std::numeric_limits<double>::infinity();
+        PointColouring c;
+        c.setColourMap("viridis");
+        PanelStyle style;
+        style.rankColours = true;
+        c.setPanelStyle(style);
+        c.update(d, &r, ColourBy::Score, Eigen::VectorXd(), 0.0, 1.0, 9.0f);
+        const auto rgb = c.rgb();
+        const double ranks[] = {1.0 / 6.0, 5.0 / 6.0, 0.5, 1.0};
+        for (int i = 0; i < 4; ++i)
+            QCOMPARE(QColor(rgb[std::size_t(i)]).name(), c.mapColour(ranks[i]).name());
+        QVERIFY(std::isfinite(c.scoreScale().lo) && std::isfinite(c.scoreScale().hi));
+        QCOMPARE(c.scoreScale().hi, 40.0);
+        // The table (the field's colours) agrees with the ranks between the scores: at 20, 2 of
+        // the 3 finite scores lie below: rank 2/3.
+        double t[3];
+        c.scoreTable()->GetColor(20.0, t);
+        const QColor mid = c.mapColour(2.0 / 3.0);
+        QVERIFY(std::abs(t[0] - mid.redF()) < 0.01 && std::abs(t[1] - mid.greenF()) < 0.01);
+
+        style.decisionOnly = true;
+        c.setPanelStyle(style);
+        c.setThreshold(3.0); // flagged: 40 and inf (score > threshold)
+        c.update(d, &r, ColourBy::Score, Eigen::VectorXd(), 0.0, 1.0, 9.0f);
+        const auto dec = c.rgb();
+        QCOMPARE(dec[0], PointColouring::inlierPointColour().rgb());
+        QCOMPARE(dec[1], PointColouring::outlierPointColour().rgb());
+        QCOMPARE(dec[2], PointColouring::inlierPointColour().rgb());
+        QCOMPARE(dec[3], PointColouring::outlierPointColour().rgb());
+        c.scoreTable()->GetColor(10.0, t);
+        QCOMPARE(QColor::fromRgbF(float(t[0]), float(t[1]), float(t[2])).name(), PointColouring::outlierRegionColour().name());
+        c.scoreTable()->GetColor(1.0, t);
+        QCOMPARE(QColor::fromRgbF(float(t[0]), float(t[1]), float(t[2])).name(), PointColouring::inlierRegionColour().name());
+
+        c.setPanelStyle(PanelStyle{});
+        c.update(d, &r, ColourBy::Score, Eigen::VectorXd(), 0.0, 1.0, 9.0f);
+        QCOMPARE(c.scoreTable()->GetNumberOfTableValues(), vtkIdType(256));
     }
 };
 
