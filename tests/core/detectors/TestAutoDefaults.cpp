@@ -238,6 +238,17 @@ private slots:
         QCOMPARE(small->params().getInt("k"), 19);
     }
 
+    void quadricsAutoBatchGrowsWithTheRows()
+    {
+        // clamp(n/16, 64, 256): small sets keep the former 64, large ones take the authors' 256.
+        for (const auto& [n, batch] : {std::pair<Eigen::Index, int>{500, 64}, {2400, 150}, {5000, 256}}) {
+            auto q = Registry::instance().create("quadrics", {{"epochs", "1"}});
+            q->fit(gaussian(n, 3, 11));
+            QCOMPARE(q->params().getInt("batch"), batch);
+            QCOMPARE(q->toJson()["resolved"]["batch"].get<int>(), batch);
+        }
+    }
+
     void icAutoDegreeFallsBackToOneWhenEq9CannotHold()
     {
         // p = 8: the degree-2 moment matrix is 45×45 (C(10, 2)), more than the 30 rows can make definite.
