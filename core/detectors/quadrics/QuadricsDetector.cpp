@@ -446,7 +446,7 @@ DetectorInfo QuadricsDetector::info()
     for (ParamSpec& s : d.params)
         if (s.name == "batch") {
             // Wider batches make the per-step products (B × p times p × p·m) efficient at large n and
-            // converge in as many epochs (Spambase: 104 epochs at 64, 91 at 256, fit 2.3× faster);
+            // converge in as many epochs (Spambase: 104 epochs at 64, 91 at 256, 1.45× faster);
             // up to 1 024 rows the batch stays 64 (Ionosphere at 256: AUROC 0.87 → 0.82).
             s.autoRule = "clamp(n/16, 64, 256) for n rows (256 as in the authors' code from 4 096 rows)";
             s.paperValue = "64";
