@@ -701,6 +701,9 @@ QString CloudView::describePoint(int index) const
         s += tr("\nscore = %1").arg(r->scores(index), 0, 'g', 5);
         if (static_cast<std::size_t>(index) < r->explanations.size() && !r->explanations[static_cast<std::size_t>(index)].empty())
             s += "\n" + QString::fromStdString(r->explanations[static_cast<std::size_t>(index)]);
+        else if (r->explanations.empty()) // a large cloud: explained on demand (kEagerExplanationRows)
+            if (const std::string e = explainRow(*r, d.X, index); !e.empty())
+                s += "\n" + QString::fromStdString(e);
     }
     return s;
 }

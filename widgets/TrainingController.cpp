@@ -78,6 +78,7 @@ bool TrainingController::train(const std::string& detectorId, const ParamAssignm
 
     const Eigen::MatrixXd X = m_doc->dataset().X; // the worker owns its copy
     FitOptions options;
+    options.explanations = X.rows() <= kEagerExplanationRows; // above: on demand (explainRow)
     auto norm = std::make_shared<Normalizer>(normalization);
     try {
         if (!fitOn.isAll()) {

@@ -225,4 +225,16 @@ Eigen::VectorXd featureContributions(const FitResult& r, const Eigen::MatrixXd& 
     return fa->attribute(Xn.row(row).transpose(), trainingRow);
 }
 
+std::string explainRow(const FitResult& r, const Eigen::MatrixXd& X, Eigen::Index row)
+{
+    if (!r.detector || row < 0 || row >= X.rows())
+        return {};
+    try {
+        const std::vector<std::string> e = r.detector->explain(r.normalizer.transform(X.row(row)));
+        return e.empty() ? std::string() : e.front();
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
 } // namespace olens

@@ -34,6 +34,22 @@ private slots:
         QCOMPARE(r->detectorId, std::string("knn"));
     }
 
+    void explainRowMatchesTheEagerExplanations()
+    {
+        // Above kEagerExplanationRows the GUI explains the point under the cursor alone; for knn that
+        // must read as the fit's own explanation of the row (the point itself skipped), z-scored data.
+        const Dataset d = generate("blobs", 150, 3, {{"outliers", "0.05"}});
+        auto r = fitPipeline(Registry::instance().create("knn"), Normalizer(Normalization::ZScore), d.X);
+        QCOMPARE(static_cast<Eigen::Index>(r->explanations.size()), d.X.rows());
+        for (Eigen::Index i = 0; i < d.X.rows(); ++i)
+            QCOMPARE(explainRow(*r, d.X, i), r->explanations[static_cast<std::size_t>(i)]);
+        QCOMPARE(explainRow(*r, d.X, d.X.rows()), std::string()); // out of range: nothing
+        FitOptions lazy;
+        lazy.explanations = false;
+        QVERIFY(fitPipeline(Registry::instance().create("knn"), Normalizer(Normalization::ZScore), d.X, lazy)
+                    ->explanations.empty());
+    }
+
     void restoredModelRescoresMovedPoints()
     {
         // Regression (issue 15): a session reused the stored training scores whenever the row count
