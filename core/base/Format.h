@@ -9,4 +9,7 @@ namespace olens {
 /// next unit is shown in it (0.9996 s is "1.0 s", not "1000 ms"). "–" for a negative or non-finite value.
 std::string formatDuration(double seconds);
 
+/// One number through a printf format ("%.3g", "%.2e", ...).
+std::string formatNumber(const char* format, double value);
+
 } // namespace olens

@@ -1,5 +1,7 @@
 #include "display/Ticks.h"
 
+#include "base/Format.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <limits>
@@ -9,13 +11,6 @@
 namespace olens {
 
 namespace {
-
-std::string format(const char* fmt, double v)
-{
-    char buf[64];
-    std::snprintf(buf, sizeof buf, fmt, v);
-    return buf;
-}
 
 // "1.0e+05" → "1e+05"; "2.50e-04" → "2.5e-04".
 std::string trimMantissa(std::string s)
@@ -144,12 +139,12 @@ std::vector<std::string> tickLabels(const std::vector<double>& ticks, bool log)
     for (double v : ticks) {
         std::string s;
         if (exponent) {
-            s = trimMantissa(format("%.2e", v));
+            s = trimMantissa(formatNumber("%.2e", v));
         } else if (log) {
-            s = format("%.3g", v); // 0.02, 0.5, 10, 200: each its own precision
+            s = formatNumber("%.3g", v); // 0.02, 0.5, 10, 200: each its own precision
         } else {
             const int decimals = std::clamp(static_cast<int>(std::ceil(-std::log10(minStep) - 1e-9)), 0, 6);
-            s = format(("%." + std::to_string(decimals) + "f").c_str(), v);
+            s = formatNumber(("%." + std::to_string(decimals) + "f").c_str(), v);
             if (s == "-0" || s.rfind("-0.", 0) == 0) { // "-0.00" → "0.00"
                 bool zero = s.find_first_not_of("-0.") == std::string::npos;
                 if (zero)
