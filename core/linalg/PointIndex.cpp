@@ -1,5 +1,7 @@
 #include "linalg/PointIndex.h"
 
+#include "base/ParallelFor.h"
+
 #include <nanoflann.hpp>
 
 #include <algorithm>
@@ -34,17 +36,20 @@ void PointIndex::query(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, E
     const Eigen::Index n = X.rows();
     dist.resize(n, k);
     index.resize(n, k);
-    std::vector<Eigen::Index> idx(static_cast<std::size_t>(k));
-    std::vector<double> d2(static_cast<std::size_t>(k));
-    Eigen::VectorXd q(X.cols());
-    for (Eigen::Index i = 0; i < n; ++i) {
-        q = X.row(i).transpose();
-        nearest(q.data(), static_cast<std::size_t>(k), idx.data(), d2.data());
-        for (int j = 0; j < k; ++j) {
-            dist(i, j) = std::sqrt(std::max(0.0, d2[static_cast<std::size_t>(j)]));
-            index(i, j) = static_cast<int>(idx[static_cast<std::size_t>(j)]);
+    // Rows are independent: split over the cores (the same result for any number of threads).
+    parallelFor(n, kMinRowsPerThread, [&](std::int64_t begin, std::int64_t end) {
+        std::vector<Eigen::Index> idx(static_cast<std::size_t>(k));
+        std::vector<double> d2(static_cast<std::size_t>(k));
+        Eigen::VectorXd q(X.cols());
+        for (Eigen::Index i = begin; i < end; ++i) {
+            q = X.row(i).transpose();
+            nearest(q.data(), static_cast<std::size_t>(k), idx.data(), d2.data());
+            for (int j = 0; j < k; ++j) {
+                dist(i, j) = std::sqrt(std::max(0.0, d2[static_cast<std::size_t>(j)]));
+                index(i, j) = static_cast<int>(idx[static_cast<std::size_t>(j)]);
+            }
         }
-    }
+    });
 }
 
 } // namespace olens

@@ -8,6 +8,10 @@
 
 namespace olens {
 
+/// Query rows per thread below which a second thread costs more than it saves (a query of a few
+/// microseconds against a thread start of tens).
+constexpr long kMinRowsPerThread = 2048;
+
 class PointIndex {
 public:
     /// Points as the columns of a p×n matrix (each point contiguous for the tree).
@@ -22,6 +26,7 @@ public:
     /// (room for k each); returns how many were found (min(k, size())). Thread-safe.
     std::size_t nearest(const double* q, std::size_t k, Eigen::Index* idx, double* d2) const;
     /// Distances (ascending) and indices of the k nearest points of each row of X; k ≤ size().
+    /// Uses every worker thread (base/ParallelFor) for large X.
     void query(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const;
 
 private:

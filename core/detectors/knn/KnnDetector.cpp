@@ -4,8 +4,10 @@
 #include "detectors/DetectorInfo.h"
 
 #include "linalg/PointIndex.h"
+#include "base/ParallelFor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 namespace olens {
@@ -57,24 +59,41 @@ Eigen::VectorXd KnnDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     const Eigen::Index n = X.rows();
     Eigen::VectorXd train(n);
     const auto kk = static_cast<std::size_t>(k + 1);
-    std::vector<Eigen::Index> idx(kk);
-    std::vector<double> d2(kk);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        index->nearest(index->points().col(i).data(), kk, idx.data(), d2.data());
-        int seen = 0;
-        double kth = d2[kk - 1];
-        for (std::size_t j = 0; j < kk; ++j) {
-            if (idx[j] == i)
-                continue;
-            if (++seen == k) {
-                kth = d2[j];
-                break;
+    // Rows are independent: both cores query, each its own range (the same scores for any number of
+    // threads). Only the caller's part reports progress (and so meets a cancellation first); the
+    // other parts then stop at their next check.
+    std::atomic<bool> stop{false};
+    parallelFor(n, kMinRowsPerThread, [&](std::int64_t begin, std::int64_t end) {
+        std::vector<Eigen::Index> idx(kk);
+        std::vector<double> d2(kk);
+        for (Eigen::Index i = begin; i < end; ++i) {
+            if ((i & 255) == 0) {
+                if (begin == 0) {
+                    try {
+                        progress.report(0.5 + 0.5 * static_cast<double>(i) / static_cast<double>(end),
+                                        "scoring training points");
+                    } catch (...) {
+                        stop = true;
+                        throw;
+                    }
+                } else if (stop) {
+                    return;
+                }
             }
+            index->nearest(index->points().col(i).data(), kk, idx.data(), d2.data());
+            int seen = 0;
+            double kth = d2[kk - 1];
+            for (std::size_t j = 0; j < kk; ++j) {
+                if (idx[j] == i)
+                    continue;
+                if (++seen == k) {
+                    kth = d2[j];
+                    break;
+                }
+            }
+            train(i) = std::sqrt(std::max(0.0, kth));
         }
-        train(i) = std::sqrt(std::max(0.0, kth));
-        if ((i & 255) == 0)
-            progress.report(0.5 + 0.5 * static_cast<double>(i) / static_cast<double>(n), "scoring training points");
-    }
+    });
     m_index = std::move(index);
     return train;
 }

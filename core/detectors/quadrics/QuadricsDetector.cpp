@@ -4,6 +4,7 @@
 #include "base/Messages.h"
 #include "optim/Optimizers.h"
 #include "detectors/DetectorInfo.h"
+#include "base/ParallelFor.h"
 #include "base/Rng.h"
 
 #include <algorithm>
@@ -211,6 +212,43 @@ Eigen::VectorXd QuadricsObjective::fromQuadrics(const std::vector<Quadric>& quad
     return theta;
 }
 
+namespace {
+
+/// hsToMatrix written into a d×d block (no allocation per step).
+void hsToMatrixInto(const Eigen::Ref<const Eigen::VectorXd>& v, int d, Eigen::Ref<Eigen::MatrixXd> A)
+{
+    constexpr double kInvSqrt2 = 1.0 / kSqrt2;
+    Eigen::Index idx = 0;
+    for (int i = 0; i < d; ++i)
+        for (int j = i; j < d; ++j, ++idx) {
+            if (i == j)
+                A(i, i) = v(idx);
+            else
+                A(i, j) = A(j, i) = v(idx) * kInvSqrt2;
+        }
+}
+
+/// matrixToHs written into a vector block.
+void matrixToHsInto(const Eigen::Ref<const Eigen::MatrixXd>& M, Eigen::Ref<Eigen::VectorXd> v)
+{
+    constexpr double kInvSqrt2 = 1.0 / kSqrt2;
+    const auto d = static_cast<int>(M.rows());
+    Eigen::Index idx = 0;
+    for (int i = 0; i < d; ++i)
+        for (int j = i; j < d; ++j, ++idx)
+            v(idx) = i == j ? M(i, i) : (M(i, j) + M(j, i)) * kInvSqrt2;
+}
+
+/// The quadrics are processed in groups of this many, each group with its own products (B × d
+/// times d × 5d). The grouping is fixed, so the threads only decide which thread runs a group and
+/// the sums are the same for any number of threads (a BLAS product of another width may round
+/// differently, and minibatch training amplifies a last-digit difference into another model).
+constexpr Eigen::Index kQuadricsPerGroup = 5;
+/// Floating-point operations per thread below which a second thread costs more than it saves.
+constexpr double kMinFlopsPerThread = 2e6;
+
+} // namespace
+
 double QuadricsObjective::dataTerm(const Eigen::VectorXd& theta, const Eigen::MatrixXd& P, Eigen::VectorXd* grad,
                                    Eigen::MatrixXd* dist) const
 {
@@ -219,131 +257,159 @@ double QuadricsObjective::dataTerm(const Eigen::VectorXd& theta, const Eigen::Ma
     if (theta.size() != parameterCount() || P.cols() != d)
         throw DataError("quadrics objective: parameter or data size mismatch");
     Eigen::Map<const Eigen::MatrixXd> Th(theta.data(), Db, m);
-    if (grad)
-        grad->setZero(parameterCount());
+    if (grad) {
+        grad->resize(parameterCount());
+        if (B == 0)
+            grad->setZero();
+    }
     if (dist)
         dist->resize(B, m);
     if (B == 0)
         return 0.0;
 
-    // Forward: W = [P·A_1, …, P·A_m] in one product; f_k(p) = pᵀA_k p + b_kᵀp + c_k.
-    // Buffers are kept between calls (minibatches of one size): no allocation per step.
+    // Buffers are kept between calls (minibatches of one size): no allocation per step. Every
+    // quadric's forward and backward pass is independent of the others, so the quadrics are split
+    // into contiguous groups, one per thread, each writing only its own columns: the result does
+    // not depend on the number of threads.
     Workspace& ws = *m_ws;
-    Eigen::MatrixXd& Astack = ws.Astack;
-    Astack.resize(d, static_cast<Eigen::Index>(d) * m);
-    Eigen::VectorXd& N = ws.N; // ‖f_k‖_HS = ‖ṽ(f_k)‖ (eq. 12 and sec. 4.3)
-    N.resize(m);
-    for (int k = 0; k < m; ++k) {
-        Astack.middleCols(static_cast<Eigen::Index>(k) * d, d) = hsToMatrix(Th.col(k).head(T), d);
-        N(k) = Th.col(k).head(T).norm();
-    }
-    Eigen::MatrixXd& W = ws.W;
-    W.noalias() = P * Astack;
-    Eigen::MatrixXd& F = ws.F;
-    F.noalias() = P * Th.middleRows(T, d);
-    F.rowwise() += Th.row(T + d);
-    for (int k = 0; k < m; ++k)
-        F.col(k) += P.cwiseProduct(W.middleCols(static_cast<Eigen::Index>(k) * d, d)).rowwise().sum();
-
-    // Gradients of the quadrics at the points: G_k = 2 P A_k + b_k (kept in W), norms GN.
+    const Eigen::Index dm = static_cast<Eigen::Index>(d) * m;
+    ws.Astack.resize(d, dm);
+    ws.W.resize(B, dm);
+    ws.F.resize(B, m);
+    ws.phiF.resize(B, m);
+    ws.phiG.resize(B, m);
+    ws.N.resize(m);
+    ws.phiN.resize(m);
+    ws.totals.resize(m);
     const bool useGradient = m_distance != QuadricDistance::Algebraic;
-    Eigen::MatrixXd& GN = ws.GN;
-    if (useGradient) {
-        GN.resize(B, m);
-        for (int k = 0; k < m; ++k) {
-            auto Gk = W.middleCols(static_cast<Eigen::Index>(k) * d, d);
-            Gk *= 2.0;
-            Gk.rowwise() += Th.col(k).segment(T, d).transpose();
-            GN.col(k) = Gk.rowwise().norm();
-        }
-    }
+    if (useGradient)
+        ws.GN.resize(B, m);
+    if (grad)
+        ws.GA.resize(d, dm);
 
-    // Distances and their partial derivatives with respect to the signed value f (phiF), the
-    // gradient norm g = ‖∇f‖ (phiG) and the HS norm N (phiN).
-    Eigen::MatrixXd& phiF = ws.phiF;
-    Eigen::MatrixXd& phiG = ws.phiG;
-    phiF.resize(B, m);
-    phiG.resize(B, m);
-    Eigen::VectorXd& phiN = ws.phiN;
-    phiN.setZero(m);
-    double total = 0.0;
-    for (int k = 0; k < m; ++k) {
-        for (Eigen::Index j = 0; j < B; ++j) {
-            const double f = F(j, k);
-            const double af = std::abs(f);
-            const double sg = f > 0.0 ? 1.0 : (f < 0.0 ? -1.0 : 0.0);
-            double value = 0.0, dF = 0.0, dG = 0.0, dN = 0.0;
+    auto group = [&](Eigen::Index k0, Eigen::Index k1) {
+        const Eigen::Index nk = k1 - k0, c0 = k0 * d, cols = nk * d;
+        // Forward: W = [P·A_k0, …] in one product; f_k(p) = pᵀA_k p + b_kᵀp + c_k.
+        for (Eigen::Index k = k0; k < k1; ++k) {
+            hsToMatrixInto(Th.col(k).head(T), d, ws.Astack.middleCols(k * d, d));
+            ws.N(k) = Th.col(k).head(T).norm(); // ‖f_k‖_HS = ‖ṽ(f_k)‖ (eq. 12 and sec. 4.3)
+        }
+        auto Wg = ws.W.middleCols(c0, cols);
+        Wg.noalias() = P * ws.Astack.middleCols(c0, cols);
+        auto Fg = ws.F.middleCols(k0, nk);
+        Fg.noalias() = P * Th.block(T, k0, d, nk);
+        Fg.rowwise() += Th.row(T + d).segment(k0, nk);
+        for (Eigen::Index k = k0; k < k1; ++k) {
+            auto Fk = ws.F.col(k);
+            auto Wk = ws.W.middleCols(k * d, d);
+            for (int c = 0; c < d; ++c) // column by column: contiguous, vectorised
+                Fk += P.col(c).cwiseProduct(Wk.col(c));
+            if (!useGradient)
+                continue;
+            // Gradients of the quadric at the points: G_k = 2 P A_k + b_k (kept in W), norms GN.
+            auto GNk = ws.GN.col(k);
+            GNk.setZero();
+            for (int c = 0; c < d; ++c) {
+                auto g = Wk.col(c);
+                g = 2.0 * g.array() + Th(T + c, k);
+                GNk += g.cwiseAbs2();
+            }
+            GNk = GNk.cwiseSqrt();
+        }
+
+        // Distances and their partial derivatives with respect to the signed value f (phiF), the
+        // gradient norm g = ‖∇f‖ (phiG) and the HS norm N (phiN); whole columns at a time (vectorised).
+        Eigen::ArrayXd value(B);
+        for (Eigen::Index k = k0; k < k1; ++k) {
+            const auto f = ws.F.col(k).array();
+            const Eigen::ArrayXd af = f.abs();
+            const Eigen::ArrayXd sg = f.sign();
+            auto dF = ws.phiF.col(k).array();
+            auto dG = ws.phiG.col(k).array();
+            double sumN = 0.0;
             switch (m_distance) {
             case QuadricDistance::Algebraic: // sec. 4.1: |f|
                 value = af;
                 dF = sg;
+                dG.setZero();
                 break;
             case QuadricDistance::D1: { // sec. 4.2: |f|/g (g floored: d1 is infinite where ∇f = 0)
-                const double g = std::max(GN(j, k), 1e-12);
+                const Eigen::ArrayXd g = ws.GN.col(k).array().max(1e-12);
                 value = af / g;
                 dF = sg / g;
-                dG = -af / (g * g);
+                dG = -af / g.square();
                 break;
             }
             case QuadricDistance::D2: { // eq. 8 as |f| / (s + h), s = √(h² + |f|N), h = g/2
-                const double h = GN(j, k) / 2.0;
-                const double s = std::sqrt(h * h + af * N(k));
-                if (s > 0.0) {
-                    const double den = s + h;
-                    value = af / den;
-                    // ∂/∂|f| = 1/den − |f|N/(2 s den²); ∂/∂h = −|f|/(den s); ∂/∂N = −|f|²/(2 s den²)
-                    dF = sg * (1.0 / den - af * N(k) / (2.0 * s * den * den));
-                    dG = 0.5 * (-af / (den * s));
-                    dN = -af * af / (2.0 * s * den * den);
-                }
+                const double Nk = ws.N(k);
+                const Eigen::ArrayXd h = ws.GN.col(k).array() / 2.0;
+                const Eigen::ArrayXd sq = (h.square() + af * Nk).sqrt();
+                const Eigen::ArrayXd den = sq + h;
+                const auto ok = sq > 0.0; // s = 0 only where f = 0 and ∇f = 0: distance 0
+                value = ok.select(af / den, 0.0);
+                // ∂/∂|f| = 1/den − |f|N/(2 s den²); ∂/∂h = −|f|/(den s); ∂/∂N = −|f|²/(2 s den²)
+                const Eigen::ArrayXd twoSDen2 = 2.0 * sq * den.square();
+                dF = ok.select(sg * (1.0 / den - af * Nk / twoSDen2), 0.0);
+                dG = ok.select(0.5 * (-af / (den * sq)), 0.0);
+                sumN = ok.select(-af.square() / twoSDen2, 0.0).sum();
                 break;
             }
             }
             if (dist)
-                (*dist)(j, k) = value;
-            total += value;
-            phiF(j, k) = dF;
-            phiG(j, k) = dG;
-            phiN(k) += dN;
+                dist->col(k) = value.matrix();
+            ws.totals(k) = value.sum();
+            ws.phiN(k) = sumN;
         }
-    }
-    const double invB = 1.0 / static_cast<double>(B);
-    if (!grad)
-        return total * invB;
+        if (!grad)
+            return;
 
-    // Backward. With u = ∇f/g: ∂f = ψ(p)ᵀ∂ṽ + pᵀ∂b + ∂c, ∂g = uᵀ(2 ∂A p + ∂b), ∂N = ṽᵀ∂ṽ/N, so the
-    // gradient with respect to the matrix A_k is Σ_j [phiF·p pᵀ + 2 phiG/g · G pᵀ] = Pᵀ R_k with
-    // R_k = diag(phiF) P + diag(2 phiG/g) G_k, mapped to HS coordinates by matrixToHs.
-    Eigen::Map<Eigen::MatrixXd> Gr(grad->data(), Db, m);
-    for (int k = 0; k < m; ++k) {
-        auto Wk = W.middleCols(static_cast<Eigen::Index>(k) * d, d);
-        Eigen::VectorXd& wG = ws.wG; // phiG/g
-        wG.setZero(B);
-        if (useGradient)
-            for (Eigen::Index j = 0; j < B; ++j)
-                wG(j) = GN(j, k) > 0.0 ? phiG(j, k) / GN(j, k) : 0.0;
-        // b: Σ_j phiF p + phiG u ; c: Σ_j phiF.
-        Gr.col(k).segment(T, d) = P.transpose() * phiF.col(k);
-        if (useGradient)
-            Gr.col(k).segment(T, d) += Wk.transpose() * wG;
-        Gr(T + d, k) = phiF.col(k).sum();
-        if (useGradient)
-            Wk = phiF.col(k).asDiagonal() * P + (2.0 * wG).asDiagonal() * Wk;
-        else
-            Wk = phiF.col(k).asDiagonal() * P;
-    }
-    Eigen::MatrixXd& GA = ws.GA; // d × dm
-    GA.noalias() = P.transpose() * W;
-    for (int k = 0; k < m; ++k) {
-        Gr.col(k).head(T) = matrixToHs(GA.middleCols(static_cast<Eigen::Index>(k) * d, d));
-        if (N(k) > 0.0 && phiN(k) != 0.0)
-            Gr.col(k).head(T) += (phiN(k) / N(k)) * Th.col(k).head(T);
-    }
-    *grad *= invB;
-    return total * invB;
+        // Backward. With u = ∇f/g: ∂f = ψ(p)ᵀ∂ṽ + pᵀ∂b + ∂c, ∂g = uᵀ(2 ∂A p + ∂b), ∂N = ṽᵀ∂ṽ/N, so
+        // the gradient with respect to the matrix A_k is Σ_j [phiF·p pᵀ + 2 phiG/g · G pᵀ] = Pᵀ R_k
+        // with R_k = diag(phiF) P + diag(2 phiG/g) G_k, mapped to HS coordinates by matrixToHs.
+        Eigen::Map<Eigen::MatrixXd> Gr(grad->data(), Db, m);
+        Eigen::VectorXd wG(B); // phiG/g
+        for (Eigen::Index k = k0; k < k1; ++k) {
+            auto Wk = ws.W.middleCols(k * d, d);
+            const auto phiFk = ws.phiF.col(k);
+            // b: Σ_j phiF p + phiG u ; c: Σ_j phiF.
+            Gr.col(k).segment(T, d).noalias() = P.transpose() * phiFk;
+            Gr(T + d, k) = phiFk.sum();
+            if (useGradient) {
+                for (Eigen::Index j = 0; j < B; ++j)
+                    wG(j) = ws.GN(j, k) > 0.0 ? ws.phiG(j, k) / ws.GN(j, k) : 0.0;
+                Gr.col(k).segment(T, d).noalias() += Wk.transpose() * wG;
+                wG *= 2.0;
+                for (int c = 0; c < d; ++c)
+                    Wk.col(c) = phiFk.cwiseProduct(P.col(c)) + wG.cwiseProduct(Wk.col(c));
+            } else {
+                for (int c = 0; c < d; ++c)
+                    Wk.col(c) = phiFk.cwiseProduct(P.col(c));
+            }
+        }
+        auto GAg = ws.GA.middleCols(c0, cols);
+        GAg.noalias() = P.transpose() * Wg;
+        for (Eigen::Index k = k0; k < k1; ++k) {
+            matrixToHsInto(ws.GA.middleCols(k * d, d), Gr.col(k).head(T));
+            if (ws.N(k) > 0.0 && ws.phiN(k) != 0.0)
+                Gr.col(k).head(T) += (ws.phiN(k) / ws.N(k)) * Th.col(k).head(T);
+        }
+    };
+    const Eigen::Index groups = (m + kQuadricsPerGroup - 1) / kQuadricsPerGroup;
+    const double flopsPerGroup = (grad ? 4.0 : 2.0) * static_cast<double>(B) * d * d * kQuadricsPerGroup;
+    parallelFor(groups, static_cast<std::int64_t>(std::ceil(kMinFlopsPerThread / flopsPerGroup)),
+                [&](std::int64_t g0, std::int64_t g1) {
+                    for (Eigen::Index g = g0; g < g1; ++g)
+                        group(g * kQuadricsPerGroup, std::min<Eigen::Index>((g + 1) * kQuadricsPerGroup, m));
+                });
+
+    const double invB = 1.0 / static_cast<double>(B);
+    if (grad)
+        *grad *= invB;
+    return ws.totals.sum() * invB;
 }
 
-double QuadricsObjective::orthonormalityError(const Eigen::VectorXd& theta, Eigen::VectorXd* grad) const
+double QuadricsObjective::orthonormalityError(const Eigen::VectorXd& theta, Eigen::VectorXd* grad,
+                                              double gradWeight) const
 {
     const int T = hsSize(m_d), Db = blockSize(m_d);
     Eigen::Map<const Eigen::MatrixXd> Th(theta.data(), Db, m_m);
@@ -353,9 +419,13 @@ double QuadricsObjective::orthonormalityError(const Eigen::VectorXd& theta, Eige
     E.triangularView<Eigen::StrictlyUpper>() = E.transpose();
     E.diagonal().array() -= 1.0;
     if (grad) {
-        grad->setZero(parameterCount());
+        if (gradWeight == 0.0)
+            grad->setZero(parameterCount());
         Eigen::Map<Eigen::MatrixXd> Gr(grad->data(), Db, m_m);
-        Gr.topRows(T) = 4.0 * V * E; // ∂‖VᵀV − I‖²_F/∂V = 4V(VᵀV − I)
+        if (gradWeight == 0.0) // ∂‖VᵀV − I‖²_F/∂V = 4V(VᵀV − I)
+            Gr.topRows(T).noalias() = 4.0 * V * E;
+        else // added to a gradient already in grad (the data term's): no second D×m buffer
+            Gr.topRows(T).noalias() += (4.0 * gradWeight) * V * E;
     }
     return E.squaredNorm();
 }
@@ -364,10 +434,8 @@ double QuadricsObjective::loss(const Eigen::VectorXd& theta, const Eigen::Matrix
 {
     if (!grad)
         return dataTerm(theta, P) + m_lambda * orthonormalityError(theta);
-    Eigen::VectorXd& gp = m_ws->gp;
     const double data = dataTerm(theta, P, grad);
-    const double pen = orthonormalityError(theta, &gp);
-    *grad += m_lambda * gp;
+    const double pen = m_lambda != 0.0 ? orthonormalityError(theta, grad, m_lambda) : orthonormalityError(theta);
     return data + m_lambda * pen; // eq. 15 (data term per point, see the class comment)
 }
 

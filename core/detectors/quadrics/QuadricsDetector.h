@@ -61,8 +61,10 @@ public:
     /// grad, sized to parameterCount()). When dist is given it receives the B×m distances.
     double dataTerm(const Eigen::VectorXd& theta, const Eigen::MatrixXd& P, Eigen::VectorXd* grad = nullptr,
                     Eigen::MatrixXd* dist = nullptr) const;
-    /// ‖ṼᵀṼ − I‖²_F (eq. 15) and, when grad is given, its gradient 4Ṽ(ṼᵀṼ − I) (overwrites grad).
-    double orthonormalityError(const Eigen::VectorXd& theta, Eigen::VectorXd* grad = nullptr) const;
+    /// ‖ṼᵀṼ − I‖²_F (eq. 15) and, when grad is given, its gradient 4Ṽ(ṼᵀṼ − I): overwrites grad, or
+    /// with gradWeight ≠ 0 adds gradWeight times it to grad (sized to parameterCount()).
+    double orthonormalityError(const Eigen::VectorXd& theta, Eigen::VectorXd* grad = nullptr,
+                               double gradWeight = 0.0) const;
     /// dataTerm + λ·orthonormalityError, gradient overwritten when given.
     double loss(const Eigen::VectorXd& theta, const Eigen::MatrixXd& P, Eigen::VectorXd* grad = nullptr) const;
     /// n×m distances of the rows of X (computed in chunks).
@@ -84,7 +86,7 @@ private:
     // Scratch buffers reused across calls (so one objective must not be used from two threads at once).
     struct Workspace {
         Eigen::MatrixXd Astack, W, F, GN, phiF, phiG, GA;
-        Eigen::VectorXd N, phiN, wG, gp;
+        Eigen::VectorXd N, phiN, totals;
     };
     std::shared_ptr<Workspace> m_ws;
 };

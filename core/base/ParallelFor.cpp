@@ -1,0 +1,78 @@
+#include "base/ParallelFor.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace olens {
+
+namespace {
+std::atomic<int> overrideThreads{0};
+
+int environmentThreads()
+{
+    static const int value = [] {
+        const char* s = std::getenv("OLENS_THREADS");
+        const int fromEnv = s ? std::atoi(s) : 0;
+        return fromEnv >= 1 ? fromEnv : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    }();
+    return value;
+}
+} // namespace
+
+int workerThreads()
+{
+    const int o = overrideThreads.load(std::memory_order_relaxed);
+    return o >= 1 ? o : environmentThreads();
+}
+
+void setWorkerThreads(int threads)
+{
+    overrideThreads.store(std::max(0, threads), std::memory_order_relaxed);
+}
+
+void parallelFor(std::int64_t n, std::int64_t minPerPart,
+                 const std::function<void(std::int64_t, std::int64_t)>& part)
+{
+    if (n <= 0)
+        return;
+    const std::int64_t byWork = std::max<std::int64_t>(1, n / std::max<std::int64_t>(1, minPerPart));
+    const auto parts = static_cast<int>(std::min<std::int64_t>(workerThreads(), byWork));
+    if (parts <= 1) {
+        part(0, n);
+        return;
+    }
+    // Range i is [n·i/parts, n·(i+1)/parts): balanced to within one item.
+    auto begin = [&](int i) { return n * i / parts; };
+    std::exception_ptr error;
+    std::mutex errorMutex;
+    auto run = [&](int i) {
+        try {
+            part(begin(i), begin(i + 1));
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(errorMutex);
+            if (!error)
+                error = std::current_exception();
+        }
+    };
+    std::vector<std::thread> threads;
+    threads.reserve(static_cast<std::size_t>(parts - 1));
+    try {
+        for (int i = 1; i < parts; ++i)
+            threads.emplace_back(run, i);
+    } catch (...) { // no thread available: the caller does the remaining parts itself
+    }
+    run(0);
+    for (int i = static_cast<int>(threads.size()) + 1; i < parts; ++i)
+        run(i);
+    for (std::thread& t : threads)
+        t.join();
+    if (error)
+        std::rethrow_exception(error);
+}
+
+} // namespace olens

@@ -1,0 +1,23 @@
+#pragma once
+// Both cores for work that splits into independent parts (issue #16 item 1).
+//
+// Plain std::threads, started per call and joined before it returns: meant for parts of at least a
+// millisecond (a thread start costs ~20–50 µs). Results must not depend on the number of threads:
+// the parts are contiguous ranges and callers write disjoint outputs and reduce in a fixed order.
+#include <cstdint>
+#include <functional>
+
+namespace olens {
+
+/// Threads parallelFor may use: OLENS_THREADS from the environment when set (≥ 1), else the
+/// hardware's concurrency; setWorkerThreads overrides both (0 restores them).
+int workerThreads();
+void setWorkerThreads(int threads);
+
+/// Calls part(begin, end) on contiguous ranges covering [0, n), each of at least minPerPart items
+/// (fewer ranges than threads when n is small), on up to workerThreads() threads, the caller's
+/// included. Returns when every part has returned; the first exception thrown by a part is rethrown.
+void parallelFor(std::int64_t n, std::int64_t minPerPart,
+                 const std::function<void(std::int64_t begin, std::int64_t end)>& part);
+
+} // namespace olens

@@ -1,0 +1,171 @@
+// parallelFor (core/base/ParallelFor) and the detectors that use it: every index is visited exactly
+// once, errors reach the caller, and results do not depend on the number of threads (issue #16:
+// "results stay deterministic"). The knn scores are also checked against a brute-force search.
+#include "base/Errors.h"
+#include "base/ParallelFor.h"
+#include "base/Rng.h"
+#include "detectors/quadrics/QuadricsDetector.h"
+#include "registry/Registry.h"
+
+#include <QtTest>
+#include <algorithm>
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+using namespace olens;
+
+namespace {
+Eigen::MatrixXd gaussian(Eigen::Index n, Eigen::Index p, std::uint64_t seed)
+{
+    Rng rng(seed);
+    Eigen::MatrixXd X(n, p);
+    for (Eigen::Index i = 0; i < X.size(); ++i)
+        X.data()[i] = rng.normal();
+    return X;
+}
+
+/// Restores the thread count when a test ends, failing or not.
+struct ThreadsGuard {
+    ~ThreadsGuard() { setWorkerThreads(0); }
+};
+} // namespace
+
+class TestParallelFor : public QObject {
+    Q_OBJECT
+private slots:
+    void everyIndexOnceInContiguousParts()
+    {
+        ThreadsGuard guard;
+        for (int threads : {1, 2, 3, 8})
+            for (std::int64_t n : {0, 1, 7, 100, 1001})
+                for (std::int64_t minPer : {1, 10, 2000}) {
+                    setWorkerThreads(threads);
+                    std::vector<std::atomic<int>> hits(static_cast<std::size_t>(n));
+                    std::mutex m;
+                    std::vector<std::pair<std::int64_t, std::int64_t>> parts;
+                    std::set<std::thread::id> ids;
+                    parallelFor(n, minPer, [&](std::int64_t b, std::int64_t e) {
+                        for (std::int64_t i = b; i < e; ++i)
+                            ++hits[static_cast<std::size_t>(i)];
+                        const std::lock_guard<std::mutex> lock(m);
+                        parts.emplace_back(b, e);
+                        ids.insert(std::this_thread::get_id());
+                    });
+                    for (const auto& h : hits)
+                        QCOMPARE(h.load(), 1);
+                    // Parts: at most one per thread, none smaller than minPer unless there is only one.
+                    const auto expectedParts = n == 0 ? 0
+                        : std::min<std::int64_t>(threads, std::max<std::int64_t>(1, n / minPer));
+                    QCOMPARE(static_cast<std::int64_t>(parts.size()), expectedParts);
+                    QCOMPARE(static_cast<std::int64_t>(ids.size()), expectedParts);
+                    std::sort(parts.begin(), parts.end());
+                    for (std::size_t i = 0; i < parts.size(); ++i) {
+                        QCOMPARE(parts[i].first, i == 0 ? 0 : parts[i - 1].second);
+                        if (parts.size() > 1)
+                            QVERIFY(parts[i].second - parts[i].first >= std::min<std::int64_t>(minPer, n));
+                    }
+                }
+    }
+
+    void theCallersThreadRunsTheFirstPart()
+    {
+        ThreadsGuard guard;
+        setWorkerThreads(2);
+        std::thread::id first;
+        parallelFor(100, 1, [&](std::int64_t b, std::int64_t) {
+            if (b == 0)
+                first = std::this_thread::get_id();
+        });
+        QCOMPARE(first, std::this_thread::get_id());
+    }
+
+    void anExceptionInAnyPartReachesTheCaller()
+    {
+        ThreadsGuard guard;
+        setWorkerThreads(2);
+        bool caught = false;
+        try {
+            parallelFor(100, 1, [](std::int64_t b, std::int64_t) {
+                if (b > 0)
+                    throw DataError("second part failed");
+            });
+        } catch (const DataError& e) {
+            caught = QString(e.what()) == "second part failed";
+        }
+        QVERIFY(caught);
+    }
+
+    void environmentAndOverride()
+    {
+        ThreadsGuard guard;
+        setWorkerThreads(3);
+        QCOMPARE(workerThreads(), 3);
+        setWorkerThreads(0);
+        QVERIFY(workerThreads() >= 1);
+    }
+
+    void knnScoresAreTheSameOnAnyNumberOfThreadsAndMatchBruteForce()
+    {
+        ThreadsGuard guard;
+        const Eigen::MatrixXd X = gaussian(6000, 3, 7); // > 2 × kMinRowsPerThread: split in parts
+        const Eigen::MatrixXd Q = gaussian(5000, 3, 8);
+        const int k = 5;
+        Eigen::VectorXd train[2], score[2];
+        for (int t : {1, 2}) {
+            setWorkerThreads(t);
+            auto d = Registry::instance().create("knn", {{"k", std::to_string(k)}});
+            d->fit(X);
+            train[t - 1] = d->trainingScores();
+            score[t - 1] = d->score(Q);
+        }
+        QVERIFY(train[0] == train[1]);
+        QVERIFY(score[0] == score[1]);
+        // Brute force (an independent computation) on rows from both halves.
+        for (Eigen::Index i : {Eigen::Index(1), Eigen::Index(2999), Eigen::Index(3001), Eigen::Index(5999)}) {
+            std::vector<double> dist;
+            for (Eigen::Index j = 0; j < X.rows(); ++j)
+                if (j != i)
+                    dist.push_back((X.row(i) - X.row(j)).norm());
+            std::nth_element(dist.begin(), dist.begin() + (k - 1), dist.end());
+            QVERIFY(std::abs(train[1](i) - dist[k - 1]) < 1e-12);
+            const Eigen::Index q = i * (Q.rows() - 1) / (X.rows() - 1); // rows of both halves of Q too
+            std::vector<double> dq;
+            for (Eigen::Index j = 0; j < X.rows(); ++j)
+                dq.push_back((Q.row(q) - X.row(j)).norm());
+            std::nth_element(dq.begin(), dq.begin() + (k - 1), dq.end());
+            QVERIFY(std::abs(score[1](q) - dq[k - 1]) < 1e-12);
+        }
+    }
+
+    void quadricsTrainingIsTheSameOnAnyNumberOfThreads()
+    {
+        // 20-D with m = 19 quadrics: 4 groups of quadrics, large enough to be split over threads.
+        ThreadsGuard guard;
+        const Eigen::MatrixXd X = gaussian(512, 20, 3);
+        std::vector<Quadric> fitted[3];
+        Eigen::VectorXd train[3];
+        for (int t : {1, 2, 3}) {
+            setWorkerThreads(t);
+            auto d = Registry::instance().create("quadrics", {{"epochs", "3"}, {"batch", "256"}, {"tol", "0"}});
+            d->fit(X);
+            train[t - 1] = d->trainingScores();
+            fitted[t - 1] = dynamic_cast<QuadricsDetector&>(*d).quadrics();
+        }
+        for (int t : {1, 2}) {
+            QVERIFY(train[t] == train[0]);
+            QCOMPARE(fitted[t].size(), fitted[0].size());
+            for (std::size_t k = 0; k < fitted[0].size(); ++k) {
+                QVERIFY(fitted[t][k].A == fitted[0][k].A);
+                QVERIFY(fitted[t][k].b == fitted[0][k].b);
+                QCOMPARE(fitted[t][k].c, fitted[0][k].c);
+            }
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestParallelFor)
+#include "TestParallelFor.moc"
