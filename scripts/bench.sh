@@ -4,14 +4,18 @@
 # otherwise idle machine for meaningful numbers. Extra arguments go to the suite
 # (e.g. --runs 5, --only grid,detectors, --budget 30).
 #
-#   scripts/bench.sh --peers [--runs N]   instead: OutlierLens against NumPy/SciPy (OpenBLAS) and
-#   scikit-learn on real data (scripts/real-data.sh), alternately, medians (bench/peers.py); writes
+#   scripts/bench.sh --peers [--runs N] [--only TASK] [--gui PATH]   instead: OutlierLens against
+#   NumPy/SciPy (OpenBLAS), scikit-learn and ELKI (Debian's elki, Java) on real data
+#   (scripts/real-data.sh), alternately, medians (bench/peers.py), plus the GUI rows (the GUI of a GUI
+#   build, default build/app/gui/outlierlens, against its CLI; skipped when there is none); writes
 #   docs/peers.json and the "Peers" section of docs/benchmarks.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--peers" ]; then
   shift
-  bash scripts/deps.sh python3-numpy python3-scipy python3-sklearn libopenblas0-pthread
+  # The load before the installs, the data export and the build below (bench/peers.py prints it).
+  export OLENS_LOAD_AT_START="$(cut -d' ' -f1-3 /proc/loadavg)"
+  bash scripts/deps.sh python3-numpy python3-scipy python3-sklearn libopenblas0-pthread elki
   bash scripts/real-data.sh
   BUILD_DIR=${BUILD_DIR:-build-bench}
   if [ ! -f "$BUILD_DIR/build.ninja" ]; then
