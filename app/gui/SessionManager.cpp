@@ -20,6 +20,7 @@
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QElapsedTimer>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -136,6 +137,7 @@ SessionManager::SessionManager(MainWindow* window, const QString& stateDir)
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(kAutosaveDebounceMs);
     connect(&m_debounce, &QTimer::timeout, this, [this] { autosave(); });
+    connect(&m_saving, &QFutureWatcher<QString>::finished, this, &SessionManager::autosaveFinished);
     DataDocument* doc = window->document();
     connect(doc, &DataDocument::datasetChanged, this, &SessionManager::scheduleAutosave);
     connect(doc, &DataDocument::resultChanged, this, &SessionManager::scheduleAutosave);
@@ -179,6 +181,9 @@ void SessionManager::markCleanExit()
 {
     if (!m_owner)
         return;
+    // The file being written is completed; no queued save starts (the window may be half gone).
+    m_saveQueued = false;
+    waitForAutosave();
     QFile::remove(dirtyMarker(m_dir)); // the autosave stays: File → Restore autosave
     m_lock->unlock();
     m_owner = false;
@@ -240,7 +245,7 @@ void SessionManager::addActions(QMenu* file)
     });
 }
 
-Session SessionManager::capture() const
+Session SessionManager::capture(bool withModel) const
 {
     Session s;
     const DataDocument* doc = m_window->document();
@@ -269,8 +274,10 @@ Session SessionManager::capture() const
     s.detector = det;
     s.fitOn = panel->fitSubset();
     if (const auto r = doc->result()) {
-        s.model = r->detector->toJson();
-        s.model["normalizer"] = r->normalizer.toJson();
+        if (withModel) {
+            s.model = r->detector->toJson();
+            s.model["normalizer"] = r->normalizer.toJson();
+        }
         s.threshold = doc->threshold();
         s.trainingRows = r->trainingRows;
     }
@@ -450,28 +457,70 @@ bool SessionManager::autosave()
     m_debounce.stop();
     if (!m_owner || m_window->document()->isEmpty())
         return false;
-    QElapsedTimer clock;
-    clock.start();
-    QString error;
-    try {
-        const QByteArray text = QByteArray::fromStdString(serializeSession(capture()));
-        const std::string path = QFile::encodeName(autosavePath()).toStdString();
-        writeFileAtomically(path, [&](std::ostream& out) { out.write(text.constData(), text.size()); });
-        const QByteArray owner = m_runId + '\n' + contentHash(text);
-        writeFileAtomically(QFile::encodeName(autosaveOwner(m_dir)).toStdString(),
-                            [&](std::ostream& out) { out.write(owner.constData(), owner.size()); });
-    } catch (const std::exception& e) {
-        error = QString::fromUtf8(e.what());
+    if (m_saving.isRunning()) {
+        m_saveQueued = true; // one more save when this one ends, with the state of then
+        return true;
     }
-    if (!error.isEmpty()) {
-        reportProblem(tr("autosave failed, crash recovery is off until it works again: %1").arg(error));
+    // Cheap here (the data are copied, 24 MB at a million 3-D points); the model's JSON (knn keeps
+    // every point), the text and the write are not, and run on a pool thread. The fitted result is
+    // immutable and shared, so reading it there is safe while the GUI goes on.
+    Session session;
+    try {
+        session = capture(false);
+    } catch (const std::exception& e) {
+        reportProblem(tr("autosave failed, crash recovery is off until it works again: %1").arg(QString::fromUtf8(e.what())));
         return false;
     }
-    m_problemReported = false; // a later failure is news again
-    // Big embedded data make a save slow: then save less often (never more than ~10 % of the time).
-    m_debounce.setInterval(std::max<qint64>(kAutosaveDebounceMs, 10 * clock.elapsed()));
-    ++m_autosaves;
+    std::shared_ptr<const FitResult> result = m_window->document()->result();
+    const std::string path = QFile::encodeName(autosavePath()).toStdString();
+    const std::string ownerPath = QFile::encodeName(autosaveOwner(m_dir)).toStdString();
+    const QByteArray runId = m_runId;
+    m_saveClock.start();
+    ++m_startedSave;
+    m_saving.setFuture(QtConcurrent::run([session = std::move(session), result, path, ownerPath, runId]() mutable {
+        try {
+            if (result) {
+                session.model = result->detector->toJson();
+                session.model["normalizer"] = result->normalizer.toJson();
+            }
+            const QByteArray text = QByteArray::fromStdString(serializeSession(session));
+            writeFileAtomically(path, [&](std::ostream& out) { out.write(text.constData(), text.size()); });
+            const QByteArray owner = runId + '\n' + contentHash(text);
+            writeFileAtomically(ownerPath, [&](std::ostream& out) { out.write(owner.constData(), owner.size()); });
+        } catch (const std::exception& e) {
+            return QString::fromUtf8(e.what());
+        }
+        return QString();
+    }));
     return true;
+}
+
+void SessionManager::autosaveFinished()
+{
+    if (m_handledSave == m_startedSave) // already handled (waitForAutosave, then the queued signal)
+        return;
+    m_handledSave = m_startedSave;
+    const QString error = m_saving.result();
+    if (!error.isEmpty()) {
+        reportProblem(tr("autosave failed, crash recovery is off until it works again: %1").arg(error));
+    } else {
+        m_problemReported = false; // a later failure is news again
+        ++m_autosaves;
+    }
+    // Big embedded data make a save slow: then save less often (never more than ~10 % of the time).
+    m_debounce.setInterval(std::max<qint64>(kAutosaveDebounceMs, 10 * m_saveClock.elapsed()));
+    if (m_saveQueued) {
+        m_saveQueued = false;
+        autosave();
+    }
+}
+
+void SessionManager::waitForAutosave()
+{
+    while (m_handledSave != m_startedSave) {
+        m_saving.waitForFinished();
+        autosaveFinished(); // may start the queued save: the loop then waits for that one too
+    }
 }
 
 bool SessionManager::restoreRecovery(QString* error)

@@ -16,6 +16,8 @@
 #include <QLockFile>
 #include <QObject>
 #include <QString>
+#include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QTimer>
 #include <memory>
 
@@ -37,7 +39,8 @@ public:
     /// Adds Save/Open session actions to a menu.
     void addActions(QMenu* file);
 
-    Session capture() const;
+    /// withModel = false leaves Session::model empty (autosave adds it off the GUI thread).
+    Session capture(bool withModel = true) const;
     /// Applies a session; on failure the window keeps its previous state and *error says why.
     bool apply(const Session& s, QString* error = nullptr);
 
@@ -52,8 +55,13 @@ public:
 
     QString stateDir() const { return m_dir; }
     QString autosavePath() const;
-    /// Writes the autosave now (no-op without data or without the instance lock).
+    /// Starts writing the autosave now (no-op without data or without the instance lock): the state
+    /// is captured here, the model's JSON, the text and the file are made on a pool thread (a million
+    /// points make a 100 MB file: seconds the GUI must not freeze for). A request while one is being
+    /// written is queued (one more save with the newest state). False when nothing was started.
     bool autosave();
+    /// Blocks until the autosave being written (if any, and the queued one) has finished (tests, exit).
+    void waitForAutosave();
     /// True when the previous run left an autosave without a clean exit.
     bool recoveryAvailable() const { return m_recovery; }
     /// Loads the recovered autosave.
@@ -62,7 +70,7 @@ public:
     bool crashedWithoutAutosave() const { return m_crashedWithoutAutosave; }
     /// Call on a clean exit: drops the dirty marker (the autosave stays for File → Restore autosave).
     void markCleanExit();
-    /// Autosaves written by this run (tests).
+    /// Autosaves completed by this run (tests).
     int autosaveCount() const { return m_autosaves; }
     /// The last problem reported about the state directory or the autosave, or empty.
     QString lastProblem() const { return m_lastProblem; }
@@ -93,6 +101,11 @@ private:
     QString m_lastProblem;
     QByteArray m_runId; // "pid-start ms", written to the dirty marker and beside each autosave
     int m_autosaves = 0;
+    void autosaveFinished();
+    QFutureWatcher<QString> m_saving; // the autosave being written; result: an error or empty
+    bool m_saveQueued = false;
+    int m_startedSave = 0, m_handledSave = 0; // autosaves started / whose result was handled
+    QElapsedTimer m_saveClock;
     QTimer m_timer;
     QTimer m_debounce;
 };

@@ -15,6 +15,7 @@
 #include "Reactions.h"
 #include "RecentFilesMenu.h"
 #include "SessionManager.h"
+#include "StartupTimeline.h"
 #include "TrainingController.h"
 #include "Worker.h"
 
@@ -69,6 +70,7 @@ int quitWithoutWaiting(olens::MainWindow& window, int status)
 
 int main(int argc, char** argv)
 {
+    olens::StartupTimeline timeline; // --timings: seconds since here
     // VTK 9.1 cannot run on Qt's EGL platforms (GLEW); default to xcb unless the user chose.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "xcb");
@@ -124,6 +126,9 @@ int main(int argc, char** argv)
     const QCommandLineOption exportPlots("export-plots", "Write every plot with data (loss, ROC, PR, histogram, DET) "
                                          "as DIR/NAME.svg and DIR/NAME.png (2x) after training.", "DIR");
     parser.addOptions({shotSize, transparent, exportPlots});
+    const QCommandLineOption timings("timings", "Print a timeline to stderr (seconds since start): file loaded, first "
+                                     "frame, training started/finished, score field shown, screenshot written.");
+    parser.addOption(timings);
     parser.addPositionalArgument("file", "Data file to open (same as --load).", "[file]");
     parser.process(app);
     if (parser.isSet(session) && !QFileInfo(parser.value(session)).isFile()) {
@@ -155,7 +160,11 @@ int main(int argc, char** argv)
         QString error;
         if (!window.openFile(file, &error))
             fail(error);
+        else if (parser.isSet(timings))
+            timeline.mark("file loaded");
     }
+    if (parser.isSet(timings))
+        timeline.watch(&window); // the first paint from here on draws the loaded data
     bool presetApplied = false;
     if (parser.isSet(preset)) {
         const auto all = olens::availablePresets();
@@ -224,13 +233,21 @@ int main(int argc, char** argv)
             if (!err.isEmpty())
                 fail(QStringLiteral("screenshot failed: %1").arg(err));
             else
+                {
                 std::fprintf(stdout, "outlierlens: screenshot written to %s\n", qPrintable(parser.value(shot)));
+                if (parser.isSet(timings))
+                    timeline.mark("screenshot written");
+            }
         } else if (parser.isSet(shot)) {
             const QString err = olens::ScreenshotReaction::save(&window, olens::ScreenshotReaction::Target::View, parser.value(shot));
             if (!err.isEmpty())
                 fail(QStringLiteral("screenshot failed: %1").arg(err));
             else
+                {
                 std::fprintf(stdout, "outlierlens: screenshot written to %s\n", qPrintable(parser.value(shot)));
+                if (parser.isSet(timings))
+                    timeline.mark("screenshot written");
+            }
         }
         if (parser.isSet(exportPlots)) {
             QStringList written;

@@ -506,9 +506,31 @@ private slots:
         QSignalSpy done(w.trainer(), &TrainingController::finished);
         w.detectorPanel()->train();
         QCOMPARE(started.count(), 1);
+        m.waitForAutosave(); // written on a pool thread: the GUI does not wait for it
         QCOMPARE(m.autosaveCount(), 2);
         QVERIFY(done.wait(20000));
+        m.waitForAutosave();
         QCOMPARE(m.autosaveCount(), 3);
+    }
+
+    void anAutosaveRequestedWhileOneIsWrittenSavesTheNewestState()
+    {
+        QTemporaryDir state;
+        MainWindow w;
+        prepare(w, 3000); // a file of some size: the first save is still being written below
+        SessionManager m(&w, state.path());
+        QVERIFY(m.autosave());
+        w.detectorPanel()->form()->setValues({{"k", "11"}});
+        QVERIFY(m.autosave()); // queued behind the first, or started if that one is done
+        m.waitForAutosave();
+        QCOMPARE(m.autosaveCount(), 2);
+        QFile f(m.autosavePath());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const Session saved = parseSession(f.readAll().toStdString());
+        QVERIFY(saved.detector);
+        QCOMPARE(saved.detector->params.at("k").get<int>(), 11);
+        // The owner file names this run and the hash of exactly these bytes (what a restart checks).
+        QVERIFY(QFile::exists(state.filePath("autosave.run")));
     }
 
     void unwritableStateDirectoryIsReportedOnce()
