@@ -224,10 +224,9 @@ TASKS = [
     task("Q-FULL quadrics (defaults), Spambase", "spambase", "quadrics", {}, "zscore", target=("seconds", 5.0)),
     task("GUI: 1M-point 3-D cloud, load + knn train + render + screenshot", "torus1m", "knn", {}, "none",
          target=("ratio", 1.5), kind="gui-train"),
-    # The app has no first-frame timer of its own: this is the wall clock of `--load F --screenshot X
-    # --exit`, i.e. process start, window, the synchronous CSV load, the app's fixed 300 ms wait for
-    # the GL context, the first render into the PNG, exit.
-    task("GUI: first frame of a 1M-row CSV (process start to exit: load + first render + screenshot)",
+    # The app's own timeline (--timings): seconds from process start to the first paint of the view
+    # after the CSV was loaded (the whole process's wall clock is kept beside it in the JSON).
+    task("GUI: first frame of a 1M-row CSV (process start to the first drawn frame, the app's --timings)",
          "torus1m", "", {}, "none", target=("seconds", 3.0), kind="gui-open"),
 ]
 
@@ -294,17 +293,27 @@ def gui_rows(tasks, a):
                 gui += ["--detector", t["detector"], "--train"]
                 for k, v in t["params"].items():
                     gui += ["--param", "%s=%s" % (k, v)]
-            gui += ["--screenshot", shot, "--exit"]
+            gui += ["--screenshot", shot, "--exit", "--timings"]
             clicmd = [cli, "evaluate", "--json", "--input", path, "--detector", t["detector"], "--normalize", t["normalize"]]
             for k, v in t["params"].items():
                 clicmd += ["--param", "%s=%s" % (k, v)]
             gs, cs, trained, err = [], [], [], None
+            walls, timelines = [], []
             for r in range(a.runs):
                 s, pr = wall(gui, env)
                 if pr.returncode != 0 or not os.path.exists(shot):
                     err = "GUI exit %d: %s" % (pr.returncode, last_line(pr.stderr, "no screenshot"))
                     break
                 os.remove(shot)
+                timeline = {m.group(2): float(m.group(1))
+                            for m in re.finditer(r"\[timings\] ([0-9.]+) s (.+)", pr.stderr)}
+                timelines.append(timeline)
+                walls.append(s)
+                if t["kind"] == "gui-open":
+                    if "first frame" not in timeline:
+                        err = "GUI printed no first-frame time (--timings)"
+                        break
+                    s = timeline["first frame"]
                 gs.append(s)
                 m = re.search(r"trained in ([0-9.]+) s", pr.stdout)
                 if m:
@@ -324,7 +333,9 @@ def gui_rows(tasks, a):
             if err:
                 row["outlierlens"] = {"error": err}
             else:
-                row["outlierlens"] = {"median_seconds": statistics.median(gs), "seconds": gs, "clock": "wall"}
+                row["outlierlens"] = {"median_seconds": statistics.median(gs), "seconds": gs,
+                                      "clock": "first frame (--timings)" if t["kind"] == "gui-open" else "wall",
+                                      "process_wall_seconds": walls, "timelines": timelines}
                 if trained:
                     row["outlierlens"]["gui_training_seconds"] = trained
                 if cs:
