@@ -222,6 +222,7 @@ TASKS = [
     task("IC (explicit moment matrix) on Shuttle (58 000 rows)", "shuttle", "ic", {}, "zscore", SHUTTLE_PEERS),
     task("KODS on Shuttle (58 000 rows)", "shuttle", "kods", {}, "zscore", SHUTTLE_PEERS),
     task("Q-FULL quadrics (defaults), Spambase", "spambase", "quadrics", {}, "zscore", target=("seconds", 5.0)),
+    # GUI: process start to the screenshot written (the app's --timings); CLI: the whole process.
     task("GUI: 1M-point 3-D cloud, load + knn train + render + screenshot", "torus1m", "knn", {}, "none",
          target=("ratio", 1.5), kind="gui-train"),
     # The app's own timeline (--timings): seconds from process start to the first paint of the view
@@ -309,11 +310,14 @@ def gui_rows(tasks, a):
                             for m in re.finditer(r"\[timings\] ([0-9.]+) s (.+)", pr.stderr)}
                 timelines.append(timeline)
                 walls.append(s)
-                if t["kind"] == "gui-open":
-                    if "first frame" not in timeline:
-                        err = "GUI printed no first-frame time (--timings)"
-                        break
-                    s = timeline["first frame"]
+                # What the user waits for, from process start (the app's own clock): the first frame,
+                # or the screenshot of the trained view (the process's exit, which may still finish
+                # writing the autosave in the background, is not part of the task).
+                mark = "first frame" if t["kind"] == "gui-open" else "screenshot written"
+                if mark not in timeline:
+                    err = "GUI printed no '%s' time (--timings)" % mark
+                    break
+                s = timeline[mark]
                 gs.append(s)
                 m = re.search(r"trained in ([0-9.]+) s", pr.stdout)
                 if m:
@@ -334,7 +338,7 @@ def gui_rows(tasks, a):
                 row["outlierlens"] = {"error": err}
             else:
                 row["outlierlens"] = {"median_seconds": statistics.median(gs), "seconds": gs,
-                                      "clock": "first frame (--timings)" if t["kind"] == "gui-open" else "wall",
+                                      "clock": "process start to %s (--timings)" % mark,
                                       "process_wall_seconds": walls, "timelines": timelines}
                 if trained:
                     row["outlierlens"]["gui_training_seconds"] = trained
