@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <QWidget>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace olens {
@@ -17,10 +18,26 @@ StartupTimeline::StartupTimeline()
     m_clock.start();
 }
 
+namespace {
+constexpr int kHeartbeatMs = 10;
+}
+
 void StartupTimeline::mark(const char* what) const
 {
-    std::fprintf(stderr, "outlierlens: [timings] %.3f s %s\n", double(m_clock.nsecsElapsed()) * 1e-9, what);
+    if (m_heartbeat)
+        std::fprintf(stderr, "outlierlens: [timings] %.3f s %s (longest GUI-thread stall before it: %.0f ms)\n",
+                     double(m_clock.nsecsElapsed()) * 1e-9, what, double(m_maxStallNs) * 1e-6);
+    else
+        std::fprintf(stderr, "outlierlens: [timings] %.3f s %s\n", double(m_clock.nsecsElapsed()) * 1e-9, what);
     std::fflush(stderr);
+    m_maxStallNs = 0;
+}
+
+void StartupTimeline::beat()
+{
+    const qint64 now = m_clock.nsecsElapsed();
+    m_maxStallNs = std::max(m_maxStallNs, now - m_lastBeatNs - qint64(kHeartbeatMs) * 1000000);
+    m_lastBeatNs = now;
 }
 
 void StartupTimeline::watch(MainWindow* window)
@@ -30,6 +47,16 @@ void StartupTimeline::watch(MainWindow* window)
     for (QWidget* w : m_view->findChildren<QWidget*>())
         w->installEventFilter(this);
     m_view->installEventFilter(this);
+    // The heartbeat starts with the event loop: the synchronous load before it is marked on its own.
+    m_heartbeat = new QTimer(this);
+    m_heartbeat->setTimerType(Qt::PreciseTimer);
+    m_heartbeat->setInterval(kHeartbeatMs);
+    connect(m_heartbeat, &QTimer::timeout, this, &StartupTimeline::beat);
+    QTimer::singleShot(0, this, [this] {
+        m_lastBeatNs = m_clock.nsecsElapsed();
+        m_maxStallNs = 0;
+        m_heartbeat->start();
+    });
     connect(window->trainer(), &TrainingController::started, this, [this] { mark("training started"); });
     connect(window->trainer(), &TrainingController::finished, this, [this] { mark("training finished"); });
     connect(window->view(), &CloudView::fieldUpdated, this, [this] { mark("score field shown"); });
