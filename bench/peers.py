@@ -299,15 +299,17 @@ def gui_rows(tasks, a):
             for k, v in t["params"].items():
                 clicmd += ["--param", "%s=%s" % (k, v)]
             gs, cs, trained, err = [], [], [], None
-            walls, timelines = [], []
+            walls, timelines, stalls = [], [], []
             for r in range(a.runs):
                 s, pr = wall(gui, env)
                 if pr.returncode != 0 or not os.path.exists(shot):
                     err = "GUI exit %d: %s" % (pr.returncode, last_line(pr.stderr, "no screenshot"))
                     break
                 os.remove(shot)
-                timeline = {m.group(2): float(m.group(1))
-                            for m in re.finditer(r"\[timings\] ([0-9.]+) s (.+)", pr.stderr)}
+                marks = list(re.finditer(r"\[timings\] ([0-9.]+) s ([^(\n]+?)"
+                                         r"(?: \(longest GUI-thread stall before it: ([0-9]+) ms\))?$", pr.stderr, re.M))
+                timeline = {m.group(2): float(m.group(1)) for m in marks}
+                stalls.append({m.group(2): int(m.group(3)) for m in marks if m.group(3) is not None})
                 timelines.append(timeline)
                 walls.append(s)
                 # What the user waits for, from process start (the app's own clock): the first frame,
@@ -339,7 +341,8 @@ def gui_rows(tasks, a):
             else:
                 row["outlierlens"] = {"median_seconds": statistics.median(gs), "seconds": gs,
                                       "clock": "process start to %s (--timings)" % mark,
-                                      "process_wall_seconds": walls, "timelines": timelines}
+                                      "process_wall_seconds": walls, "timelines": timelines,
+                                      "longest_gui_stall_ms_before_mark": stalls}
                 if trained:
                     row["outlierlens"]["gui_training_seconds"] = trained
                 if cs:
@@ -433,7 +436,11 @@ def markdown_rows(r):
             ratio = "GUI / CLI %.2f×" % r["ratio_gui_over_cli"] if "ratio_gui_over_cli" in r else "—"
             if "target" in r:
                 ratio += " (%s)" % target_text(r)
-            lines.append(head + " %s | %.3f s | %s | — |" % (p["name"], p["median_seconds"], ratio))
+            during = [st["training computed"] for st in o.get("longest_gui_stall_ms_before_mark", [])
+                      if "training computed" in st]
+            note = ("longest GUI-thread stall while training: %d ms (target ≤ 100 ms)" % max(during)
+                    if during else "—")
+            lines.append(head + " %s | %.3f s | %s | %s |" % (p["name"], p["median_seconds"], ratio, note))
             continue
         ratio = "%.2f×" % p["ratio_peer_over_outlierlens"] if "ratio_peer_over_outlierlens" in p else "—"
         q = ("AUROC %.3f / %.3f, AUPRC %.3f / %.3f" % (o["auroc"], p["auroc"], o["auprc"], p["auprc"])

@@ -197,6 +197,7 @@ void TrainingController::onDone(std::shared_ptr<FitResult> result)
         m_cancelWasRestart = true;
         emit cancelled();
     } else {
+        emit resultArrived(seconds);
         m_doc->setResult(std::move(result), m_keepUserThreshold ? DataDocument::ThresholdPolicy::KeepUserThreshold
                                                                 : DataDocument::ThresholdPolicy::Detector);
         emit finished(seconds);

@@ -60,6 +60,8 @@ signals:
     /// New loss values since the last signal, at their steps: the epoch, iteration or cluster
     /// count the detector reports (lossAxis() names it), else the count of reports with a loss.
     void lossValues(const QVector<double>& steps, const QVector<double>& losses);
+    /// The worker's result arrived (before it is installed in the document and views update).
+    void resultArrived(double seconds);
     void finished(double seconds);
     void failed(const QString& message);
     void cancelled();

@@ -33,7 +33,7 @@ private:
     void beat();
     QElapsedTimer m_clock;
     QTimer* m_heartbeat = nullptr;
-    qint64 m_lastBeatNs = 0;
+    mutable qint64 m_lastBeatNs = 0;
     mutable qint64 m_maxStallNs = 0; // since the previous mark
     QWidget* m_view = nullptr;
     bool m_frameSeen = false;

@@ -127,7 +127,8 @@ int main(int argc, char** argv)
                                          "as DIR/NAME.svg and DIR/NAME.png (2x) after training.", "DIR");
     parser.addOptions({shotSize, transparent, exportPlots});
     const QCommandLineOption timings("timings", "Print a timeline to stderr (seconds since start): file loaded, first "
-                                     "frame, training started/finished, score field shown, screenshot written.");
+                                     "frame, training started/computed, result shown, score field shown, screenshot written, each with "
+                                     "the longest GUI-thread stall before it.");
     parser.addOption(timings);
     parser.addPositionalArgument("file", "Data file to open (same as --load).", "[file]");
     parser.process(app);
