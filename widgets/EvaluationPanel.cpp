@@ -178,10 +178,11 @@ void EvaluationPanel::rebuild()
     Curve roc, pr;
     double auc = 0.0, ap = 0.0;
     try {
-        roc = rocCurve(scores, d->flags);
-        pr = precisionRecallCurve(scores, d->flags);
-        auc = auroc(scores, d->flags);
-        ap = averagePrecision(scores, d->flags);
+        RankingCurves curves = rankingCurves(scores, d->flags);
+        roc = std::move(curves.roc);
+        pr = std::move(curves.pr);
+        auc = curves.auroc;
+        ap = curves.averagePrecision;
     } catch (const std::exception& e) {
         showMessage(tr("Cannot evaluate these scores: %1").arg(QString::fromStdString(e.what())));
         return;

@@ -129,9 +129,10 @@ Curve rocCurve(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels)
     return rocFromCounts(binaryCurve(scores, labels, "rocCurve"));
 }
 
-double auroc(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels)
+namespace {
+
+double aurocFromCounts(const BinaryCurve& c)
 {
-    const BinaryCurve c = binaryCurve(scores, labels, "auroc");
     if (c.positives == 0 || c.negatives == 0)
         return kNaN;
     // Trapezoidal rule over the ROC points, starting at (0,0):
@@ -150,10 +151,19 @@ double auroc(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels)
            / (2.0 * static_cast<double>(c.positives) * static_cast<double>(c.negatives));
 }
 
+} // namespace
+
+double auroc(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels)
+{
+    return aurocFromCounts(binaryCurve(scores, labels, "auroc"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Precision–recall
 
-Curve precisionRecallCurve(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels)
+namespace {
+
+Curve prFromCounts(const BinaryCurve& c)
 {
     // Order: decreasing threshold, so recall is non-decreasing along the curve.
     //   point 0:    recall 0, precision 1, threshold +inf (the point scikit-learn appends at the
@@ -164,7 +174,6 @@ Curve precisionRecallCurve(const Eigen::VectorXd& scores, const Eigen::VectorXi&
     // full recall) reversed, with the threshold array padded by +inf so all three vectors have
     // length (distinct scores + 1). With no positives, recall is 1 at every score threshold (and
     // precision 0), as scikit-learn does.
-    const BinaryCurve c = binaryCurve(scores, labels, "precisionRecallCurve");
     Curve pr;
     const std::size_t m = c.tps.size() + 1;
     pr.x.reserve(m);
@@ -184,9 +193,17 @@ Curve precisionRecallCurve(const Eigen::VectorXd& scores, const Eigen::VectorXi&
     return pr;
 }
 
-double averagePrecision(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels)
+} // namespace
+
+Curve precisionRecallCurve(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels)
 {
-    const BinaryCurve c = binaryCurve(scores, labels, "averagePrecision");
+    return prFromCounts(binaryCurve(scores, labels, "precisionRecallCurve"));
+}
+
+namespace {
+
+double apFromCounts(const BinaryCurve& c)
+{
     if (c.positives == 0)
         return kNaN;
     // AP = Σ_k (R_k − R_{k−1}) P_k over distinct scores in decreasing order, R_0 = 0
@@ -201,6 +218,19 @@ double averagePrecision(const Eigen::VectorXd& scores, const Eigen::VectorXi& la
         prevTp = c.tps[k];
     }
     return sum / static_cast<double>(c.positives);
+}
+
+} // namespace
+
+double averagePrecision(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels)
+{
+    return apFromCounts(binaryCurve(scores, labels, "averagePrecision"));
+}
+
+RankingCurves rankingCurves(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels)
+{
+    const BinaryCurve c = binaryCurve(scores, labels, "rankingCurves"); // the one sort
+    return {rocFromCounts(c), prFromCounts(c), aurocFromCounts(c), apFromCounts(c)};
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -29,6 +29,14 @@ Curve precisionRecallCurve(const Eigen::VectorXd& scores, const Eigen::VectorXi&
 /// NaN when there is no positive.
 double averagePrecision(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels);
 
+/// rocCurve, precisionRecallCurve, auroc and averagePrecision of one ranking from a single sort of
+/// the scores (what a view showing all four needs; a million points sort in ~0.1 s each).
+struct RankingCurves {
+    Curve roc, pr;
+    double auroc = 0.0, averagePrecision = 0.0;
+};
+RankingCurves rankingCurves(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels);
+
 struct Confusion {
     long tp = 0, fp = 0, tn = 0, fn = 0;
 };

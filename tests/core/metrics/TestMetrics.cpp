@@ -95,6 +95,29 @@ class TestMetrics : public QObject {
     Q_OBJECT
 
 private slots:
+    void rankingCurvesEqualTheFourMetricsOneByOne()
+    {
+        // One sort for all four (the Evaluation dock at a million points): the same numbers as
+        // rocCurve, precisionRecallCurve, auroc and averagePrecision, bit for bit, ties included.
+        std::mt19937 gen(11);
+        std::uniform_int_distribution<int> coarse(0, 40); // many equal scores
+        std::bernoulli_distribution outlier(0.1);
+        Eigen::VectorXd s(5000);
+        Eigen::VectorXi y(5000);
+        for (Eigen::Index i = 0; i < s.size(); ++i) {
+            s(i) = coarse(gen) / 8.0;
+            y(i) = outlier(gen) ? 1 : 0;
+        }
+        using namespace olens;
+        const RankingCurves c = rankingCurves(s, y);
+        const Curve roc = rocCurve(s, y), pr = precisionRecallCurve(s, y);
+        QVERIFY(c.roc.x == roc.x && c.roc.y == roc.y && c.roc.thresholds == roc.thresholds);
+        QVERIFY(c.pr.x == pr.x && c.pr.y == pr.y && c.pr.thresholds == pr.thresholds);
+        QCOMPARE(c.auroc, auroc(s, y));
+        QCOMPARE(c.averagePrecision, averagePrecision(s, y));
+        QCOMPARE(static_cast<int>(roc.x.size()), 42); // 41 distinct scores + the (0, 0) point
+    }
+
     // ---- ROC / AUROC ------------------------------------------------------------------------
     void rocCurveSimple()
     {
