@@ -573,23 +573,9 @@ QImage VtkView::renderImage(QSize size, bool transparent)
     const bool resized = size.isValid() && !size.isEmpty() && size != old;
     if (resized)
         resize(size); // visible: resizeEvent → resizeGL at once (the FBO and VTK's window size)
-    QImage img;
-    if (!transparent) {
-        img = grabFramebuffer();
-    } else {
-        double bg[3], bgScene[3];
-        m_background->GetBackground(bg);
-        m_renderer->GetBackground(bgScene);
-        m_background->SetBackground(1, 1, 1);
-        m_renderer->SetBackground(1, 1, 1);
-        const QImage onWhite = grabFramebuffer();
-        m_background->SetBackground(0, 0, 0);
-        m_renderer->SetBackground(0, 0, 0);
-        const QImage onBlack = grabFramebuffer();
-        m_background->SetBackground(bg);
-        m_renderer->SetBackground(bgScene);
-        img = matte(onWhite, onBlack);
-    }
+    const QImage img = transparent ? grabMatted([this](const QColor& c) { setBackdrop(c); },
+                                                [this] { return grabFramebuffer(); })
+                                   : grabFramebuffer();
     if (resized) {
         resize(old);
         update();
@@ -628,6 +614,23 @@ QString VtkView::exportVector(const QString& path)
     if (!info.exists() && !QFileInfo::exists(path))
         return tr("the vector export wrote nothing to '%1'").arg(path);
     return {};
+}
+
+void VtkView::setBackdrop(const QColor& c)
+{
+    m_background->SetBackground(c.redF(), c.greenF(), c.blueF());
+    m_renderer->SetBackground(c.redF(), c.greenF(), c.blueF());
+    update();
+}
+
+QImage VtkView::grabMatted(const std::function<void(const QColor&)>& setBackdrop, const std::function<QImage()>& grab)
+{
+    setBackdrop(Qt::white);
+    const QImage onWhite = grab();
+    setBackdrop(Qt::black);
+    const QImage onBlack = grab();
+    setBackdrop(Qt::white);
+    return matte(onWhite, onBlack);
 }
 
 QImage VtkView::matte(const QImage& onWhite, const QImage& onBlack)

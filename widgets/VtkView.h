@@ -1,7 +1,9 @@
 #pragma once
 // A QOpenGLWidget hosting a vtkGenericOpenGLRenderWindow (the design of VTK's
 // QVTKOpenGLNativeWidget, which Debian builds for Qt 5 only). See DESIGN.md for the recipe.
+#include <QColor>
 #include <QImage>
+#include <functional>
 #include <array>
 #include <QOpenGLWidget>
 #include <vtkNew.h>
@@ -95,6 +97,12 @@ public:
     /// Alpha matte from the same frame on white and on black: a = 1 − (white − black), colour =
     /// black / a (premultiplied: black itself).
     static QImage matte(const QImage& onWhite, const QImage& onBlack);
+    /// The one transparent-background path (the view's renderImage, the compare figure): `grab`
+    /// once with `setBackdrop(white)` and once with `setBackdrop(black)`, matted; the backdrop is
+    /// set back to white (the app's) afterwards.
+    static QImage grabMatted(const std::function<void(const QColor&)>& setBackdrop, const std::function<QImage()>& grab);
+    /// The colour behind the scene (the background layer and the scene renderer), white normally.
+    void setBackdrop(const QColor& colour);
     /// Writes the current frame as PNG; on failure returns false and sets *error.
     bool saveScreenshot(const QString& path, QString* error = nullptr);
 
