@@ -268,6 +268,11 @@ void CloudView::updateDisplayBox()
         return;
     m_displayLo = m_display.colwise().minCoeff();
     m_displayHi = m_display.colwise().maxCoeff();
+    // Every k-th point, at most kDensitySample of them: the screen density's sample.
+    const Eigen::Index step = std::max<Eigen::Index>(1, (m_display.rows() + kDensitySample - 1) / kDensitySample);
+    m_densitySample.resize((m_display.rows() + step - 1) / step, 3);
+    for (Eigen::Index i = 0, r = 0; i < m_display.rows(); i += step, ++r)
+        m_densitySample.row(r) = m_display.row(i);
 }
 
 double CloudView::effectivePointSize() const
@@ -278,8 +283,10 @@ double CloudView::effectivePointSize() const
 void CloudView::adaptPointSize(vtkObject*, unsigned long, void*)
 {
     const Eigen::Index n = m_display.rows();
-    if (!m_autoPointSize || n == 0)
+    if (!m_autoPointSize || n == 0) {
+        m_pointLayer->setOpacity(1.0); // a size the user set: the look the user chose, opaque
         return;
+    }
     // The data's bounding box projected to the screen.
     vtkRenderer* ren = renderer();
     const Eigen::RowVector3d& lo = m_displayLo;
@@ -299,6 +306,27 @@ void CloudView::adaptPointSize(vtkObject*, unsigned long, void*)
     const double area = std::max(x1 - x0, band) * std::max(y1 - y0, band);
     const double px = autoPointSize(n, area, devicePixelRatioF());
     *m_spriteScale = float(px / (kMaxAutoPointSize * devicePixelRatioF()));
+    // Dense clouds translucent once the sprites are as small as they get, from the density around
+    // a typical point on screen (of the points drawn: every k-th while a drag lasts), the sample
+    // projected as pointsInRegion does.
+    const int k = m_pointLayer->lodStride();
+    double vp[4];
+    ren->GetViewport(vp);
+    vtkMatrix4x4* m = ren->GetActiveCamera()->GetCompositeProjectionTransformMatrix(ren->GetTiledAspectRatio(), -1, 1);
+    Eigen::Matrix4d composite;
+    for (int r = 0; r < 4; ++r)
+        for (int c = 0; c < 4; ++c)
+            composite(r, c) = m->GetElement(r, c);
+    const int* win = renderWindow()->GetSize();
+    const DisplayViewport viewport{vp[0] * win[0], vp[1] * win[1], (vp[2] - vp[0]) * win[0], (vp[3] - vp[1]) * win[1]};
+    const double density = screenDensity(projectToDisplay(m_densitySample, composite, viewport), (n + k - 1) / k,
+                                         kDensityCell * devicePixelRatioF());
+    m_pointLayer->setOpacity(cloudOpacity((n + k - 1) / k, area, density, devicePixelRatioF()));
+}
+
+double CloudView::pointOpacity() const
+{
+    return m_pointLayer->opacity();
 }
 
 bool CloudView::twoD() const
