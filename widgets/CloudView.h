@@ -36,6 +36,7 @@ class LegendAxesLayer;
 class PointColouring;
 class PointLayer;
 class SelectionLayer;
+class SpriteSizer;
 class UncertaintyLayer;
 
 class CloudView : public VtkView {
@@ -82,7 +83,7 @@ public:
     /// Sprite size in pixels; ≤ 0 = automatic (display/PointSizing: from n and the data's area on
     /// screen, re-evaluated before every render so it follows the zoom).
     void setPointSize(double pixels);
-    bool pointSizeIsAuto() const { return m_autoPointSize; }
+    bool pointSizeIsAuto() const;
     /// The base sprite size drawn now, in device pixels (score colouring grows outliers up to 1.8×).
     double effectivePointSize() const;
     /// Opacity of the unflagged sprites in the last render (display/PointSizing cloudOpacity: by
@@ -191,8 +192,7 @@ protected:
     void resizeGL(int w, int h) override;
 
 private:
-    void adaptPointSize(vtkObject*, unsigned long, void*); // before each render (automatic size)
-    void updateDisplayBox(); // m_displayLo/Hi from m_display
+    void adaptPointSize(vtkObject*, unsigned long, void*); // before each render: m_sizer->adapt
     ViewContext context() const;
     void applySceneViewport();
     /// Brings every layer up to date (ViewLayer::Change flags), then the colour bar's strip.
@@ -215,15 +215,8 @@ private:
     QString m_colourMap = "viridis";
     std::array<bool, kLayerSwitches> m_layerOn{};
     double m_isoOpacity = 0.35;
-    float m_pointSize = 9.0f;
-    bool m_autoPointSize = true;
-    Eigen::RowVector3d m_displayLo = Eigen::RowVector3d::Zero(), m_displayHi = Eigen::RowVector3d::Zero();
-    // Every k-th display point (display/PointSizing screenDensity, before each render: 20 000
-    // points projected and counted in 8-pixel cells, well under a millisecond).
-    static constexpr Eigen::Index kDensitySample = 20000;
-    static constexpr double kDensityCell = 8.0;
-    Eigen::MatrixX3d m_densitySample;
     std::shared_ptr<float> m_spriteScale = std::make_shared<float>(1.0f); // shader factor on sprite sizes
+    std::unique_ptr<SpriteSizer> m_sizer; // sprite size and opacity before each render
     bool m_showReconstruction = false;
     int m_res2d = 200;
     int m_res3d = 48;

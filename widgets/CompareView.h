@@ -110,7 +110,7 @@ public:
     /// bar or legend of its own; the decision display when on.
     PanelStyle panelStyle() const;
     /// The panels and the key as one image (the toolbar strip left out), at the widget's size;
-    /// with a transparent background when asked (VtkView::grabMatted, as the main view's export:
+    /// with a transparent background when asked (view/ViewExport::grabMatted, as the main view's export:
     /// the figure grabbed on white and on black, so text, frames and points stay opaque).
     QImage figureImage(bool transparent = false);
     /// The figure's size in logical pixels (what figureImage() shows).

@@ -8,6 +8,7 @@
 #include "ComparePanel.h"
 #include "DataDocument.h"
 #include "TrainingController.h"
+#include "view/ViewExport.h"
 
 #include <QCheckBox>
 #include <QFontMetrics>
@@ -237,7 +238,7 @@ QImage CompareView::figureImage(bool transparent)
     const auto grab = [this] { return m_figure->grab().toImage(); };
     if (!transparent)
         return grab();
-    return VtkView::grabMatted([this](const QColor& c) { setFigureBackdrop(c); }, grab);
+    return ViewExport::grabMatted([this](const QColor& c) { setFigureBackdrop(c); }, grab);
 }
 
 void CompareView::setFigureBackdrop(const QColor& colour)

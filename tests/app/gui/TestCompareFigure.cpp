@@ -234,7 +234,7 @@ private slots:
 
     void theFigureExportsWithATransparentBackground()
     {
-        // As the main view's export (VtkView::grabMatted): the figure's white becomes alpha 0,
+        // As the main view's export (view/ViewExport::grabMatted): the figure's white becomes alpha 0,
         // the panels' points, frames and text stay opaque and keep their colour. Independent
         // check: every opaque pixel of the transparent PNG equals the same pixel of the ordinary
         // (white) export.
