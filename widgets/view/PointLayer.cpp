@@ -166,7 +166,9 @@ vtkFloatArray* PointLayer::frontSizes(const ViewContext& ctx)
     const Dataset& d = ctx.doc->dataset();
     const Eigen::Index n = sizes ? sizes->GetNumberOfTuples() : 0;
     const bool byScore = ctx.colourBy == ColourBy::Score && r && r->scores.size() == n && n > 0;
-    const bool byLabel = ctx.colourBy == ColourBy::Label && d.hasLabels() && d.labels.size() == n && n > 0;
+    // Label colours: chosen, or what score colouring shows before there is a result.
+    const bool byLabel = !byScore && ctx.colourBy != ColourBy::Custom && ctx.colourBy != ColourBy::Cluster
+                         && d.hasLabels() && d.labels.size() == n && n > 0;
     m_flagged = byScore || byLabel;
     m_front3D = byScore && !ctx.twoD;
     updatePasses();
