@@ -12,3 +12,6 @@ uniform float olensFront;
 // Level of detail while the camera moves: only every k-th point is drawn (k = 1 or unset: all);
 // the points drawn in front (negative size) always are.
 uniform float olensLodStride;
+// Translucent clouds draw in two passes (PointLayer): 1 = only the sprites with a negative size
+// (flagged: opaque, in front), 2 = only the others (translucent); 0 = all.
+uniform float olensPass;

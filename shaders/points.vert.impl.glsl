@@ -6,3 +6,5 @@
     gl_Position.z = -gl_Position.w + 0.01 * (gl_Position.z + gl_Position.w);
   if (olensLodStride > 1.5 && olensPointSize >= 0.0 && mod(float(gl_VertexID), olensLodStride) >= 0.5)
     gl_Position = vec4(2.0, 2.0, 2.0, 1.0); // outside the clip volume: culled before rasterisation
+  if ((olensPass > 0.5 && olensPass < 1.5 && olensPointSize >= 0.0) || (olensPass > 1.5 && olensPointSize < 0.0))
+    gl_Position = vec4(2.0, 2.0, 2.0, 1.0); // not this pass's sprite: culled

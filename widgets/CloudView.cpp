@@ -1,31 +1,32 @@
 // CloudView is the scene host: it owns the camera, the renderers, picking and hovering (VtkView),
 // observes the document, computes the display coordinates and the point colours, requests score
 // fields, and tells its layers what changed (view/ViewLayer.h). The layers draw; the numbers they
-// draw with come from core (display/).
+// draw with come from core (display/). Its helpers: view/SpriteSizer (size and opacity before
+// each render), view/ScenePicker (regions), view/CameraFlight, view/PointDescription (tooltip).
 #include "display/PointSizing.h"
 #include "CloudView.h"
 
 #include "DataDocument.h"
 #include "display/Grid.h"
 #include "pipeline/FitPipeline.h"
+#include "view/CameraFlight.h"
 #include "view/FieldLayer.h"
 #include "view/GeometryLayer.h"
 #include "view/LegendAxesLayer.h"
 #include "view/PointColouring.h"
+#include "view/PointDescription.h"
 #include "view/PointLayer.h"
+#include "view/ScenePicker.h"
 #include "view/SelectionLayer.h"
+#include "view/SpriteSizer.h"
 #include "view/UncertaintyLayer.h"
 
 #include <QToolTip>
-#include <QVariantAnimation>
 
 #include <vtkActor.h>
-#include <vtkGenericOpenGLRenderWindow.h>
-#include <vtkMatrix4x4.h>
 #include <vtkCamera.h>
 #include <vtkCommand.h>
-#include <vtkRenderWindow.h>
-#include <vtkRenderer.h>
+#include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkPolyData.h>
 #include <vtkRenderer.h>
 
@@ -56,6 +57,7 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     m_selectionLayer = selection.get();
     m_trainingLayer = training.get();
     m_legendAxesLayer = legendAxes.get();
+    m_sizer = std::make_unique<SpriteSizer>(m_pointLayer, m_spriteScale);
     m_layers.push_back(std::move(field));
     m_layers.push_back(std::move(geometry));
     m_layers.push_back(std::move(uncertainty));
@@ -252,53 +254,29 @@ void CloudView::setColourMap(const QString& name)
 
 void CloudView::setPointSize(double pixels)
 {
-    m_autoPointSize = !(pixels > 0);
-    // Automatic: sprites are built at the largest automatic size and scaled down in the shader.
-    m_pointSize = m_autoPointSize ? float(kMaxAutoPointSize) : static_cast<float>(pixels);
-    m_pointLayer->setPointSize(m_pointSize);
-    if (!m_autoPointSize)
-        *m_spriteScale = 1.0f;
+    m_sizer->setPointSize(pixels);
     recolour();
 }
 
-void CloudView::updateDisplayBox()
+bool CloudView::pointSizeIsAuto() const
 {
-    // Once per change of the display coordinates, not once per render (1M rows: a full scan).
-    if (m_display.rows() == 0)
-        return;
-    m_displayLo = m_display.colwise().minCoeff();
-    m_displayHi = m_display.colwise().maxCoeff();
+    return m_sizer->isAuto();
 }
 
 double CloudView::effectivePointSize() const
 {
-    return m_pointSize * devicePixelRatioF() * *m_spriteScale;
+    return m_sizer->effectiveSize(devicePixelRatioF());
 }
 
 void CloudView::adaptPointSize(vtkObject*, unsigned long, void*)
 {
-    const Eigen::Index n = m_display.rows();
-    if (!m_autoPointSize || n == 0)
-        return;
-    // The data's bounding box projected to the screen.
-    vtkRenderer* ren = renderer();
-    const Eigen::RowVector3d& lo = m_displayLo;
-    const Eigen::RowVector3d& hi = m_displayHi;
-    double x0 = 1e300, y0 = 1e300, x1 = -1e300, y1 = -1e300;
-    for (int c = 0; c < 8; ++c) {
-        ren->SetWorldPoint(c & 1 ? hi(0) : lo(0), c & 2 ? hi(1) : lo(1), c & 4 ? hi(2) : lo(2), 1.0);
-        ren->WorldToDisplay();
-        const double* d = ren->GetDisplayPoint();
-        x0 = std::min(x0, d[0]), x1 = std::max(x1, d[0]), y0 = std::min(y0, d[1]), y1 = std::max(y1, d[1]);
-    }
-    // Not clipped to the viewport: zoomed in, fewer points are in view, and the density (n over the
-    // whole box's area) is what sets the size.
-    const int* size = ren->GetSize();
-    // A cloud on a line or seen edge-on has no area: count it as a band one tenth of the view high.
-    const double band = 0.1 * std::min(size[0], size[1]);
-    const double area = std::max(x1 - x0, band) * std::max(y1 - y0, band);
-    const double px = autoPointSize(n, area, devicePixelRatioF());
-    *m_spriteScale = float(px / (kMaxAutoPointSize * devicePixelRatioF()));
+    const int* size = renderWindow()->GetSize();
+    m_sizer->adapt(renderer(), size[0], size[1], devicePixelRatioF());
+}
+
+double CloudView::pointOpacity() const
+{
+    return m_pointLayer->opacity();
 }
 
 bool CloudView::twoD() const
@@ -349,9 +327,9 @@ void CloudView::rebuild(bool keepCamera)
             if (R.rows() == n)
                 m_display = m_projection.toDisplay(R);
         }
-    updateDisplayBox();
+    m_sizer->setDisplay(m_display);
     m_colouring->update(d, m_doc->result().get(), effectiveColourBy(), m_custom, m_customLo, m_customHi,
-                        m_pointSize * float(devicePixelRatioF()));
+                        m_sizer->baseSize() * float(devicePixelRatioF()));
     updateLayers(ViewLayer::Points | ViewLayer::Colours);
 
     const bool flat = twoD();
@@ -402,7 +380,7 @@ void CloudView::refreshPositions()
                 X = std::move(R);
         }
     m_display = m_projection.toDisplay(X);
-    updateDisplayBox();
+    m_sizer->setDisplay(m_display);
     m_selected = m_doc->selectedPoint();
     updateLayers(ViewLayer::Positions);
 }
@@ -421,7 +399,7 @@ void CloudView::recolour()
 {
     m_colouring->setThreshold(m_doc->threshold());
     m_colouring->update(m_doc->dataset(), m_doc->result().get(), effectiveColourBy(), m_custom, m_customLo,
-                        m_customHi, m_pointSize * float(devicePixelRatioF()));
+                        m_customHi, m_sizer->baseSize() * float(devicePixelRatioF()));
     updateLayers(ViewLayer::Colours);
     emit coloursChanged();
 }
@@ -434,56 +412,14 @@ void CloudView::showSelection(int index)
 
 void CloudView::flyTo(int index)
 {
-    if (index < 0 || index >= m_display.rows())
-        return;
-    vtkCamera* cam = renderer()->GetActiveCamera();
-    double f0[3], p0[3];
-    cam->GetFocalPoint(f0);
-    cam->GetPosition(p0);
-    const Eigen::Vector3d from(f0[0], f0[1], f0[2]);
-    Eigen::Vector3d to = m_display.row(index).transpose();
-    if (twoD())
-        to.z() = from.z();
-    auto* anim = new QVariantAnimation(this);
-    anim->setDuration(350);
-    anim->setStartValue(0.0);
-    anim->setEndValue(1.0);
-    anim->setEasingCurve(QEasingCurve::InOutCubic);
-    connect(anim, &QVariantAnimation::valueChanged, this, [=](const QVariant& v) {
-        const double t = v.toDouble();
-        const Eigen::Vector3d f = from + t * (to - from);
-        const Eigen::Vector3d shift = f - from;
-        cam->SetFocalPoint(f.x(), f.y(), f.z());
-        cam->SetPosition(p0[0] + shift.x(), p0[1] + shift.y(), p0[2] + shift.z());
-        renderer()->ResetCameraClippingRange();
-        update();
-    });
-    anim->start(QAbstractAnimation::DeleteWhenStopped);
+    if (index >= 0 && index < m_display.rows())
+        CameraFlight::fly(this, m_display.row(index).transpose(), twoD());
 }
 
 std::vector<int> CloudView::pointsInRegion(const QPolygonF& widgetPolygon) const
 {
-    vtkRenderer* ren = renderer();
     const int* size = renderWindow()->GetSize();
-    if (m_display.rows() == 0 || widgetPolygon.size() < 3 || size[0] <= 0 || size[1] <= 0)
-        return {};
-    // The camera's world → normalised view matrix, then the scene viewport in display pixels.
-    double vp[4];
-    ren->GetViewport(vp);
-    vtkMatrix4x4* m = ren->GetActiveCamera()->GetCompositeProjectionTransformMatrix(ren->GetTiledAspectRatio(), -1, 1);
-    Eigen::Matrix4d composite;
-    for (int r = 0; r < 4; ++r)
-        for (int c = 0; c < 4; ++c)
-            composite(r, c) = m->GetElement(r, c);
-    const DisplayViewport viewport{vp[0] * size[0], vp[1] * size[1], (vp[2] - vp[0]) * size[0], (vp[3] - vp[1]) * size[1]};
-    const Eigen::MatrixX2d screen = projectToDisplay(m_display, composite, viewport);
-    // Widget (logical, y down) → display (device pixels, y up), as VtkView::worldToWidget inverts.
-    const double dpr = devicePixelRatioF();
-    std::vector<Eigen::Vector2d> polygon;
-    polygon.reserve(static_cast<std::size_t>(widgetPolygon.size()));
-    for (const QPointF& q : widgetPolygon)
-        polygon.emplace_back(q.x() * dpr, size[1] - 1 - q.y() * dpr);
-    return pointsInPolygon(screen, polygon);
+    return ScenePicker::pointsInRegion(renderer(), size[0], size[1], m_display, widgetPolygon, devicePixelRatioF());
 }
 
 void CloudView::selectRegion(const QPolygonF& widgetPolygon, SelectionOp op)
@@ -508,13 +444,7 @@ GridSpec CloudView::gridSpec() const
 
 QString CloudView::gridDescription() const
 {
-    const GridSpec g = gridSpec();
-    QString s = tr("grid %1").arg(g.dims == 2 ? QStringLiteral("%1×%1").arg(g.res[0])
-                                              : QStringLiteral("%1×%1×%1").arg(g.res[0]));
-    const char* axes[] = {"x", "y", "z"};
-    for (int a = 0; a < g.dims; ++a)
-        s += QStringLiteral("  %1∈[%2, %3]").arg(axes[a]).arg(g.lo[a], 0, 'g', 3).arg(g.hi[a], 0, 'g', 3);
-    return s;
+    return FieldComputer::describeGrid(gridSpec());
 }
 
 void CloudView::setGridResolution2D(int n)
@@ -573,26 +503,13 @@ void CloudView::requestField()
         updateLayers(ViewLayer::Field | ViewLayer::Flats);
         return;
     }
-    FieldRequest req;
-    if (live && liveNorm) {
-        req.normalizer = *liveNorm;
-        req.geometry = *live;
-    } else {
-        req.detector = result->detector;
-        req.normalizer = result->normalizer;
-        req.geometry = result->geometry;
-        if (m_fieldComponent >= 0 && result->detector &&
-            m_fieldComponent < static_cast<int>(result->detector->scoreComponents().size()))
-            req.component = m_fieldComponent;
-    }
-    req.geometry.flats.clear(); // drawn directly, not sampled
-    req.projection = m_projection;
-    req.grid = gridSpec();
-    if (req.grid.dims == 3 && !req.detector && req.geometry.quadrics.empty() && req.geometry.frames.empty()) {
+    std::optional<FieldRequest> req = FieldComputer::requestFor(result.get(), live && liveNorm ? live.get() : nullptr,
+                                                                liveNorm.get(), m_projection, gridSpec(), m_fieldComponent);
+    if (!req) {
         updateLayers(ViewLayer::Flats);
         return;
     }
-    m_fields.request(std::move(req));
+    m_fields.request(std::move(*req));
     updateLayers(ViewLayer::Flats);
 }
 
@@ -679,33 +596,9 @@ bool CloudView::hasCustomScalars() const
 
 QString CloudView::describePoint(int index) const
 {
-    const Dataset& d = m_doc->dataset();
-    QString s = tr("point %1").arg(index);
-    const Eigen::Index shown = std::min<Eigen::Index>(d.cols(), 6);
-    for (Eigen::Index j = 0; j < shown; ++j)
-        s += QStringLiteral("\n%1 = %2").arg(QString::fromStdString(d.featureNames[static_cast<std::size_t>(j)]))
-                 .arg(d.X(index, j), 0, 'g', 6);
-    if (d.cols() > shown)
-        s += tr("\n… %1 more features").arg(d.cols() - shown);
-    if (d.hasLabels())
-        s += QStringLiteral("\n%1 = %2").arg(QString::fromStdString(d.labelName)).arg(d.labels(index));
-    if (d.hasSigma()) {
-        QStringList sd;
-        for (Eigen::Index j = 0; j < shown; ++j)
-            sd << QString::number(d.sigma(index, j), 'g', 3);
-        s += tr("\nσ = (%1%2)").arg(sd.join(", "), d.cols() > shown ? QStringLiteral(", …") : QString());
-    }
-    if (hasCustomScalars())
-        s += QStringLiteral("\n%1 = %2").arg(m_customTitle).arg(m_custom(index), 0, 'g', 5);
-    if (const auto r = m_doc->result(); r && index < r->scores.size()) {
-        s += tr("\nscore = %1").arg(r->scores(index), 0, 'g', 5);
-        if (static_cast<std::size_t>(index) < r->explanations.size() && !r->explanations[static_cast<std::size_t>(index)].empty())
-            s += "\n" + QString::fromStdString(r->explanations[static_cast<std::size_t>(index)]);
-        else if (r->explanations.empty()) // a large cloud: explained on demand (kEagerExplanationRows)
-            if (const std::string e = explainRow(*r, d.X, index); !e.empty())
-                s += "\n" + QString::fromStdString(e);
-    }
-    return s;
+    const auto r = m_doc->result();
+    return PointDescription::describe(m_doc->dataset(), r.get(), index, hasCustomScalars() ? m_custom : Eigen::VectorXd(),
+                                      m_customTitle);
 }
 
 void CloudView::onHover(int index, QPoint globalPos)

@@ -36,6 +36,7 @@ class LegendAxesLayer;
 class PointColouring;
 class PointLayer;
 class SelectionLayer;
+class SpriteSizer;
 class UncertaintyLayer;
 
 class CloudView : public VtkView {
@@ -82,9 +83,13 @@ public:
     /// Sprite size in pixels; ≤ 0 = automatic (display/PointSizing: from n and the data's area on
     /// screen, re-evaluated before every render so it follows the zoom).
     void setPointSize(double pixels);
-    bool pointSizeIsAuto() const { return m_autoPointSize; }
+    bool pointSizeIsAuto() const;
     /// The base sprite size drawn now, in device pixels (score colouring grows outliers up to 1.8×).
     double effectivePointSize() const;
+    /// Opacity of the unflagged sprites in the last render (display/PointSizing cloudOpacity: by
+    /// the screen density around a typical point drawn, once the sprites are at their smallest): 1 unless the cloud is
+    /// dense; flagged points stay opaque. Automatic point size only (a size the user set is opaque).
+    double pointOpacity() const;
     /// Shows the points where the model reconstructs them (acdt: projected on their cluster's flat).
     void setShowReconstruction(bool on);
     bool showReconstruction() const { return m_showReconstruction; }
@@ -187,8 +192,7 @@ protected:
     void resizeGL(int w, int h) override;
 
 private:
-    void adaptPointSize(vtkObject*, unsigned long, void*); // before each render (automatic size)
-    void updateDisplayBox(); // m_displayLo/Hi from m_display
+    void adaptPointSize(vtkObject*, unsigned long, void*); // before each render: m_sizer->adapt
     ViewContext context() const;
     void applySceneViewport();
     /// Brings every layer up to date (ViewLayer::Change flags), then the colour bar's strip.
@@ -211,10 +215,8 @@ private:
     QString m_colourMap = "viridis";
     std::array<bool, kLayerSwitches> m_layerOn{};
     double m_isoOpacity = 0.35;
-    float m_pointSize = 9.0f;
-    bool m_autoPointSize = true;
-    Eigen::RowVector3d m_displayLo = Eigen::RowVector3d::Zero(), m_displayHi = Eigen::RowVector3d::Zero();
     std::shared_ptr<float> m_spriteScale = std::make_shared<float>(1.0f); // shader factor on sprite sizes
+    std::unique_ptr<SpriteSizer> m_sizer; // sprite size and opacity before each render
     bool m_showReconstruction = false;
     int m_res2d = 200;
     int m_res3d = 48;

@@ -11,6 +11,7 @@
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QEvent>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -102,9 +103,13 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     m_trainAll->setToolTip(tr("Train every panel concurrently in the background (Ctrl+Shift+T)"));
     m_cancelAll->setToolTip(tr("Stop every panel's training; finished panels keep their result"));
     m_cancelAll->setEnabled(false);
+    m_status->setObjectName("CompareStatus");
     m_status->setStyleSheet("color: #555;");
-    // The status text must not widen the page (a horizontal scroll bar at 1280 × 720).
+    // The status text must not widen the page (a horizontal scroll bar at 1280 × 720); when it
+    // does not fit it is elided with "…" and shown whole as the tooltip (setStatus).
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_status->setMinimumWidth(0);
+    m_status->installEventFilter(this);
     m_decisionBox->setToolTip(tr("Show only each detector's decision: the inlier and outlier regions split at "
                                  "its own threshold, as two flat colours"));
     m_export->setToolTip(tr("Export the figure (every panel and the key) as a PNG image"));
@@ -112,7 +117,8 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     auto* strip = new QHBoxLayout;
     strip->setContentsMargins(6, 4, 6, 2);
     strip->addWidget(m_choose);
-    auto* qLabel = new QLabel(tr("Threshold quantile"));
+    // Short labels (tooltips say the rest): the strip fits a 1024-pixel window with its status.
+    auto* qLabel = new QLabel(tr("&Quantile"));
     qLabel->setToolTip(m_quantileBox->toolTip());
     qLabel->setBuddy(m_quantileBox);
     strip->addSpacing(12);
@@ -178,6 +184,26 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     if (!entries.empty())
         setDetectors(entries);
     updateStrip();
+}
+
+bool CompareView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_status && event->type() == QEvent::Resize)
+        showStatus();
+    return QWidget::eventFilter(watched, event);
+}
+
+void CompareView::setStatus(const QString& text)
+{
+    m_statusText = text;
+    showStatus();
+}
+
+void CompareView::showStatus()
+{
+    const QString shown = m_status->fontMetrics().elidedText(m_statusText, Qt::ElideRight, m_status->width());
+    m_status->setText(shown);
+    m_status->setToolTip(shown == m_statusText ? QString() : m_statusText);
 }
 
 CompareView::~CompareView()

@@ -109,8 +109,10 @@ public:
     /// How every panel draws (view/ViewLayer.h): colour by training-score percentile, no colour
     /// bar or legend of its own; the decision display when on.
     PanelStyle panelStyle() const;
-    /// The panels and the key as one image (the toolbar strip left out), at the widget's size.
-    QImage figureImage();
+    /// The panels and the key as one image (the toolbar strip left out), at the widget's size;
+    /// with a transparent background when asked (view/ViewExport::grabMatted, as the main view's export:
+    /// the figure grabbed on white and on black, so text, frames and points stay opaque).
+    QImage figureImage(bool transparent = false);
     /// The figure's size in logical pixels (what figureImage() shows).
     QSize figureSize() const;
 
@@ -135,6 +137,7 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void showEvent(QShowEvent* e) override;
 
 private:
@@ -153,9 +156,14 @@ private:
     void onPanelStopped(Panel* p);
     void applyThreshold(Panel* p);
     void updateStrip();
+    /// The strip's status text, elided to the label's width (the whole text then its tooltip).
+    void setStatus(const QString& text);
+    void showStatus();
     void syncCamera(CloudView* from);
     void uniformFit();
     void syncSelection(Panel* from, int index);
+    /// The figure's background (white normally; black for the second grab of a matted export).
+    void setFigureBackdrop(const QColor& colour);
 
     DataDocument* m_source;
     std::vector<std::unique_ptr<Panel>> m_panels;
@@ -172,6 +180,7 @@ private:
     QPushButton* m_trainAll;
     QPushButton* m_cancelAll;
     QLabel* m_status;
+    QString m_statusText;
     QTimer* m_retrainTimer;
     double m_quantile = kDefaultQuantile;
     int m_columns = 0;

@@ -8,6 +8,7 @@
 #include "ComparePanel.h"
 #include "DataDocument.h"
 #include "TrainingController.h"
+#include "view/ViewExport.h"
 
 #include <QCheckBox>
 #include <QFontMetrics>
@@ -42,11 +43,11 @@ void CompareView::updateStrip()
     m_cancelAll->setEnabled(running > 0);
     m_trainAll->setEnabled(!m_source->isEmpty() && !m_panels.empty());
     if (m_source->isEmpty())
-        m_status->setText(tr("Load or generate data to compare detectors."));
+        setStatus(tr("Load or generate data to compare detectors."));
     else if (running > 0)
-        m_status->setText(tr("%1 of %2 panels training").arg(running).arg(panelCount()));
+        setStatus(tr("%1 of %2 panels training").arg(running).arg(panelCount()));
     else
-        m_status->setText(tr("%1 panels · cameras, selection and threshold quantile are shared").arg(panelCount()));
+        setStatus(tr("%1 panels · shared camera, selection and quantile").arg(panelCount()));
 }
 
 double CompareView::dataAspect() const
@@ -231,10 +232,25 @@ void CompareView::setDecisionOnly(bool on)
         p->view->setPanelStyle(panelStyle());
 }
 
-QImage CompareView::figureImage()
+QImage CompareView::figureImage(bool transparent)
 {
     // The panels and the key, without the toolbar strip: the figure as it reads on a slide.
-    return m_figure->grab().toImage();
+    const auto grab = [this] { return m_figure->grab().toImage(); };
+    if (!transparent)
+        return grab();
+    return ViewExport::grabMatted([this](const QColor& c) { setFigureBackdrop(c); }, grab);
+}
+
+void CompareView::setFigureBackdrop(const QColor& colour)
+{
+    for (QWidget* w : {m_figure, static_cast<QWidget*>(m_key)}) {
+        QPalette p = w->palette();
+        p.setColor(QPalette::Window, colour);
+        w->setPalette(p);
+    }
+    m_caption->setStyleSheet(QStringLiteral("color: #555; background: %1;").arg(colour.name()));
+    for (auto& p : m_panels)
+        p->view->setBackdrop(colour);
 }
 
 QSize CompareView::figureSize() const

@@ -1,8 +1,41 @@
 #include "FieldComputer.h"
 
 #include "Worker.h"
+#include "pipeline/FitPipeline.h"
 
 namespace olens {
+
+QString FieldComputer::describeGrid(const GridSpec& g)
+{
+    QString s = tr("grid %1").arg(g.dims == 2 ? QStringLiteral("%1×%1").arg(g.res[0])
+                                              : QStringLiteral("%1×%1×%1").arg(g.res[0]));
+    const char* axes[] = {"x", "y", "z"};
+    for (int a = 0; a < g.dims; ++a)
+        s += QStringLiteral("  %1∈[%2, %3]").arg(axes[a]).arg(g.lo[a], 0, 'g', 3).arg(g.hi[a], 0, 'g', 3);
+    return s;
+}
+
+std::optional<FieldRequest> FieldComputer::requestFor(const FitResult* result, const Geometry* live, const Normalizer* liveNorm,
+                                                      const Projection& projection, const GridSpec& grid, int component)
+{
+    FieldRequest req;
+    if (live && liveNorm) {
+        req.normalizer = *liveNorm;
+        req.geometry = *live;
+    } else if (result) {
+        req.detector = result->detector;
+        req.normalizer = result->normalizer;
+        req.geometry = result->geometry;
+        if (component >= 0 && result->detector && component < static_cast<int>(result->detector->scoreComponents().size()))
+            req.component = component;
+    }
+    req.geometry.flats.clear(); // drawn directly, not sampled
+    req.projection = projection;
+    req.grid = grid;
+    if (req.grid.dims == 3 && !req.detector && req.geometry.quadrics.empty() && req.geometry.frames.empty())
+        return std::nullopt;
+    return req;
+}
 
 FieldComputer::FieldComputer(QObject* parent) : QObject(parent), m_worker(new Worker(Worker::Policy::NewestWins, this))
 {

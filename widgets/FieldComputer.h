@@ -6,12 +6,14 @@
 
 #include <QObject>
 #include <memory>
+#include <optional>
 
 namespace olens {
 
 // GridSpec, FieldRequest, FieldData and computeField live in core (display/): Qt-free and
 // tested without a window; this class only runs them on the shared Worker.
 class Worker;
+struct FitResult;
 
 /// Score fields in the background through the shared Worker (newest request wins).
 class FieldComputer : public QObject {
@@ -19,6 +21,16 @@ class FieldComputer : public QObject {
 public:
     explicit FieldComputer(QObject* parent = nullptr);
     ~FieldComputer() override;
+
+    /// The field a view asks for: the live training snapshot's geometry while there is one
+    /// (`live`, with `liveNorm`), else the result's detector (its score component `component` when
+    /// it has that many) and geometry; flats are drawn, not sampled. nullopt when a 3-D grid would
+    /// have nothing to sample (geometry only, without quadrics or hyperplanes).
+    static std::optional<FieldRequest> requestFor(const FitResult* result, const Geometry* live, const Normalizer* liveNorm,
+                                                  const Projection& projection, const GridSpec& grid, int component);
+
+    /// The grid's resolution and extent as shown on screen ("grid 200×200  x∈[…]  y∈[…]").
+    static QString describeGrid(const GridSpec& grid);
 
     void request(FieldRequest request);
     bool isBusy() const;

@@ -128,7 +128,7 @@ const Bounds& PlotModel::dataBounds() const
     return bounds;
 }
 
-Frame PlotModel::frame(const QWidget* w) const
+Frame PlotModel::layout(const QWidget* w, QSizeF reserve) const
 {
     Frame f;
     f.logY = logY;
@@ -191,7 +191,7 @@ Frame PlotModel::frame(const QWidget* w) const
     const QFontMetricsF titleFm(titleFont(w->font()));
     const double pad = 4.0;
     const double top = pad + (title.isEmpty() ? 6.0 : titleFm.height() + 4.0);
-    const double bottom = pad + tfm.height() + 6.0 + (xTitle.isEmpty() ? 0.0 : fm.height() + 2.0);
+    const double bottom = pad + tfm.height() + 6.0 + (xTitle.isEmpty() ? 0.0 : fm.height() + 2.0) + reserve.height();
     const double plotH = std::max(10.0, w->height() - top - bottom);
 
     const int yTarget = std::clamp(static_cast<int>(plotH / 36.0), 2, 10);
@@ -210,7 +210,7 @@ Frame PlotModel::frame(const QWidget* w) const
     for (const QString& s : f.ylabels)
         labelW = std::max(labelW, tfm.horizontalAdvance(s));
     const double left = pad + (yTitle.isEmpty() ? 0.0 : fm.height() + 4.0) + labelW + 7.0;
-    const double right = 12.0;
+    const double right = 12.0 + reserve.width();
     const double plotW = std::max(10.0, w->width() - left - right);
     f.plot = QRectF(left, top, plotW, plotH);
 
@@ -231,6 +231,132 @@ Frame PlotModel::frame(const QWidget* w) const
         --xTarget;
     }
     return f;
+}
+
+Frame PlotModel::frame(const QWidget* w) const
+{
+    Frame f = layout(w, {});
+    for (std::size_t k = 0; k < series.size(); ++k)
+        if (!series[k].name.isEmpty())
+            f.legendEntries.push_back(static_cast<int>(k));
+    if (f.legendEntries.empty())
+        return f;
+
+    const QFontMetricsF tfm(tickFont(w->font()));
+    const double lh = tfm.height() + 1;
+    const double sample = 18.0;
+    double widest = 0.0;
+    for (int k : f.legendEntries)
+        widest = std::max(widest, tfm.horizontalAdvance(series[static_cast<std::size_t>(k)].name));
+    const auto boxSize = [&](double textW, int columns) {
+        const int rows = (static_cast<int>(f.legendEntries.size()) + columns - 1) / columns;
+        return QSizeF(columns * (6 + sample + 5 + textW + 6), 4 + lh * rows + 3);
+    };
+
+    // 1. Inside: the first corner (top right, top left, bottom right, bottom left), else the first
+    // edge's middle (left, right, bottom, top), that hides no data.
+    const double markerRow = markerVisible ? tfm.height() + 4 : 0.0;
+    f.legendTextW = std::min(std::max(30.0, f.plot.width() * 0.6), widest);
+    const QSizeF inSize = boxSize(f.legendTextW, 1);
+    const double inset = 5.0;
+    const QRectF corners[] = {
+        QRectF(QPointF(f.plot.right() - inset - inSize.width(), f.plot.top() + inset + markerRow), inSize),
+        QRectF(QPointF(f.plot.left() + inset, f.plot.top() + inset + markerRow), inSize),
+        QRectF(QPointF(f.plot.right() - inset - inSize.width(), f.plot.bottom() - inset - inSize.height()), inSize),
+        QRectF(QPointF(f.plot.left() + inset, f.plot.bottom() - inset - inSize.height()), inSize),
+        QRectF(QPointF(f.plot.left() + inset, f.plot.center().y() - inSize.height() / 2), inSize),
+        QRectF(QPointF(f.plot.right() - inset - inSize.width(), f.plot.center().y() - inSize.height() / 2), inSize),
+        QRectF(QPointF(f.plot.center().x() - inSize.width() / 2, f.plot.bottom() - inset - inSize.height()), inSize),
+        QRectF(QPointF(f.plot.center().x() - inSize.width() / 2, f.plot.top() + inset + markerRow), inSize),
+    };
+    double best = std::numeric_limits<double>::infinity();
+    for (const QRectF& c : corners) {
+        const bool fits = c.left() >= f.plot.left() && c.top() >= f.plot.top() + markerRow && c.bottom() <= f.plot.bottom();
+        const double cost = fits ? legendCost(f, c) : std::numeric_limits<double>::infinity();
+        if (cost < best) {
+            best = cost;
+            f.legend = c;
+        }
+    }
+    if (best <= 0.0)
+        return f;
+
+    // 2. Every corner hides data (a small dock): the legend goes outside the plot, to the right
+    // (one column) or below (as many columns as fit), whichever leaves the larger plot (its
+    // shorter side: ROC and PR plots are square in nature). The plot shrinks to make room.
+    const double gap = 6.0;
+    const double rightText = std::min(widest, std::max(30.0, w->width() * 0.3));
+    const QSizeF rightSize = boxSize(rightText, 1);
+    Frame right = layout(w, QSizeF(rightSize.width() + gap - 8.0, 0.0));
+    right.legend = QRectF(QPointF(right.plot.right() + gap, right.plot.top()), rightSize);
+
+    const double belowText = std::min(widest, std::max(30.0, w->width() - 40.0));
+    int columns = static_cast<int>(f.legendEntries.size());
+    while (columns > 1 && boxSize(belowText, columns).width() > w->width() - 8.0)
+        --columns;
+    const QSizeF belowSize = boxSize(belowText, columns);
+    Frame below = layout(w, QSizeF(0.0, belowSize.height() + 2.0));
+    const double bx = std::clamp(below.plot.center().x() - belowSize.width() / 2, 4.0,
+                                 std::max(4.0, w->width() - 4.0 - belowSize.width()));
+    below.legend = QRectF(QPointF(bx, w->height() - 3.0 - belowSize.height()), belowSize);
+    below.legendColumns = columns;
+    below.legendTextW = belowText;
+    right.legendTextW = rightText;
+
+    const auto side = [](const Frame& g) { return std::min(g.plot.width(), g.plot.height()); };
+    Frame out = side(right) >= side(below) ? std::move(right) : std::move(below);
+    out.legendEntries = f.legendEntries;
+    out.legendOutside = true;
+    return out;
+}
+
+double PlotModel::legendCost(const Frame& f, const QRectF& box) const
+{
+    double cost = 0.0;
+    for (const Series& s : series) {
+        // A line is as wide as its pen and a dot as its radius: the box grown by that (and a
+        // pixel) must stay clear of their centres.
+        const double grow = (s.kind == Kind::Line ? s.width / 2 : s.kind == Kind::Points ? s.radius : 0.0) + 1.0;
+        const QRectF c = box.adjusted(-grow, -grow, grow, grow);
+        if (s.kind == Kind::Line) {
+            for (const QPolygonF& poly : polylines(s, f)) {
+                for (int i = 0; i + 1 < poly.size(); ++i) {
+                    const QPointF a = poly[i], b = poly[i + 1];
+                    const double len = std::hypot(b.x() - a.x(), b.y() - a.y());
+                    const int steps = std::clamp(static_cast<int>(len / 3.0), 1, 200);
+                    for (int t = 0; t <= steps; ++t)
+                        if (c.contains(a + (b - a) * (double(t) / steps)))
+                            cost += 1.0;
+                }
+                if (poly.size() == 1 && c.contains(poly.front()))
+                    cost += 5.0;
+            }
+        } else if (s.kind == Kind::Points) {
+            const int n = std::min(s.x.size(), s.y.size());
+            for (int i = 0; i < n; ++i)
+                if (c.contains(QPointF(f.px(s.x[i]), f.py(s.y[i]))))
+                    cost += 20.0;
+        } else {
+            const int bars = std::min<int>(s.y.size(), s.x.size() - 1);
+            for (int i = 0; i < bars; ++i) {
+                if (!std::isfinite(s.y[i]) || s.y[i] == 0.0)
+                    continue;
+                const double top = f.py(s.y[i]);
+                if (std::isnan(top))
+                    continue;
+                const double base = f.logY ? f.plot.bottom() : f.py(0.0);
+                const QRectF r(QPointF(f.px(s.x[i]), std::min(top, base)), QPointF(f.px(s.x[i + 1]), std::max(top, base)));
+                const QRectF in = r.normalized().intersected(c);
+                cost += in.width() * in.height() / 9.0;
+            }
+        }
+    }
+    if (markerVisible) {
+        const double mx = f.px(marker);
+        if (mx >= box.left() - 2.0 && mx <= box.right() + 2.0)
+            cost += box.height() / 3.0;
+    }
+    return cost;
 }
 
 std::vector<QPolygonF> PlotModel::polylines(const Series& s, const Frame& f) const

@@ -51,6 +51,14 @@ struct Frame {
     bool logY = false;
     std::vector<double> xticks, yticks;
     QStringList xlabels, ylabels;
+    /// The legend's box (empty: no named series), its entries (series indices), the width of their
+    /// text, and how many columns they fill. Inside the plot in the corner that hides no data; when
+    /// every corner would, outside it (right of or below the plot, which shrinks to make room).
+    QRectF legend;
+    std::vector<int> legendEntries;
+    double legendTextW = 0.0;
+    int legendColumns = 1;
+    bool legendOutside = false;
 
     double px(double x) const
     {
@@ -102,11 +110,18 @@ struct PlotModel {
     mutable Bounds bounds;
 
     const Bounds& dataBounds() const;
-    /// The layout for a widget of this size and font.
+    /// The layout for a widget of this size and font, the legend placed.
     Frame frame(const QWidget* w) const;
+    /// How much of the data a legend box at `box` would hide (0: none): curve samples every 3 px,
+    /// dots, bar area, and the marker line.
+    double legendCost(const Frame& f, const QRectF& box) const;
     /// Pixel polylines of a line series, split at invalid values, decimated per pixel column.
     std::vector<QPolygonF> polylines(const Series& s, const Frame& f) const;
     bool hasData() const { return dataBounds().any(); }
+
+private:
+    /// Ranges, ticks and the plot rectangle with `reserve` pixels kept free right of / below it.
+    Frame layout(const QWidget* w, QSizeF reserve) const;
 };
 
 } // namespace olens::plot

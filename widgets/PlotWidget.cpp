@@ -201,6 +201,11 @@ QRectF PlotWidget::plotRect() const
     return d->frame(this).plot;
 }
 
+QRectF PlotWidget::legendRect() const
+{
+    return d->frame(this).legend;
+}
+
 QPointF PlotWidget::toPixel(double x, double y) const
 {
     const Frame f = d->frame(this);
@@ -414,84 +419,25 @@ void PlotWidget::paintPlot(QPainter& p, bool background) const
         p.drawText(box, Qt::AlignCenter, text);
     }
 
-    // Legend: named series, placed in the corner of the plot that hides the least data.
-    std::vector<int> entries;
-    for (std::size_t k = 0; k < d->series.size(); ++k)
-        if (!d->series[k].name.isEmpty())
-            entries.push_back(static_cast<int>(k));
-    if (entries.empty())
+    // Legend: named series, in the corner of the plot that hides no data, else outside the plot
+    // (PlotModel::frame places it).
+    if (f.legendEntries.empty())
         return;
     p.setFont(tfont);
+    const std::vector<int>& entries = f.legendEntries;
     const double lh = tfm.height() + 1;
     const double sample = 18.0;
-    const double maxText = std::max(30.0, plot.width() * 0.6);
-    double textW = 0.0;
-    for (int k : entries)
-        textW = std::min(maxText, std::max(textW, tfm.horizontalAdvance(d->series[static_cast<std::size_t>(k)].name)));
-    const QSizeF size(6 + sample + 5 + textW + 6, 4 + lh * entries.size() + 3);
-    const double inset = 5.0;
-    const QRectF candidates[] = {
-        QRectF(QPointF(plot.right() - inset - size.width(), plot.top() + inset + (d->markerVisible ? tfm.height() + 4 : 0)), size),
-        QRectF(QPointF(plot.left() + inset, plot.top() + inset + (d->markerVisible ? tfm.height() + 4 : 0)), size),
-        QRectF(QPointF(plot.right() - inset - size.width(), plot.bottom() - inset - size.height()), size),
-        QRectF(QPointF(plot.left() + inset, plot.bottom() - inset - size.height()), size),
-    };
-    double best = std::numeric_limits<double>::infinity();
-    QRectF box = candidates[0];
-    for (const QRectF& c : candidates) {
-        double cost = 0.0;
-        for (std::size_t k = 0; k < d->series.size(); ++k) {
-            const Series& s = d->series[k];
-            if (s.kind == Kind::Line) {
-                for (const QPolygonF& poly : lines[k]) {
-                    for (int i = 0; i + 1 < poly.size(); ++i) {
-                        const QPointF a = poly[i], b = poly[i + 1];
-                        const double len = std::hypot(b.x() - a.x(), b.y() - a.y());
-                        const int steps = std::clamp(static_cast<int>(len / 3.0), 1, 200);
-                        for (int t = 0; t <= steps; ++t)
-                            if (c.contains(a + (b - a) * (double(t) / steps)))
-                                cost += 1.0;
-                    }
-                    if (poly.size() == 1 && c.contains(poly.front()))
-                        cost += 5.0;
-                }
-            } else if (s.kind == Kind::Points) {
-                const int n = std::min(s.x.size(), s.y.size());
-                for (int i = 0; i < n; ++i)
-                    if (c.contains(QPointF(f.px(s.x[i]), f.py(s.y[i]))))
-                        cost += 20.0;
-            } else {
-                const int bars = std::min<int>(s.y.size(), s.x.size() - 1);
-                for (int i = 0; i < bars; ++i) {
-                    if (!std::isfinite(s.y[i]) || s.y[i] == 0.0)
-                        continue;
-                    const double top = f.py(s.y[i]);
-                    if (std::isnan(top))
-                        continue;
-                    const double base = f.logY ? plot.bottom() : f.py(0.0);
-                    const QRectF r(QPointF(f.px(s.x[i]), std::min(top, base)), QPointF(f.px(s.x[i + 1]), std::max(top, base)));
-                    const QRectF in = r.normalized().intersected(c);
-                    cost += in.width() * in.height() / 9.0;
-                }
-            }
-        }
-        if (d->markerVisible) {
-            const double mx = f.px(d->marker);
-            if (mx >= c.left() && mx <= c.right())
-                cost += c.height() / 3.0;
-        }
-        if (cost < best - 1e-9) {
-            best = cost;
-            box = c;
-        }
-    }
+    const double textW = f.legendTextW;
+    const double columnW = 6 + sample + 5 + textW + 6;
+    const QRectF box = f.legend;
     p.setPen(QPen(QColor(170, 170, 170), 1));
     p.setBrush(QColor(255, 255, 255, 230));
     p.drawRect(box);
     for (std::size_t e = 0; e < entries.size(); ++e) {
         const Series& s = d->series[static_cast<std::size_t>(entries[e])];
-        const double cy = box.top() + 4 + lh * e + lh / 2;
-        const double sx = box.left() + 6;
+        const int row = static_cast<int>(e) / f.legendColumns, column = static_cast<int>(e) % f.legendColumns;
+        const double cy = box.top() + 4 + lh * row + lh / 2;
+        const double sx = box.left() + columnW * column + 6;
         if (s.kind == Kind::Line) {
             p.setPen(QPen(s.colour, std::max(1.5, s.width), s.style, Qt::FlatCap));
             p.drawLine(QPointF(sx, cy), QPointF(sx + sample, cy));

@@ -57,6 +57,10 @@ public:
     /// The data area in widget pixels (inside the axes).
     QRectF plotRect() const;
 
+    /// The legend's box in widget pixels (empty without named series): inside the plot where it
+    /// hides no data, else outside the plot area (which then shrinks).
+    QRectF legendRect() const;
+
     /// Widget pixel position of a data point (for tests and tooltips).
     QPointF toPixel(double x, double y) const;
     /// Data x for a widget pixel column.

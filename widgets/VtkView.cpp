@@ -3,10 +3,10 @@
 
 #include "VtkView.h"
 #include "view/CameraRig.h"
+#include "view/ScenePicker.h"
 #include "view/SelectionOverlay.h"
+#include "view/ViewExport.h"
 
-#include <QFile>
-#include <QFileInfo>
 #include <QGuiApplication>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -19,7 +19,6 @@
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
 #include <vtkCommand.h>
-#include <vtkGL2PSExporter.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkInteractorStyleImage.h>
@@ -33,7 +32,7 @@
 
 namespace olens {
 
-VtkView::VtkView(QWidget* parent) : QOpenGLWidget(parent)
+VtkView::VtkView(QWidget* parent) : QOpenGLWidget(parent), m_picking(std::make_unique<ScenePicker>())
 {
     setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
@@ -75,8 +74,7 @@ VtkView::VtkView(QWidget* parent) : QOpenGLWidget(parent)
         s->AddObserver(vtkCommand::StartInteractionEvent, this, &VtkView::onInteraction);
         s->AddObserver(vtkCommand::EndInteractionEvent, this, &VtkView::onInteraction);
     }
-    m_picker->SetTolerance(0.01);
-    m_interactor->SetPicker(m_picker);
+    m_interactor->SetPicker(m_picking->picker());
     setMode(Mode::View3D);
 
 }
@@ -415,7 +413,7 @@ void VtkView::mouseMoveEvent(QMouseEvent* e)
     m_interactor->InvokeEvent(vtkCommand::MouseMoveEvent);
     if (e->buttons() != Qt::NoButton)
         emit cameraChanged();
-    if (e->buttons() == Qt::NoButton && m_pickTarget) {
+    if (e->buttons() == Qt::NoButton && m_picking->target()) {
         const int idx = pickPoint(e->position().toPoint());
         if (idx != m_hovered) {
             m_hovered = idx;
@@ -525,28 +523,16 @@ void VtkView::leaveEvent(QEvent* e)
 
 void VtkView::setPickTarget(vtkProp3D* prop)
 {
-    m_pickTarget = prop;
-    m_picker->InitializePickList();
-    if (prop) {
-        m_picker->AddPickList(prop);
-        m_picker->PickFromListOn();
-    }
+    m_picking->setTarget(prop);
 }
 
 int VtkView::pickPoint(const QPoint& pos)
 {
-    if (!m_pickTarget || width() <= 0 || height() <= 0)
+    if (width() <= 0 || height() <= 0)
         return -1;
     const QPoint d = toDevice(pos);
     const int* size = m_window->GetSize();
-    if (size[0] <= 0 || size[1] <= 0)
-        return -1;
-    // The picker's tolerance is a fraction of the window diagonal.
-    const double diag = std::hypot(double(size[0]), double(size[1]));
-    m_picker->SetTolerance(m_pickRadius * devicePixelRatioF() / diag);
-    if (!m_picker->Pick(d.x(), size[1] - 1 - d.y(), 0.0, m_renderer))
-        return -1;
-    return static_cast<int>(m_picker->GetPointId());
+    return m_picking->pick(m_renderer, size[0], size[1], d.x(), d.y(), m_pickRadius * devicePixelRatioF());
 }
 
 QPointF VtkView::worldToWidget(double x, double y, double z)
@@ -573,23 +559,9 @@ QImage VtkView::renderImage(QSize size, bool transparent)
     const bool resized = size.isValid() && !size.isEmpty() && size != old;
     if (resized)
         resize(size); // visible: resizeEvent → resizeGL at once (the FBO and VTK's window size)
-    QImage img;
-    if (!transparent) {
-        img = grabFramebuffer();
-    } else {
-        double bg[3], bgScene[3];
-        m_background->GetBackground(bg);
-        m_renderer->GetBackground(bgScene);
-        m_background->SetBackground(1, 1, 1);
-        m_renderer->SetBackground(1, 1, 1);
-        const QImage onWhite = grabFramebuffer();
-        m_background->SetBackground(0, 0, 0);
-        m_renderer->SetBackground(0, 0, 0);
-        const QImage onBlack = grabFramebuffer();
-        m_background->SetBackground(bg);
-        m_renderer->SetBackground(bgScene);
-        img = matte(onWhite, onBlack);
-    }
+    const QImage img = transparent ? ViewExport::grabMatted([this](const QColor& c) { setBackdrop(c); },
+                                                            [this] { return grabFramebuffer(); })
+                                   : grabFramebuffer();
     if (resized) {
         resize(old);
         update();
@@ -601,55 +573,16 @@ QString VtkView::exportVector(const QString& path)
 {
     if (!m_glReady)
         return tr("the view is not ready (no OpenGL context yet)");
-    const QFileInfo info(path);
-    const QString ext = info.suffix().toLower();
-    vtkNew<vtkGL2PSExporter> exporter;
-    if (ext == "pdf")
-        exporter->SetFileFormatToPDF();
-    else if (ext == "eps")
-        exporter->SetFileFormatToEPS();
-    else
-        return tr("the view's vector export needs a .pdf or .eps file name (SVG: the plots only)");
-    exporter->SetRenderWindow(m_window);
-    exporter->CompressOff();
-    exporter->Write3DPropsAsRasterImageOn(); // custom point-sprite shaders have no vector form
-    exporter->SetTitle("OutlierLens");
-    // GL2PS appends the extension to the prefix.
-    exporter->SetFilePrefix(QFile::encodeName(info.absolutePath() + "/" + info.completeBaseName()).constData());
-    // As in paintGL: Qt's context current (not QOpenGLWidget::makeCurrent, see DESIGN.md) and
-    // VTK's state cache reset; the exporter renders the window itself, into VTK's framebuffers.
-    context()->makeCurrent(context()->surface());
-    auto* state = m_window->GetState();
-    state->Reset();
-    state->Push();
-    exporter->Write();
-    state->Pop();
+    const QString error = ViewExport::writeVector(m_window, context(), path);
     update();
-    if (!info.exists() && !QFileInfo::exists(path))
-        return tr("the vector export wrote nothing to '%1'").arg(path);
-    return {};
+    return error;
 }
 
-QImage VtkView::matte(const QImage& onWhite, const QImage& onBlack)
+void VtkView::setBackdrop(const QColor& c)
 {
-    if (onWhite.isNull() || onWhite.size() != onBlack.size())
-        return {};
-    const QImage w = onWhite.convertToFormat(QImage::Format_RGB32);
-    const QImage b = onBlack.convertToFormat(QImage::Format_RGB32);
-    QImage out(w.size(), QImage::Format_ARGB32_Premultiplied);
-    out.setDevicePixelRatio(onWhite.devicePixelRatio());
-    for (int y = 0; y < w.height(); ++y) {
-        const auto* pw = reinterpret_cast<const QRgb*>(w.constScanLine(y));
-        const auto* pb = reinterpret_cast<const QRgb*>(b.constScanLine(y));
-        auto* po = reinterpret_cast<QRgb*>(out.scanLine(y));
-        for (int x = 0; x < w.width(); ++x) {
-            // Per channel, white − black = 255 (1 − a); the mean of the three is the most robust.
-            const int diff = (qRed(pw[x]) - qRed(pb[x]) + qGreen(pw[x]) - qGreen(pb[x]) + qBlue(pw[x]) - qBlue(pb[x])) / 3;
-            const int a = std::clamp(255 - diff, 0, 255);
-            po[x] = qRgba(std::min(qRed(pb[x]), a), std::min(qGreen(pb[x]), a), std::min(qBlue(pb[x]), a), a);
-        }
-    }
-    return out;
+    m_background->SetBackground(c.redF(), c.greenF(), c.blueF());
+    m_renderer->SetBackground(c.redF(), c.greenF(), c.blueF());
+    update();
 }
 
 bool VtkView::saveScreenshot(const QString& path, QString* error)

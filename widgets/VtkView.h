@@ -1,7 +1,9 @@
 #pragma once
 // A QOpenGLWidget hosting a vtkGenericOpenGLRenderWindow (the design of VTK's
 // QVTKOpenGLNativeWidget, which Debian builds for Qt 5 only). See DESIGN.md for the recipe.
+#include <QColor>
 #include <QImage>
+#include <memory>
 #include <array>
 #include <QOpenGLWidget>
 #include <vtkNew.h>
@@ -11,7 +13,6 @@ class vtkGenericOpenGLRenderWindow;
 class vtkGenericRenderWindowInteractor;
 class vtkRenderer;
 class vtkInteractorStyle;
-class vtkPointPicker;
 class vtkProp3D;
 class vtkObject;
 class QInputEvent;
@@ -19,6 +20,7 @@ class QPolygonF;
 
 namespace olens {
 
+class ScenePicker;
 class SelectionOverlay;
 
 class VtkView : public QOpenGLWidget {
@@ -83,8 +85,9 @@ public:
     QImage grabImage();
     /// Renders the view for a slide: at `size` (logical pixels; invalid = the widget's size — the
     /// widget is resized for the render and back), and with a transparent background when asked
-    /// (rendered on white and on black; alpha and colour recovered per pixel, so antialiased edges
-    /// and translucent surfaces keep their coverage). At most kMaxExportSide pixels a side.
+    /// (rendered on white and on black, view/ViewExport::grabMatted: alpha and colour recovered
+    /// per pixel, so antialiased edges and translucent surfaces keep their coverage). At most
+    /// kMaxExportSide pixels a side.
     QImage renderImage(QSize size = QSize(), bool transparent = false);
     static constexpr int kMaxExportSide = 8192;
     /// The view as PDF or EPS (vtkGL2PSExporter): text, frame and 2-D annotations are vectors; the
@@ -92,9 +95,8 @@ public:
     /// GL2PS has no PNG support, so an SVG would hold the text alone (tried). GL2PS's base fonts
     /// are Latin-1: "×" and "∈" of the grid note come out garbled. Returns an error or "".
     QString exportVector(const QString& path);
-    /// Alpha matte from the same frame on white and on black: a = 1 − (white − black), colour =
-    /// black / a (premultiplied: black itself).
-    static QImage matte(const QImage& onWhite, const QImage& onBlack);
+    /// The colour behind the scene (the background layer and the scene renderer), white normally.
+    void setBackdrop(const QColor& colour);
     /// Writes the current frame as PNG; on failure returns false and sets *error.
     bool saveScreenshot(const QString& path, QString* error = nullptr);
 
@@ -152,8 +154,7 @@ private:
     vtkSmartPointer<vtkInteractorStyle> m_style3d;
     bool m_dragging = false;   // between cameraDragging(true) and (false)
     bool m_buttonDown = false; // a button pressed over the scene (not a wheel step)
-    vtkNew<vtkPointPicker> m_picker;
-    vtkProp3D* m_pickTarget = nullptr;
+    std::unique_ptr<ScenePicker> m_picking;
     Mode m_mode = Mode::View3D;
     bool m_inPaint = false;
     bool m_glReady = false;

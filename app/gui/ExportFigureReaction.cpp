@@ -83,9 +83,7 @@ QString ExportFigureReaction::save(MainWindow* window, const Target& target, con
                 return tr("the vector export wrote nothing");
             return writeBytes(path, f.readAll());
         }
-        if (compare && o.transparent)
-            return tr("the compare page is exported with its background (no transparency)");
-        QImage img = compare ? window->compareView()->figureImage() : window->view()->renderImage(o.size, o.transparent);
+        QImage img = compare ? window->compareView()->figureImage(o.transparent) : window->view()->renderImage(o.size, o.transparent);
         // The compare figure is grabbed at its size on screen; another size asked for is a smooth
         // rescale of it (aspect kept).
         if (compare && !img.isNull() && o.size.isValid() && o.size != window->compareView()->figureSize())

@@ -178,11 +178,15 @@ private slots:
             CloudView* view = cv.panelView(i);
             QCOMPARE(cv.panelDocument(i)->dataset().rows(), data.rows());
             const QImage img = view->grabImage();
-            // Every sampled point's pixel is covered (by it or an overlapping neighbour) ...
+            // Every sampled point's pixel is covered (by it or an overlapping neighbour) ... 4 000
+            // points in a small panel are drawn at the smallest sprite, translucent (display/
+            // PointSizing cloudOpacity: about 0.4 here; the labelled outliers stay opaque), so
+            // "covered" is a smaller step from white than an opaque sprite's.
+            QVERIFY2(view->pointOpacity() > 0.3, qPrintable(QString::number(view->pointOpacity())));
             int covered = 0, tried = 0;
             for (int s = 0; s < data.rows(); s += 37, ++tried) {
                 const QPoint px = devicePixel(view, s, img);
-                if (img.rect().contains(px) && test::colourDistance(img.pixel(px), qRgb(255, 255, 255)) > 60)
+                if (img.rect().contains(px) && test::colourDistance(img.pixel(px), qRgb(255, 255, 255)) > 35)
                     ++covered;
             }
             QVERIFY2(covered >= tried - 2, qPrintable(QString("panel %1: %2 of %3").arg(i).arg(covered).arg(tried)));

@@ -258,6 +258,79 @@ private slots:
             for (double v : {0.0, 0.5, 1.0})
                 QVERIFY2(hasColourNear(img, w.toPixel(at, v), kRed, 1), qPrintable(QString("%1 %2").arg(at).arg(v)));
     }
+
+    void legendNeverCoversDataInASmallPlot()
+    {
+        // The evaluation panel's PR plot in a small dock: the curve runs along the top and drops
+        // at the right, the chance line runs along the bottom, so the legend (three entries)
+        // would cover data in every corner; it has to go outside the plot area. Checked against
+        // the curves sampled every 1/400 of their data-space length and mapped through the
+        // widget's own toPixel, and the operating point with its radius.
+        const QVector<double> rx{0.0, 0.2, 0.5, 0.8, 0.95, 1.0}, ry{1.0, 1.0, 0.97, 0.9, 0.6, 0.1};
+        const auto covered = [&](const PlotWidget& w, const QRectF& legend, int* hits) {
+            const QRectF box = legend.adjusted(-1.5, -1.5, 1.5, 1.5); // the 2 px pen's half width
+            *hits = 0;
+            const auto line = [&](const QVector<double>& x, const QVector<double>& y) {
+                for (int i = 0; i + 1 < x.size(); ++i)
+                    for (int t = 0; t <= 400; ++t) {
+                        const double u = t / 400.0;
+                        if (box.contains(w.toPixel(x[i] + u * (x[i + 1] - x[i]), y[i] + u * (y[i + 1] - y[i]))))
+                            ++*hits;
+                    }
+            };
+            line(rx, ry);
+            line({0.0, 1.0}, {0.1, 0.1});
+            const QPointF op = w.toPixel(0.8, 0.9);
+            if (box.intersects(QRectF(op - QPointF(5, 5), QSizeF(10, 10))))
+                ++*hits;
+        };
+        const auto make = [&](PlotWidget& w) {
+            w.setTitle("Precision–recall");
+            w.setAxisTitles("recall", "precision");
+            w.setXRange(0, 1);
+            w.setYRange(0, 1.02);
+            w.addLine({0.0, 1.0}, {0.1, 0.1}, Qt::gray, "random (0.100)", 1.2, Qt::DashLine);
+            w.addLine(rx, ry, kRed, "PR", 2.0);
+            w.addPoints({0.8}, {0.9}, Qt::black, "threshold", 4.5);
+        };
+        int outside = 0;
+        for (const QSize size : {QSize(220, 160), QSize(180, 240), QSize(320, 140), QSize(200, 130)}) {
+            PlotWidget w;
+            w.resize(size);
+            make(w);
+            const QRectF legend = w.legendRect();
+            QVERIFY(!legend.isEmpty());
+            QVERIFY2(QRectF(w.rect()).contains(legend), qPrintable(QString("%1x%2").arg(size.width()).arg(size.height())));
+            int hits = -1;
+            covered(w, legend, &hits);
+            QVERIFY2(hits == 0, qPrintable(QString("%1x%2: %3 curve samples under the legend")
+                                               .arg(size.width()).arg(size.height()).arg(hits)));
+            // Inside the plot (a free spot) or wholly outside it (the plot made room for it).
+            QVERIFY(w.plotRect().contains(legend) || !legend.intersects(w.plotRect()));
+            outside += !legend.intersects(w.plotRect()) ? 1 : 0;
+            // The painted legend is where legendRect says: its frame's grey at the box's corner.
+            const QImage img = render(w);
+            QVERIFY(hasColourNear(img, legend.topLeft(), QColor(170, 170, 170), 1, 30));
+        }
+        QVERIFY(outside > 0);
+        // A large plot keeps the legend inside, in a corner free of data.
+        PlotWidget big;
+        big.resize(600, 450);
+        big.setXRange(0, 1);
+        big.setYRange(0, 1);
+        const QVector<double> ox{0.0, 0.0, 0.1, 0.3, 1.0}, oy{0.0, 0.6, 0.9, 1.0, 1.0};
+        big.addLine(ox, oy, kRed, "ROC", 2.0);
+        big.addLine({0.0, 1.0}, {0.0, 1.0}, Qt::gray, "random", 1.2, Qt::DashLine);
+        const QRectF inside = big.legendRect();
+        QVERIFY(big.plotRect().contains(inside));
+        const QRectF box = inside.adjusted(-1.5, -1.5, 1.5, 1.5);
+        for (const auto& [x, y] : {std::pair{ox, oy}, std::pair{QVector<double>{0.0, 1.0}, QVector<double>{0.0, 1.0}}})
+            for (int i = 0; i + 1 < x.size(); ++i)
+                for (int t = 0; t <= 400; ++t) {
+                    const double u = t / 400.0;
+                    QVERIFY(!box.contains(big.toPixel(x[i] + u * (x[i + 1] - x[i]), y[i] + u * (y[i + 1] - y[i]))));
+                }
+    }
 };
 
 OLENS_GUI_TEST_MAIN(TestPlotWidget)

@@ -19,6 +19,8 @@
 #include <vtkShaderProperty.h>
 #include <vtkUnsignedCharArray.h>
 
+#include <algorithm>
+
 namespace olens {
 
 PointLayer::PointLayer(std::shared_ptr<float> sizeScale)
@@ -36,6 +38,24 @@ PointLayer::PointLayer(std::shared_ptr<float> sizeScale)
     installSpriteVertexShader(m_points, mapper, m_uniforms);
     m_points->GetShaderProperty()->AddFragmentShaderReplacement("//VTK::Light::Impl", true,
                                                                spriteShaderText("points.frag.impl.glsl"), false);
+
+    // The same sprites (same data, own mapper: own uniforms) for the flagged points' opaque pass.
+    vtkNew<vtkPolyDataMapper> frontMapper;
+    frontMapper->SetInputData(m_poly);
+    frontMapper->SetScalarModeToUsePointData();
+    frontMapper->SetColorModeToDirectScalars();
+    m_front->SetMapper(frontMapper);
+    m_front->GetProperty()->SetRepresentationToPoints();
+    m_front->GetProperty()->SetPointSize(9);
+    m_front->GetProperty()->LightingOff();
+    m_frontUniforms->sizeScale = sizeScale;
+    m_frontUniforms->front = true;
+    m_frontUniforms->pass = SpriteUniforms::Pass::FrontOnly;
+    installSpriteVertexShader(m_front, frontMapper, m_frontUniforms);
+    m_front->GetShaderProperty()->AddFragmentShaderReplacement("//VTK::Light::Impl", true,
+                                                              spriteShaderText("points.frag.impl.glsl"), false);
+    m_front->PickableOff();
+    m_front->VisibilityOff();
 
     vtkNew<vtkPolyDataMapper> selMapper;
     selMapper->SetInputData(m_selPoly);
@@ -71,6 +91,7 @@ PointLayer::~PointLayer() = default;
 void PointLayer::attach(vtkRenderer* scene, vtkRenderer*)
 {
     scene->AddActor(m_points);
+    scene->AddActor(m_front);
     scene->AddActor(m_top);
     scene->AddActor(m_selection);
 }
@@ -78,6 +99,30 @@ void PointLayer::attach(vtkRenderer* scene, vtkRenderer*)
 void PointLayer::setPointSize(float pixels)
 {
     m_points->GetProperty()->SetPointSize(pixels);
+    m_front->GetProperty()->SetPointSize(pixels);
+}
+
+void PointLayer::setOpacity(double alpha)
+{
+    alpha = std::clamp(alpha, 0.0, 1.0);
+    if (alpha == m_opacity)
+        return;
+    m_opacity = alpha;
+    updatePasses();
+}
+
+void PointLayer::updatePasses()
+{
+    // Opaque: one actor, one pass, as before. Translucent: m_points (VTK draws an actor with
+    // opacity < 1 in its translucent pass, depth writes off, so the sprites blend whatever their
+    // order) keeps the unflagged sprites; m_front draws the flagged ones opaque, in front, in the
+    // opaque pass, so their depth hides the translucent sprites behind them in 2-D and 3-D alike.
+    const bool translucent = m_opacity < 1.0;
+    const bool split = translucent && m_flagged;
+    m_points->GetProperty()->SetOpacity(m_opacity);
+    m_uniforms->pass = split ? SpriteUniforms::Pass::BackOnly : SpriteUniforms::Pass::All;
+    m_uniforms->front = m_front3D && !split;
+    m_front->SetVisibility(split);
 }
 
 void PointLayer::update(const ViewContext& ctx, unsigned changes)
@@ -111,19 +156,28 @@ void PointLayer::update(const ViewContext& ctx, unsigned changes)
 
 vtkFloatArray* PointLayer::frontSizes(const ViewContext& ctx)
 {
-    // 3-D, coloured by score: the points the decision flags (score above the threshold) get a
-    // negative size, which the sprite shader draws in front of the rest — in a large cloud they
-    // would otherwise sit inside it, hidden. 2-D has its depth bias by size instead.
+    // Coloured by score: the points the decision flags (score above the threshold) get a negative
+    // size; coloured by label, those labelled outliers (1). In 3-D the sprite shader draws the
+    // flagged ones in front of the rest — in a large cloud they would otherwise sit inside it,
+    // hidden (2-D has its depth bias by size instead); a translucent cloud (either) draws all of
+    // them in their own opaque pass (updatePasses), so a million faint inliers never fade them.
     vtkFloatArray* sizes = ctx.colouring->sizes();
     const FitResult* r = ctx.doc->result().get();
+    const Dataset& d = ctx.doc->dataset();
     const Eigen::Index n = sizes ? sizes->GetNumberOfTuples() : 0;
-    m_uniforms->front = !ctx.twoD && ctx.colourBy == ColourBy::Score && r && r->scores.size() == n && n > 0;
-    if (!m_uniforms->front)
+    const bool byScore = ctx.colourBy == ColourBy::Score && r && r->scores.size() == n && n > 0;
+    // Label colours: chosen, or what score colouring shows before there is a result.
+    const bool byLabel = !byScore && ctx.colourBy != ColourBy::Custom && ctx.colourBy != ColourBy::Cluster
+                         && d.hasLabels() && d.labels.size() == n && n > 0;
+    m_flagged = byScore || byLabel;
+    m_front3D = byScore && !ctx.twoD;
+    updatePasses();
+    if (!m_flagged)
         return sizes;
     m_sizes->DeepCopy(sizes);
     const double t = ctx.doc->threshold();
     for (Eigen::Index i = 0; i < n; ++i)
-        if (r->scores(i) > t)
+        if (byScore ? r->scores(i) > t : d.labels(i) == 1.0)
             m_sizes->SetValue(i, -m_sizes->GetValue(i));
     m_sizes->Modified(); // VTK's VBO cache keys on the array and its time stamp
     return m_sizes;

@@ -1,6 +1,9 @@
 #pragma once
 // The points as round sprites (shaders/points.*.glsl) coloured and sized per point, the top-k
-// rings and the selection highlight. The sprites are the view's pick target.
+// rings and the selection highlight. The sprites are the view's pick target. A dense cloud is drawn
+// translucent (display/PointSizing autoPointOpacity): VTK's translucent pass (depth writes off)
+// draws the unflagged sprites, and a second actor on the same data draws the flagged ones opaque
+// in the opaque pass, in front (their depth written first), so outliers never fade.
 #include "view/ViewLayer.h"
 
 #include "view/SpriteShader.h"
@@ -25,10 +28,18 @@ public:
     void setPointSize(float pixels);
     /// Level of detail: draw every k-th point (1 = all) until set back.
     void setLodStride(int k) { m_uniforms->lodStride = k; }
+    int lodStride() const { return m_uniforms->lodStride; }
+    /// Opacity of the unflagged sprites (1: one opaque pass, as for every small cloud).
+    void setOpacity(double alpha);
+    double opacity() const { return m_opacity; }
+    /// The opaque actor of the flagged sprites (visible while the cloud is translucent and some
+    /// points are flagged).
+    vtkActor* frontPoints() const { return m_front; }
 
 private:
     void updateTopK(const ViewContext& ctx);
     void updateSelection(const ViewContext& ctx);
+    void updatePasses();
     /// The colouring's sprite sizes, negated for the points to draw in front (3-D outliers).
     vtkFloatArray* frontSizes(const ViewContext& ctx);
 
@@ -40,6 +51,11 @@ private:
     vtkNew<vtkActor> m_top;
     vtkNew<SpriteUniforms> m_uniforms;
     vtkNew<vtkFloatArray> m_sizes; // frontSizes' copy
+    vtkNew<vtkActor> m_front;      // the flagged sprites of a translucent cloud
+    vtkNew<SpriteUniforms> m_frontUniforms;
+    double m_opacity = 1.0;
+    bool m_flagged = false;        // some sizes are negative (flagged points)
+    bool m_front3D = false;        // 3-D: the flagged points drawn in front even when opaque
 };
 
 } // namespace olens

@@ -17,6 +17,7 @@ void SpriteUniforms::Execute(vtkObject*, unsigned long, void* program)
         p->SetUniformf("olensDepthBias", depthBias);
         p->SetUniformf("olensFront", front ? 1.0f : 0.0f);
         p->SetUniformf("olensLodStride", static_cast<float>(lodStride));
+        p->SetUniformf("olensPass", static_cast<float>(pass));
     }
 }
 

@@ -23,6 +23,10 @@ public:
     float depthBias = 0.0f;
     bool front = false; ///< sprites with a negative size are drawn in front of all others
     int lodStride = 1;  ///< while the camera moves: draw every k-th point
+    /// Which sprites this actor draws: all, only those with a negative size (the flagged points,
+    /// the opaque pass of a translucent cloud) or only the others (its translucent pass).
+    enum class Pass { All, FrontOnly, BackOnly };
+    Pass pass = Pass::All;
 };
 
 /// A shader file from the resources (qt_add_resources of shaders/).

@@ -17,6 +17,8 @@
 #include "view/ColourBar.h"
 #include "view/PointColouring.h"
 
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
 #include <QAction>
 #include <QCheckBox>
 #include <QDockWidget>
@@ -230,6 +232,49 @@ private slots:
         QCOMPARE(QImage(path).size(), figure.size().scaled(o.size, Qt::KeepAspectRatio));
     }
 
+    void theFigureExportsWithATransparentBackground()
+    {
+        // As the main view's export (view/ViewExport::grabMatted): the figure's white becomes alpha 0,
+        // the panels' points, frames and text stay opaque and keep their colour. Independent
+        // check: every opaque pixel of the transparent PNG equals the same pixel of the ordinary
+        // (white) export.
+        CompareView* cv = w.compareView();
+        const QImage onWhite = cv->figureImage().convertToFormat(QImage::Format_RGB32);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("compare-transparent.png");
+        const auto targets = ExportFigureReaction::targets(&w);
+        FigureOptions o;
+        o.transparent = true;
+        QCOMPARE(ExportFigureReaction::save(&w, targets.front(), o, path), QString());
+        const QImage read = QImage(path).convertToFormat(QImage::Format_ARGB32);
+        QVERIFY(!read.isNull());
+        QCOMPARE(read.size(), onWhite.size());
+        QVERIFY(read.hasAlphaChannel());
+        // The figure's margin (top left, outside every panel) is background.
+        QCOMPARE(qAlpha(read.pixel(1, 1)), 0);
+        // Panel 0: its view's rectangle in figure pixels (the figure fills the page under the strip).
+        const QPoint at = cv->panelView(0)->mapTo(cv, QPoint(0, 0)) - QPoint(0, cv->height() - cv->figureSize().height());
+        const QRect panel(at * cv->devicePixelRatioF(), cv->panelView(0)->size() * cv->devicePixelRatioF());
+        QVERIFY(read.rect().contains(panel));
+        long opaque = 0, clear = 0, mismatched = 0;
+        for (int y = panel.top(); y <= panel.bottom(); ++y)
+            for (int x = panel.left(); x <= panel.right(); ++x) {
+                const QRgb c = read.pixel(x, y);
+                clear += qAlpha(c) == 0 ? 1 : 0;
+                if (qAlpha(c) < 255)
+                    continue;
+                ++opaque;
+                if (test::colourDistance(c | 0xff000000u, onWhite.pixel(x, y)) > 6)
+                    ++mismatched;
+            }
+        // 300 points of about 6 px and more, the axes frame and its labels: thousands of opaque pixels.
+        QVERIFY2(opaque > 1000, qPrintable(QString::number(opaque)));
+        QVERIFY2(clear > 0, "the panel's margin around the plot is transparent too");
+        QVERIFY2(mismatched <= opaque / 100, qPrintable(QString("%1 of %2").arg(mismatched).arg(opaque)));
+        // The figure is white again on screen afterwards.
+        QCOMPARE(QColor(cv->figureImage().pixel(1, 1)), QColor(Qt::white));
+    }
+
     void ninePanelsOfWideDataStayReadable()
     {
         // Two moons are about 1.5× wider than tall: 3 × 3 cells (wide) show them larger than
@@ -257,6 +302,51 @@ private slots:
                      qPrintable(QString("%1: %2 px in %3").arg(text).arg(QFontMetrics(bold).horizontalAdvance(text))
                                     .arg(label->width())));
         }
+    }
+
+    void theStripIsReadableAt1024x600()
+    {
+        // Every control of the toolbar strip shows its whole text in a 1024 × 600 window (and at
+        // 1280 × 720), inside the page, without a horizontal scroll bar; the status line shows
+        // whole or elided with "…" and its full text as the tooltip — never cut mid-word.
+        CompareView* cv = w.compareView();
+        QWidget* figure = cv->key()->parentWidget();
+        auto* scroll = w.findChild<QScrollArea*>("CompareScroll");
+        auto* status = cv->findChild<QLabel*>("CompareStatus");
+        QVERIFY(status);
+        for (const QSize size : {QSize(1024, 600), QSize(1280, 720)}) {
+            w.resize(size);
+            QTRY_VERIFY_WITH_TIMEOUT(w.size() == size && cv->width() <= size.width(), 5000);
+            QTest::qWait(100); // the layout pass after the resize
+            const QString at = QString("%1x%2").arg(size.width()).arg(size.height());
+            QVERIFY2(!scroll->horizontalScrollBar()->isVisible(), qPrintable(at));
+            int controls = 0;
+            for (QWidget* c : cv->findChildren<QWidget*>()) {
+                if (!c->isVisible() || figure->isAncestorOf(c) || c == figure || c == status)
+                    continue;
+                if (!qobject_cast<QAbstractButton*>(c) && !qobject_cast<QLabel*>(c) && !qobject_cast<QAbstractSpinBox*>(c))
+                    continue;
+                ++controls;
+                const QRect r(c->mapTo(cv, QPoint(0, 0)), c->size());
+                const QString name = c->metaObject()->className() + QString(" '%1'").arg(
+                    qobject_cast<QAbstractButton*>(c) ? qobject_cast<QAbstractButton*>(c)->text()
+                    : qobject_cast<QLabel*>(c)       ? qobject_cast<QLabel*>(c)->text() : QString());
+                QVERIFY2(scroll->viewport()->rect().contains(QRect(c->mapTo(scroll->viewport(), QPoint(0, 0)), c->size())),
+                         qPrintable(at + ": " + name + " outside the page"));
+                QVERIFY2(r.width() >= c->sizeHint().width(), qPrintable(QString("%1: %2 %3 px of %4").arg(at, name)
+                                                                      .arg(r.width()).arg(c->sizeHint().width())));
+            }
+            QVERIFY2(controls >= 7, qPrintable(QString::number(controls))); // 4 buttons, check box, label, spin box
+            const QString text = status->text();
+            QVERIFY(!text.isEmpty());
+            QVERIFY2(status->fontMetrics().horizontalAdvance(text) <= status->width(),
+                     qPrintable(QString("%1: '%2' is %3 px in %4").arg(at, text).arg(status->fontMetrics().horizontalAdvance(text))
+                                    .arg(status->width())));
+            QVERIFY(status->mapTo(cv, QPoint(status->width(), 0)).x() <= cv->width());
+            if (text.endsWith(QChar(0x2026)))
+                QVERIFY(status->toolTip().startsWith(text.chopped(1)));
+        }
+        QCOMPARE(w.size(), QSize(1280, 720));
     }
 
     void theProjectionNoteIsSaidOnce()

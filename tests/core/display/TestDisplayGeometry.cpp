@@ -7,6 +7,7 @@
 #include "base/Errors.h"
 
 #include "display/PointSizing.h"
+#include "base/Rng.h"
 
 #include <QtTest>
 #include <cmath>
@@ -68,6 +69,97 @@ private slots:
         QVERIFY(autoPointSize(20000, area) < autoPointSize(10000, area));
         QCOMPARE(autoPointSize(0, area), kMaxAutoPointSize);
         QCOMPARE(autoPointSize(10, 0.0), kMaxAutoPointSize);
+    }
+    void autoPointOpacityShowsDensity()
+    {
+        // The mean overdraw D = n·π s²/4 / area; α = 1/D, so the sprites over a pixel of mean
+        // density sum to one opaque sprite: coverage 1 − (1 − α)^D.
+        const double area = 700.0 * 600.0;
+        // Teaching clouds (the automatic size aims at D = 1/4) and any D ≤ 1 stay opaque.
+        QCOMPARE(autoPointOpacity(300, area, autoPointSize(300, area)), 1.0);
+        QCOMPARE(autoPointOpacity(20000, area, autoPointSize(20000, area)), 1.0);
+        const double s1 = std::sqrt(4.0 * area / M_PI / 5000.0); // D = 1 exactly at n = 5000
+        QVERIFY(near(autoPointOpacity(5000, area, s1), 1.0));
+        QVERIFY(near(autoPointOpacity(10000, area, s1), 0.5));
+        // 1M points at the smallest sprite on a 700 × 600 box: D = 1e6·π/420 000 ≈ 7.48.
+        const double d = 1e6 * M_PI * 4.0 / 4.0 / area;
+        const double a = autoPointOpacity(1000000, area, 2.0);
+        QVERIFY(near(a, 1.0 / d));
+        // A pixel of mean density is covered to about 1 − 1/e, three times the mean to about 95 %,
+        // a third of it to about 28 %: shade, not a solid blob.
+        const double mean = 1.0 - std::pow(1.0 - a, d);
+        QVERIFY2(mean > 0.6 && mean < 0.68, qPrintable(QString::number(mean)));
+        QVERIFY(1.0 - std::pow(1.0 - a, 3 * d) > 0.93);
+        QVERIFY(1.0 - std::pow(1.0 - a, d / 3) < 0.32);
+        // Inversely proportional to n and to s², proportional to the area (zoom) until clamped.
+        QVERIFY(near(autoPointOpacity(2000000, area, 2.0), a / 2));
+        QVERIFY(near(autoPointOpacity(1000000, 2 * area, 2.0), 2 * a));
+        QVERIFY(near(autoPointOpacity(1000000, area, 4.0), a / 4));
+        // Level of detail: every 5th point of 1M drawn is 200 000 points, five times as opaque.
+        QVERIFY(near(autoPointOpacity(1000000 / lodStride(1000000), area, 2.0), 5 * a));
+        // Never fainter than an 8-bit framebuffer can blend; degenerate input: opaque.
+        QCOMPARE(autoPointOpacity(100000000, area, 2.0), kMinPointOpacity);
+        QCOMPARE(autoPointOpacity(0, area, 2.0), 1.0);
+        QCOMPARE(autoPointOpacity(1000, 0.0, 2.0), 1.0);
+        QCOMPARE(autoPointOpacity(1000, area, 0.0), 1.0);
+    }
+    void screenDensityIsTheDensityAroundATypicalPoint()
+    {
+        // Samples of m = 20 000 screen positions standing for n = 1M points; analytic densities.
+        const int m = 20000;
+        const std::int64_t n = 1000000;
+        Rng rng(3);
+        // A uniform 300 × 300 square: ρ = n / 90 000.
+        Eigen::MatrixX2d sq(m, 2);
+        for (int i = 0; i < m; ++i)
+            sq.row(i) << rng.uniform(0.0, 300.0), rng.uniform(0.0, 300.0);
+        const double uniform = screenDensity(sq, n, 8.0);
+        QVERIFY2(std::abs(uniform / (1e6 / 90000.0) - 1.0) < 0.05, qPrintable(QString::number(uniform)));
+        QVERIFY(near(autoPointOpacity(1e6 / 90000.0, 2.0), autoPointOpacity(n, 90000.0, 2.0)));
+        // A ring 100 ≤ r ≤ 150 (a torus from above): ρ = n / (π (150² − 100²)), 2.9 times the
+        // density over its 300 × 300 bounding box.
+        Eigen::MatrixX2d ring(m, 2);
+        for (int i = 0; i < m; ++i) {
+            const double r = std::sqrt(rng.uniform(100.0 * 100.0, 150.0 * 150.0)), t = rng.uniform(0.0, 2 * M_PI);
+            ring.row(i) << 150.0 + r * std::cos(t), 150.0 + r * std::sin(t);
+        }
+        const double annulus = 1e6 / (M_PI * (150.0 * 150.0 - 100.0 * 100.0));
+        const double dense = screenDensity(ring, n, 8.0);
+        QVERIFY2(std::abs(dense / annulus - 1.0) < 0.06, qPrintable(QString("%1 vs %2").arg(dense).arg(annulus)));
+        // Two squares: 3/4 of the points in 100 × 100, 1/4 in 200 × 200 far away. A typical point
+        // sees ρ = 3/4 ρ₁ + 1/4 ρ₂ (the point-weighted mean), ρ₁ = 0.75 n / 10⁴, ρ₂ = 0.25 n / 4·10⁴.
+        Eigen::MatrixX2d two(m, 2);
+        for (int i = 0; i < m; ++i) {
+            if (i % 4 != 3)
+                two.row(i) << rng.uniform(0.0, 100.0), rng.uniform(0.0, 100.0);
+            else
+                two.row(i) << 1000.0 + rng.uniform(0.0, 200.0), rng.uniform(0.0, 200.0);
+        }
+        const double mixed = 0.75 * (0.75e6 / 1e4) + 0.25 * (0.25e6 / 4e4);
+        const double est = screenDensity(two, n, 8.0);
+        QVERIFY2(std::abs(est / mixed - 1.0) < 0.06, qPrintable(QString("%1 vs %2").arg(est).arg(mixed)));
+        // Invariant to where the cloud is on screen (cells are a partition, not the box).
+        Eigen::MatrixX2d moved = sq;
+        moved.col(0).array() += 12345.6;
+        moved.col(1).array() -= 777.7;
+        QVERIFY(std::abs(screenDensity(moved, n, 8.0) / uniform - 1.0) < 0.05);
+        // The view's rule: opaque while the automatic size can still shrink (up to 90 000 / 4π ≈
+        // 7 162 points on 300 × 300 px, however concentrated: a 20× denser ring), by density at
+        // 2 px (1M: the ring's).
+        QCOMPARE(cloudOpacity(300, 90000.0, 20 * dense * 300 / 1e6), 1.0);
+        QCOMPARE(cloudOpacity(7000, 90000.0, 20 * dense * 7000 / 1e6), 1.0);
+        // Just past the switch the opacity leaves 1 continuously ((wanted / 2 px)², not the
+        // concentrated ring's 1/D ≈ 0.1), and the density rule takes over for large n.
+        const double at = cloudOpacity(7300, 90000.0, 20 * dense * 7300 / 1e6);
+        QVERIFY2(at < 1.0 && at > 0.95, qPrintable(QString::number(at)));
+        QVERIFY(near(at, 90000.0 / (M_PI * 7300) / 4.0));
+        QVERIFY(near(cloudOpacity(n, 90000.0, dense), autoPointOpacity(dense, 2.0)));
+        QVERIFY(near(cloudOpacity(n, 90000.0, dense, 2.0), autoPointOpacity(dense, 4.0)));
+        QVERIFY(cloudOpacity(n, 90000.0, dense) < 0.1);
+        // Degenerate input.
+        QCOMPARE(screenDensity(Eigen::MatrixX2d(1, 2), n, 8.0), 0.0);
+        QCOMPARE(screenDensity(sq, 0, 8.0), 0.0);
+        QCOMPARE(autoPointOpacity(0.0, 2.0), 1.0);
     }
     void gridAroundWidensTheBoxByTheMargin()
     {

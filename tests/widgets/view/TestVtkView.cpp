@@ -252,6 +252,122 @@ private slots:
         QCOMPARE(dragging.count(), 2);
     }
 
+    void denseCloudsAreTranslucentAndFlaggedPointsStayOpaque()
+    {
+        // A uniform 2-D square of n points at the automatic (smallest) sprite size: the layer's
+        // opacity is display/PointSizing's autoPointOpacity of n, the square's area on screen and
+        // the sprite size; 1 for a small cloud; halved by twice the points; raised while a drag
+        // draws fewer (the level of detail). Drawn, the square is shade, not a solid blob: against the same
+        // sprites drawn opaque (a set size of 2 px, the old look) a box of pixels is darkened only
+        // by 1 − E[(1 − α)^K] = 1 − exp(−αD) ≈ 1 − 1/e of it (K ~ Poisson(D) sprites over a
+        // pixel, α = 1/D). The one flagged point keeps its colour, opaque, in front.
+        const auto square = [](int n) {
+            Dataset d;
+            d.source = "square";
+            d.featureNames = {"x", "y"};
+            d.X.resize(n, 2);
+            Rng rng(11);
+            for (int i = 0; i < n; ++i)
+                d.X.row(i) << rng.uniform(), rng.uniform();
+            d.X.row(n - 1) << 0.5, 0.5;
+            return d;
+        };
+        DataDocument doc;
+        CloudView view(&doc);
+        view.resize(420, 360);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const auto expected = [&](Eigen::Index n) {
+            // The square's corners on screen, in device pixels.
+            const qreal dpr = view.devicePixelRatioF();
+            const QPointF a = view.worldToWidget(view.displayPoints().col(0).minCoeff(), view.displayPoints().col(1).minCoeff(), 0.0);
+            const QPointF b = view.worldToWidget(view.displayPoints().col(0).maxCoeff(), view.displayPoints().col(1).maxCoeff(), 0.0);
+            const double area = std::abs(b.x() - a.x()) * dpr * std::abs(b.y() - a.y()) * dpr;
+            return autoPointOpacity(n, area, view.effectivePointSize());
+        };
+        doc.setDataset(square(2000), "square.csv");
+        view.grabImage();
+        QCOMPARE(view.pointOpacity(), 1.0);
+
+        const int n = 300000;
+        doc.setDataset(square(n), "square.csv");
+        QCOMPARE(view.mode(), VtkView::Mode::View2D);
+        QImage translucent = view.grabImage();
+        const double alpha = view.pointOpacity();
+        QVERIFY2(alpha > 0.05 && alpha < 0.3, qPrintable(QString::number(alpha)));
+        // (The view estimates the density around a typical point from a sample: within a few %.)
+        QVERIFY2(std::abs(alpha - expected(n)) < 0.06 * alpha, qPrintable(QString("%1 vs %2").arg(alpha).arg(expected(n))));
+
+        // Shade: a 40 × 40 box around (0.25, 0.25), darkening against the opaque drawing.
+        const auto darkness = [&](const QImage& img) {
+            const QPointF w = view.worldToWidget(view.displayPoints().col(0).minCoeff() * 0.75 + view.displayPoints().col(0).maxCoeff() * 0.25,
+                                                 view.displayPoints().col(1).minCoeff() * 0.75 + view.displayPoints().col(1).maxCoeff() * 0.25, 0.0);
+            const QPoint p(int(w.x() * img.width() / view.width()), int(w.y() * img.height() / view.height()));
+            double sum = 0.0;
+            for (int y = p.y() - 20; y < p.y() + 20; ++y)
+                for (int x = p.x() - 20; x < p.x() + 20; ++x)
+                    sum += 255.0 - qGray(img.pixel(x, y));
+            return sum / 1600.0;
+        };
+        // Without a result every sprite has one colour (no label column): shade is coverage alone.
+        const double shaded = darkness(translucent);
+        view.setPointSize(2.0); // the same 2 px sprites, opaque
+        const QImage opaque = view.grabImage();
+        QCOMPARE(view.pointOpacity(), 1.0);
+        const double ratio = shaded / darkness(opaque);
+        QVERIFY2(ratio > 0.45 && ratio < 0.8, qPrintable(QString("darkening %1 of the opaque cloud's (1 - 1/e = 0.63)").arg(ratio)));
+        view.setPointSize(0.0); // automatic again
+        view.grabImage();
+        QVERIFY(std::abs(view.pointOpacity() - alpha) < 1e-9);
+
+        // A result flags the centre point (score 1 over a threshold of 0.5; the rest 0.1–0.3).
+        auto result = std::make_shared<FitResult>();
+        result->scores = Eigen::VectorXd::Constant(n, 0.1);
+        for (int i = 0; i < n; ++i)
+            result->scores(i) = 0.1 + 0.2 * (i % 5) / 4.0;
+        result->scores(n - 1) = 1.0;
+        result->threshold = 0.5;
+        result->outlier = (result->scores.array() > 0.5).cast<int>();
+        result->detectorId = "hand";
+        doc.setResult(result);
+        translucent = view.grabImage();
+        QVERIFY(view.pointOpacity() < 1.0);
+        const QPoint c = devicePixel(view, n - 1, translucent);
+        const QRgb flagged = view.pointColours()[static_cast<std::size_t>(n - 1)];
+        // Its sprite (3.6 px: 2 px × 1.8 for the top score) has a dark rim: the best of the pixels
+        // around its centre shows its colour.
+        const auto nearest = [&](const QImage& img) {
+            int best = 1000;
+            for (int y = c.y() - 1; y <= c.y() + 1; ++y)
+                for (int x = c.x() - 1; x <= c.x() + 1; ++x)
+                    best = std::min(best, test::colourDistance(img.pixel(x, y), flagged));
+            return best;
+        };
+        QVERIFY2(nearest(translucent) < 40, qPrintable(QString("flagged colour %1 at best %2 away").arg(flagged, 0, 16).arg(nearest(translucent))));
+
+        // Twice the points: half the opacity (unclamped here).
+        doc.setDataset(square(2 * n), "square.csv");
+        view.grabImage();
+        QVERIFY2(std::abs(view.pointOpacity() - expected(2 * n)) < 0.06 * view.pointOpacity(), qPrintable(QString::number(view.pointOpacity())));
+        QVERIFY(std::abs(view.pointOpacity() - alpha / 2) < 0.06 * alpha);
+        // While a drag draws every k-th point (level of detail: k = 3, 200 000 drawn) the opacity
+        // is that of the points drawn (3 × as opaque), and returns on release.
+        const int k = lodStride(2 * n);
+        QCOMPARE(k, 3);
+        const QPoint from(view.width() / 2, view.height() / 2);
+        QTest::mousePress(&view, Qt::LeftButton, {}, from);
+        QMouseEvent move(QEvent::MouseMove, QPointF(from + QPoint(2, 0)), view.mapToGlobal(QPointF(from + QPoint(2, 0))),
+                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&view, &move);
+        view.grabImage();
+        QVERIFY2(std::abs(view.pointOpacity() - expected((2 * n + k - 1) / k)) < 0.06 * view.pointOpacity(),
+                 qPrintable(QString::number(view.pointOpacity())));
+        QVERIFY(std::abs(view.pointOpacity() - 1.5 * alpha) < 0.1 * alpha);
+        QTest::mouseRelease(&view, Qt::LeftButton, {}, from + QPoint(2, 0));
+        view.grabImage();
+        QVERIFY(std::abs(view.pointOpacity() - alpha / 2) < 0.06 * alpha);
+    }
+
     void clickPicksThePointUnderTheCursor()
     {
         DataDocument doc;
