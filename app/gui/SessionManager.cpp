@@ -34,6 +34,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -174,6 +175,7 @@ void SessionManager::reportProblem(const QString& text)
 
 SessionManager::~SessionManager()
 {
+    m_closing = true; // inside the window's teardown: report nothing to its (dying) log
     markCleanExit();
 }
 
@@ -181,7 +183,9 @@ void SessionManager::markCleanExit()
 {
     if (!m_owner)
         return;
-    // The file being written is completed; no queued save starts (the window may be half gone).
+    // The file being written is completed; no queued save starts (the window may be half gone, and
+    // the state it would save is this run's last, already in the save being written but for edits
+    // of the last second or so).
     m_saveQueued = false;
     waitForAutosave();
     QFile::remove(dirtyMarker(m_dir)); // the autosave stays: File → Restore autosave
@@ -457,8 +461,10 @@ bool SessionManager::autosave()
     m_debounce.stop();
     if (!m_owner || m_window->document()->isEmpty())
         return false;
-    if (m_saving.isRunning()) {
-        m_saveQueued = true; // one more save when this one ends, with the state of then
+    if (m_startedSave != m_handledSave) {
+        // One is being written, or written but its result not yet handled (setFuture would drop that
+        // pending result): one more save when it is handled, with the state of then.
+        m_saveQueued = true;
         return true;
     }
     // Cheap here (the data are copied, 24 MB at a million 3-D points); the model's JSON (knn keeps
@@ -501,7 +507,9 @@ void SessionManager::autosaveFinished()
         return;
     m_handledSave = m_startedSave;
     const QString error = m_saving.result();
-    if (!error.isEmpty()) {
+    if (!error.isEmpty() && m_closing) {
+        std::fprintf(stderr, "outlierlens: autosave failed: %s\n", qPrintable(error)); // the window is going
+    } else if (!error.isEmpty()) {
         reportProblem(tr("autosave failed, crash recovery is off until it works again: %1").arg(error));
     } else {
         m_problemReported = false; // a later failure is news again

@@ -104,6 +104,7 @@ private:
     void autosaveFinished();
     QFutureWatcher<QString> m_saving; // the autosave being written; result: an error or empty
     bool m_saveQueued = false;
+    bool m_closing = false;
     int m_startedSave = 0, m_handledSave = 0; // autosaves started / whose result was handled
     QElapsedTimer m_saveClock;
     QTimer m_timer;

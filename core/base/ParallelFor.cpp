@@ -18,7 +18,8 @@ int environmentThreads()
     static const int value = [] {
         const char* s = std::getenv("OLENS_THREADS");
         const int fromEnv = s ? std::atoi(s) : 0;
-        return fromEnv >= 1 ? fromEnv : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        return fromEnv >= 1 ? std::min(fromEnv, 4 * cores) : cores; // a typo like 100000 must not spawn that many
     }();
     return value;
 }

@@ -64,34 +64,33 @@ Eigen::VectorXd KnnDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     // other parts then stop at their next check.
     std::atomic<bool> stop{false};
     parallelFor(n, kMinRowsPerThread, [&](std::int64_t begin, std::int64_t end) {
-        std::vector<Eigen::Index> idx(kk);
-        std::vector<double> d2(kk);
-        for (Eigen::Index i = begin; i < end; ++i) {
-            if ((i & 255) == 0) {
-                if (begin == 0) {
-                    try {
+        try {
+            std::vector<Eigen::Index> idx(kk);
+            std::vector<double> d2(kk);
+            for (Eigen::Index i = begin; i < end; ++i) {
+                if ((i & 255) == 0) {
+                    if (stop)
+                        return;
+                    if (begin == 0) // the parts are equal: the first one's share done is everyone's
                         progress.report(0.5 + 0.5 * static_cast<double>(i) / static_cast<double>(end),
                                         "scoring training points");
-                    } catch (...) {
-                        stop = true;
-                        throw;
+                }
+                index->nearest(index->points().col(i).data(), kk, idx.data(), d2.data());
+                int seen = 0;
+                double kth = d2[kk - 1];
+                for (std::size_t j = 0; j < kk; ++j) {
+                    if (idx[j] == i)
+                        continue;
+                    if (++seen == k) {
+                        kth = d2[j];
+                        break;
                     }
-                } else if (stop) {
-                    return;
                 }
+                train(i) = std::sqrt(std::max(0.0, kth));
             }
-            index->nearest(index->points().col(i).data(), kk, idx.data(), d2.data());
-            int seen = 0;
-            double kth = d2[kk - 1];
-            for (std::size_t j = 0; j < kk; ++j) {
-                if (idx[j] == i)
-                    continue;
-                if (++seen == k) {
-                    kth = d2[j];
-                    break;
-                }
-            }
-            train(i) = std::sqrt(std::max(0.0, kth));
+        } catch (...) { // cancelled (part 0) or failed: the other parts stop at their next check
+            stop = true;
+            throw;
         }
     });
     m_index = std::move(index);
