@@ -8,9 +8,9 @@ loaded; Python peers: time.perf_counter() around the same work in the same Pytho
 before the clock starts; ELKI: its own -time figures, index build + algorithm, parsing excluded).
 A task without a peer states the issue's target instead ("target ≤ 5 s: met / not met").
 
-GUI rows (--gui, a GUI build): wall clock of whole processes, the GUI (under a private Xvfb
-1600x1000x24, started once, not timed) against `outlierlens-cli evaluate` of the same build, alternately;
-ratio = GUI / CLI. Skipped, with a message, when the GUI binary or Xvfb is missing.
+GUI rows (--gui, a GUI build): the GUI (under a private Xvfb 1600x1000x24, started once, not timed)
+from process start to the screenshot written / the first frame, by the app's own --timings, against
+the wall clock of `outlierlens-cli evaluate` of the same build, alternately; ratio = GUI / CLI. Skipped, with a message, when the GUI binary or Xvfb is missing.
 
 Writes docs/peers.json and the "Peers" section of docs/benchmarks.md.
 
@@ -483,7 +483,8 @@ def main():
              "Medians of %d alternating runs on %s, %d cores, %s, load average at the start %.2f / %.2f / %.2f "
              "(1 / 5 / 15 min); NumPy %s on %s. Times are the programs' own timers (fit + scores of the training "
              "rows, data already loaded). Ratio = peer / OutlierLens (> 1: OutlierLens is faster). GUI rows: "
-             "wall clock of whole processes (GUI under Xvfb 1600×1000, Mesa llvmpipe), ratio = GUI / CLI."
+             "process start to the screenshot / first frame by the app's --timings (under Xvfb 1600×1000, Mesa "
+             "llvmpipe) against the CLI's whole-process wall clock, ratio = GUI / CLI."
              % (a.runs, machine["cpu"], machine["cores"], machine["date"], *load_at_start, machine["numpy"],
                 machine["blas"]), ""]
     if load_at_start[0] > 0.5:
