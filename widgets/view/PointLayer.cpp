@@ -23,37 +23,36 @@
 
 namespace olens {
 
-PointLayer::PointLayer(std::shared_ptr<float> sizeScale)
+namespace {
+
+/// A sprite actor on the layer's points: direct RGBA colours per point, round anti-aliased
+/// sprites with an outline sized per point (shaders/points.*.glsl), its own mapper and uniforms.
+void setUpSpriteActor(vtkActor* actor, vtkPolyData* poly, SpriteUniforms* uniforms)
 {
     vtkNew<vtkPolyDataMapper> mapper;
-    mapper->SetInputData(m_poly);
+    mapper->SetInputData(poly);
     mapper->SetScalarModeToUsePointData();
     mapper->SetColorModeToDirectScalars();
-    m_points->SetMapper(mapper);
-    m_points->GetProperty()->SetRepresentationToPoints();
-    m_points->GetProperty()->SetPointSize(9);
-    m_points->GetProperty()->LightingOff();
-    // Round anti-aliased sprites with an outline, sized per point (shaders/points.*.glsl).
-    m_uniforms->sizeScale = sizeScale;
-    installSpriteVertexShader(m_points, mapper, m_uniforms);
-    m_points->GetShaderProperty()->AddFragmentShaderReplacement("//VTK::Light::Impl", true,
-                                                               spriteShaderText("points.frag.impl.glsl"), false);
+    actor->SetMapper(mapper);
+    actor->GetProperty()->SetRepresentationToPoints();
+    actor->GetProperty()->SetPointSize(9);
+    actor->GetProperty()->LightingOff();
+    installSpriteVertexShader(actor, mapper, uniforms);
+    actor->GetShaderProperty()->AddFragmentShaderReplacement("//VTK::Light::Impl", true,
+                                                            spriteShaderText("points.frag.impl.glsl"), false);
+}
 
+} // namespace
+
+PointLayer::PointLayer(std::shared_ptr<float> sizeScale)
+{
+    m_uniforms->sizeScale = sizeScale;
+    setUpSpriteActor(m_points, m_poly, m_uniforms);
     // The same sprites (same data, own mapper: own uniforms) for the flagged points' opaque pass.
-    vtkNew<vtkPolyDataMapper> frontMapper;
-    frontMapper->SetInputData(m_poly);
-    frontMapper->SetScalarModeToUsePointData();
-    frontMapper->SetColorModeToDirectScalars();
-    m_front->SetMapper(frontMapper);
-    m_front->GetProperty()->SetRepresentationToPoints();
-    m_front->GetProperty()->SetPointSize(9);
-    m_front->GetProperty()->LightingOff();
     m_frontUniforms->sizeScale = sizeScale;
     m_frontUniforms->front = true;
     m_frontUniforms->pass = SpriteUniforms::Pass::FrontOnly;
-    installSpriteVertexShader(m_front, frontMapper, m_frontUniforms);
-    m_front->GetShaderProperty()->AddFragmentShaderReplacement("//VTK::Light::Impl", true,
-                                                              spriteShaderText("points.frag.impl.glsl"), false);
+    setUpSpriteActor(m_front, m_poly, m_frontUniforms);
     m_front->PickableOff();
     m_front->VisibilityOff();
 

@@ -147,6 +147,32 @@ Quadric composeWithIsometry(const Quadric& f, const Eigen::MatrixXd& Q, const Ei
     return g;
 }
 
+namespace {
+
+/// The isometry ṽ ↔ A of sec. 4.3 written into existing storage (no allocation per training step).
+void hsToMatrixInto(const Eigen::Ref<const Eigen::VectorXd>& v, int d, Eigen::Ref<Eigen::MatrixXd> A)
+{
+    Eigen::Index idx = 0;
+    for (int i = 0; i < d; ++i)
+        for (int j = i; j < d; ++j, ++idx) {
+            if (i == j)
+                A(i, i) = v(idx);
+            else
+                A(i, j) = A(j, i) = v(idx) / kSqrt2; // ṽ holds α_ij/√2 = √2·A_ij (sec. 4.3)
+        }
+}
+
+void matrixToHsInto(const Eigen::Ref<const Eigen::MatrixXd>& M, Eigen::Ref<Eigen::VectorXd> v)
+{
+    const auto d = static_cast<int>(M.rows());
+    Eigen::Index idx = 0;
+    for (int i = 0; i < d; ++i)
+        for (int j = i; j < d; ++j, ++idx)
+            v(idx) = i == j ? M(i, i) : (M(i, j) + M(j, i)) / kSqrt2;
+}
+
+} // namespace
+
 // ---- the Q-FULL objective ----------------------------------------------------------------------
 
 QuadricsObjective::QuadricsObjective(int dim, int quadrics, QuadricDistance distance, double lambda)
@@ -159,25 +185,14 @@ QuadricsObjective::QuadricsObjective(int dim, int quadrics, QuadricDistance dist
 Eigen::MatrixXd QuadricsObjective::hsToMatrix(const Eigen::Ref<const Eigen::VectorXd>& v, int dim)
 {
     Eigen::MatrixXd A(dim, dim);
-    Eigen::Index idx = 0;
-    for (int i = 0; i < dim; ++i)
-        for (int j = i; j < dim; ++j, ++idx) {
-            if (i == j)
-                A(i, i) = v(idx);
-            else
-                A(i, j) = A(j, i) = v(idx) / kSqrt2; // ṽ holds α_ij/√2 = √2·A_ij (sec. 4.3)
-        }
+    hsToMatrixInto(v, dim, A);
     return A;
 }
 
 Eigen::VectorXd QuadricsObjective::matrixToHs(const Eigen::MatrixXd& M)
 {
-    const auto d = static_cast<int>(M.rows());
-    Eigen::VectorXd v(hsSize(d));
-    Eigen::Index idx = 0;
-    for (int i = 0; i < d; ++i)
-        for (int j = i; j < d; ++j, ++idx)
-            v(idx) = i == j ? M(i, i) : (M(i, j) + M(j, i)) / kSqrt2;
+    Eigen::VectorXd v(hsSize(static_cast<int>(M.rows())));
+    matrixToHsInto(M, v);
     return v;
 }
 
@@ -213,31 +228,6 @@ Eigen::VectorXd QuadricsObjective::fromQuadrics(const std::vector<Quadric>& quad
 }
 
 namespace {
-
-/// hsToMatrix written into a d×d block (no allocation per step).
-void hsToMatrixInto(const Eigen::Ref<const Eigen::VectorXd>& v, int d, Eigen::Ref<Eigen::MatrixXd> A)
-{
-    constexpr double kInvSqrt2 = 1.0 / kSqrt2;
-    Eigen::Index idx = 0;
-    for (int i = 0; i < d; ++i)
-        for (int j = i; j < d; ++j, ++idx) {
-            if (i == j)
-                A(i, i) = v(idx);
-            else
-                A(i, j) = A(j, i) = v(idx) * kInvSqrt2;
-        }
-}
-
-/// matrixToHs written into a vector block.
-void matrixToHsInto(const Eigen::Ref<const Eigen::MatrixXd>& M, Eigen::Ref<Eigen::VectorXd> v)
-{
-    constexpr double kInvSqrt2 = 1.0 / kSqrt2;
-    const auto d = static_cast<int>(M.rows());
-    Eigen::Index idx = 0;
-    for (int i = 0; i < d; ++i)
-        for (int j = i; j < d; ++j, ++idx)
-            v(idx) = i == j ? M(i, i) : (M(i, j) + M(j, i)) * kInvSqrt2;
-}
 
 /// The quadrics are processed in groups of this many, each group with its own products (B × d
 /// times d × 5d). The grouping is fixed, so the threads only decide which thread runs a group and
