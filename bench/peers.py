@@ -299,7 +299,7 @@ def gui_rows(tasks, a):
             for k, v in t["params"].items():
                 clicmd += ["--param", "%s=%s" % (k, v)]
             gs, cs, trained, err = [], [], [], None
-            walls, timelines, stalls = [], [], []
+            walls, timelines, stalls, frames = [], [], [], []
             for r in range(a.runs):
                 s, pr = wall(gui, env)
                 if pr.returncode != 0 or not os.path.exists(shot):
@@ -307,9 +307,11 @@ def gui_rows(tasks, a):
                     break
                 os.remove(shot)
                 marks = list(re.finditer(r"\[timings\] ([0-9.]+) s ([^(\n]+?)"
-                                         r"(?: \(longest GUI-thread stall before it: ([0-9]+) ms\))?$", pr.stderr, re.M))
+                                         r"(?: \(longest GUI-thread stall before it: ([0-9]+) ms"
+                                         r"(?:; 3-D view frames drawn: ([0-9]+))?\))?$", pr.stderr, re.M))
                 timeline = {m.group(2): float(m.group(1)) for m in marks}
                 stalls.append({m.group(2): int(m.group(3)) for m in marks if m.group(3) is not None})
+                frames.append({m.group(2): int(m.group(4)) for m in marks if m.group(4) is not None})
                 timelines.append(timeline)
                 walls.append(s)
                 # What the user waits for, from process start (the app's own clock): the first frame,
@@ -342,7 +344,8 @@ def gui_rows(tasks, a):
                 row["outlierlens"] = {"median_seconds": statistics.median(gs), "seconds": gs,
                                       "clock": "process start to %s (--timings)" % mark,
                                       "process_wall_seconds": walls, "timelines": timelines,
-                                      "longest_gui_stall_ms_before_mark": stalls}
+                                      "longest_gui_stall_ms_before_mark": stalls,
+                                      "view_frames_drawn_at_mark": frames}
                 if trained:
                     row["outlierlens"]["gui_training_seconds"] = trained
                 if cs:

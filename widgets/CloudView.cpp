@@ -73,7 +73,7 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     connect(this, &VtkView::cameraDragging, this, [this](bool dragging) {
         m_pointLayer->setLodStride(dragging ? lodStride(m_display.rows()) : 1);
         if (!dragging)
-            update();
+            scheduleRender();
     });
 
     connect(m_doc, &DataDocument::datasetChanged, this, [this] {
@@ -92,9 +92,10 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
         }
         if (m_showReconstruction)
             refreshPositions();
+        requestField(); // first: the worker computes while the points are recoloured
+        holdRepaintForField();
         recolour();
         updateLayers(ViewLayer::TopK);
-        requestField();
     });
     connect(m_doc, &DataDocument::thresholdChanged, this, [this] {
         if (m_panelStyle.decisionOnly)
@@ -124,6 +125,7 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     connect(&m_fields, &FieldComputer::progress, this, &CloudView::fieldProgress);
     connect(&m_fields, &FieldComputer::busyChanged, this, &CloudView::fieldBusyChanged);
     connect(&m_fields, &FieldComputer::cancelled, this, &CloudView::fieldCancelled);
+    connect(&m_fields, &FieldComputer::cancelled, this, &VtkView::releaseRepaint);
     rebuild();
 }
 
@@ -187,7 +189,20 @@ void CloudView::updateLayers(unsigned changes)
     for (auto& layer : m_layers)
         layer->update(ctx, changes);
     applySceneViewport();
-    update();
+    requestRepaint();
+}
+
+void CloudView::holdRepaintForField()
+{
+    // When one frame costs more than a few tens of milliseconds (a large cloud under a software
+    // rasteriser: most of a second at a million points), drawing the recoloured points first and
+    // the field a moment later costs a whole frame and delays the field by it; so a new result is
+    // drawn with its field, waiting at most about two frames' time for it (never more than 1 s).
+    // With fast frames (a GPU, small data) there is no wait.
+    const double frame = lastFrameMs();
+    if (!isFieldBusy() || frame < 50.0)
+        return;
+    holdRepaint(int(std::min(1000.0, 2.0 * frame)));
 }
 
 void CloudView::applySceneViewport()
@@ -517,6 +532,7 @@ void CloudView::onField(std::shared_ptr<const FieldData> field)
 {
     m_field = std::move(field);
     updateLayers(ViewLayer::Field);
+    releaseRepaint(); // the result with its field, in one frame
     emit fieldUpdated();
 }
 

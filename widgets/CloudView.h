@@ -203,6 +203,8 @@ private:
     void refreshPositions();
     void requestField();
     void onField(std::shared_ptr<const FieldData> field);
+    /// A new result waits for its score field before it is drawn (see the resultChanged handler).
+    void holdRepaintForField();
     bool twoD() const;
 
     DataDocument* m_doc;

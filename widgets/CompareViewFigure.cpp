@@ -235,6 +235,8 @@ void CompareView::setDecisionOnly(bool on)
 QImage CompareView::figureImage(bool transparent)
 {
     // The panels and the key, without the toolbar strip: the figure as it reads on a slide.
+    for (auto& p : m_panels)
+        p->view->releaseRepaint(); // a result held for its field: the figure shows it now
     const auto grab = [this] { return m_figure->grab().toImage(); };
     if (!transparent)
         return grab();

@@ -178,7 +178,8 @@ void EvaluationPanel::rebuild()
     Curve roc, pr;
     double auc = 0.0, ap = 0.0;
     try {
-        RankingCurves curves = rankingCurves(scores, d->flags);
+        // The document's ranking is this result's order by decreasing score: no second sort.
+        RankingCurves curves = rankingCurves(scores, d->flags, &d->doc->ranking());
         roc = std::move(curves.roc);
         pr = std::move(curves.pr);
         auc = curves.auroc;

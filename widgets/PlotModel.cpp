@@ -269,10 +269,14 @@ Frame PlotModel::frame(const QWidget* w) const
         QRectF(QPointF(f.plot.center().x() - inSize.width() / 2, f.plot.bottom() - inset - inSize.height()), inSize),
         QRectF(QPointF(f.plot.center().x() - inSize.width() / 2, f.plot.top() + inset + markerRow), inSize),
     };
+    std::vector<std::vector<QPolygonF>> lines(series.size());
+    for (std::size_t k = 0; k < series.size(); ++k)
+        if (series[k].kind == Kind::Line)
+            lines[k] = polylines(series[k], f);
     double best = std::numeric_limits<double>::infinity();
     for (const QRectF& c : corners) {
         const bool fits = c.left() >= f.plot.left() && c.top() >= f.plot.top() + markerRow && c.bottom() <= f.plot.bottom();
-        const double cost = fits ? legendCost(f, c) : std::numeric_limits<double>::infinity();
+        const double cost = fits ? legendCost(f, c, lines) : std::numeric_limits<double>::infinity();
         if (cost < best) {
             best = cost;
             f.legend = c;
@@ -310,16 +314,17 @@ Frame PlotModel::frame(const QWidget* w) const
     return out;
 }
 
-double PlotModel::legendCost(const Frame& f, const QRectF& box) const
+double PlotModel::legendCost(const Frame& f, const QRectF& box, const std::vector<std::vector<QPolygonF>>& lines) const
 {
     double cost = 0.0;
-    for (const Series& s : series) {
+    for (std::size_t k = 0; k < series.size(); ++k) {
+        const Series& s = series[k];
         // A line is as wide as its pen and a dot as its radius: the box grown by that (and a
         // pixel) must stay clear of their centres.
         const double grow = (s.kind == Kind::Line ? s.width / 2 : s.kind == Kind::Points ? s.radius : 0.0) + 1.0;
         const QRectF c = box.adjusted(-grow, -grow, grow, grow);
         if (s.kind == Kind::Line) {
-            for (const QPolygonF& poly : polylines(s, f)) {
+            for (const QPolygonF& poly : lines[k]) {
                 for (int i = 0; i + 1 < poly.size(); ++i) {
                     const QPointF a = poly[i], b = poly[i + 1];
                     const double len = std::hypot(b.x() - a.x(), b.y() - a.y());

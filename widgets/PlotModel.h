@@ -114,7 +114,9 @@ struct PlotModel {
     Frame frame(const QWidget* w) const;
     /// How much of the data a legend box at `box` would hide (0: none): curve samples every 3 px,
     /// dots, bar area, and the marker line.
-    double legendCost(const Frame& f, const QRectF& box) const;
+    /// `lines`: polylines(s, f) of every series (empty for the others), computed once per frame,
+    /// not once per candidate box (a curve of a million points costs ~20 ms per pass).
+    double legendCost(const Frame& f, const QRectF& box, const std::vector<std::vector<QPolygonF>>& lines) const;
     /// Pixel polylines of a line series, split at invalid values, decimated per pixel column.
     std::vector<QPolygonF> polylines(const Series& s, const Frame& f) const;
     bool hasData() const { return dataBounds().any(); }

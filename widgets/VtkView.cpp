@@ -7,14 +7,17 @@
 #include "view/SelectionOverlay.h"
 #include "view/ViewExport.h"
 
+#include <QElapsedTimer>
 #include <QGuiApplication>
 #include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QKeyEvent>
 #include <QPolygonF>
+#include <QTimer>
 #include <QWheelEvent>
 
 #include <algorithm>
+#include <utility>
 
 #include <vtkCallbackCommand.h>
 #include <vtkCamera.h>
@@ -68,6 +71,10 @@ VtkView::VtkView(QWidget* parent) : QOpenGLWidget(parent), m_picking(std::make_u
     m_window->AddObserver(vtkCommand::WindowIsCurrentEvent, this, &VtkView::onIsCurrent);
     m_window->AddObserver(vtkCommand::WindowFrameEvent, this, &VtkView::onFrame);
 
+    m_hold = new QTimer(this);
+    m_hold->setSingleShot(true);
+    connect(m_hold, &QTimer::timeout, this, [this] { update(); });
+
     m_style2d = vtkSmartPointer<vtkInteractorStyleImage>::New();
     m_style3d = vtkSmartPointer<vtkInteractorStyleTrackballCamera>::New();
     for (vtkInteractorStyle* s : {static_cast<vtkInteractorStyle*>(m_style2d), static_cast<vtkInteractorStyle*>(m_style3d)}) {
@@ -118,7 +125,7 @@ void VtkView::setSceneViewport(double x0, double y0, double x1, double y1)
     m_renderer->SetViewport(x0, y0, x1, y1);
     if (m_cameraAuto)
         resetCamera();
-    update();
+    requestRepaint();
 }
 vtkGenericOpenGLRenderWindow* VtkView::renderWindow() const { return m_window; }
 
@@ -139,7 +146,7 @@ void VtkView::setMode(Mode mode)
     // The camera rig (presets, orthographic 3-D, triad) re-applies its choices to the new mode.
     if (auto* rig = findChild<CameraRig*>(QString(), Qt::FindDirectChildrenOnly))
         rig->applyMode();
-    update();
+    scheduleRender();
 }
 
 void VtkView::resetCamera()
@@ -171,7 +178,7 @@ void VtkView::resetCamera()
     }
     m_renderer->ResetCameraClippingRange();
     m_cameraAuto = true;
-    update();
+    requestRepaint();
     emit cameraChanged();
 }
 
@@ -197,7 +204,7 @@ void VtkView::setCameraState(const CameraState& c)
     cam->SetViewAngle(c.viewAngle);
     m_renderer->ResetCameraClippingRange();
     m_cameraAuto = false;
-    update();
+    scheduleRender();
 }
 
 std::array<double, 3> VtkView::widgetToWorld(const QPointF& pos)
@@ -240,6 +247,7 @@ void VtkView::initializeGL()
     m_window->OpenGLInitContext();
     state->Pop();
     m_glReady = true;
+    m_haveFrame = false;
     const qreal dpr = devicePixelRatioF();
     m_window->SetSize(std::max(1, int(std::lround(width() * dpr))), std::max(1, int(std::lround(height() * dpr))));
 }
@@ -250,6 +258,7 @@ void VtkView::resizeGL(int w, int h)
     const int dw = std::max(1, int(std::lround(w * dpr)));
     const int dh = std::max(1, int(std::lround(h * dpr)));
     m_window->SetSize(dw, dh);
+    m_resized = true;
     m_interactor->SetSize(dw, dh);
     m_interactor->ConfigureEvent();
     // Until the user moves the camera, keep the data fitted to the (new) widget shape.
@@ -262,6 +271,9 @@ void VtkView::paintGL()
     if (!m_glReady)
         return;
     m_inPaint = true;
+    QElapsedTimer clock;
+    clock.start();
+
     auto* state = m_window->GetState();
     state->Reset();
     state->Push();
@@ -269,7 +281,18 @@ void VtkView::paintGL()
     // Vertex shaders may set gl_PointSize (per-point sprite sizes); VTK's state cache does not
     // track this capability, so enabling it directly is safe.
     glEnable(GL_PROGRAM_POINT_SIZE);
-    m_window->Render();
+    // Qt also repaints this widget when an ancestor or an overlapping widget repaints (a dock
+    // resized, a tooltip): if the scene has not changed since the last render, or its new state is
+    // held (holdRepaint), VTK's framebuffer still holds the frame and is only blitted again. A
+    // full render of a large cloud costs most of a second under a software rasteriser.
+    const bool render = !m_haveFrame || m_resized || (m_sceneDirty && !m_hold->isActive());
+    if (render) {
+        m_window->Render();
+        m_haveFrame = true;
+        m_resized = false;
+        m_sceneDirty = false;
+        ++m_framesDrawn;
+    }
 
     // Blit VTK's display framebuffer into the widget's FBO.
     const int w = m_window->GetSize()[0];
@@ -284,7 +307,52 @@ void VtkView::paintGL()
     state->vtkglColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
     state->PopDrawFramebufferBinding();
     state->Pop();
+    // The render plus the blit, which waits for it (a software rasteriser draws at the flush; a GPU
+    // runs ahead, and then this is only the submission: fast frames are what it should say there).
+    if (render)
+        m_lastFrameMs = double(clock.nsecsElapsed()) * 1e-6;
+    if (m_capture && !m_sceneDirty) {
+        // Inside paintGL QOpenGLWidget reads its framebuffer as drawn instead of rendering again.
+        auto done = std::exchange(m_capture, {});
+        QTimer::singleShot(0, this, [done = std::move(done), img = grabFramebuffer()] { done(img); });
+    }
     m_inPaint = false;
+}
+
+void VtkView::captureNextFrame(std::function<void(const QImage&)> done)
+{
+    m_capture = std::move(done);
+    requestRepaint();
+}
+
+void VtkView::holdRepaint(int ms)
+{
+    m_hold->start(ms);
+}
+
+void VtkView::releaseRepaint()
+{
+    if (!m_hold->isActive())
+        return;
+    m_hold->stop();
+    update();
+}
+
+bool VtkView::repaintHeld() const
+{
+    return m_hold->isActive();
+}
+
+void VtkView::requestRepaint()
+{
+    m_sceneDirty = true;
+    if (!m_hold->isActive())
+        update();
+}
+
+void VtkView::scheduleRender()
+{
+    requestRepaint();
 }
 
 void VtkView::onMakeCurrent(vtkObject*, unsigned long, void*)
@@ -307,7 +375,7 @@ void VtkView::onFrame(vtkObject*, unsigned long, void*)
         return;
     if (m_window->GetDoubleBuffer() && !m_window->GetSwapBuffers())
         return;
-    update();
+    requestRepaint();
 }
 
 void VtkView::onInteraction(vtkObject*, unsigned long event, void*)
@@ -325,7 +393,7 @@ void VtkView::onInteraction(vtkObject*, unsigned long event, void*)
 
 void VtkView::onRenderRequest(vtkObject*, unsigned long, void*)
 {
-    update();
+    scheduleRender();
 }
 
 QPoint VtkView::toDevice(const QPointF& pos) const
@@ -358,6 +426,7 @@ void VtkView::setSelectionTool(SelectionTool tool)
 
 void VtkView::mousePressEvent(QMouseEvent* e)
 {
+    releaseRepaint(); // the user acts on what is shown: show the current state
     if (m_tool != SelectionTool::None && e->button() == Qt::LeftButton) {
         if (!m_band)
             m_band = new SelectionOverlay(this);
@@ -472,6 +541,7 @@ void VtkView::mouseDoubleClickEvent(QMouseEvent* e)
 
 void VtkView::wheelEvent(QWheelEvent* e)
 {
+    releaseRepaint(); // the user acts on what is shown: show the current state
     m_cameraAuto = false;
     setEventPosition(e->position(), e);
     const int dy = e->angleDelta().y();
@@ -485,6 +555,7 @@ void VtkView::wheelEvent(QWheelEvent* e)
 
 void VtkView::keyPressEvent(QKeyEvent* e)
 {
+    releaseRepaint(); // the user acts on what is shown: show the current state
     // Only camera keys reach VTK; VTK's default keys (e.g. 'e'/'q' quit, 'w' wireframe, '3' stereo)
     // would surprise users of a desktop app.
     if (e->key() == Qt::Key_Escape && m_band && m_band->active()) {
@@ -548,11 +619,16 @@ QPointF VtkView::worldToWidget(double x, double y, double z)
 
 QImage VtkView::grabImage()
 {
+    // An explicit request for the state as it is now (held or not, changed through VTK directly or not).
+    m_hold->stop();
+    m_sceneDirty = true;
     return grabFramebuffer();
 }
 
 QImage VtkView::renderImage(QSize size, bool transparent)
 {
+    m_hold->stop(); // as grabImage: the state as it is now
+    m_sceneDirty = true;
     const QSize old = this->size();
     if (size.isValid() && !size.isEmpty())
         size = size.boundedTo(QSize(kMaxExportSide, kMaxExportSide));
@@ -564,7 +640,7 @@ QImage VtkView::renderImage(QSize size, bool transparent)
                                    : grabFramebuffer();
     if (resized) {
         resize(old);
-        update();
+        scheduleRender();
     }
     return img;
 }
@@ -574,7 +650,7 @@ QString VtkView::exportVector(const QString& path)
     if (!m_glReady)
         return tr("the view is not ready (no OpenGL context yet)");
     const QString error = ViewExport::writeVector(m_window, context(), path);
-    update();
+    scheduleRender(); // the vector export drew into VTK's framebuffers
     return error;
 }
 
@@ -582,7 +658,7 @@ void VtkView::setBackdrop(const QColor& c)
 {
     m_background->SetBackground(c.redF(), c.greenF(), c.blueF());
     m_renderer->SetBackground(c.redF(), c.greenF(), c.blueF());
-    update();
+    scheduleRender();
 }
 
 bool VtkView::saveScreenshot(const QString& path, QString* error)

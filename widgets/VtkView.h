@@ -3,8 +3,9 @@
 // QVTKOpenGLNativeWidget, which Debian builds for Qt 5 only). See DESIGN.md for the recipe.
 #include <QColor>
 #include <QImage>
-#include <memory>
 #include <array>
+#include <functional>
+#include <memory>
 #include <QOpenGLWidget>
 #include <vtkNew.h>
 #include <vtkSmartPointer.h>
@@ -16,6 +17,7 @@ class vtkInteractorStyle;
 class vtkProp3D;
 class vtkObject;
 class QInputEvent;
+class QTimer;
 class QPolygonF;
 
 namespace olens {
@@ -83,6 +85,24 @@ public:
 
     /// Renders and returns the current frame (device pixels).
     QImage grabImage();
+    /// Calls `done` (from the event loop, after the paint) with the next frame drawn, read from the
+    /// widget's framebuffer inside paintGL: the image costs no render of its own, unlike grabImage()
+    /// (a full render of a million sprites under a software rasteriser takes most of a second).
+    /// Schedules a repaint; a second request before that frame replaces the first.
+    void captureNextFrame(std::function<void(const QImage&)> done);
+    /// Wall time of the last frame rendered, in paintGL (ms; 0 before the first).
+    double lastFrameMs() const { return m_lastFrameMs; }
+    /// Frames rendered so far (paints that only re-showed the last frame do not count), for
+    /// --timings and tests.
+    int framesDrawn() const { return m_framesDrawn; }
+    /// Holds the repaints the scene asks for (requestRepaint) for at most `ms`, e.g. to draw a new
+    /// result together with the field that is about to follow; releaseRepaint() ends the hold and
+    /// draws. Input over the view (mouse, wheel, keys) ends it too; resizes and exposes still paint.
+    void holdRepaint(int ms);
+    /// The scene changed: render it at the next paint (update() alone may only re-show the last frame).
+    void scheduleRender();
+    void releaseRepaint();
+    bool repaintHeld() const;
     /// Renders the view for a slide: at `size` (logical pixels; invalid = the widget's size — the
     /// widget is resized for the render and back), and with a transparent background when asked
     /// (rendered on white and on black, view/ViewExport::grabMatted: alpha and colour recovered
@@ -122,6 +142,8 @@ signals:
     void pointClickedWithModifiers(int index, Qt::KeyboardModifiers modifiers);
 
 protected:
+    /// Marks the scene changed and repaints unless repaints are held (then the hold's end draws).
+    void requestRepaint();
     void initializeGL() override;
     void resizeGL(int w, int h) override;
     void paintGL() override;
@@ -158,6 +180,13 @@ private:
     Mode m_mode = Mode::View3D;
     bool m_inPaint = false;
     bool m_glReady = false;
+    std::function<void(const QImage&)> m_capture; // captureNextFrame's pending request
+    QTimer* m_hold = nullptr; // running while repaints are held (holdRepaint)
+    double m_lastFrameMs = 0.0;
+    int m_framesDrawn = 0;
+    bool m_sceneDirty = true; // changed since the last render (scheduleRender, requestRepaint)
+    bool m_resized = false;   // VTK's window resized since the last render
+    bool m_haveFrame = false; // VTK's framebuffer holds a rendered frame (since the GL context)
     double m_pickRadius = 8.0;
     QPoint m_pressPos;
     bool m_dragged = false;

@@ -58,6 +58,11 @@ QString ScreenshotReaction::save(MainWindow* window, Target target, const QStrin
     const QImage img = target == Target::Window ? window->grab().toImage()
                        : compare               ? window->compareView()->figureImage()
                                                : window->view()->grabImage();
+    return saveImage(img, path);
+}
+
+QString ScreenshotReaction::saveImage(const QImage& img, const QString& path)
+{
     if (img.isNull())
         return tr("the view could not be rendered");
     QByteArray png;

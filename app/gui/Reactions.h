@@ -3,6 +3,7 @@
 #include <QObject>
 
 class QAction;
+class QImage;
 
 namespace olens {
 
@@ -28,6 +29,8 @@ public:
     ScreenshotReaction(QAction* action, MainWindow* window, Target target);
     /// Writes the screenshot; returns an error message or an empty string.
     static QString save(MainWindow* window, Target target, const QString& path);
+    /// Writes an image already captured (e.g. VtkView::captureNextFrame) as the PNG `path`.
+    static QString saveImage(const QImage& img, const QString& path);
 
 private:
     void onTriggered();

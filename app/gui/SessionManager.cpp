@@ -138,6 +138,8 @@ SessionManager::SessionManager(MainWindow* window, const QString& stateDir)
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(kAutosaveDebounceMs);
     connect(&m_debounce, &QTimer::timeout, this, [this] { autosave(); });
+    m_pool.setMaxThreadCount(1);
+    m_pool.setThreadPriority(QThread::IdlePriority); // SCHED_IDLE on Linux
     connect(&m_saving, &QFutureWatcher<QString>::finished, this, &SessionManager::autosaveFinished);
     DataDocument* doc = window->document();
     connect(doc, &DataDocument::datasetChanged, this, &SessionManager::scheduleAutosave);
@@ -483,7 +485,7 @@ bool SessionManager::autosave()
     const QByteArray runId = m_runId;
     m_saveClock.start();
     ++m_startedSave;
-    m_saving.setFuture(QtConcurrent::run([session = std::move(session), result, path, ownerPath, runId]() mutable {
+    m_saving.setFuture(QtConcurrent::run(&m_pool, [session = std::move(session), result, path, ownerPath, runId]() mutable {
         try {
             if (result) {
                 session.model = result->detector->toJson();

@@ -18,6 +18,7 @@
 #include <QString>
 #include <QElapsedTimer>
 #include <QFutureWatcher>
+#include <QThreadPool>
 #include <QTimer>
 #include <memory>
 
@@ -102,6 +103,9 @@ private:
     QByteArray m_runId; // "pid-start ms", written to the dirty marker and beside each autosave
     int m_autosaves = 0;
     void autosaveFinished();
+    // One idle-priority thread writes autosaves: a save (100 MB of JSON for a knn model of a million
+    // points) then takes only CPU that training, score fields and drawing leave unused.
+    QThreadPool m_pool;
     QFutureWatcher<QString> m_saving; // the autosave being written; result: an error or empty
     bool m_saveQueued = false;
     bool m_closing = false;

@@ -31,8 +31,9 @@ void StartupTimeline::mark(const char* what) const
         m_lastBeatNs = now; // counted here: not again at the next beat
     }
     if (m_heartbeat)
-        std::fprintf(stderr, "outlierlens: [timings] %.3f s %s (longest GUI-thread stall before it: %.0f ms)\n",
-                     double(m_clock.nsecsElapsed()) * 1e-9, what, double(m_maxStallNs) * 1e-6);
+        std::fprintf(stderr, "outlierlens: [timings] %.3f s %s (longest GUI-thread stall before it: %.0f ms; "
+                             "3-D view frames drawn: %d)\n",
+                     double(m_clock.nsecsElapsed()) * 1e-9, what, double(m_maxStallNs) * 1e-6, m_view->framesDrawn());
     else
         std::fprintf(stderr, "outlierlens: [timings] %.3f s %s\n", double(m_clock.nsecsElapsed()) * 1e-9, what);
     std::fflush(stderr);

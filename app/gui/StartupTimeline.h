@@ -14,6 +14,7 @@ class QWidget;
 
 namespace olens {
 
+class CloudView;
 class MainWindow;
 
 class StartupTimeline : public QObject {
@@ -35,7 +36,7 @@ private:
     QTimer* m_heartbeat = nullptr;
     mutable qint64 m_lastBeatNs = 0;
     mutable qint64 m_maxStallNs = 0; // since the previous mark
-    QWidget* m_view = nullptr;
+    CloudView* m_view = nullptr;
     bool m_frameSeen = false;
 };
 

@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -223,7 +224,12 @@ int main(int argc, char** argv)
         else
             figureSize = QSize(w, h);
     }
-    auto finish = [&] {
+    // `captured`: the view's frame as drawn (VtkView::captureNextFrame), saved for a plain --screenshot
+    // instead of rendering the view once more.
+    bool finished = false;
+    auto finish = [&](const QImage& captured = QImage()) {
+        if (std::exchange(finished, true))
+            return; // the fallback timer after a captured frame, or the other way round
         const bool vectorShot = parser.value(shot).endsWith(".pdf", Qt::CaseInsensitive);
         if (parser.isSet(shot) && (figureSize.isValid() || parser.isSet(transparent) || vectorShot)) {
             olens::FigureOptions o;
@@ -240,7 +246,9 @@ int main(int argc, char** argv)
                     timeline.mark("screenshot written");
             }
         } else if (parser.isSet(shot)) {
-            const QString err = olens::ScreenshotReaction::save(&window, olens::ScreenshotReaction::Target::View, parser.value(shot));
+            const QString err = captured.isNull()
+                                    ? olens::ScreenshotReaction::save(&window, olens::ScreenshotReaction::Target::View, parser.value(shot))
+                                    : olens::ScreenshotReaction::saveImage(captured, parser.value(shot));
             if (!err.isEmpty())
                 fail(QStringLiteral("screenshot failed: %1").arg(err));
             else
@@ -288,7 +296,7 @@ int main(int argc, char** argv)
         if (status == 0 && !cv->setDetectors(entries, &error))
             fail(error);
         if (status != 0 || window.document()->isEmpty()) {
-            QTimer::singleShot(300, &window, finish);
+            QTimer::singleShot(300, &window, [&] { finish(); });
         } else {
             // Screenshot once every trained panel has drawn its field (or after a grace period).
             auto* poll = new QTimer(&window);
@@ -304,7 +312,7 @@ int main(int argc, char** argv)
                     if (ready || guard->elapsed() > 20000) {
                         poll->stop();
                         delete guard;
-                        QTimer::singleShot(200, &window, finish);
+                        QTimer::singleShot(200, &window, [&] { finish(); });
                     }
                 });
                 poll->start(100);
@@ -316,14 +324,26 @@ int main(int argc, char** argv)
     }
     const bool doTrain = (parser.isSet(train) || presetApplied) && status == 0 && (!file.isEmpty() || presetApplied);
     if (doTrain) {
-        // Screenshot once the trained result's field has been drawn (or after a grace period).
+        // Screenshot the first frame that shows the trained result with its final score field (no
+        // field computing any more): that frame is drawn anyway, so the screenshot renders nothing
+        // of its own. A grace period covers a field that never arrives.
         auto* guard = new QTimer(&window);
         guard->setSingleShot(true);
-        QObject::connect(guard, &QTimer::timeout, &window, finish);
-        QObject::connect(window.trainer(), &olens::TrainingController::finished, &window, [&, guard](double s) {
+        QObject::connect(guard, &QTimer::timeout, &window, [&] { finish(); });
+        olens::CloudView* view = window.view();
+        auto shootWhenSettled = [&, view] {
+            if (view->isFieldBusy())
+                return; // a field is still coming: its fieldUpdated asks again
+            view->captureNextFrame([&, view](const QImage& img) {
+                if (!view->isFieldBusy()) // else a newer field was requested meanwhile
+                    finish(img);
+            });
+        };
+        QObject::connect(window.trainer(), &olens::TrainingController::finished, &window, [&, guard, view, shootWhenSettled](double s) {
             std::fprintf(stdout, "outlierlens: trained in %.3f s\n", s);
             guard->start(15000);
-            QObject::connect(window.view(), &olens::CloudView::fieldUpdated, guard, [guard] { guard->start(150); });
+            QObject::connect(view, &olens::CloudView::fieldUpdated, guard, shootWhenSettled);
+            shootWhenSettled();
         });
         QObject::connect(window.trainer(), &olens::TrainingController::failed, &window, [&, guard](const QString& m) {
             fail(QStringLiteral("training failed: %1").arg(m));
@@ -331,11 +351,16 @@ int main(int argc, char** argv)
             // this slot); the screenshot waits until the window has repainted.
             guard->start(300);
         });
-        QTimer::singleShot(100, &window, [&] { window.detectorPanel()->train(); });
+        // At once: the worker trains while the first frame is being drawn.
+        window.detectorPanel()->train();
     } else if (parser.isSet(shot) || parser.isSet(windowShot) || parser.isSet(exportPlots) || headless) {
         // After the first events are processed the GL context exists and the view has its size.
-        QTimer::singleShot(300, &window, finish);
+        QTimer::singleShot(300, &window, [&] { finish(); });
     }
+    // The start-up changes (file, detector, training's progress widgets) resize the docks: lay them
+    // out before the first paint, or the first frame of a large cloud is drawn twice (at 1M points
+    // under a software rasteriser, half a second each).
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     const int rc = app.exec();
     return quitWithoutWaiting(window, rc != 0 ? rc : status);
 }

@@ -51,7 +51,26 @@ struct BinaryCurve {
     long long negatives = 0;
 };
 
-BinaryCurve binaryCurve(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels, const char* fn)
+/// True when `order` lists every row of `scores` once, by non-increasing score.
+bool isDescendingOrder(const Eigen::VectorXd& scores, const std::vector<int>& order)
+{
+    const auto n = static_cast<std::size_t>(scores.size());
+    if (order.size() != n)
+        return false;
+    std::vector<char> seen(n, 0);
+    for (std::size_t k = 0; k < n; ++k) {
+        const int r = order[k];
+        if (r < 0 || static_cast<std::size_t>(r) >= n || seen[static_cast<std::size_t>(r)])
+            return false;
+        seen[static_cast<std::size_t>(r)] = 1;
+        if (k > 0 && !(scores[order[k - 1]] >= scores[r]))
+            return false;
+    }
+    return true;
+}
+
+BinaryCurve binaryCurve(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels, const char* fn,
+                        const std::vector<int>* descending = nullptr)
 {
     checkSizes(scores.size(), labels.size(), fn, "scores", "labels");
     checkBinary(labels, fn, "labels");
@@ -66,10 +85,15 @@ BinaryCurve binaryCurve(const Eigen::VectorXd& scores, const Eigen::VectorXi& la
     // scores[order[k]] at random (3× faster at a million points, where the GUI sorts after training).
     // Stability is unnecessary: equal scores are grouped into one threshold below.
     std::vector<std::pair<double, int>> sorted(static_cast<std::size_t>(scores.size()));
-    for (Eigen::Index i = 0; i < scores.size(); ++i)
-        sorted[static_cast<std::size_t>(i)] = {scores[i], labels[i]};
-    std::sort(sorted.begin(), sorted.end(),
-              [](const std::pair<double, int>& a, const std::pair<double, int>& b) { return a.first > b.first; });
+    if (descending && isDescendingOrder(scores, *descending)) {
+        for (std::size_t k = 0; k < sorted.size(); ++k)
+            sorted[k] = {scores[(*descending)[k]], labels[(*descending)[k]]};
+    } else {
+        for (Eigen::Index i = 0; i < scores.size(); ++i)
+            sorted[static_cast<std::size_t>(i)] = {scores[i], labels[i]};
+        std::sort(sorted.begin(), sorted.end(),
+                  [](const std::pair<double, int>& a, const std::pair<double, int>& b) { return a.first > b.first; });
+    }
 
     BinaryCurve c;
     long long tp = 0;
@@ -227,9 +251,10 @@ double averagePrecision(const Eigen::VectorXd& scores, const Eigen::VectorXi& la
     return apFromCounts(binaryCurve(scores, labels, "averagePrecision"));
 }
 
-RankingCurves rankingCurves(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels)
+RankingCurves rankingCurves(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels,
+                            const std::vector<int>* descending)
 {
-    const BinaryCurve c = binaryCurve(scores, labels, "rankingCurves"); // the one sort
+    const BinaryCurve c = binaryCurve(scores, labels, "rankingCurves", descending); // the one sort (or none)
     return {rocFromCounts(c), prFromCounts(c), aurocFromCounts(c), apFromCounts(c)};
 }
 

@@ -35,7 +35,10 @@ struct RankingCurves {
     Curve roc, pr;
     double auroc = 0.0, averagePrecision = 0.0;
 };
-RankingCurves rankingCurves(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels);
+/// `descending`, when given, is the row order by decreasing score that the caller already has (the
+/// GUI's ranking): used instead of a sort when it is one (checked in O(n)), else ignored.
+RankingCurves rankingCurves(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels,
+                            const std::vector<int>* descending = nullptr);
 
 struct Confusion {
     long tp = 0, fp = 0, tn = 0, fn = 0;

@@ -31,7 +31,7 @@ void CameraFlight::fly(VtkView* view, Eigen::Vector3d to, bool keepDepth)
         cam->SetFocalPoint(f.x(), f.y(), f.z());
         cam->SetPosition(p0[0] + shift.x(), p0[1] + shift.y(), p0[2] + shift.z());
         ren->ResetCameraClippingRange();
-        view->update();
+        view->scheduleRender();
     });
     anim->start(QAbstractAnimation::DeleteWhenStopped);
 }

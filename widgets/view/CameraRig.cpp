@@ -61,7 +61,7 @@ void CameraRig::applyMode()
         if (triad)
             m_triad->InteractiveOff();
     }
-    m_view->update();
+    m_view->scheduleRender();
     emit modeChanged();
 }
 
@@ -78,7 +78,7 @@ void CameraRig::setParallelProjection(bool on)
             cam->SetParallelScale(std::max(1e-12, cam->GetDistance() * std::tan(cam->GetViewAngle() * M_PI / 360.0)));
         cam->SetParallelProjection(on);
         m_view->renderer()->ResetCameraClippingRange();
-        m_view->update();
+        m_view->scheduleRender();
     }
     emit projectionChanged(on);
 }

@@ -4,8 +4,11 @@
 #include "display/ColourScale.h"
 
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
+#include <vector>
 
 using namespace olens;
 
@@ -36,6 +39,38 @@ class TestColourScale : public QObject {
     Q_OBJECT
 
 private slots:
+    void rangesEqualThoseOfTheSortedValues()
+    {
+        // The ends are order statistics found by selection (no sort of a million scores): the
+        // same values as indexing the sorted finite values at ⌊q·(n − 1)⌋, computed here by sorting.
+        std::mt19937 gen(5);
+        std::lognormal_distribution<double> dist(0.0, 1.5);
+        for (int n : {1, 2, 7, 1000, 4321}) {
+            Eigen::VectorXd v(n + 2);
+            std::vector<double> finite;
+            for (int i = 0; i < n; ++i) {
+                v(i) = std::floor(dist(gen) * 8.0) / 8.0; // ties
+                finite.push_back(v(i));
+            }
+            v(n) = std::numeric_limits<double>::quiet_NaN();
+            v(n + 1) = std::numeric_limits<double>::infinity();
+            std::sort(finite.begin(), finite.end());
+            const auto at = [&](double q) { return finite[static_cast<std::size_t>(q * double(finite.size() - 1) + 1e-9)]; };
+            const ColourScale a = colourScale(v, spec(ColourRangeMode::Auto));
+            QCOMPARE(a.dataMin, finite.front());
+            QCOMPARE(a.dataMax, finite.back());
+            if (at(0.99) > finite.front())
+                QCOMPARE(a.hi, at(0.99));
+            ColourRangeSpec p = spec(ColourRangeMode::Percentile);
+            p.percentile = 90.0;
+            const ColourScale b = colourScale(v, p);
+            if (at(0.9) > at(0.1)) {
+                QCOMPARE(b.lo, at(0.1));
+                QCOMPARE(b.hi, at(0.9));
+            }
+        }
+    }
+
     void autoStopsAtThe99thPercentileAndReportsTheClip()
     {
         const ColourScale c = colourScale(rampWithOutlier(), spec(ColourRangeMode::Auto));

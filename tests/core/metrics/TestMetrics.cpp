@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <set>
 #include <vector>
@@ -116,6 +117,40 @@ private slots:
         QCOMPARE(c.auroc, auroc(s, y));
         QCOMPARE(c.averagePrecision, averagePrecision(s, y));
         QCOMPARE(static_cast<int>(roc.x.size()), 42); // 41 distinct scores + the (0, 0) point
+    }
+
+    void rankingCurvesFromAGivenOrderMatchTheSortedOnes()
+    {
+        // The GUI passes its ranking (rows by decreasing score, ties by row) to skip the sort: the
+        // curves are the same bit for bit; an order that is not one (wrong size, a repeated row,
+        // out of order) is ignored rather than trusted.
+        std::mt19937 gen(12);
+        std::uniform_int_distribution<int> coarse(0, 30);
+        std::bernoulli_distribution outlier(0.15);
+        Eigen::VectorXd s(3000);
+        Eigen::VectorXi y(3000);
+        for (Eigen::Index i = 0; i < s.size(); ++i) {
+            s(i) = coarse(gen) / 4.0;
+            y(i) = outlier(gen) ? 1 : 0;
+        }
+        std::vector<int> order(3000);
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return s(a) > s(b); });
+        using namespace olens;
+        const RankingCurves ref = rankingCurves(s, y);
+        auto same = [&](const RankingCurves& c) {
+            return c.roc.x == ref.roc.x && c.roc.y == ref.roc.y && c.roc.thresholds == ref.roc.thresholds
+                   && c.pr.x == ref.pr.x && c.pr.y == ref.pr.y && c.auroc == ref.auroc
+                   && c.averagePrecision == ref.averagePrecision;
+        };
+        QVERIFY(same(rankingCurves(s, y, &order)));
+        std::vector<int> ascending(order.rbegin(), order.rend()); // a permutation, wrong direction
+        QVERIFY(same(rankingCurves(s, y, &ascending)));
+        std::vector<int> repeated = order;
+        repeated[1] = repeated[0];
+        QVERIFY(same(rankingCurves(s, y, &repeated)));
+        std::vector<int> shorter(order.begin(), order.end() - 1);
+        QVERIFY(same(rankingCurves(s, y, &shorter)));
     }
 
     // ---- ROC / AUROC ------------------------------------------------------------------------

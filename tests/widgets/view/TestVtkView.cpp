@@ -72,6 +72,90 @@ class TestVtkView : public QObject {
     Q_OBJECT
 
 private slots:
+    void repaintsWithoutChangesShowTheLastFrameWithoutRendering()
+    {
+        // Qt repaints the GL widget whenever an ancestor repaints (a dock resized, a tooltip): with
+        // the scene unchanged that must not render it again (a million sprites: half a second under
+        // llvmpipe). A change through the view (scheduleRender) or a resize does render.
+        DataDocument doc;
+        CloudView view(&doc);
+        view.resize(320, 240);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        doc.setDataset(ring2d(), "ring.csv");
+        QTRY_VERIFY(view.framesDrawn() > 0);
+        QTest::qWait(100);
+        const int before = view.framesDrawn();
+        view.update(); // what an ancestor's repaint amounts to
+        view.repaint();
+        QCOMPARE(view.framesDrawn(), before);
+        view.scheduleRender();
+        QTRY_COMPARE(view.framesDrawn(), before + 1);
+        view.resize(330, 240);
+        QTRY_COMPARE(view.framesDrawn(), before + 2);
+        // grabImage always renders the current state (it may have been changed through VTK directly).
+        view.grabImage();
+        QCOMPARE(view.framesDrawn(), before + 3);
+    }
+
+    void captureNextFrameReturnsTheFrameDrawnWithoutRenderingAgain()
+    {
+        DataDocument doc;
+        CloudView view(&doc);
+        view.resize(320, 240);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        doc.setDataset(ring2d(), "ring.csv");
+        QTest::qWait(100);
+        const int before = view.framesDrawn();
+        QImage captured;
+        int calls = 0;
+        view.captureNextFrame([&](const QImage& img) { captured = img; ++calls; });
+        view.scheduleRender();
+        QTRY_COMPARE(calls, 1);
+        QCOMPARE(view.framesDrawn(), before + 1); // the frame drawn anyway, read as it was drawn
+        const QImage grabbed = view.grabImage();  // a render of its own
+        QCOMPARE(view.framesDrawn(), before + 2);
+        QCOMPARE(captured.convertToFormat(QImage::Format_RGB32), grabbed.convertToFormat(QImage::Format_RGB32));
+        int coloured = 0; // the ring's points, not an empty frame
+        for (int y = 0; y < captured.height(); ++y)
+            for (int x = 0; x < captured.width(); ++x)
+                coloured += test::colourDistance(captured.pixel(x, y), qRgb(255, 255, 255)) > 60 ? 1 : 0;
+        QVERIFY2(coloured > 20, qPrintable(QString::number(coloured)));
+    }
+
+    void heldRepaintsWaitForTheReleaseOrTheDeadline()
+    {
+        // A new result is held for its field (CloudView::holdRepaintForField): changes made during
+        // the hold are drawn once, at the release, or when the hold runs out.
+        DataDocument doc;
+        CloudView view(&doc);
+        view.resize(320, 240);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        doc.setDataset(ring2d(), "ring.csv");
+        QTest::qWait(100);
+        const int before = view.framesDrawn();
+        view.holdRepaint(10000);
+        QVERIFY(view.repaintHeld());
+        view.scheduleRender();
+        view.scheduleRender();
+        view.repaint(); // a repaint Qt asks for shows the last frame meanwhile
+        QTest::qWait(150);
+        QCOMPARE(view.framesDrawn(), before);
+        view.releaseRepaint();
+        QVERIFY(!view.repaintHeld());
+        QTRY_COMPARE(view.framesDrawn(), before + 1);
+        view.holdRepaint(50);
+        view.scheduleRender();
+        QTRY_COMPARE(view.framesDrawn(), before + 2); // the deadline
+        // Input over the view ends a hold: the user acts on what is shown.
+        view.holdRepaint(10000);
+        view.scheduleRender();
+        QTest::mouseClick(&view, Qt::LeftButton, {}, QPoint(5, 5));
+        QVERIFY(!view.repaintHeld());
+    }
+
     void rendersSphereInPlainView()
     {
         VtkView view;
