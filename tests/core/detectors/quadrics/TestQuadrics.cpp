@@ -162,6 +162,33 @@ private slots:
         QVERIFY(std::abs(value - dist.rowwise().sum().mean()) < 1e-12);
     }
 
+    void mixedPrecisionDataTermAgreesWithDoublePrecision_data()
+    {
+        dataTermGradientMatchesFiniteDifferences_data();
+    }
+
+    void mixedPrecisionDataTermAgreesWithDoublePrecision()
+    {
+        // Training's minibatch products in 32-bit floats (precision=single): the same value and
+        // gradient as the 64-bit data term (itself checked against finite differences above) to
+        // float rounding, ~1e-6 relative; not bit for bit (that would mean no float arithmetic).
+        QFETCH(QString, distance);
+        QFETCH(int, dim);
+        QFETCH(int, m);
+        Rng rng(static_cast<std::uint64_t>(dim * 10 + m + 1));
+        const QuadricsObjective obj(dim, m, parseQuadricDistance(distance.toStdString()), 1.0);
+        const Eigen::VectorXd theta = gaussian(obj.parameterCount(), 1, rng, 0.7);
+        const Eigen::MatrixXd P = gaussian(300, dim, rng);
+        const Eigen::MatrixXf Pf = P.cast<float>();
+        Eigen::VectorXd g, gf;
+        const double value = obj.loss(theta, P, &g);
+        const double valueF = obj.loss(theta, Pf, &gf);
+        QVERIFY2(std::abs(valueF - value) < 1e-5 * std::abs(value), qPrintable(QString("%1 vs %2").arg(valueF).arg(value)));
+        const double err = relativeError(gf, g);
+        QVERIFY2(err < 1e-4 && err > 0.0, qPrintable(QString("relative error %1").arg(err)));
+        QCOMPARE(obj.dataTerm(theta, Pf), obj.dataTerm(theta, Pf, &gf)); // the value without gradient too
+    }
+
     void orthonormalityPenaltyGradientMatchesFiniteDifferences()
     {
         Rng rng(21);
@@ -479,6 +506,26 @@ private slots:
         auto c = fitted<QuadricsDetector>(data.X, {{"epochs", "20"}, {"seed", "4"}});
         QCOMPARE(a->trainingScores(), b->trainingScores());
         QVERIFY(a->trainingScores() != c->trainingScores());
+        // Both precisions train (single is the default); they follow different roundings.
+        auto d = fitted<QuadricsDetector>(data.X, {{"epochs", "20"}, {"seed", "3"}, {"precision", "double"}});
+        QVERIFY(a->trainingScores() != d->trainingScores());
+        QVERIFY(d->lossHistory().back() < d->lossHistory().front());
+        Eigen::Index topD = 0;
+        d->trainingScores().maxCoeff(&topD);
+        QCOMPARE(topD, Eigen::Index(99));
+    }
+
+    void convergenceStopWaitsPatienceEpochs()
+    {
+        // tol = 1 asks each epoch to improve on the best by 100 %, which none does: training stops
+        // after the first epoch plus `patience` epochs without improvement.
+        const Dataset data = generate("seam", 100, 6, {{"noise", "0.01"}});
+        for (int patience : {1, 3, 7}) {
+            auto q = fitted<QuadricsDetector>(data.X, {{"tol", "1"}, {"patience", std::to_string(patience)}});
+            QCOMPARE(static_cast<int>(q->lossHistory().size()), 1 + patience);
+        }
+        auto all = fitted<QuadricsDetector>(data.X, {{"tol", "0"}, {"epochs", "12"}});
+        QCOMPARE(static_cast<int>(all->lossHistory().size()), 12);
     }
 
     // ---- parameters, progress, contract ------------------------------------------------------------
