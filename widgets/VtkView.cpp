@@ -311,6 +311,8 @@ void VtkView::paintGL()
     // runs ahead, and then this is only the submission: fast frames are what it should say there).
     if (render)
         m_lastFrameMs = double(clock.nsecsElapsed()) * 1e-6;
+    if (render)
+        emit frameRendered();
     if (m_capture && !m_sceneDirty) {
         // Inside paintGL QOpenGLWidget reads its framebuffer as drawn instead of rendering again.
         auto done = std::exchange(m_capture, {});

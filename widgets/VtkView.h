@@ -124,6 +124,8 @@ public:
     void setPickRadius(double pixels) { m_pickRadius = pixels; }
 
 signals:
+    /// A frame was rendered (not a repaint that re-showed the last one): --timings' "first frame".
+    void frameRendered();
     /// A mouse drag started (true) or ended (false) moving the camera (rotate, pan, zoom drag).
     void cameraDragging(bool dragging);
     /// A click (press+release without drag) over a point; -1 when clicking empty space.

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace olens {
 
@@ -49,11 +50,14 @@ void StartupTimeline::beat()
 
 void StartupTimeline::watch(MainWindow* window)
 {
-    // The GL widget that draws the cloud is a child of the view: watch paints of the whole subtree.
+    // The first frame of the cloud rendered from now on (the load is done). Not the first paint
+    // event: a paint may only re-show the last frame, and the mark must not wait behind timers
+    // that were due while the frame was being drawn (a scripted screenshot).
     m_view = window->view();
-    for (QWidget* w : m_view->findChildren<QWidget*>())
-        w->installEventFilter(this);
-    m_view->installEventFilter(this);
+    connect(m_view, &VtkView::frameRendered, this, [this] {
+        if (!std::exchange(m_frameSeen, true))
+            mark("first frame");
+    });
     // The heartbeat starts with the event loop: the synchronous load before it is marked on its own.
     m_heartbeat = new QTimer(this);
     m_heartbeat->setTimerType(Qt::PreciseTimer);
@@ -68,16 +72,6 @@ void StartupTimeline::watch(MainWindow* window)
     connect(window->trainer(), &TrainingController::resultArrived, this, [this] { mark("training computed"); });
     connect(window->trainer(), &TrainingController::finished, this, [this] { mark("result shown (document, views, plots updated)"); });
     connect(window->view(), &CloudView::fieldUpdated, this, [this] { mark("score field shown"); });
-}
-
-bool StartupTimeline::eventFilter(QObject* watched, QEvent* event)
-{
-    if (!m_frameSeen && event->type() == QEvent::Paint) {
-        m_frameSeen = true;
-        // After this paint has been handled (the frame is drawn), not before.
-        QTimer::singleShot(0, this, [this] { mark("first frame"); });
-    }
-    return QObject::eventFilter(watched, event);
 }
 
 } // namespace olens

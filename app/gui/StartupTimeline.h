@@ -1,6 +1,6 @@
 #pragma once
 // `--timings`: a timeline of what the user waits for, in seconds since the process started —
-// file loaded, first frame drawn (the first paint of the 3-D view after the load), training
+// file loaded, first frame (the first frame of the 3-D view rendered after the load), training
 // started/finished, each score field shown, screenshot written — printed to stderr, each with the
 // longest GUI-thread stall since the previous mark (a 10 ms heartbeat timer: the largest gap
 // between its ticks, minus the period). It is how scripts/bench.sh measures the GUI at scale
@@ -26,9 +26,6 @@ public:
     void watch(MainWindow* window);
     /// Prints "outlierlens: [timings] 1.234 s <what>" (also used by main for load and screenshot).
     void mark(const char* what) const;
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void beat();

@@ -1,5 +1,6 @@
 #include "base/Stats.h"
 
+#include "base/ParallelFor.h"
 #include "base/Rng.h"
 
 #include <algorithm>
@@ -36,6 +37,35 @@ std::vector<Eigen::Index> sampleRows(Eigen::Index n, Eigen::Index m, std::uint64
     all.resize(static_cast<std::size_t>(m));
     std::sort(all.begin(), all.end());
     return all;
+}
+
+std::vector<int> rankByScore(const Eigen::VectorXd& scores)
+{
+    using Key = std::pair<double, int>;
+    const auto n = static_cast<std::size_t>(scores.size());
+    std::vector<Key> keyed(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double v = scores(static_cast<Eigen::Index>(i));
+        keyed[i] = {std::isnan(v) ? -std::numeric_limits<double>::infinity() : v, static_cast<int>(i)};
+    }
+    // NaN as −∞ keeps the order strict-weak; equal keys are ordered by row.
+    const auto before = [](const Key& a, const Key& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; };
+    constexpr std::size_t kMinPerThread = 100000;
+    const std::size_t half = n / 2;
+    if (n >= 2 * kMinPerThread && workerThreads() > 1) {
+        parallelFor(2, 1, [&](std::int64_t p0, std::int64_t p1) {
+            for (std::int64_t p = p0; p < p1; ++p)
+                std::sort(keyed.begin() + (p == 0 ? 0 : static_cast<std::ptrdiff_t>(half)),
+                          p == 0 ? keyed.begin() + static_cast<std::ptrdiff_t>(half) : keyed.end(), before);
+        });
+        std::inplace_merge(keyed.begin(), keyed.begin() + static_cast<std::ptrdiff_t>(half), keyed.end(), before);
+    } else {
+        std::sort(keyed.begin(), keyed.end(), before);
+    }
+    std::vector<int> order(n);
+    for (std::size_t r = 0; r < n; ++r)
+        order[r] = keyed[r].second;
+    return order;
 }
 
 } // namespace olens

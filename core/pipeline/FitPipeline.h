@@ -25,6 +25,7 @@ struct FitResult {
     Normalizer normalizer;                    ///< fitted on the training rows
     Eigen::VectorXd scores;                   ///< one per row shown (training scores when they are the training rows)
     Eigen::VectorXi outlier;                  ///< the detector's own decision on those rows
+    std::vector<int> ranking;                 ///< rows by decreasing score (rankByScore), computed with the scores
     double threshold = 0.0;                   ///< the detector's decision threshold on the score
     double fitSeconds = 0.0;
     double scoreSeconds = 0.0;                ///< time spent scoring rows other than the training rows

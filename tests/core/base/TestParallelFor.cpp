@@ -4,12 +4,16 @@
 #include "base/Errors.h"
 #include "base/ParallelFor.h"
 #include "base/Rng.h"
+#include "base/Stats.h"
 #include "detectors/quadrics/QuadricsDetector.h"
 #include "registry/Registry.h"
 
 #include <QtTest>
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <limits>
+#include <numeric>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -37,6 +41,30 @@ struct ThreadsGuard {
 class TestParallelFor : public QObject {
     Q_OBJECT
 private slots:
+    void rankByScoreIsTheStableDescendingOrderOnAnyThreadCount()
+    {
+        // The outlier ranking: rows by decreasing score, ties by row, NaN last; independent
+        // reference: std::stable_sort of the row indices with NaN mapped to −∞. Large enough
+        // (300 000) that two threads sort one half each and merge.
+        ThreadsGuard guard;
+        Rng rng(8);
+        Eigen::VectorXd s(300000);
+        for (Eigen::Index i = 0; i < s.size(); ++i)
+            s(i) = std::floor(rng.normal() * 50.0) / 50.0; // many ties
+        for (Eigen::Index i = 0; i < s.size(); i += 997)
+            s(i) = std::numeric_limits<double>::quiet_NaN();
+        std::vector<int> ref(static_cast<std::size_t>(s.size()));
+        std::iota(ref.begin(), ref.end(), 0);
+        const auto key = [&](int i) { return std::isnan(s(i)) ? -std::numeric_limits<double>::infinity() : s(i); };
+        std::stable_sort(ref.begin(), ref.end(), [&](int a, int b) { return key(a) > key(b); });
+        for (int threads : {1, 2, 3}) {
+            setWorkerThreads(threads);
+            QVERIFY2(rankByScore(s) == ref, qPrintable(QString("%1 threads").arg(threads)));
+        }
+        QVERIFY(rankByScore(Eigen::VectorXd()).empty());
+        QCOMPARE(rankByScore(Eigen::Vector3d(1.0, 3.0, 2.0)), (std::vector<int>{1, 2, 0}));
+    }
+
     void everyIndexOnceInContiguousParts()
     {
         ThreadsGuard guard;

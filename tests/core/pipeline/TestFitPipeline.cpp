@@ -1,11 +1,13 @@
 // The Qt-free fit pipeline (core/pipeline) and the thread-safety promise of Detector.h.
 #include "base/Errors.h"
+#include "base/Stats.h"
 #include "data/Generators.h"
 #include "data/Normalizer.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 
 #include <QtTest>
+#include <numeric>
 #include <thread>
 
 using namespace olens;
@@ -85,6 +87,19 @@ private slots:
         const auto e = rescoreAfterEdit(*r, Y, keep);
         QVERIFY((e->scores.head(40) - r->scores).norm() == 0.0);
         QCOMPARE(e->scores(40), r->detector->score(Y.row(40))(0));
+        // The ranking travels with the scores: recomputed, not copied (the far point added ranks first).
+        QCOMPARE(r->ranking, rankByScore(r->scores));
+        QCOMPARE(e->ranking, rankByScore(e->scores));
+        QCOMPARE(e->ranking.front(), 40);
+        // A moved point (same number of rows): the old order would be wrong.
+        Eigen::MatrixXd Z = X;
+        const int last = r->ranking.back(); // the most inlying row, moved far out
+        Z.row(last) << 20.0, 20.0;
+        std::vector<int> same(40);
+        std::iota(same.begin(), same.end(), 0);
+        same[static_cast<std::size_t>(last)] = -1;
+        const auto moved = rescoreAfterEdit(*r, Z, same);
+        QCOMPARE(moved->ranking.front(), last);
     }
 
     void recutFollowsTheHistoryWithoutRetraining()
