@@ -79,6 +79,7 @@ bool TrainingController::train(const std::string& detectorId, const ParamAssignm
     const Eigen::MatrixXd X = m_doc->dataset().X; // the worker owns its copy
     FitOptions options;
     options.explanations = X.rows() <= kEagerExplanationRows; // above: on demand (explainRow)
+    options.ranking = true; // sorted here, not on the GUI thread when the result is shown
     auto norm = std::make_shared<Normalizer>(normalization);
     try {
         if (!fitOn.isAll()) {

@@ -4,9 +4,7 @@
 #include "MainWindow.h"
 #include "TrainingController.h"
 
-#include <QEvent>
 #include <QTimer>
-#include <QWidget>
 
 #include <algorithm>
 #include <cstdio>

@@ -119,7 +119,8 @@ std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Norma
     r->detectorId = detector->id();
     r->normalizer = std::move(normalizer);
     r->detector = std::move(detector);
-    r->ranking = rankByScore(r->scores); // with the scores: training runs this on its worker thread
+    if (options.ranking)
+        r->ranking = rankByScore(r->scores); // with the scores: training runs this on its worker thread
     return r;
 }
 
@@ -149,7 +150,6 @@ std::shared_ptr<FitResult> resultForRows(std::shared_ptr<const Detector> detecto
     r->detectorId = detector->id();
     r->normalizer = std::move(normalizer);
     r->detector = std::move(detector);
-    r->ranking = rankByScore(r->scores); // with the scores: training runs this on its worker thread
     return r;
 }
 
@@ -178,7 +178,8 @@ std::shared_ptr<FitResult> rescoreAfterEdit(const FitResult& r, const Eigen::Mat
             out->scores(fresh[j]) = s(static_cast<Eigen::Index>(j));
     }
     out->outlier = decisions(out->scores, out->threshold);
-    out->ranking = rankByScore(out->scores); // not the copied one: scores moved with the edit
+    if (!r.ranking.empty())
+        out->ranking = rankByScore(out->scores); // not the copied one: scores moved with the edit
     // Fitted on a part: the kept rows that were training rows still are; new or moved rows are not.
     if (!r.trainingRows.empty()) {
         std::vector<char> wasTraining(static_cast<std::size_t>(r.scores.size()), 0);

@@ -25,7 +25,7 @@ struct FitResult {
     Normalizer normalizer;                    ///< fitted on the training rows
     Eigen::VectorXd scores;                   ///< one per row shown (training scores when they are the training rows)
     Eigen::VectorXi outlier;                  ///< the detector's own decision on those rows
-    std::vector<int> ranking;                 ///< rows by decreasing score (rankByScore), computed with the scores
+    std::vector<int> ranking;                 ///< rows by decreasing score (rankByScore) when FitOptions::ranking, else empty
     double threshold = 0.0;                   ///< the detector's decision threshold on the score
     double fitSeconds = 0.0;
     double scoreSeconds = 0.0;                ///< time spent scoring rows other than the training rows
@@ -49,6 +49,9 @@ struct FitOptions {
     /// model is fitted on (sorted, distinct); the normaliser is fitted on them too. Every row is
     /// scored: these rows by the method's training scores, the others as new data. Empty = all.
     std::vector<int> trainingRows;
+    /// Whether to rank the rows with the scores (FitResult::ranking): the GUI's ranking, sorted on the
+    /// training worker; the CLI does not need it.
+    bool ranking = false;
 };
 
 /// Above this many rows the GUI does not compute every row's explanation with the fit: for knn it is

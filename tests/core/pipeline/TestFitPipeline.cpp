@@ -76,7 +76,10 @@ private slots:
     void rescoreAfterEditKeepsUnmovedRows()
     {
         const Eigen::MatrixXd X = blob(40, 2, 5);
-        auto r = fitPipeline(Registry::instance().create("knn", {{"k", "2"}}), Normalizer(Normalization::None), X);
+        FitOptions ranked;
+        ranked.ranking = true;
+        auto r = fitPipeline(Registry::instance().create("knn", {{"k", "2"}}), Normalizer(Normalization::None), X, ranked);
+        QVERIFY(fitPipeline(Registry::instance().create("knn", {{"k", "2"}}), Normalizer(Normalization::None), X)->ranking.empty());
         Eigen::MatrixXd Y(41, 2);
         Y.topRows(40) = X;
         Y.row(40) << 9.0, 9.0;
