@@ -76,7 +76,10 @@ bool TrainingController::train(const std::string& detectorId, const ParamAssignm
         return false;
     }
 
-    const Eigen::MatrixXd X = m_doc->dataset().X; // the worker owns its copy
+    // The worker owns one copy, shared by the job (its lambda may be copied: a 1M-row cloud is
+    // 24 MB, copied once here on the GUI thread and never again).
+    const auto data = std::make_shared<const Eigen::MatrixXd>(m_doc->dataset().X);
+    const Eigen::MatrixXd& X = *data;
     FitOptions options;
     options.explanations = X.rows() <= kEagerExplanationRows; // above: on demand (explainRow)
     options.ranking = true; // sorted here, not on the GUI thread when the result is shown
@@ -112,8 +115,8 @@ bool TrainingController::train(const std::string& detectorId, const ParamAssignm
     emit runningChanged(true);
 
     m_worker->run<std::shared_ptr<FitResult>>(
-        [X, detector, norm, live, options](const ProgressCallback& progress) {
-            return fitPipeline(detector, *norm, X, options, [&](const ProgressInfo& info) {
+        [data, detector, norm, live, options](const ProgressCallback& progress) {
+            return fitPipeline(detector, *norm, *data, options, [&](const ProgressInfo& info) {
                 if (info.loss || info.snapshot) {
                     std::lock_guard<std::mutex> lock(live->mutex);
                     if (info.loss) {

@@ -45,8 +45,6 @@ public:
     /// several controllers train concurrently beyond idealThreadCount(). The pool must outlive this.
     void setThreadPool(QThreadPool* pool);
 
-    /// Minimum interval between progress signals / geometry snapshots (ms).
-    static constexpr int kProgressIntervalMs = 33;
     /// What the loss steps count in this run: "epoch", "iteration", "clusters", or empty (reports).
     QString lossAxis() const { return m_lossAxis; }
 

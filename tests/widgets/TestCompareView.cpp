@@ -154,7 +154,7 @@ private slots:
         std::vector<bool> reported(3, false); // outlives cv: its lambdas refer to it
         DataDocument source;
         // Enough work per panel that all three are still running when the last starts, also on a
-        // fast build: progress reaches the GUI thread at most every 33 ms, so a fit of a few ms (kic
+        // fast build: progress reaches the GUI thread at most every 100 ms, so a fit of a few ms (kic
         // with the polynomial kernel takes its primal path; kic-rbf at n = 1000 is ≈ 30 ms with
         // OpenBLAS) could finish before the others' first report. kic-rbf at n = 4000 is an O(n³)
         // factorisation of ≈ 0.5 s per panel.

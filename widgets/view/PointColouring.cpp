@@ -214,7 +214,14 @@ void PointColouring::update(const Dataset& d, const FitResult* result, ColourBy 
     m_colours->SetNumberOfComponents(3);
     m_colours->SetNumberOfTuples(n);
     const auto& clusters = result ? result->geometry.clusterOfPoint : std::vector<int>{};
-    for (Eigen::Index i = 0; i < n; ++i) {
+    const bool byTable = by == ColourBy::Score && !panel && result && result->scores.size() == n;
+    if (byTable && n > 0) {
+        // The table's own bulk mapping (the same colours as GetColor per point, NaN included): at a
+        // million points the per-point path was a third of the time the GUI took to show a result.
+        m_lut->MapScalarsThroughTable2(const_cast<double*>(result->scores.data()), m_colours->GetPointer(0),
+                                       VTK_DOUBLE, static_cast<int>(n), 1, VTK_RGB);
+    }
+    for (Eigen::Index i = 0; i < n && !byTable; ++i) {
         QColor c;
         if (by == ColourBy::Custom) {
             double rgb[3];

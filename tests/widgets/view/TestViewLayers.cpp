@@ -13,6 +13,7 @@
 #include <QtTest>
 #include <cmath>
 #include <limits>
+#include <set>
 
 #include <vtkActor.h>
 #include <vtkActorCollection.h>
@@ -22,6 +23,7 @@
 #include <vtkLookupTable.h>
 #include <vtkMapper.h>
 #include <vtkRenderer.h>
+#include <vtkUnsignedCharArray.h>
 
 using namespace olens;
 
@@ -173,6 +175,46 @@ private slots:
             for (int b = a + 1; b < 40; ++b)
                 QVERIFY2(PointColouring::componentColour(a) != PointColouring::componentColour(b),
                          qPrintable(QStringLiteral("components %1 and %2 share a colour").arg(a).arg(b)));
+    }
+
+    void scoreColoursAreTheTablesColourPerPoint()
+    {
+        // Colour by score maps the scores through the lookup table in one call: each point's colour
+        // must be what the table gives that score alone (vtkLookupTable::GetColor, the per-point
+        // path it replaced), on a linear and a log scale, NaN / ±inf / out-of-range scores included.
+        Dataset d;
+        d.featureNames = {"x", "y"};
+        const int n = 40;
+        d.X = Eigen::MatrixXd::Random(n, 2);
+        FitResult r;
+        r.scores.resize(n);
+        for (int i = 0; i < n; ++i)
+            r.scores(i) = 0.05 * std::pow(1.3, i); // 0.05 … 1.3e3: the top few beyond the 99th percentile
+        r.scores(3) = std::numeric_limits<double>::quiet_NaN();
+        r.scores(5) = std::numeric_limits<double>::infinity();
+        r.scores(7) = -std::numeric_limits<double>::infinity();
+        r.scores(9) = -2.0;
+        for (bool log : {false, true}) {
+            PointColouring c;
+            ColourRangeSpec spec;
+            spec.log = log;
+            c.setRange(spec);
+            c.update(d, &r, ColourBy::Score, Eigen::VectorXd(), 0.0, 1.0, 9.0f);
+            QCOMPARE(c.scoreTable()->GetScale(), log ? VTK_SCALE_LOG10 : VTK_SCALE_LINEAR);
+            vtkUnsignedCharArray* got = c.colours();
+            QCOMPARE(got->GetNumberOfTuples(), vtkIdType(n));
+            std::set<int> distinct;
+            for (int i = 0; i < n; ++i) {
+                double rgb[3];
+                c.scoreTable()->GetColor(r.scores(i), rgb);
+                for (int k = 0; k < 3; ++k)
+                    QVERIFY2(long(got->GetTypedComponent(i, k)) == std::lround(255.0 * rgb[k]),
+                             qPrintable(QStringLiteral("point %1 channel %2 (log %3)").arg(i).arg(k).arg(log)));
+                distinct.insert(got->GetTypedComponent(i, 0) * 65536 + got->GetTypedComponent(i, 1) * 256
+                                + got->GetTypedComponent(i, 2));
+            }
+            QVERIFY(distinct.size() > 10); // a real ramp, not one colour for all
+        }
     }
 
     void legendAndGeometryShowOnlyWhatIsDrawnAndChosen()
