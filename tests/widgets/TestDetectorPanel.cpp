@@ -9,6 +9,8 @@
 #include "data/Generators.h"
 
 #include <QApplication>
+#include <QLabel>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -43,6 +45,48 @@ class TestDetectorPanel : public QObject {
     Q_OBJECT
 
 private slots:
+    void timeLeftIsInTheBarAndAReportDoesNotRelayTheDockOut()
+    {
+        // Progress reports arrive ten times a second with a new time left. Each must repaint the
+        // bar only: the old panel wrote the time into its word-wrapped status label, which posted
+        // a layout request (a relayout and a second repaint of the window) at every report.
+        Panel p;
+        p.panel.resize(360, 640);
+        p.panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p.panel));
+        auto* bar = p.panel.findChild<QProgressBar*>();
+        QVERIFY(bar);
+        emit p.controller.progress(0.10, QStringLiteral("knn: neighbour queries"), 12.0);
+        QCoreApplication::processEvents();
+        QVERIFY2(bar->text().contains(QStringLiteral("12 s left")), qPrintable(bar->text()));
+        struct LayoutCounter : QObject {
+            int n = 0;
+            bool eventFilter(QObject*, QEvent* e) override
+            {
+                n += e->type() == QEvent::LayoutRequest;
+                return false;
+            }
+        } counter;
+        for (QWidget* w = bar; w; w = w->parentWidget())
+            w->installEventFilter(&counter);
+        for (QLabel* l : p.panel.findChildren<QLabel*>())
+            l->installEventFilter(&counter);
+        for (int k = 1; k <= 5; ++k) {
+            emit p.controller.progress(0.10 + 0.1 * k, QStringLiteral("knn: neighbour queries"), 12.0 - 2.1 * k);
+            QCoreApplication::processEvents();
+        }
+        QVERIFY2(bar->text().contains(QStringLiteral("1.5 s left")), qPrintable(bar->text()));
+        QCOMPARE(bar->value(), 600);
+        QCOMPARE(counter.n, 0);
+        // A new phase is news: the label says it.
+        bool shown = false;
+        emit p.controller.progress(0.7, QStringLiteral("ranking"), -1.0);
+        for (QLabel* l : p.panel.findChildren<QLabel*>())
+            shown = shown || l->text() == QStringLiteral("ranking");
+        QVERIFY(shown);
+        QCOMPARE(bar->text(), QStringLiteral("70%"));
+    }
+
     void noPlotWithoutATrace()
     {
         Panel p;
