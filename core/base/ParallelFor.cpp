@@ -36,6 +36,40 @@ void setWorkerThreads(int threads)
     overrideThreads.store(std::max(0, threads), std::memory_order_relaxed);
 }
 
+namespace {
+
+/// job(0) … job(parts − 1) on parts threads, job(0) on the caller's; the first exception rethrown.
+void onThreads(int parts, const std::function<void(int)>& job)
+{
+    std::exception_ptr error;
+    std::mutex errorMutex;
+    auto run = [&](int i) {
+        try {
+            job(i);
+        } catch (...) {
+            const std::lock_guard<std::mutex> lock(errorMutex);
+            if (!error)
+                error = std::current_exception();
+        }
+    };
+    std::vector<std::thread> threads;
+    threads.reserve(static_cast<std::size_t>(parts - 1));
+    try {
+        for (int i = 1; i < parts; ++i)
+            threads.emplace_back(run, i);
+    } catch (...) { // no thread available: the caller does the remaining jobs itself
+    }
+    run(0);
+    for (int i = static_cast<int>(threads.size()) + 1; i < parts; ++i)
+        run(i);
+    for (std::thread& t : threads)
+        t.join();
+    if (error)
+        std::rethrow_exception(error);
+}
+
+} // namespace
+
 void parallelFor(std::int64_t n, std::int64_t minPerPart,
                  const std::function<void(std::int64_t, std::int64_t)>& part)
 {
@@ -49,31 +83,36 @@ void parallelFor(std::int64_t n, std::int64_t minPerPart,
     }
     // Range i is [n·i/parts, n·(i+1)/parts): balanced to within one item.
     auto begin = [&](int i) { return n * i / parts; };
-    std::exception_ptr error;
-    std::mutex errorMutex;
-    auto run = [&](int i) {
-        try {
-            part(begin(i), begin(i + 1));
-        } catch (...) {
-            const std::lock_guard<std::mutex> lock(errorMutex);
-            if (!error)
-                error = std::current_exception();
+    onThreads(parts, [&](int i) { part(begin(i), begin(i + 1)); });
+}
+
+void parallelChunks(std::int64_t n, std::int64_t chunk,
+                    const std::function<void(std::int64_t, std::int64_t)>& part)
+{
+    if (n <= 0)
+        return;
+    chunk = std::max<std::int64_t>(1, chunk);
+    const std::int64_t chunks = (n + chunk - 1) / chunk;
+    const auto threads = static_cast<int>(std::min<std::int64_t>(workerThreads(), chunks));
+    std::atomic<std::int64_t> next{0};
+    std::atomic<bool> failed{false};
+    auto work = [&](int) {
+        while (!failed.load(std::memory_order_relaxed)) {
+            const std::int64_t c = next.fetch_add(1, std::memory_order_relaxed);
+            if (c >= chunks)
+                return;
+            try {
+                part(c * chunk, std::min(n, (c + 1) * chunk));
+            } catch (...) {
+                failed = true;
+                throw;
+            }
         }
     };
-    std::vector<std::thread> threads;
-    threads.reserve(static_cast<std::size_t>(parts - 1));
-    try {
-        for (int i = 1; i < parts; ++i)
-            threads.emplace_back(run, i);
-    } catch (...) { // no thread available: the caller does the remaining parts itself
-    }
-    run(0);
-    for (int i = static_cast<int>(threads.size()) + 1; i < parts; ++i)
-        run(i);
-    for (std::thread& t : threads)
-        t.join();
-    if (error)
-        std::rethrow_exception(error);
+    if (threads <= 1)
+        work(0);
+    else
+        onThreads(threads, work);
 }
 
 } // namespace olens

@@ -20,4 +20,13 @@ void setWorkerThreads(int threads);
 void parallelFor(std::int64_t n, std::int64_t minPerPart,
                  const std::function<void(std::int64_t begin, std::int64_t end)>& part);
 
+/// Calls part(begin, end) on the chunks [0, chunk), [chunk, 2·chunk), … covering [0, n) (the last
+/// may be shorter), handed out one at a time to up to workerThreads() threads, the caller's
+/// included, each taking the next chunk when it has finished its last: a thread slowed by other
+/// work (the GUI drawing, another process) does fewer chunks instead of holding the others up at
+/// the end, as an equal split would. Chunks run in any order on any of those threads. The first
+/// exception thrown by a part stops the handing out and is rethrown once every running part returned.
+void parallelChunks(std::int64_t n, std::int64_t chunk,
+                    const std::function<void(std::int64_t begin, std::int64_t end)>& part);
+
 } // namespace olens

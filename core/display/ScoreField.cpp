@@ -7,6 +7,16 @@
 
 namespace olens {
 
+Eigen::Index nextFieldChunk(Eigen::Index rows, double seconds)
+{
+    // Aim at kFieldChunkSeconds from the last chunk's rate; at most 4× larger per step (one fast
+    // chunk, e.g. of points far outside every kernel's reach, does not make the next one huge).
+    const double wanted = seconds > 0.0 ? static_cast<double>(rows) * kFieldChunkSeconds / seconds
+                                        : 4.0 * static_cast<double>(rows);
+    const double capped = std::min(wanted, 4.0 * static_cast<double>(rows));
+    return std::clamp<Eigen::Index>(static_cast<Eigen::Index>(capped), kMinFieldChunk, kMaxFieldChunk);
+}
+
 std::optional<FieldData> computeField(const FieldRequest& req, const std::atomic<bool>* stop,
                                       const ProgressCallback& progress)
 {
@@ -30,14 +40,18 @@ std::optional<FieldData> computeField(const FieldRequest& req, const std::atomic
     std::vector<Quadric> shadows;
     for (const Quadric& Q : req.geometry.quadrics)
         shadows.push_back(ellipsoidShadow(Q, req.normalizer, req.projection));
-    // Small chunks keep a superseded request cheap to abandon (kernel methods cost O(n²) per point).
-    constexpr Eigen::Index chunk = 1024;
-    for (Eigen::Index first = 0; first < total; first += chunk) {
+    // Chunks sized by their cost: ~50 ms each, so a superseded request is abandoned within about
+    // that (a kernel method's point costs O(n) kernel values, a kNN query microseconds), and a
+    // cheap detector's chunk is large enough for its own threads to share it (a kNN index splits
+    // rows over the cores from 2 × 2048 rows; 1024-row chunks kept a 1M-point knn field on one core).
+    Eigen::Index chunk = kFirstFieldChunk;
+    for (Eigen::Index first = 0, m = 0; first < total; first += m) {
         if (stop && stop->load())
             return std::nullopt;
         if (progress && progress({static_cast<double>(first) / static_cast<double>(total), "score field", {}, nullptr}))
             return std::nullopt;
-        const Eigen::Index m = std::min(chunk, total - first);
+        m = std::min(chunk, total - first);
+        const auto chunkStart = std::chrono::steady_clock::now();
         Eigen::MatrixXd U = req.grid.displayPoints(first, m);
         if (U.cols() < q) { // a 2D grid for a 3D projection cannot happen; a 1D projection uses x only
             U.conservativeResize(Eigen::NoChange, q);
@@ -65,6 +79,7 @@ std::optional<FieldData> computeField(const FieldRequest& req, const std::atomic
                     out.planeValues[idx].segment(first, m) = Xn * h.w + Eigen::VectorXd::Constant(m, h.bias);
                 ++idx;
             }
+        chunk = nextFieldChunk(m, std::chrono::duration<double>(std::chrono::steady_clock::now() - chunkStart).count());
     }
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return out;

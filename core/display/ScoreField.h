@@ -33,6 +33,13 @@ struct FieldData {
     double seconds = 0.0;
 };
 
+/// Grid points per chunk: the first chunk, the bounds, and the time a chunk aims at.
+constexpr Eigen::Index kFirstFieldChunk = 1024, kMinFieldChunk = 256, kMaxFieldChunk = 65536;
+constexpr double kFieldChunkSeconds = 0.05;
+/// The next chunk's size after `rows` grid points took `seconds`: kFieldChunkSeconds at that rate,
+/// at most 4× the last, within [kMinFieldChunk, kMaxFieldChunk].
+Eigen::Index nextFieldChunk(Eigen::Index rows, double seconds);
+
 /// Computes a field synchronously (used by the worker and by tests). Returns nullopt when
 /// `stop` becomes true or `progress` asks to cancel between chunks.
 std::optional<FieldData> computeField(const FieldRequest& request, const std::atomic<bool>* stop = nullptr,

@@ -36,8 +36,8 @@ void PointIndex::query(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, E
     const Eigen::Index n = X.rows();
     dist.resize(n, k);
     index.resize(n, k);
-    // Rows are independent: split over the cores (the same result for any number of threads).
-    parallelFor(n, kMinRowsPerThread, [&](std::int64_t begin, std::int64_t end) {
+    // Rows are independent: chunks over the cores (the same result for any number of threads).
+    parallelChunks(n, kRowsPerChunk, [&](std::int64_t begin, std::int64_t end) {
         std::vector<Eigen::Index> idx(static_cast<std::size_t>(k));
         std::vector<double> d2(static_cast<std::size_t>(k));
         Eigen::VectorXd q(X.cols());

@@ -8,9 +8,10 @@
 
 namespace olens {
 
-/// Query rows per thread below which a second thread costs more than it saves (a query of a few
-/// microseconds against a thread start of tens).
-constexpr long kMinRowsPerThread = 2048;
+/// Query rows per chunk handed to a thread (parallelChunks): a second thread starts only with a
+/// second chunk (a query takes a few microseconds, a thread start tens), and a chunk of a few ms
+/// keeps the threads' shares even when one of them is slowed by other work.
+constexpr long kRowsPerChunk = 2048;
 
 class PointIndex {
 public:

@@ -53,6 +53,44 @@ private slots:
         QVERIFY((f->score - direct).cwiseAbs().maxCoeff() < 1e-12);
     }
 
+    void chunksAreSizedByTheirCostAndDoNotChangeTheField()
+    {
+        // nextFieldChunk aims at kFieldChunkSeconds per chunk from the last chunk's rate, grows at
+        // most 4× per step and stays within its bounds (values worked out by hand).
+        QCOMPARE(nextFieldChunk(1024, 0.10), Eigen::Index(512));     // 1024 × 0.05 / 0.10
+        QCOMPARE(nextFieldChunk(1024, 0.025), Eigen::Index(2048));   // 1024 × 0.05 / 0.025
+        QCOMPARE(nextFieldChunk(1024, 0.001), Eigen::Index(4096));   // 51 200 wanted, 4× cap
+        QCOMPARE(nextFieldChunk(1024, 0.0), Eigen::Index(4096));     // too fast to time: 4×
+        QCOMPARE(nextFieldChunk(1024, 10.0), kMinFieldChunk);        // 5 wanted
+        QCOMPARE(nextFieldChunk(60000, 0.001), kMaxFieldChunk);
+        // A 3-D field of 40³ = 64 000 points, computed in chunks of growing size, is the
+        // detector's score of all grid points computed in one call.
+        const Dataset d = generate("seam", 3000, 5);
+        FieldRequest req;
+        req.normalizer = Normalizer(Normalization::ZScore);
+        req.normalizer.fit(d.X);
+        auto det = Registry::instance().create("knn", {{"k", "5"}});
+        det->fit(req.normalizer.transform(d.X));
+        req.detector = std::move(det);
+        req.projection = Projection::automatic(d.X, d.featureNames);
+        req.grid.dims = 3;
+        req.grid.lo = Eigen::Vector3d(-1.5, -1.5, -1.5);
+        req.grid.hi = Eigen::Vector3d(1.5, 1.5, 1.5);
+        req.grid.res = Eigen::Vector3i(40, 40, 40);
+        std::vector<double> reported;
+        const auto f = computeField(req, nullptr, [&](const ProgressInfo& p) {
+            reported.push_back(p.fraction);
+            return false;
+        });
+        QVERIFY(f);
+        const Eigen::MatrixXd U = req.grid.displayPoints(0, req.grid.count());
+        const Eigen::VectorXd direct = req.detector->score(req.normalizer.transform(req.projection.toFeature(U)));
+        QCOMPARE(f->score.size(), direct.size());
+        QVERIFY(f->score == direct); // row by row the same arithmetic: bit for bit
+        QVERIFY(std::is_sorted(reported.begin(), reported.end()));
+        QVERIFY2(reported.size() < 64000 / kFirstFieldChunk, qPrintable(QString::number(reported.size()))); // chunks grew
+    }
+
     void quadricValuesAreTheImplicitFunction()
     {
         // Unit circle x² + y² − 1 (quadrics paper eq. 3 with A = I, b = 0, c = −1).

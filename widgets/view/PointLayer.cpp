@@ -20,6 +20,7 @@
 #include <vtkUnsignedCharArray.h>
 
 #include <algorithm>
+#include <vector>
 
 namespace olens {
 
@@ -48,11 +49,13 @@ PointLayer::PointLayer(std::shared_ptr<float> sizeScale)
 {
     m_uniforms->sizeScale = sizeScale;
     setUpSpriteActor(m_points, m_poly, m_uniforms);
-    // The same sprites (same data, own mapper: own uniforms) for the flagged points' opaque pass.
+    // The flagged sprites' opaque pass: their own cloud (updateFront), own mapper and uniforms. Not
+    // the whole cloud with the others culled in the vertex shader: that shaded every vertex twice,
+    // and a software rasteriser shades vertices on the GUI thread (~0.1 s at 1M points).
     m_frontUniforms->sizeScale = sizeScale;
     m_frontUniforms->front = true;
     m_frontUniforms->pass = SpriteUniforms::Pass::FrontOnly;
-    setUpSpriteActor(m_front, m_poly, m_frontUniforms);
+    setUpSpriteActor(m_front, m_frontPoly, m_frontUniforms);
     m_front->PickableOff();
     m_front->VisibilityOff();
 
@@ -136,6 +139,7 @@ void PointLayer::update(const ViewContext& ctx, unsigned changes)
             pts->SetPoint(i, P(i, 0), P(i, 1), P(i, 2));
         pts->Modified();
         m_poly->Modified();
+        updateFront(P);
     }
     if (changes & Points) {
         // NDC depth per pixel of sprite size: only in 2-D, where all points share z = 0 (in 3-D
@@ -146,6 +150,7 @@ void PointLayer::update(const ViewContext& ctx, unsigned changes)
         m_poly->GetPointData()->SetScalars(ctx.colouring->colours());
         m_poly->GetPointData()->AddArray(frontSizes(ctx));
         m_poly->Modified();
+        updateFront(P);
     }
     if (changes & (Positions | TopK))
         updateTopK(ctx);
@@ -180,6 +185,38 @@ vtkFloatArray* PointLayer::frontSizes(const ViewContext& ctx)
             m_sizes->SetValue(i, -m_sizes->GetValue(i));
     m_sizes->Modified(); // VTK's VBO cache keys on the array and its time stamp
     return m_sizes;
+}
+
+void PointLayer::updateFront(const Eigen::MatrixX3d& P)
+{
+    auto* sizes = vtkFloatArray::SafeDownCast(m_poly->GetPointData()->GetArray("olensPointSize"));
+    auto* colours = vtkUnsignedCharArray::SafeDownCast(m_poly->GetPointData()->GetScalars());
+    std::vector<Eigen::Index> ids;
+    if (m_flagged && sizes && colours && sizes->GetNumberOfTuples() == P.rows()
+        && colours->GetNumberOfTuples() == P.rows())
+        for (Eigen::Index i = 0; i < P.rows(); ++i)
+            if (sizes->GetValue(i) < 0.0f)
+                ids.push_back(i);
+    const auto m = static_cast<Eigen::Index>(ids.size());
+    Eigen::MatrixX3d F(m, 3);
+    vtkNew<vtkUnsignedCharArray> c;
+    c->SetName(colours ? colours->GetName() : "colours");
+    c->SetNumberOfComponents(3);
+    c->SetNumberOfTuples(m);
+    vtkNew<vtkFloatArray> z;
+    z->SetName("olensPointSize");
+    z->SetNumberOfTuples(m);
+    for (Eigen::Index j = 0; j < m; ++j) {
+        const Eigen::Index i = ids[static_cast<std::size_t>(j)];
+        F.row(j) = P.row(i);
+        for (int k = 0; k < 3; ++k)
+            c->SetTypedComponent(j, k, colours->GetTypedComponent(i, k));
+        z->SetValue(j, sizes->GetValue(i));
+    }
+    m_frontPoly->DeepCopy(vertexCloud(F));
+    m_frontPoly->GetPointData()->SetScalars(c);
+    m_frontPoly->GetPointData()->AddArray(z);
+    m_frontPoly->Modified();
 }
 
 void PointLayer::updateTopK(const ViewContext& ctx)

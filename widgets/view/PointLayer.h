@@ -42,6 +42,8 @@ private:
     void updatePasses();
     /// The colouring's sprite sizes, negated for the points to draw in front (3-D outliers).
     vtkFloatArray* frontSizes(const ViewContext& ctx);
+    /// m_frontPoly: the flagged points alone (positions P, colours and sizes of m_poly).
+    void updateFront(const Eigen::MatrixX3d& P);
 
     vtkNew<vtkPolyData> m_poly;
     vtkNew<vtkActor> m_points;
@@ -52,6 +54,7 @@ private:
     vtkNew<SpriteUniforms> m_uniforms;
     vtkNew<vtkFloatArray> m_sizes; // frontSizes' copy
     vtkNew<vtkActor> m_front;      // the flagged sprites of a translucent cloud
+    vtkNew<vtkPolyData> m_frontPoly; // … as their own small cloud (m_front's input)
     vtkNew<SpriteUniforms> m_frontUniforms;
     double m_opacity = 1.0;
     bool m_flagged = false;        // some sizes are negative (flagged points)

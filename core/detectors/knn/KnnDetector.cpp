@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <thread>
 #include <cmath>
 
 namespace olens {
@@ -59,39 +60,33 @@ Eigen::VectorXd KnnDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     const Eigen::Index n = X.rows();
     Eigen::VectorXd train(n);
     const auto kk = static_cast<std::size_t>(k + 1);
-    // Rows are independent: both cores query, each its own range (the same scores for any number of
-    // threads). Only the caller's part reports progress (and so meets a cancellation first); the
-    // other parts then stop at their next check.
-    std::atomic<bool> stop{false};
-    parallelFor(n, kMinRowsPerThread, [&](std::int64_t begin, std::int64_t end) {
-        try {
-            std::vector<Eigen::Index> idx(kk);
-            std::vector<double> d2(kk);
-            for (Eigen::Index i = begin; i < end; ++i) {
-                if ((i & 255) == 0) {
-                    if (stop)
-                        return;
-                    if (begin == 0) // the parts are equal: the first one's share done is everyone's
-                        progress.report(0.5 + 0.5 * static_cast<double>(i) / static_cast<double>(end),
-                                        "scoring training points");
+    // Rows are independent: the cores take chunks of rows in turn (parallelChunks: one slowed by
+    // other work, e.g. the GUI drawing, takes fewer), the same scores for any number of threads.
+    // Only the caller's thread reports progress (and so meets a cancellation first); a failure or
+    // cancellation stops the handing out of chunks.
+    const auto caller = std::this_thread::get_id();
+    std::atomic<std::int64_t> done{0};
+    parallelChunks(n, kRowsPerChunk, [&](std::int64_t begin, std::int64_t end) {
+        if (std::this_thread::get_id() == caller)
+            progress.report(0.5 + 0.5 * static_cast<double>(done.load()) / static_cast<double>(n),
+                            "scoring training points");
+        std::vector<Eigen::Index> idx(kk);
+        std::vector<double> d2(kk);
+        for (Eigen::Index i = begin; i < end; ++i) {
+            index->nearest(index->points().col(i).data(), kk, idx.data(), d2.data());
+            int seen = 0;
+            double kth = d2[kk - 1];
+            for (std::size_t j = 0; j < kk; ++j) {
+                if (idx[j] == i)
+                    continue;
+                if (++seen == k) {
+                    kth = d2[j];
+                    break;
                 }
-                index->nearest(index->points().col(i).data(), kk, idx.data(), d2.data());
-                int seen = 0;
-                double kth = d2[kk - 1];
-                for (std::size_t j = 0; j < kk; ++j) {
-                    if (idx[j] == i)
-                        continue;
-                    if (++seen == k) {
-                        kth = d2[j];
-                        break;
-                    }
-                }
-                train(i) = std::sqrt(std::max(0.0, kth));
             }
-        } catch (...) { // cancelled (part 0) or failed: the other parts stop at their next check
-            stop = true;
-            throw;
+            train(i) = std::sqrt(std::max(0.0, kth));
         }
+        done += end - begin;
     });
     m_index = std::move(index);
     return train;

@@ -11,6 +11,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -99,6 +100,71 @@ private slots:
                 }
     }
 
+    void chunksCoverEveryIndexOnceAndASlowThreadTakesFewer()
+    {
+        ThreadsGuard guard;
+        for (int threads : {1, 2, 3})
+            for (std::int64_t n : {0, 1, 7, 100, 1001})
+                for (std::int64_t chunk : {1, 10, 2000}) {
+                    setWorkerThreads(threads);
+                    std::vector<std::atomic<int>> hits(static_cast<std::size_t>(n));
+                    std::mutex m;
+                    std::set<std::pair<std::int64_t, std::int64_t>> parts;
+                    std::set<std::thread::id> ids;
+                    parallelChunks(n, chunk, [&](std::int64_t b, std::int64_t e) {
+                        for (std::int64_t i = b; i < e; ++i)
+                            ++hits[static_cast<std::size_t>(i)];
+                        const std::lock_guard<std::mutex> lock(m);
+                        parts.emplace(b, e);
+                        ids.insert(std::this_thread::get_id());
+                    });
+                    for (const auto& h : hits)
+                        QCOMPARE(h.load(), 1);
+                    // The chunks are [c·chunk, min(n, (c+1)·chunk)), on at most min(threads, chunks) threads.
+                    const std::int64_t chunks = (n + chunk - 1) / chunk;
+                    QCOMPARE(static_cast<std::int64_t>(parts.size()), chunks);
+                    for (const auto& [b, e] : parts)
+                        QVERIFY(b % chunk == 0 && e == std::min(n, b + chunk));
+                    QVERIFY(static_cast<std::int64_t>(ids.size()) <= std::min<std::int64_t>(threads, chunks));
+                }
+        // The caller is held up in its first chunk (as a GUI thread drawing a frame would hold up a
+        // core): the other thread does the rest instead of waiting with half the work undone, as
+        // an equal split (parallelFor) would leave it.
+        setWorkerThreads(2);
+        const auto caller = std::this_thread::get_id();
+        std::atomic<int> byCaller{0}, byOther{0};
+        parallelChunks(200, 1, [&](std::int64_t, std::int64_t) {
+            if (std::this_thread::get_id() == caller) {
+                if (byCaller++ == 0)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            } else {
+                ++byOther;
+            }
+        });
+        QCOMPARE(byCaller.load() + byOther.load(), 200);
+        QVERIFY2(byOther.load() >= 150, qPrintable(QString("other thread: %1 of 200 chunks").arg(byOther.load())));
+    }
+
+    void aFailingChunkStopsTheOthersAndReachesTheCaller()
+    {
+        ThreadsGuard guard;
+        setWorkerThreads(2);
+        std::atomic<int> ran{0};
+        bool caught = false;
+        try {
+            parallelChunks(2000, 1, [&](std::int64_t b, std::int64_t) {
+                ++ran;
+                if (b == 3)
+                    throw DataError("chunk 3 failed");
+                std::this_thread::sleep_for(std::chrono::microseconds(200)); // all of them: ≥ 0.2 s
+            });
+        } catch (const DataError& e) {
+            caught = QString(e.what()) == "chunk 3 failed";
+        }
+        QVERIFY(caught);
+        QVERIFY2(ran.load() < 1000, qPrintable(QString::number(ran.load()))); // the handing out stopped
+    }
+
     void theCallersThreadRunsTheFirstPart()
     {
         ThreadsGuard guard;
@@ -139,7 +205,7 @@ private slots:
     void knnScoresAreTheSameOnAnyNumberOfThreadsAndMatchBruteForce()
     {
         ThreadsGuard guard;
-        const Eigen::MatrixXd X = gaussian(6000, 3, 7); // > 2 × kMinRowsPerThread: split in parts
+        const Eigen::MatrixXd X = gaussian(6000, 3, 7); // 3 chunks of kRowsPerChunk rows: several threads
         const Eigen::MatrixXd Q = gaussian(5000, 3, 8);
         const int k = 5;
         Eigen::VectorXd train[2], score[2];

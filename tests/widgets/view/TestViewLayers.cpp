@@ -23,6 +23,8 @@
 #include <vtkLookupTable.h>
 #include <vtkMapper.h>
 #include <vtkRenderer.h>
+#include <vtkPointData.h>
+#include <vtkFloatArray.h>
 #include <vtkUnsignedCharArray.h>
 
 using namespace olens;
@@ -175,6 +177,56 @@ private slots:
             for (int b = a + 1; b < 40; ++b)
                 QVERIFY2(PointColouring::componentColour(a) != PointColouring::componentColour(b),
                          qPrintable(QStringLiteral("components %1 and %2 share a colour").arg(a).arg(b)));
+    }
+
+    void frontPassDrawsExactlyTheFlaggedPoints()
+    {
+        // A translucent cloud draws the flagged points (score above the threshold) opaque in their
+        // own pass. That pass's input is those points alone, at their positions, in their colours,
+        // with their (negative: in front) sizes; it follows the threshold.
+        Dataset d = square(false);
+        Scene s(d);
+        auto r = std::make_shared<FitResult>();
+        r->scores = (Eigen::VectorXd(4) << 0.1, 0.9, 0.2, 0.8).finished();
+        r->threshold = 0.5;
+        r->outlier = (r->scores.array() > 0.5).cast<int>();
+        r->detectorId = "hand";
+        s.doc.setResult(r);
+        s.colouring.update(d, r.get(), ColourBy::Score, Eigen::VectorXd(), 0.0, 1.0, 9.0f);
+        PointLayer layer(std::make_shared<float>(1.0f));
+        layer.attach(s.scene, s.overlay);
+        ViewContext ctx = s.context();
+        ctx.colourBy = ColourBy::Score;
+        layer.update(ctx, ViewLayer::Points | ViewLayer::Colours);
+        layer.setOpacity(0.5);
+        QVERIFY(layer.frontPoints()->GetVisibility());
+        const auto front = [&] { return vtkPolyData::SafeDownCast(layer.frontPoints()->GetMapper()->GetInput()); };
+        const auto check = [&](const std::vector<int>& rows) {
+            vtkPolyData* f = front();
+            QCOMPARE(f->GetNumberOfPoints(), vtkIdType(rows.size()));
+            QCOMPARE(f->GetNumberOfVerts(), vtkIdType(rows.size()));
+            auto* colours = vtkUnsignedCharArray::SafeDownCast(f->GetPointData()->GetScalars());
+            auto* sizes = vtkFloatArray::SafeDownCast(f->GetPointData()->GetArray("olensPointSize"));
+            QVERIFY(colours && sizes);
+            for (std::size_t j = 0; j < rows.size(); ++j) {
+                const int i = rows[j];
+                double x[3];
+                f->GetPoint(vtkIdType(j), x);
+                for (int k = 0; k < 3; ++k) {
+                    QCOMPARE(x[k], s.display(i, k));
+                    QCOMPARE(colours->GetTypedComponent(vtkIdType(j), k), s.colouring.colours()->GetTypedComponent(i, k));
+                }
+                QVERIFY(sizes->GetValue(vtkIdType(j)) < 0.0f);
+                QCOMPARE(-sizes->GetValue(vtkIdType(j)), s.colouring.sizes()->GetValue(i));
+            }
+        };
+        check({1, 3});
+        s.doc.setThreshold(0.85);
+        layer.update(ctx, ViewLayer::Threshold);
+        check({1});
+        s.doc.setThreshold(0.95);
+        layer.update(ctx, ViewLayer::Threshold);
+        check({});
     }
 
     void scoreColoursAreTheTablesColourPerPoint()
