@@ -265,6 +265,7 @@ void DetectorPanel::start(bool keepUserThreshold)
     }
     m_progress->setValue(0);
     m_status->setText(tr("starting…"));
+    m_barShown.invalidate(); // the first report is shown at once
     m_controller->train(currentDetector().toStdString(), values, normalization(), keepUserThreshold, fitOn);
 }
 
@@ -356,6 +357,11 @@ void DetectorPanel::onProgress(double fraction, const QString& message, double e
     // window: under software GL ~20 ms of CPU taken from the training, half of them for this).
     // Format first: QProgressBar::setValue repaints at once (repaint(), not update()) when its text
     // changes, so that repaint already shows the new time left.
+    // Five times a second is enough for a bar: every repaint in a window with a GL view is a
+    // composition of the whole window, ~20 ms of CPU under software GL, taken from the training.
+    if (m_barShown.isValid() && m_barShown.elapsed() < kBarIntervalMs && m_status->text() == message)
+        return;
+    m_barShown.start();
     m_progress->setFormat(eta >= 0 ? tr("%p% — about %1 s left").arg(eta, 0, 'f', eta < 10 ? 1 : 0) : QStringLiteral("%p%"));
     m_progress->setValue(int(fraction * 1000));
     if (m_status->text() != message)

@@ -5,6 +5,7 @@
 #include "data/FitSubset.h"
 #include "data/Normalizer.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 class QComboBox;
@@ -40,6 +41,8 @@ public:
     QPushButton* trainButton() const { return m_train; }
     QPushButton* cancelButton() const { return m_cancel; }
     PlotWidget* lossPlot() const { return m_loss; }
+    /// The progress bar and its time left change at most this often (a new phase is shown at once).
+    static constexpr int kBarIntervalMs = 200;
 
 public slots:
     /// Starts training with the form's values (errors go to the controller's failed signal).
@@ -84,6 +87,7 @@ private:
     QLabel* m_guidance;
     QVector<double> m_lossX, m_lossY;
     int m_lossSeries = -1;
+    QElapsedTimer m_barShown; // since the bar last changed (onProgress), invalid before the first report
 };
 
 } // namespace olens

@@ -72,12 +72,21 @@ private slots:
         for (QLabel* l : p.panel.findChildren<QLabel*>())
             l->installEventFilter(&counter);
         for (int k = 1; k <= 5; ++k) {
+            QTest::qWait(DetectorPanel::kBarIntervalMs + 20);
             emit p.controller.progress(0.10 + 0.1 * k, QStringLiteral("knn: neighbour queries"), 12.0 - 2.1 * k);
             QCoreApplication::processEvents();
         }
         QVERIFY2(bar->text().contains(QStringLiteral("1.5 s left")), qPrintable(bar->text()));
         QCOMPARE(bar->value(), 600);
         QCOMPARE(counter.n, 0);
+        // Reports closer together than kBarIntervalMs leave the bar as it is (a repaint each would
+        // be a composition of the window each); the next one after the interval is shown.
+        emit p.controller.progress(0.62, QStringLiteral("knn: neighbour queries"), 1.4);
+        emit p.controller.progress(0.64, QStringLiteral("knn: neighbour queries"), 1.3);
+        QCOMPARE(bar->value(), 600);
+        QTest::qWait(DetectorPanel::kBarIntervalMs + 20);
+        emit p.controller.progress(0.66, QStringLiteral("knn: neighbour queries"), 1.2);
+        QCOMPARE(bar->value(), 660);
         // A new phase is news: the label says it.
         bool shown = false;
         emit p.controller.progress(0.7, QStringLiteral("ranking"), -1.0);
