@@ -53,12 +53,12 @@ std::vector<int> rankByScore(const Eigen::VectorXd& scores)
     constexpr std::size_t kMinPerThread = 100000;
     const std::size_t half = n / 2;
     if (n >= 2 * kMinPerThread && workerThreads() > 1) {
+        const auto mid = keyed.begin() + static_cast<std::ptrdiff_t>(half);
         parallelFor(2, 1, [&](std::int64_t p0, std::int64_t p1) {
             for (std::int64_t p = p0; p < p1; ++p)
-                std::sort(keyed.begin() + (p == 0 ? 0 : static_cast<std::ptrdiff_t>(half)),
-                          p == 0 ? keyed.begin() + static_cast<std::ptrdiff_t>(half) : keyed.end(), before);
+                std::sort(p == 0 ? keyed.begin() : mid, p == 0 ? mid : keyed.end(), before);
         });
-        std::inplace_merge(keyed.begin(), keyed.begin() + static_cast<std::ptrdiff_t>(half), keyed.end(), before);
+        std::inplace_merge(keyed.begin(), mid, keyed.end(), before);
     } else {
         std::sort(keyed.begin(), keyed.end(), before);
     }

@@ -9,6 +9,21 @@
 
 using namespace olens;
 
+namespace {
+/// A field request for knn (k) fitted on d through z-scores, in d's automatic projection.
+FieldRequest knnRequest(const Dataset& d, int k)
+{
+    FieldRequest req;
+    req.normalizer = Normalizer(Normalization::ZScore);
+    req.normalizer.fit(d.X);
+    auto det = Registry::instance().create("knn", {{"k", std::to_string(k)}});
+    det->fit(req.normalizer.transform(d.X));
+    req.detector = std::move(det);
+    req.projection = Projection::automatic(d.X, d.featureNames);
+    return req;
+}
+} // namespace
+
 class TestFieldComputer : public QObject {
     Q_OBJECT
 
@@ -33,14 +48,7 @@ private slots:
 
     void scoreFieldMatchesDetectorThroughNormalisation()
     {
-        const Dataset d = generate("moons", 120, 3);
-        FieldRequest req;
-        req.normalizer = Normalizer(Normalization::ZScore);
-        req.normalizer.fit(d.X);
-        auto det = Registry::instance().create("knn", {{"k", "3"}});
-        det->fit(req.normalizer.transform(d.X));
-        req.detector = std::move(det);
-        req.projection = Projection::automatic(d.X, d.featureNames);
+        FieldRequest req = knnRequest(generate("moons", 120, 3), 3);
         req.grid.dims = 2;
         req.grid.lo = Eigen::Vector3d(-1.5, -1, 0);
         req.grid.hi = Eigen::Vector3d(2.5, 1.5, 0);
@@ -65,14 +73,7 @@ private slots:
         QCOMPARE(nextFieldChunk(60000, 0.001), kMaxFieldChunk);
         // A 3-D field of 40³ = 64 000 points, computed in chunks of growing size, is the
         // detector's score of all grid points computed in one call.
-        const Dataset d = generate("seam", 3000, 5);
-        FieldRequest req;
-        req.normalizer = Normalizer(Normalization::ZScore);
-        req.normalizer.fit(d.X);
-        auto det = Registry::instance().create("knn", {{"k", "5"}});
-        det->fit(req.normalizer.transform(d.X));
-        req.detector = std::move(det);
-        req.projection = Projection::automatic(d.X, d.featureNames);
+        FieldRequest req = knnRequest(generate("seam", 3000, 5), 5);
         req.grid.dims = 3;
         req.grid.lo = Eigen::Vector3d(-1.5, -1.5, -1.5);
         req.grid.hi = Eigen::Vector3d(1.5, 1.5, 1.5);
