@@ -1,4 +1,4 @@
-// ACDT benchmark (DESIGN.md "Figures that matter"): Swiss roll, 5000 points, k=15, d=2; the
+// ACDT benchmark (docs/architecture.md "Figures that matter"): Swiss roll, 5000 points, k=15, d=2; the
 // slides report 389 s and 123 s, the aim is ≤ 1 s. Fits `runs` times and prints one JSON object
 // with the median fit time, the MSRE at the scoring L and at a few other L (read from the same
 // dendrogram), and the time to re-cut the dendrogram (labels + flats) for another L.

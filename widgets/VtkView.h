@@ -1,6 +1,6 @@
 #pragma once
 // A QOpenGLWidget hosting a vtkGenericOpenGLRenderWindow (the design of VTK's
-// QVTKOpenGLNativeWidget, which Debian builds for Qt 5 only). See DESIGN.md for the recipe.
+// QVTKOpenGLNativeWidget, which Debian builds for Qt 5 only). Recipe: docs/architecture.md "Rendering with VTK 9.1 inside Qt 6".
 #include <QColor>
 #include <QImage>
 #include <array>

@@ -1,5 +1,5 @@
 #pragma once
-// outlierlens-cli: list | generate | score | evaluate (DESIGN.md "Command line").
+// outlierlens-cli: list | generate | score | evaluate (docs/architecture.md "Command line").
 #include <iosfwd>
 #include <string>
 #include <vector>

@@ -62,7 +62,7 @@ QString ViewExport::writeVector(vtkOpenGLRenderWindow* window, QOpenGLContext* c
     exporter->SetTitle("OutlierLens");
     // GL2PS appends the extension to the prefix.
     exporter->SetFilePrefix(QFile::encodeName(info.absolutePath() + "/" + info.completeBaseName()).constData());
-    // As in paintGL: Qt's context current (not QOpenGLWidget::makeCurrent, see DESIGN.md) and
+    // As in paintGL: Qt's context current (not QOpenGLWidget::makeCurrent, see docs/architecture.md "Rendering with VTK 9.1 inside Qt 6") and
     // VTK's state cache reset; the exporter renders the window itself, into VTK's framebuffers.
     context->makeCurrent(context->surface());
     auto* state = window->GetState();

@@ -1,4 +1,4 @@
-// outlierlens-cli verify (DESIGN.md contract: eer, fnr_at_fpr_0.001, auc, n_pairs, fit_seconds,
+// outlierlens-cli verify (docs/architecture.md "Command line" contract: eer, fnr_at_fpr_0.001, auc, n_pairs, fit_seconds,
 // method, dim) and perturb (noise protocol of the uncertainty paper, sec. 5.1).
 #include "Cli.h"
 #include "CliTestSupport.h"
