@@ -8,6 +8,7 @@
 #include "metrics/Metrics.h"
 #include "registry/Registry.h"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>

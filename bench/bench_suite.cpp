@@ -7,7 +7,7 @@
 //   - KIC (RBF) fit + score on 4601 × 57 (Spambase-sized, KIC paper Table 1);
 //   - Q-FULL training throughput, points per second per epoch, p = 64, m = 50;
 //   - contour-grid evaluation per detector: a 512² 2-D grid and a 64³ 3-D grid scored in chunks
-//     of 1024 points after fitting on 1000 points (what widgets/FieldComputer.cpp does).
+//     of 1024 points after fitting on 1000 points (what gui/jobs/FieldComputer.cpp does).
 // Every run is printed to stderr as it finishes; --json and --markdown write the results with the
 // machine description. A detector that fails on the bench data is recorded with its error.
 //
@@ -19,6 +19,7 @@
 #include "base/Errors.h"
 #include "data/Generators.h"
 
+#include <nlohmann/json.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>

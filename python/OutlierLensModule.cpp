@@ -106,14 +106,13 @@ public:
     {
     }
 
-    /// The CLI's `score` path: registry parameters, normaliser fitted on X, fitPipeline.
+    /// The CLI's `score` path: registry parameters, fitPipeline (which fits the normaliser on X).
     static FittedModel fit(const std::string& id, const std::map<std::string, std::string>& params,
                            const std::string& normalization, const Eigen::MatrixXd& X,
                            const ProgressCallback& progress = {})
     {
         std::shared_ptr<Detector> detector = Registry::instance().create(id, toAssignments(params));
-        Normalizer normalizer(parseNormalization(normalization));
-        normalizer.fit(X);
+        const Normalizer normalizer(parseNormalization(normalization));
         FitOptions options;
         options.explanations = false;
         std::shared_ptr<FitResult> r = fitPipeline(detector, normalizer, X, options, progress);

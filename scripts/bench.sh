@@ -39,5 +39,21 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
 fi
 cmake --build "$BUILD_DIR" -j "${JOBS:-2}" --target olens_bench_suite
 mkdir -p docs
-"$BUILD_DIR/bench/olens_bench_suite" --json docs/benchmarks.json --markdown docs/benchmarks.md "$@"
-echo "bench: wrote docs/benchmarks.json and docs/benchmarks.md"
+# The suite's tables replace only the marked suite section of docs/benchmarks.md: the dated
+# history and the sections other scripts write (realdata, peers) stay.
+SUITE_MD=$(mktemp)
+trap 'rm -f "$SUITE_MD"' EXIT
+"$BUILD_DIR/bench/olens_bench_suite" --json docs/benchmarks.json --markdown "$SUITE_MD" "$@"
+python3 - "$SUITE_MD" docs/benchmarks.md <<'PY'
+import os, re, sys
+suite = open(sys.argv[1]).read().strip("\n")
+path = sys.argv[2]
+md = open(path).read() if os.path.exists(path) else "# OutlierLens benchmarks\n"
+block = "<!-- suite -->\n" + suite + "\n<!-- /suite -->"
+if "<!-- suite -->" in md:
+    md = re.sub(r"<!-- suite -->.*?<!-- /suite -->", lambda m: block, md, flags=re.S)
+else:
+    md = md.rstrip("\n") + "\n\n" + block + "\n"
+open(path, "w").write(md)
+PY
+echo "bench: wrote docs/benchmarks.json and the suite section of docs/benchmarks.md"

@@ -1,9 +1,9 @@
 #include "CameraReactions.h"
 
-#include "CloudView.h"
-#include "DataDocument.h"
+#include "view/CloudView.h"
+#include "document/DataDocument.h"
 #include "MainWindow.h"
-#include "view/CameraRig.h"
+#include "render/CameraRig.h"
 
 #include <QAction>
 

@@ -1,7 +1,7 @@
 #include "CompareReaction.h"
 
-#include "CompareView.h"
-#include "DataDocument.h"
+#include "compare/CompareView.h"
+#include "document/DataDocument.h"
 #include "MainWindow.h"
 
 #include <QAction>

@@ -1,13 +1,13 @@
 #include "EditReactions.h"
 
-#include "DataDocument.h"
-#include "DataEditor.h"
-#include "DetectorPanel.h"
-#include "LogPanel.h"
+#include "document/DataDocument.h"
+#include "view/DataEditor.h"
+#include "docks/DetectorPanel.h"
+#include "docks/LogPanel.h"
 #include "MainWindow.h"
-#include "NewDataDialog.h"
+#include "dialogs/NewDataDialog.h"
 #include "UnsavedChanges.h"
-#include "TrainingController.h"
+#include "jobs/TrainingController.h"
 
 #include <QAction>
 #include <QMenu>

@@ -18,7 +18,6 @@ class EditReaction : public QObject {
 public:
     EditReaction(QMenu* menu, MainWindow* window, DataEditor* editor);
     QAction* editModeAction() const { return m_editMode; }
-    QAction* autoRetrainAction() const { return m_autoRetrain; }
     static constexpr int kRetrainDelayMs = 400;
 
 private:

@@ -1,12 +1,12 @@
 #include "ExportFigureReaction.h"
 
-#include "CloudView.h"
+#include "view/CloudView.h"
 #include "CompareReaction.h"
-#include "CompareView.h"
-#include "LogPanel.h"
+#include "compare/CompareView.h"
+#include "docks/LogPanel.h"
 #include "MainWindow.h"
-#include "PlotExporter.h"
-#include "PlotWidget.h"
+#include "plots/PlotExporter.h"
+#include "plots/PlotWidget.h"
 #include "base/AtomicWriter.h"
 
 #include <QAction>

@@ -2,7 +2,7 @@
 // File → Export figure… (issue #19 item 7): the view or one of the plots, for a slide — PNG at a
 // chosen size (the view) or scale (plots), optionally with a transparent background, or SVG of a
 // plot (QSvgGenerator: text stays text). The dialog is FigureExportDialog; writes are atomic.
-#include "FigureExportDialog.h"
+#include "dialogs/FigureExportDialog.h"
 
 #include <QObject>
 #include <QString>

@@ -1,8 +1,8 @@
 #include "ExportPointsReaction.h"
 
-#include "DataDocument.h"
-#include "ImportDialog.h"
-#include "LogPanel.h"
+#include "document/DataDocument.h"
+#include "dialogs/ImportDialog.h"
+#include "docks/LogPanel.h"
 #include "MainWindow.h"
 #include "data/PointExport.h"
 

@@ -1,6 +1,6 @@
 #include "FieldProgressIndicator.h"
 
-#include "CloudView.h"
+#include "view/CloudView.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

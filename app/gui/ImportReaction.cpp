@@ -1,6 +1,6 @@
 #include "ImportReaction.h"
 
-#include "ImportDialog.h"
+#include "dialogs/ImportDialog.h"
 #include "MainWindow.h"
 #include "UnsavedChanges.h"
 

@@ -41,8 +41,6 @@ public:
     DetectorPanel* detectorPanel() const { return m_detector; }
     RankingPanel* rankingPanel() const { return m_ranking; }
     EvaluationPanel* evaluationPanel() const { return m_evaluation; }
-    /// The Similarity dock (JB / UA-JB similarity colouring and verification), tabified with Evaluation.
-    SimilarityPanel* similarityPanel() const { return m_similarity; }
     /// The scatter-plot matrix window's contents (View → Scatter-plot matrix, Ctrl+Shift+M).
     SplomPanel* splomPanel() const { return m_splom; }
     /// The compare page (View → Compare detectors), or null before it was first opened.

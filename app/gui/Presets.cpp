@@ -1,13 +1,12 @@
 #include "Presets.h"
 
-#include "DataDocument.h"
-#include "DetectorPanel.h"
+#include "document/DataDocument.h"
+#include "docks/DetectorPanel.h"
 #include "data/Generators.h"
-#include "LogPanel.h"
+#include "docks/LogPanel.h"
 #include "MainWindow.h"
 #include "UnsavedChanges.h"
 #include "data/Normalizer.h"
-#include "ParamForm.h"
 #include "registry/Registry.h"
 
 #include <QMenu>
@@ -62,14 +61,20 @@ bool PresetsReaction::apply(MainWindow* window, const Preset& preset, bool train
         Dataset d = generate(preset.generator, preset.n, preset.seed, preset.generatorParams);
         window->document()->setDataset(std::move(d), QStringLiteral("preset: %1").arg(preset.title));
         window->document()->setEdited(true); // generated, not from a file: sessions embed the data
-        DetectorPanel* panel = window->detectorPanel();
-        panel->setCurrentDetector(QString::fromStdString(preset.detector));
-        panel->form()->resetToPaperDefaults(); // the figure's settings, not the data-driven `auto`
-        panel->form()->setValues(preset.detectorParams);
-        panel->setNormalization(parseNormalization(preset.normalization));
+        // The figure's settings (the paper's fixed values, not the data-driven `auto`) and the
+        // preset's own, into the document's training setup; the Detector dock follows it.
+        TrainingSetup setup = window->document()->trainingSetup();
+        ParamSet params = Registry::instance().defaultParams(preset.detector);
+        for (const auto& spec : params.schema())
+            params.set(spec.name, paperSetting(spec));
+        params.set(preset.detectorParams);
+        setup.detectorId = preset.detector;
+        setup.params = params.assignments();
+        setup.normalization = parseNormalization(preset.normalization);
+        window->document()->setTrainingSetup(setup);
         window->log()->info(QObject::tr("preset: %1 (%2)").arg(preset.title, preset.figure));
         if (train)
-            panel->train();
+            window->detectorPanel()->train();
         return true;
     } catch (const std::exception& e) {
         window->log()->error(QObject::tr("preset '%1' failed: %2").arg(preset.title, QString::fromUtf8(e.what())));

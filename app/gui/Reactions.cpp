@@ -1,14 +1,15 @@
 #include "Reactions.h"
 
-#include "CloudView.h"
+#include "view/CloudView.h"
 #include "CompareReaction.h"
-#include "CompareView.h"
-#include "DataDocument.h"
+#include "compare/CompareView.h"
+#include "document/DataDocument.h"
 #include "data/DataLoader.h"
-#include "LogPanel.h"
+#include "docks/LogPanel.h"
 #include "MainWindow.h"
 #include "UnsavedChanges.h"
 
+#include <nlohmann/json.hpp>
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>

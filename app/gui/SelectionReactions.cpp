@@ -1,7 +1,7 @@
 #include "SelectionReactions.h"
 
-#include "CloudView.h"
-#include "DataDocument.h"
+#include "view/CloudView.h"
+#include "document/DataDocument.h"
 #include "EditReactions.h"
 #include "MainWindow.h"
 #include "display/SelectionGeometry.h"

@@ -5,7 +5,7 @@
 // Select all (Ctrl+A) / Invert selection (Ctrl+Shift+I) / Clear selection (Ctrl+Shift+A) on the
 // document's selection, which the view, the Ranking dock and the exports share. Each action is
 // enabled while there are data (the commands: while they would change something).
-#include "VtkView.h"
+#include "render/VtkView.h"
 
 #include <QObject>
 

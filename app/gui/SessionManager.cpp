@@ -1,26 +1,31 @@
 #include "SessionManager.h"
-#include "view/CameraRig.h"
 
-#include "CloudView.h"
+#include "base/ParallelFor.h"
+#include "jobs/Executor.h"
+#include "render/CameraRig.h"
+
+#include "view/CloudView.h"
 #include "CompareReaction.h"
-#include "CompareView.h"
-#include "DataDocument.h"
+#include "compare/CompareView.h"
+#include "document/DataDocument.h"
 #include "data/DataLoader.h"
-#include "DetectorPanel.h"
+#include "docks/DetectorPanel.h"
 #include "base/Errors.h"
-#include "LogPanel.h"
+#include "docks/LogPanel.h"
 #include "MainWindow.h"
-#include "ParamForm.h"
+#include "dialogs/ParamForm.h"
 #include "registry/Registry.h"
-#include "TrainingController.h"
+#include "jobs/TrainingController.h"
 #include "UnsavedChanges.h"
-#include "ViewControls.h"
+#include "docks/ViewControls.h"
 
+#include <nlohmann/json.hpp>
 #include <QAction>
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QtConcurrent/QtConcurrentRun>
+#include <QThread>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -86,10 +91,7 @@ ParamAssignments assignmentsFor(const SessionDetector& d)
 {
     ParamSet p = Registry::instance().defaultParams(d.id);
     p.setFromJson(d.params);
-    ParamAssignments out;
-    for (const auto& spec : p.schema())
-        out.emplace_back(spec.name, p.text(spec.name));
-    return out;
+    return p.assignments();
 }
 
 /// The result shown for a restored model: the stored training scores when the data are exactly the
@@ -125,7 +127,16 @@ SessionManager::SessionManager(MainWindow* window, const QString& stateDir)
         const bool ownAutosave = unclean && !crashedRun.isEmpty() && owner.size() == 2 &&
                                  owner[0] == crashedRun && autosaved.open(QIODevice::ReadOnly) &&
                                  contentHash(autosaved.readAll()) == owner[1];
-        m_recovery = ownAutosave;
+        // The crashed run's autosave becomes the pending recovery, a file no later run writes: the
+        // next run (a headless one, say) autosaves and rewrites the dirty marker, and would otherwise
+        // erase what the crash left before an interactive start could offer it.
+        if (ownAutosave) {
+            autosaved.close();
+            QFile::remove(recoveryPath());
+            if (QFile::rename(autosavePath(), recoveryPath()))
+                QFile::remove(autosaveOwner(m_dir));
+        }
+        m_recovery = QFile::exists(recoveryPath());
         m_crashedWithoutAutosave = unclean && !ownAutosave;
         QFile marker(dirtyMarker(m_dir));
         if (!marker.open(QIODevice::WriteOnly) || marker.write(m_runId) != m_runId.size())
@@ -138,8 +149,6 @@ SessionManager::SessionManager(MainWindow* window, const QString& stateDir)
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(kAutosaveDebounceMs);
     connect(&m_debounce, &QTimer::timeout, this, [this] { autosave(); });
-    m_pool.setMaxThreadCount(1);
-    m_pool.setThreadPriority(QThread::IdlePriority); // SCHED_IDLE on Linux
     connect(&m_saving, &QFutureWatcher<QString>::finished, this, &SessionManager::autosaveFinished);
     DataDocument* doc = window->document();
     connect(doc, &DataDocument::datasetChanged, this, &SessionManager::scheduleAutosave);
@@ -266,19 +275,21 @@ Session SessionManager::capture(bool withModel) const
     if (!d.labelName.empty())
         s.labelColumn = d.labelName;
 
-    DetectorPanel* panel = m_window->detectorPanel();
-    SessionDetector det;
-    det.id = panel->currentDetector().toStdString();
-    det.normalization = toString(panel->normalization());
-    try {
-        ParamSet p = Registry::instance().defaultParams(det.id);
-        p.set(panel->form()->values());
-        det.params = p.toJson();
-    } catch (const std::exception&) {
-        det.params = Registry::instance().defaultParams(det.id).toJson(); // a half-typed value: keep defaults
+    const TrainingSetup& setup = doc->trainingSetup();
+    if (!setup.detectorId.empty()) {
+        SessionDetector det;
+        det.id = setup.detectorId;
+        det.normalization = toString(setup.normalization);
+        try {
+            ParamSet p = Registry::instance().defaultParams(det.id);
+            p.set(setup.params);
+            det.params = p.toJson();
+        } catch (const std::exception&) {
+            det.params = Registry::instance().defaultParams(det.id).toJson(); // a half-typed value: keep defaults
+        }
+        s.detector = det;
     }
-    s.detector = det;
-    s.fitOn = panel->fitSubset();
+    s.fitOn = setup.fitOn;
     if (const auto r = doc->result()) {
         if (withModel) {
             s.model = r->detector->toJson();
@@ -345,13 +356,17 @@ bool SessionManager::apply(const Session& s, QString* error)
     DataDocument* doc = m_window->document();
     doc->setDataset(std::move(data), path);
     doc->setEdited(s.embedded);
-    if (s.detector) {
-        DetectorPanel* panel = m_window->detectorPanel();
-        panel->setCurrentDetector(QString::fromStdString(s.detector->id));
-        panel->setNormalization(parseNormalization(s.detector->normalization));
-        panel->form()->setValues(params);
+    {
+        // The dock follows the document's setup (it shows what will be trained).
+        TrainingSetup setup = doc->trainingSetup();
+        if (s.detector) {
+            setup.detectorId = s.detector->id;
+            setup.normalization = parseNormalization(s.detector->normalization);
+            setup.params = params;
+        }
+        setup.fitOn = s.fitOn;
+        doc->setTrainingSetup(setup);
     }
-    m_window->detectorPanel()->setFitSubset(s.fitOn);
     m_window->viewControls()->applySettings(toVariantMap(s.view));
     if (result) {
         doc->setResult(result);
@@ -485,7 +500,18 @@ bool SessionManager::autosave()
     const QByteArray runId = m_runId;
     m_saveClock.start();
     ++m_startedSave;
-    m_saving.setFuture(QtConcurrent::run(&m_pool, [session = std::move(session), result, path, ownerPath, runId]() mutable {
+    // On the GUI's one executor, at idle priority for the time of the save (SCHED_IDLE on Linux:
+    // it takes no CPU from training or drawing), one thread of the budget.
+    m_saving.setFuture(QtConcurrent::run(Executor::pool(), [session = std::move(session), result, path, ownerPath, runId]() mutable {
+        const JobThreads budget;
+        QThread* thread = QThread::currentThread();
+        const QThread::Priority before = thread->priority();
+        thread->setPriority(QThread::IdlePriority);
+        struct Restore {
+            QThread* t;
+            QThread::Priority p;
+            ~Restore() { t->setPriority(p == QThread::InheritPriority ? QThread::NormalPriority : p); }
+        } restore{thread, before};
         try {
             if (result) {
                 session.model = result->detector->toJson();
@@ -536,7 +562,21 @@ void SessionManager::waitForAutosave()
 bool SessionManager::restoreRecovery(QString* error)
 {
     m_recovery = false;
-    return open(autosavePath(), error);
+    const bool ok = open(recoveryPath(), error);
+    if (ok)
+        QFile::remove(recoveryPath()); // restored: this run's autosaves carry it on
+    return ok;
+}
+
+void SessionManager::discardRecovery()
+{
+    m_recovery = false;
+    QFile::remove(recoveryPath());
+}
+
+QString SessionManager::recoveryPath() const
+{
+    return QDir(m_dir).filePath("crashed.olens.json");
 }
 
 } // namespace olens

@@ -18,7 +18,6 @@
 #include <QString>
 #include <QElapsedTimer>
 #include <QFutureWatcher>
-#include <QThreadPool>
 #include <QTimer>
 #include <memory>
 
@@ -49,12 +48,9 @@ public:
     /// Save for the user: to the session file last opened or saved, or else to a path asked for
     /// in a file dialog. Returns false when cancelled or failed (the user was told why).
     bool saveInteractively();
-    /// The session file last opened or saved by the user (not the autosave), or empty.
-    QString currentPath() const { return m_current; }
     /// Reads, validates and applies; errors name the file and the JSON path.
     bool open(const QString& path, QString* error = nullptr);
 
-    QString stateDir() const { return m_dir; }
     QString autosavePath() const;
     /// Starts writing the autosave now (no-op without data or without the instance lock): the state
     /// is captured here, the model's JSON, the text and the file are made on a pool thread (a million
@@ -65,6 +61,11 @@ public:
     void waitForAutosave();
     /// True when the previous run left an autosave without a clean exit.
     bool recoveryAvailable() const { return m_recovery; }
+    /// Where a crashed run's autosave waits until an interactive start restores or declines it
+    /// (headless runs leave it alone).
+    QString recoveryPath() const;
+    /// The user declined the restore: the crashed run's session is removed.
+    void discardRecovery();
     /// Loads the recovered autosave.
     bool restoreRecovery(QString* error = nullptr);
     /// True when the previous run ended abnormally without an autosave of its own (nothing to offer).
@@ -105,7 +106,6 @@ private:
     void autosaveFinished();
     // One idle-priority thread writes autosaves: a save (100 MB of JSON for a knn model of a million
     // points) then takes only CPU that training, score fields and drawing leave unused.
-    QThreadPool m_pool;
     QFutureWatcher<QString> m_saving; // the autosave being written; result: an error or empty
     bool m_saveQueued = false;
     bool m_closing = false;

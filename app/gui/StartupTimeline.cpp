@@ -1,8 +1,8 @@
 #include "StartupTimeline.h"
 
-#include "CloudView.h"
+#include "view/CloudView.h"
 #include "MainWindow.h"
-#include "TrainingController.h"
+#include "jobs/TrainingController.h"
 
 #include <QTimer>
 

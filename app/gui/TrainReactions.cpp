@@ -1,10 +1,10 @@
 #include "TrainReactions.h"
 
-#include "CloudView.h"
-#include "DataDocument.h"
-#include "DetectorPanel.h"
+#include "view/CloudView.h"
+#include "document/DataDocument.h"
+#include "docks/DetectorPanel.h"
 #include "MainWindow.h"
-#include "TrainingController.h"
+#include "jobs/TrainingController.h"
 
 #include <QAction>
 

@@ -1,7 +1,7 @@
 #include "UnsavedChanges.h"
 
-#include "DataDocument.h"
-#include "DataEditor.h"
+#include "document/DataDocument.h"
+#include "view/DataEditor.h"
 #include "MainWindow.h"
 #include "SessionManager.h"
 

@@ -1,23 +1,23 @@
 // outlierlens: the GUI. Headless flags for demos and tests:
 //   --load FILE [--detector ID --param k=v ... --train] --screenshot OUT.png --exit
-#include "CloudView.h"
+#include "view/CloudView.h"
 #include "CompareReaction.h"
 #include "CommandLine.h"
-#include "CompareView.h"
+#include "compare/CompareView.h"
 #include "ExportFigureReaction.h"
-#include "DataDocument.h"
-#include "DetectorPanel.h"
-#include "LogPanel.h"
+#include "document/DataDocument.h"
+#include "docks/DetectorPanel.h"
+#include "docks/LogPanel.h"
 #include "MainWindow.h"
 #include "data/Normalizer.h"
-#include "ParamForm.h"
 #include "Presets.h"
+#include "registry/Registry.h"
 #include "Reactions.h"
 #include "RecentFilesMenu.h"
 #include "SessionManager.h"
 #include "StartupTimeline.h"
-#include "TrainingController.h"
-#include "Worker.h"
+#include "jobs/TrainingController.h"
+#include "jobs/Worker.h"
 
 #include <QApplication>
 #include <memory>
@@ -188,11 +188,13 @@ int main(int argc, char** argv)
         const auto answer = QMessageBox::question(
             &window, QObject::tr("Restore session?"),
             QObject::tr("OutlierLens did not close cleanly last time. Restore the session saved at %1?")
-                .arg(QFileInfo(window.sessions()->autosavePath()).lastModified().toString()));
+                .arg(QFileInfo(window.sessions()->recoveryPath()).lastModified().toString()));
         if (answer == QMessageBox::Yes) {
             QString error;
             if (!window.sessions()->restoreRecovery(&error))
                 QMessageBox::warning(&window, QObject::tr("Cannot restore"), error);
+        } else {
+            window.sessions()->discardRecovery();
         }
     } else if (window.sessions()->crashedWithoutAutosave()) {
         window.log()->warning(QObject::tr("the previous run did not close cleanly and saved nothing to restore "
@@ -201,13 +203,19 @@ int main(int argc, char** argv)
     if (parser.isSet(detector) && !window.detectorPanel()->setCurrentDetector(parser.value(detector)))
         fail(QStringLiteral("unknown detector '%1' (see outlierlens-cli list)").arg(parser.value(detector)));
     try {
-        olens::ParamAssignments values;
-        for (const QString& p : parser.values(param))
-            values.push_back(olens::splitAssignment(p.toStdString()));
-        window.detectorPanel()->form()->checkNames(values);
-        window.detectorPanel()->form()->setValues(values);
+        // --param and --normalize change the document's training setup (the dock follows it);
+        // the registry's schema checks the names and values.
+        olens::TrainingSetup setup = window.document()->trainingSetup();
+        olens::ParamSet params = olens::Registry::instance().defaultParams(setup.detectorId);
+        params.set(setup.params);
+        for (const QString& p : parser.values(param)) {
+            const auto [name, value] = olens::splitAssignment(p.toStdString());
+            params.set(name, value);
+        }
+        setup.params = params.assignments();
         if (parser.isSet(normalize))
-            window.detectorPanel()->setNormalization(olens::parseNormalization(parser.value(normalize).toStdString()));
+            setup.normalization = olens::parseNormalization(parser.value(normalize).toStdString());
+        window.document()->setTrainingSetup(setup);
     } catch (const std::exception& e) {
         fail(QString::fromUtf8(e.what()));
     }

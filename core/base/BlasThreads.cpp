@@ -1,5 +1,7 @@
 #include "base/BlasThreads.h"
 
+#include "base/ParallelFor.h"
+
 #include <algorithm>
 #include <mutex>
 #include <thread>
@@ -36,8 +38,11 @@ ParallelBlasScope::ParallelBlasScope()
 #ifdef OLENS_OPENBLAS
     useSerialBlasByDefault();
     const std::lock_guard<std::mutex> lock(scopeMutex);
+    // The opening job's share of the thread budget (base/ParallelFor: every core for a job alone,
+    // fewer while compare panels train side by side). OpenBLAS's count is process-wide, so the
+    // first scope sets it for all that open while it lives.
     if (openScopes++ == 0)
-        openblas_set_num_threads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+        openblas_set_num_threads(jobThreads());
 #endif
 }
 

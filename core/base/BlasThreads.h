@@ -11,8 +11,9 @@ namespace olens {
 /// Sets the process-wide default (one BLAS thread); idempotent, called by Detector::fit.
 void useSerialBlasByDefault();
 
-/// Lets the BLAS use every core while it lives (process-wide: other threads' BLAS calls in that
-/// time may use them too, which only affects speed).
+/// Lets the BLAS use the opening job's share of the cores (jobThreads(): every core for a job
+/// alone) while it lives (process-wide: other threads' BLAS calls in that time may use them too,
+/// which only affects speed).
 class ParallelBlasScope {
 public:
     ParallelBlasScope();

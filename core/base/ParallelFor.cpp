@@ -37,6 +37,36 @@ void setWorkerThreads(int threads)
 }
 
 namespace {
+std::atomic<int> jobsRunning{0};
+thread_local int jobDepth = 0; // > 0 while a JobThreads lives on this thread
+} // namespace
+
+JobThreads::JobThreads()
+{
+    if (jobDepth++ == 0)
+        jobsRunning.fetch_add(1, std::memory_order_relaxed);
+}
+
+JobThreads::~JobThreads()
+{
+    if (--jobDepth == 0)
+        jobsRunning.fetch_sub(1, std::memory_order_relaxed);
+}
+
+int jobThreads()
+{
+    const int all = workerThreads();
+    if (jobDepth == 0)
+        return all;
+    return std::max(1, all / std::max(1, jobsRunning.load(std::memory_order_relaxed)));
+}
+
+int runningJobs()
+{
+    return jobsRunning.load(std::memory_order_relaxed);
+}
+
+namespace {
 
 /// job(0) … job(parts − 1) on parts threads, job(0) on the caller's; the first exception rethrown.
 void onThreads(int parts, const std::function<void(int)>& job)
@@ -76,7 +106,7 @@ void parallelFor(std::int64_t n, std::int64_t minPerPart,
     if (n <= 0)
         return;
     const std::int64_t byWork = std::max<std::int64_t>(1, n / std::max<std::int64_t>(1, minPerPart));
-    const auto parts = static_cast<int>(std::min<std::int64_t>(workerThreads(), byWork));
+    const auto parts = static_cast<int>(std::min<std::int64_t>(jobThreads(), byWork));
     if (parts <= 1) {
         part(0, n);
         return;
@@ -93,7 +123,7 @@ void parallelChunks(std::int64_t n, std::int64_t chunk,
         return;
     chunk = std::max<std::int64_t>(1, chunk);
     const std::int64_t chunks = (n + chunk - 1) / chunk;
-    const auto threads = static_cast<int>(std::min<std::int64_t>(workerThreads(), chunks));
+    const auto threads = static_cast<int>(std::min<std::int64_t>(jobThreads(), chunks));
     std::atomic<std::int64_t> next{0};
     std::atomic<bool> failed{false};
     auto work = [&](int) {

@@ -14,14 +14,33 @@ namespace olens {
 int workerThreads();
 void setWorkerThreads(int threads);
 
+/// The thread budget shared by concurrent jobs (issue #32): a job — a GUI worker job, a compare
+/// panel's training — holds a JobThreads for as long as it runs on its thread; parallelFor,
+/// parallelChunks and the BLAS (ParallelBlasScope) inside it then use its share, workerThreads()
+/// divided by the jobs running at that moment (at least 1), instead of every core each: nine
+/// compare panels on two cores start nine threads, not eighteen.
+class JobThreads {
+public:
+    JobThreads();
+    ~JobThreads();
+    JobThreads(const JobThreads&) = delete;
+    JobThreads& operator=(const JobThreads&) = delete;
+};
+
+/// The threads this thread may use now: its job's share while a JobThreads lives on it, else
+/// workerThreads().
+int jobThreads();
+/// Jobs holding a JobThreads now (for tests and logs).
+int runningJobs();
+
 /// Calls part(begin, end) on contiguous ranges covering [0, n), each of at least minPerPart items
-/// (fewer ranges than threads when n is small), on up to workerThreads() threads, the caller's
+/// (fewer ranges than threads when n is small), on up to jobThreads() threads, the caller's
 /// included. Returns when every part has returned; the first exception thrown by a part is rethrown.
 void parallelFor(std::int64_t n, std::int64_t minPerPart,
                  const std::function<void(std::int64_t begin, std::int64_t end)>& part);
 
 /// Calls part(begin, end) on the chunks [0, chunk), [chunk, 2·chunk), … covering [0, n) (the last
-/// may be shorter), handed out one at a time to up to workerThreads() threads, the caller's
+/// may be shorter), handed out one at a time to up to jobThreads() threads, the caller's
 /// included, each taking the next chunk when it has finished its last: a thread slowed by other
 /// work (the GUI drawing, another process) does fewer chunks instead of holding the others up at
 /// the end, as an equal split would. Chunks run in any order on any of those threads. The first

@@ -331,4 +331,13 @@ void ParamSet::setFromJson(const nlohmann::json& j)
     }
 }
 
+ParamAssignments ParamSet::assignments() const
+{
+    ParamAssignments out;
+    out.reserve(m_schema.size());
+    for (const auto& spec : m_schema)
+        out.emplace_back(spec.name, text(spec.name));
+    return out;
+}
+
 } // namespace olens

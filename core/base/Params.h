@@ -80,6 +80,8 @@ public:
     const std::string& owner() const { return m_owner; }
     const ParamSpec& spec(const std::string& name) const;
 
+    /// Every parameter as name=text (text()), in schema order: a complete, valid assignment list.
+    ParamAssignments assignments() const;
     nlohmann::json toJson() const;              ///< {"name": value, ...} with typed values
     void setFromJson(const nlohmann::json& j);  ///< same validation as set()
 

@@ -39,7 +39,6 @@ public:
     /// A callback for a sub-step that fills [from, to] of this reporter's range (empty when this
     /// reporter has no callback, so callees can skip their own reporting work).
     ProgressCallback sub(double from, double to) const;
-    bool active() const { return static_cast<bool>(m_cb); }
 
 private:
     ProgressCallback m_cb;

@@ -29,7 +29,6 @@ public:
     double normal(double mean, double sd) { return mean + sd * normal(); }
     /// Uniform integer in [0, n).
     std::uint64_t index(std::uint64_t n) { return static_cast<std::uint64_t>(uniform() * static_cast<double>(n)); }
-    std::mt19937_64& engine() { return m_engine; }
 
 private:
     std::mt19937_64 m_engine;

@@ -3,6 +3,7 @@
 #include "base/Errors.h"
 #include "base/Rng.h"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <charconv>
 #include <cstdio>

@@ -1,5 +1,5 @@
 #pragma once
-// Normalisation fitted on training data and applied to new data (DESIGN.md "Data").
+// Normalisation fitted on training data and applied to new data (docs/architecture.md "Data").
 #include <Eigen/Dense>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
@@ -21,12 +21,16 @@ public:
     ///         constant columns are dropped with a warning.
     /// minmax: per column to [0,1]; constant columns become 0 with a warning.
     /// l2:     each row scaled to unit Euclidean norm (GODS sec. 4.1.1); zero rows stay zero.
+    /// none:   the data as they are, unless max |x| lies outside [2^-100, 2^100]: then the whole
+    ///         matrix is scaled by one power of two (exact; a warning says so), so that distances,
+    ///         kernels and moments stay finite at any magnitude. Column statistics of zscore and
+    ///         minmax are computed the same scale-safe way (a column's own power of two).
     void fit(const Eigen::MatrixXd& X);
     Eigen::MatrixXd transform(const Eigen::MatrixXd& X) const;
     Eigen::MatrixXd fitTransform(const Eigen::MatrixXd& X) { fit(X); return transform(X); }
     /// Maps normalised rows back to input coordinates, for drawing geometry fitted in normalised
     /// space. zscore/minmax are inverted exactly; columns that cannot be recovered (dropped or
-    /// constant) take the value of `fill` (p input values, e.g. the data mean). none and l2 return
+    /// constant) take the value of `fill` (p input values, e.g. the data mean). none (after its power of two) and l2 return
     /// the rows unchanged (l2 loses each row's scale: geometry is drawn on the unit sphere).
     Eigen::MatrixXd inverseTransform(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& fill) const;
 
@@ -50,6 +54,7 @@ private:
     std::vector<int> m_kept;
     Eigen::VectorXd m_offset; // per kept column
     Eigen::VectorXd m_scale;  // per kept column (multiplier)
+    Eigen::VectorXi m_exponent; // per kept column: offset and scale apply to the column times 2^exponent
     std::vector<std::string> m_warnings;
 };
 

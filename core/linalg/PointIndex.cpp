@@ -1,11 +1,13 @@
 #include "linalg/PointIndex.h"
 
+#include "base/Errors.h"
 #include "base/ParallelFor.h"
 
 #include <nanoflann.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 namespace olens {
@@ -25,6 +27,8 @@ PointIndex::~PointIndex() = default;
 
 std::size_t PointIndex::nearest(const double* q, std::size_t k, Eigen::Index* idx, double* d2) const
 {
+    if (k == 0)
+        return 0; // nanoflann's result set reads its last slot: with none, before the array
     nanoflann::KNNResultSet<double, Eigen::Index> result(k);
     result.init(idx, d2);
     m_tree->kd.index->findNeighbors(result, q, nanoflann::SearchParams());
@@ -33,6 +37,10 @@ std::size_t PointIndex::nearest(const double* q, std::size_t k, Eigen::Index* id
 
 void PointIndex::query(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const
 {
+    // A k beyond the points would leave columns of a row holding the previous row's neighbours.
+    if (k < 1 || k > size())
+        throw ParamError("k-nearest-neighbour query: k = " + std::to_string(k) + " must lie in [1, "
+                         + std::to_string(size()) + "] (the number of points indexed)");
     const Eigen::Index n = X.rows();
     dist.resize(n, k);
     index.resize(n, k);

@@ -24,9 +24,10 @@ public:
     const Eigen::MatrixXd& points() const { return m_points; }
     Eigen::Index size() const { return m_points.cols(); }
     /// The k nearest points of q (p values) in ascending squared distance into idx[] / d2[]
-    /// (room for k each); returns how many were found (min(k, size())). Thread-safe.
+    /// (room for k each); returns how many were found (min(k, size()); 0 for k = 0). Thread-safe.
     std::size_t nearest(const double* q, std::size_t k, Eigen::Index* idx, double* d2) const;
-    /// Distances (ascending) and indices of the k nearest points of each row of X; k ≤ size().
+    /// Distances (ascending) and indices of the k nearest points of each row of X; ParamError
+    /// unless 1 ≤ k ≤ size().
     /// Uses every worker thread (base/ParallelFor) for large X.
     void query(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const;
 

@@ -25,6 +25,9 @@ Projection Projection::automatic(const Eigen::MatrixXd& X, const std::vector<std
     const Eigen::Index p = X.cols();
     if (p > 3)
         return pca(X, 3);
+    if (static_cast<Eigen::Index>(names.size()) < p)
+        throw DataError("projection: " + std::to_string(names.size()) + " feature names for " + std::to_string(p)
+                        + " features");
     Projection pr;
     pr.origin = Eigen::VectorXd::Zero(p);
     pr.basis = Eigen::MatrixXd::Identity(p, p);
@@ -38,7 +41,8 @@ Projection Projection::automatic(const Eigen::MatrixXd& X, const std::vector<std
 Projection Projection::pca(const Eigen::MatrixXd& X, int q)
 {
     const PcaResult r = olens::pca(X);
-    q = static_cast<int>(std::min<Eigen::Index>(q, X.cols()));
+    // At most 3: the display has three coordinates (toDisplay writes n×3).
+    q = static_cast<int>(std::min<Eigen::Index>(std::min(q, 3), X.cols()));
     Projection pr;
     pr.origin = r.mean;
     pr.basis = r.components.leftCols(q);
@@ -71,11 +75,12 @@ Projection Projection::components(const Eigen::MatrixXd& X, const std::vector<in
     for (std::size_t k = 0; k < pcs.size(); ++k) {
         if (pcs[k] < 0 || pcs[k] >= p)
             throw ParamError("PC" + std::to_string(pcs[k] + 1) + " does not exist (p=" + std::to_string(p) + ")");
+        if (std::find(pcs.begin(), pcs.begin() + static_cast<long>(k), pcs[k]) != pcs.begin() + static_cast<long>(k))
+            throw ParamError("PC" + std::to_string(pcs[k] + 1) + " is chosen twice; choose distinct components");
         pr.basis.col(static_cast<Eigen::Index>(k)) = r.components.col(pcs[k]);
         pr.axisNames.push_back("PC" + std::to_string(pcs[k] + 1));
         list += (k ? ", " : "") + pr.axisNames.back();
-        if (std::find(pcs.begin(), pcs.begin() + static_cast<long>(k), pcs[k]) == pcs.begin() + static_cast<long>(k))
-            shown += r.variances(pcs[k]);
+        shown += r.variances(pcs[k]);
     }
     const double total = r.variances.sum();
     char buf[200];
@@ -91,6 +96,9 @@ Projection Projection::axes(const Eigen::MatrixXd& X, const std::vector<std::str
     const Eigen::Index p = X.cols();
     if (axes.empty() || axes.size() > 3)
         throw ParamError("choose 1 to 3 axes");
+    if (static_cast<Eigen::Index>(names.size()) != p)
+        throw DataError("projection: " + std::to_string(names.size()) + " feature names for " + std::to_string(p)
+                        + " features");
     Projection pr;
     pr.origin = X.colwise().mean().transpose();
     pr.basis = Eigen::MatrixXd::Zero(p, static_cast<Eigen::Index>(axes.size()));
@@ -98,15 +106,22 @@ Projection Projection::axes(const Eigen::MatrixXd& X, const std::vector<std::str
     for (std::size_t k = 0; k < axes.size(); ++k) {
         if (axes[k] < 0 || axes[k] >= p)
             throw ParamError("axis " + std::to_string(axes[k] + 1) + " does not exist (p=" + std::to_string(p) + ")");
+        if (std::find(axes.begin(), axes.begin() + static_cast<long>(k), axes[k]) != axes.begin() + static_cast<long>(k))
+            throw ParamError("axis " + std::to_string(axes[k] + 1) + " is chosen twice; choose distinct features");
         pr.basis(axes[k], static_cast<Eigen::Index>(k)) = 1.0;
         pr.axisNames.push_back(names[static_cast<std::size_t>(axes[k])]);
         list += (k ? ", " : "") + names[static_cast<std::size_t>(axes[k])];
         // Display coordinates of a chosen axis are the feature itself, not its offset from the mean.
         pr.origin(axes[k]) = 0.0;
     }
+    // The data as they are only for every feature in its own order: {1, 0} swaps the display axes,
+    // and code that takes identity as "display axis a is feature a" (glyphMatrix) must not see it.
     pr.identity = p == static_cast<Eigen::Index>(axes.size());
+    for (std::size_t k = 0; k < axes.size() && pr.identity; ++k)
+        pr.identity = axes[k] == static_cast<int>(k);
     if (!pr.identity)
-        pr.note = "axes " + list + "; other features fixed at their mean (fields on that slice)";
+        pr.note = "axes " + list
+                  + (static_cast<Eigen::Index>(axes.size()) < p ? "; other features fixed at their mean (fields on that slice)" : "");
     return pr;
 }
 

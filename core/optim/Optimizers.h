@@ -29,7 +29,6 @@ public:
     virtual void step(Eigen::VectorXd& params, const Eigen::VectorXd& gradient) = 0;
     /// Forgets the accumulated state (momentum, moments, step count).
     virtual void reset() = 0;
-    void setLearningRate(double lr) { m_lr = lr; }
 
 protected:
     explicit Optimizer(double lr) : m_lr(lr) {}
@@ -81,7 +80,6 @@ public:
     /// Indices of the next minibatch of the current epoch; false when the epoch is exhausted.
     bool next(std::vector<Eigen::Index>& batch);
     Eigen::Index batchesPerEpoch() const;
-    Eigen::Index size() const { return m_n; }
 
 private:
     Eigen::Index m_n, m_batch, m_pos = 0;

@@ -3,6 +3,10 @@
 #include "base/Stats.h"
 
 #include "base/Errors.h"
+#include "base/Format.h"
+
+#include <algorithm>
+#include <cmath>
 
 #include <chrono>
 
@@ -75,6 +79,30 @@ void scoreAllRows(const Detector& d, const Eigen::MatrixXd& Xn, const std::vecto
     r.trainingRows = rows;
 }
 
+/// Finite or refused: a detector whose arithmetic overflowed or lost every digit returns NaN or
+/// infinite scores, which would reach the ranking, the CSV and the exit code as if they were an
+/// answer. Refuse them with the cause and the fix instead.
+void requireFiniteScores(const Eigen::VectorXd& scores, const std::string& id, const Eigen::MatrixXd& X)
+{
+    Eigen::Index bad = 0, first = -1;
+    for (Eigen::Index i = 0; i < scores.size(); ++i)
+        if (!std::isfinite(scores(i))) {
+            if (first < 0) first = i;
+            ++bad;
+        }
+    if (bad == 0)
+        return;
+    double maxAbs = 0;
+    for (Eigen::Index j = 0; j < X.cols(); ++j)
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            if (std::isfinite(X(i, j))) maxAbs = std::max(maxAbs, std::abs(X(i, j)));
+    throw DataError(id + " gave " + std::to_string(bad) + " non-finite score(s) of " + std::to_string(scores.size())
+                    + " (first at row " + std::to_string(first + 1) + ": " + formatNumber("%g", scores(first))
+                    + "); its arithmetic overflowed or lost every digit on these data (max |x| = "
+                    + formatNumber("%.3g", maxAbs) + "). Normalise the features (zscore), or check the parameters "
+                    "that set a scale (bandwidth, learning rate, regularisation)");
+}
+
 } // namespace
 
 std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Normalizer normalizer,
@@ -92,6 +120,8 @@ std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Norma
     const Eigen::MatrixXd& X = part ? fitRows : training;
     if (!normalizer.isFitted())
         normalizer.fit(X);
+    if (options.normalizerFitted)
+        options.normalizerFitted(normalizer);
     const Eigen::MatrixXd Xn = normalizer.transform(X);
     const auto t0 = std::chrono::steady_clock::now();
     detector->fit(Xn, progress);
@@ -115,6 +145,7 @@ std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Norma
         if (options.explanations)
             r->explanations = detector->explain(Xn);
     }
+    requireFiniteScores(r->scores, detector->id(), training);
     r->geometry = detector->geometry();
     r->detectorId = detector->id();
     r->normalizer = std::move(normalizer);
@@ -144,6 +175,7 @@ std::shared_ptr<FitResult> resultForRows(std::shared_ptr<const Detector> detecto
         r->outlier = detector->isOutlier(Xn);
         r->scoreSeconds = secondsSince(t0);
     }
+    requireFiniteScores(r->scores, detector->id(), X);
     if (explanations)
         r->explanations = detector->explain(Xn);
     r->geometry = detector->geometry();
@@ -161,19 +193,18 @@ std::shared_ptr<FitResult> rescoreAfterEdit(const FitResult& r, const Eigen::Mat
     auto out = std::make_shared<FitResult>(r);
     const Eigen::Index n = X.rows();
     out->scores.resize(n);
-    std::vector<Eigen::Index> fresh;
+    std::vector<int> fresh;
     for (Eigen::Index i = 0; i < n; ++i) {
         const int k = keep[static_cast<std::size_t>(i)];
         if (k >= 0 && k < r.scores.size())
             out->scores(i) = r.scores(k);
         else
-            fresh.push_back(i);
+            fresh.push_back(static_cast<int>(i));
     }
     if (!fresh.empty()) {
-        Eigen::MatrixXd Q(static_cast<Eigen::Index>(fresh.size()), X.cols());
-        for (std::size_t j = 0; j < fresh.size(); ++j)
-            Q.row(static_cast<Eigen::Index>(j)) = X.row(fresh[j]);
+        const Eigen::MatrixXd Q = rowsOf(X, fresh);
         const Eigen::VectorXd s = r.detector->score(r.normalizer.transform(Q));
+        requireFiniteScores(s, r.detectorId, Q);
         for (std::size_t j = 0; j < fresh.size(); ++j)
             out->scores(fresh[j]) = s(static_cast<Eigen::Index>(j));
     }

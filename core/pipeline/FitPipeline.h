@@ -12,6 +12,7 @@
 #include "detectors/Geometry.h"
 
 #include <Eigen/Core>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,6 +53,9 @@ struct FitOptions {
     /// Whether to rank the rows with the scores (FitResult::ranking): the GUI's ranking, sorted on the
     /// training worker; the CLI does not need it.
     bool ranking = false;
+    /// Called (on the fitting thread) once the normaliser is fitted on the training rows, before the
+    /// detector's fit: the GUI draws live geometry through it while the detector trains.
+    std::function<void(const Normalizer&)> normalizerFitted;
 };
 
 /// Above this many rows the GUI does not compute every row's explanation with the fit: for knn it is

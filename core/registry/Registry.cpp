@@ -16,6 +16,7 @@
 #include "detectors/iforest/IforestDetector.h"
 #include "detectors/mcd/McdDetector.h"
 
+#include <nlohmann/json.hpp>
 #include <cmath>
 
 namespace olens {

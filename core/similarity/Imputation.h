@@ -32,7 +32,6 @@ public:
     /// Learns μ and C (unbiased, 1/(n−1)) from the rows of X without NaN. DataError when fewer
     /// than 2 complete rows or infinite values.
     void fit(const Eigen::MatrixXd& X);
-    bool isFitted() const { return m_fitted; }
     const Eigen::VectorXd& mean() const;
     const Eigen::MatrixXd& covariance() const;
 

@@ -207,7 +207,6 @@ void JointBayesian::requireFitted(const char* what) const
 }
 
 const LatentSamples& JointBayesian::trainingLatent() const { requireFitted("trainingLatent"); return m_train; }
-int JointBayesian::inputDim() const { requireFitted("inputDim"); return m_inputDim; }
 int JointBayesian::latentDim() const { requireFitted("latentDim"); return static_cast<int>(m_Sw.rows()); }
 JointBayesianParams::Reduction JointBayesian::reduction() const { requireFitted("reduction"); return m_reduction; }
 LatentProjection JointBayesian::projection() const { requireFitted("projection"); return m_projection; }

@@ -80,7 +80,6 @@ public:
     void fit(const Eigen::MatrixXd& X, const Eigen::VectorXd& classes, const Eigen::MatrixXd& sigma = {},
              const ProgressCallback& progress = {});
     bool isFitted() const { return m_fitted; }
-    const JointBayesianParams& params() const { return m_params; }
 
     // ---- similarity ------------------------------------------------------------------------
     /// LR of eq. 13–16 between two samples already in the model's (centred, latent) space.
@@ -104,7 +103,6 @@ public:
     /// Raw rows → centred latent means and uncertainty covariances (what the similarity sees).
     LatentSamples transform(const Eigen::MatrixXd& X, const Eigen::MatrixXd& sigma = {}) const;
     const LatentSamples& trainingLatent() const; ///< transform() of the training data
-    int inputDim() const;                        ///< D
     int latentDim() const;                       ///< K (= D without reduction)
     JointBayesianParams::Reduction reduction() const; ///< what Auto resolved to
     LatentProjection projection() const;         ///< what the unset projection resolved to

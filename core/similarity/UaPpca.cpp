@@ -106,8 +106,6 @@ void UaPpca::requireFitted(const char* what) const
         throw NotFittedError(std::string("UaPpca::") + what + ": the model is not fitted");
 }
 
-int UaPpca::inputDim() const { requireFitted("inputDim"); return static_cast<int>(m_W.rows()); }
-int UaPpca::latentDim() const { requireFitted("latentDim"); return static_cast<int>(m_W.cols()); }
 const Eigen::VectorXd& UaPpca::mean() const { requireFitted("mean"); return m_mu; }
 const Eigen::MatrixXd& UaPpca::loadings() const { requireFitted("loadings"); return m_W; }
 double UaPpca::residualVariance() const { requireFitted("residualVariance"); return m_residual; }

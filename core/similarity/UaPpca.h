@@ -58,9 +58,6 @@ public:
     void fit(const Eigen::MatrixXd& X, const Eigen::MatrixXd& sigma = {}, const ProgressCallback& progress = {});
 
     bool isFitted() const { return m_fitted; }
-    const UaPpcaParams& params() const { return m_params; }
-    int inputDim() const;  ///< D
-    int latentDim() const; ///< m
     const Eigen::VectorXd& mean() const;     ///< μ (D)
     const Eigen::MatrixXd& loadings() const; ///< W (D×m)
     double residualVariance() const;         ///< r actually used

@@ -7,6 +7,7 @@
 
 #include "linalg/PointIndex.h"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -7,6 +7,7 @@
 #include "optim/Riemannian.h"
 #include "base/Rng.h"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
 #include <sstream>

@@ -88,7 +88,6 @@ public:
     const Eigen::VectorXd& b2() const { return m_b2; }
     /// Objective per iteration of the last fit (index 0 = the initial point).
     const std::vector<double>& lossHistory() const { return m_lossHistory; }
-    const std::vector<double>& gradNormHistory() const { return m_gradHistory; }
     /// The objective and the Riemannian gradient norm per CG iteration (plotted after training).
     std::vector<Trace> traces() const override;
     /// "frame 1 (W1)", "frame 2 (W2)": η − min_k(W1ᵀx + b1)_k and η + max_k(W2ᵀx + b2)_k; the score

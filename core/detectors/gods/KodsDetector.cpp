@@ -9,6 +9,7 @@
 #include "base/Rng.h"
 #include "base/Stats.h"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -98,7 +98,6 @@ public:
     /// 𝕂 + εI on the training rows (the matrix of the manifold constraint Y𝕂Yᵀ = I). Requires fit.
     Eigen::MatrixXd regularizedGram() const;
     const std::vector<double>& lossHistory() const { return m_lossHistory; }
-    const std::vector<double>& gradNormHistory() const { return m_gradHistory; }
     /// The objective (eq. 18) and the Riemannian gradient norm per CG iteration.
     std::vector<Trace> traces() const override
     {

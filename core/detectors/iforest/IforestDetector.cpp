@@ -4,6 +4,7 @@
 #include "base/Rng.h"
 #include "detectors/DetectorInfo.h"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -3,6 +3,7 @@
 #include "base/Errors.h"
 #include "detectors/DetectorInfo.h"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -21,7 +22,7 @@ double MonomialBasis::count(int p, int d)
     return std::round(s);
 }
 
-MonomialBasis::MonomialBasis(int p, int d, double maxSize) : m_p(p), m_d(d)
+MonomialBasis::MonomialBasis(int p, int d, double maxSize)
 {
     const double s = count(p, d);
     if (s > maxSize) {

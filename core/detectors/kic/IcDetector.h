@@ -23,17 +23,12 @@ public:
     /// s = C(p+d, d) as a double (never overflows; may be astronomically large).
     static double count(int p, int d);
 
-    int dimension() const { return m_p; }
-    int degree() const { return m_d; }
     Eigen::Index size() const { return static_cast<Eigen::Index>(m_parent.size()); }
-    /// √C(α) of monomial j.
-    double scale(Eigen::Index j) const { return m_scale[static_cast<std::size_t>(j)]; }
 
     /// Rows of X (m×p) → rows of v(x) (m×s).
     Eigen::MatrixXd evaluate(const Eigen::MatrixXd& X) const;
 
 private:
-    int m_p = 0, m_d = 0;
     // Monomial j > 0 equals monomial parent[j] times x_{var[j]} (parent[0] = -1: the constant 1).
     std::vector<int> m_parent, m_var;
     std::vector<double> m_scale;

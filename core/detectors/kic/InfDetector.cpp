@@ -4,6 +4,7 @@
 #include "detectors/DetectorInfo.h"
 #include "base/Rng.h"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
 #include <limits>

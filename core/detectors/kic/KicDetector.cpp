@@ -7,7 +7,10 @@
 #include "detectors/kic/IcDetector.h"
 #include "detectors/DetectorInfo.h"
 #include "linalg/BlockedCholesky.h"
+#include "linalg/KernelFunction.h"
+#include "linalg/SpdSolvers.h"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -55,220 +58,11 @@ private:
     mutable std::chrono::steady_clock::time_point m_last{};
 };
 
-// ---------------------------------------------------------------------------------------------
-// Kernels (eq. 5, 17 and sec. 3 "Using different kernels")
-
-enum class KernelKind { Poly, Rbf };
-
-struct Kernel {
-    KernelKind kind = KernelKind::Poly;
-    int degree = 2;
-    double sigma = 1.0;
-
-    /// K(a_i, b_j) for the rows a_i of A and b_j of B (|A|×|B|), one GEMM plus elementwise work.
-    Eigen::MatrixXd cross(const Eigen::MatrixXd& A, const Eigen::MatrixXd& B) const
-    {
-        Eigen::MatrixXd G;
-        G.noalias() = A * B.transpose();
-        if (kind == KernelKind::Poly) {
-            // (1 + xᵀy)^d by repeated multiplication (d is a small integer).
-            G.array() += 1.0;
-            if (degree > 1) {
-                const Eigen::ArrayXXd base = G.array();
-                for (int i = 1; i < degree; ++i)
-                    G.array() *= base;
-            }
-            return G;
-        }
-        // exp(−‖a − b‖²/2σ²) with ‖a − b‖² = ‖a‖² + ‖b‖² − 2aᵀb, clamped at 0 against rounding.
-        const double c = 1.0 / (2.0 * sigma * sigma);
-        const Eigen::VectorXd an = A.rowwise().squaredNorm() * c;
-        const Eigen::RowVectorXd bn = B.rowwise().squaredNorm().transpose() * c;
-        G *= 2.0 * c;
-        G.colwise() -= an;
-        G.rowwise() -= bn;
-        G = G.array().min(0.0).exp().matrix();
-        return G;
-    }
-    /// γ = K(x, x) per row (eq. 16–17).
-    Eigen::VectorXd self(const Eigen::MatrixXd& A) const
-    {
-        if (kind == KernelKind::Rbf)
-            return Eigen::VectorXd::Ones(A.rows());
-        Eigen::ArrayXd base = A.rowwise().squaredNorm().array() + 1.0;
-        Eigen::ArrayXd out = base;
-        for (int i = 1; i < degree; ++i)
-            out *= base;
-        return out.matrix();
-    }
-};
-
-// ---------------------------------------------------------------------------------------------
-// Dense linear algebra with progress
-
-/// Solves L·B = B in place for lower-triangular L (left-looking, one block of rows at a time so
-/// that progress can be reported and the work stays in GEMM).
-void lowerSolveInPlace(const Eigen::MatrixXd& L, Eigen::Index offset, Eigen::Ref<Eigen::MatrixXd> B,
-                       const Ticker& tick)
-{
-    const Eigen::Index m = B.rows();
-    // Rows per step: the GEMM of a step costs 2·chunk·r0·cols ≤ ~2e8 flops (~20 ms).
-    const Eigen::Index chunk = std::clamp<Eigen::Index>(
-        100'000'000 / std::max<Eigen::Index>(1, m * std::max<Eigen::Index>(1, B.cols())), 128, 512);
-    for (Eigen::Index r0 = 0; r0 < m; r0 += chunk) {
-        const Eigen::Index h = std::min(chunk, m - r0);
-        if (r0 > 0)
-            B.middleRows(r0, h).noalias() -= L.block(offset + r0, offset, h, r0) * B.topRows(r0);
-        L.block(offset + r0, offset + r0, h, h).triangularView<Eigen::Lower>().solveInPlace(B.middleRows(r0, h));
-        const double done = static_cast<double>(r0 + h) / static_cast<double>(m);
-        tick(done * done);
-    }
-}
-
-/// diag(A⁻¹) from the Cholesky factor: (A⁻¹)_jj = ‖L⁻¹e_j‖². Column block [c, c+b) of L⁻¹ is
-/// zero above row c, so it solves with the trailing (n−c)×(n−c) part only (n³/3 flops in all).
-Eigen::VectorXd diagonalOfInverse(const Eigen::MatrixXd& L, const Ticker& tick)
-{
-    const Eigen::Index n = L.rows();
-    constexpr Eigen::Index nb = 512; // wide blocks: BLAS-3 products big enough for both cores
-    Eigen::VectorXd d(n);
-    const double total = static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(n);
-    for (Eigen::Index c = 0; c < n; c += nb) {
-        const Eigen::Index b = std::min(nb, n - c), m = n - c;
-        Eigen::MatrixXd Y = Eigen::MatrixXd::Zero(m, b);
-        Y.topRows(b).setIdentity();
-        const double before = static_cast<double>(m), after = static_cast<double>(m - b);
-        lowerSolveInPlace(L, c, Y,
-                          tick.sub(1.0 - before * before * before / total, 1.0 - after * after * after / total,
-                                   "diagonal of the inverse"));
-        d.segment(c, b) = Y.colwise().squaredNorm().transpose();
-    }
-    tick(1.0);
-    return d;
-}
-
 /// Queries per block when scoring (an n'×block kernel block of at most 16 MB; the triangular
 /// solve stays matrix–matrix).
 Eigen::Index queryBlock(Eigen::Index n)
 {
     return std::clamp<Eigen::Index>(2'000'000 / std::max<Eigen::Index>(1, n), 64, 1024);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Conjugate gradient on the ridge-regression normal equations (eq. 19, 21–22)
-
-struct CgStats {
-    int iterations = 0;  ///< largest iteration count of any right-hand side
-    long unconverged = 0; ///< right-hand sides that hit the iteration cap
-};
-
-/// For each column b of B solves (K + λI) α = b by Jacobi-preconditioned conjugate gradient and
-/// returns bᵀα* = bᵀA⁻¹b (A = K + λI). The columns run in lockstep so that the products K·P are
-/// matrix–matrix products. With the true residual r = b − Aα, bᵀA⁻¹b = bᵀα + αᵀr + rᵀA⁻¹r
-/// exactly, and 0 ≤ rᵀA⁻¹r ≤ ‖r‖²/λ (K ⪰ 0): the estimate bᵀα + αᵀr has score error at most
-/// ‖r‖²/(λρ), and a column stops when that is ≤ 1e-10·(1 + |score|).
-Eigen::VectorXd cgQuadraticForms(const Eigen::MatrixXd& K, double lambda, double rho, const Eigen::MatrixXd& B,
-                                 const Eigen::VectorXd& gamma, CgStats& stats, const Ticker& tick)
-{
-    const Eigen::Index n = K.rows(), m = B.cols();
-    const int maxIter = static_cast<int>(std::min<Eigen::Index>(3 * n + 100, 20000));
-    constexpr double tol = 1e-10;
-    const Eigen::ArrayXd dinv = 1.0 / (K.diagonal().array() + lambda);
-    Eigen::MatrixXd X = Eigen::MatrixXd::Zero(n, m), R = B;
-    Eigen::MatrixXd P = (R.array().colwise() * dinv).matrix();
-    Eigen::VectorXd rz = (R.array() * P.array()).colwise().sum().transpose();
-    std::vector<Eigen::Index> active(static_cast<std::size_t>(m));
-    std::iota(active.begin(), active.end(), Eigen::Index(0));
-    std::vector<int> iters(static_cast<std::size_t>(m), 0);
-    Eigen::VectorXd quad(m);
-    // r must be the true residual when `store` is set (the estimate bᵀα + αᵀr is then kept).
-    auto converged = [&](Eigen::Index j, const Eigen::VectorXd& r, bool store) {
-        const double q = B.col(j).dot(X.col(j)) + (store ? X.col(j).dot(r) : 0.0);
-        const double score = (gamma(j) - q) / rho;
-        const bool ok = r.squaredNorm() / (lambda * rho) <= tol * (1.0 + std::abs(score));
-        if (ok && store)
-            quad(j) = q;
-        return ok;
-    };
-    for (int it = 1; it <= maxIter && !active.empty(); ++it) {
-        const auto na = static_cast<Eigen::Index>(active.size());
-        Eigen::MatrixXd Pa(n, na);
-        for (Eigen::Index a = 0; a < na; ++a)
-            Pa.col(a) = P.col(active[static_cast<std::size_t>(a)]);
-        Eigen::MatrixXd APa;
-        APa.noalias() = K * Pa;
-        APa += lambda * Pa;
-        std::vector<Eigen::Index> still;
-        std::vector<Eigen::Index> candidates;
-        for (Eigen::Index a = 0; a < na; ++a) {
-            const Eigen::Index j = active[static_cast<std::size_t>(a)];
-            const double pAp = Pa.col(a).dot(APa.col(a));
-            if (!(pAp > 0)) { // exact solution reached (P = 0) or breakdown
-                candidates.push_back(j);
-                continue;
-            }
-            const double step = rz(j) / pAp;
-            X.col(j) += step * Pa.col(a);
-            R.col(j) -= step * APa.col(a);
-            iters[static_cast<std::size_t>(j)] = it;
-            if (converged(j, R.col(j), false) || it % 50 == 0)
-                candidates.push_back(j);
-            else
-                still.push_back(j);
-        }
-        if (!candidates.empty()) {
-            // Check on the true residual b − (K + λI)x; restart the direction from it otherwise.
-            const auto nc = static_cast<Eigen::Index>(candidates.size());
-            Eigen::MatrixXd Xc(n, nc);
-            for (Eigen::Index a = 0; a < nc; ++a)
-                Xc.col(a) = X.col(candidates[static_cast<std::size_t>(a)]);
-            Eigen::MatrixXd AXc;
-            AXc.noalias() = K * Xc;
-            AXc += lambda * Xc;
-            for (Eigen::Index a = 0; a < nc; ++a) {
-                const Eigen::Index j = candidates[static_cast<std::size_t>(a)];
-                const Eigen::VectorXd r = B.col(j) - AXc.col(a);
-                if (converged(j, r, true))
-                    continue;
-                const bool restart = it % 50 != 0 || (R.col(j) - r).norm() > 1e-3 * r.norm();
-                R.col(j) = r;
-                if (restart) {
-                    P.col(j) = (r.array() * dinv).matrix();
-                    rz(j) = r.dot(P.col(j));
-                    still.push_back(-1 - j); // marks "direction already reset"
-                } else {
-                    still.push_back(j);
-                }
-            }
-        }
-        std::vector<Eigen::Index> next;
-        next.reserve(still.size());
-        for (Eigen::Index code : still) {
-            if (code < 0) {
-                next.push_back(-1 - code);
-                continue;
-            }
-            const Eigen::Index j = code;
-            const Eigen::VectorXd z = (R.col(j).array() * dinv).matrix();
-            const double rzNew = R.col(j).dot(z);
-            const double beta = rzNew / rz(j);
-            P.col(j) = z + beta * P.col(j);
-            rz(j) = rzNew;
-            next.push_back(j);
-        }
-        std::sort(next.begin(), next.end());
-        active = std::move(next);
-        tick(static_cast<double>(it) / static_cast<double>(maxIter));
-    }
-    // Columns that hit the iteration cap: the same corrected estimate, without the guarantee.
-    for (Eigen::Index j : active) {
-        const Eigen::VectorXd r = B.col(j) - K * X.col(j) - lambda * X.col(j);
-        quad(j) = B.col(j).dot(X.col(j)) + X.col(j).dot(r);
-    }
-    stats.unconverged += static_cast<long>(active.size());
-    for (int i : iters)
-        stats.iterations = std::max(stats.iterations, i);
-    return quad;
 }
 
 constexpr double primalMaxSize = 3000;
@@ -290,7 +84,7 @@ int autoLandmarks(Eigen::Index n)
 // The fitted model
 
 struct KicDetector::Model {
-    Kernel kernel;
+    KernelFunction kernel;
     Eigen::MatrixXd X; // n'×p fit points
     double rho = 0;    // ρ = ‖VᵀV‖_F/(C√n') (sec. 4.1)
     double lambda = 0; // n'ρ: (ρI + G)⁻¹ = n'(K + n'ρI)⁻¹ with G = VᵀV = K/n' (eq. 7, 16)
@@ -427,8 +221,8 @@ Eigen::MatrixXd momentMatrix(const MonomialBasis& basis, const Eigen::MatrixXd& 
 
 /// The polynomial kernel's primal model alone (eq. 11): M = VVᵀ/n' (eq. 6) accumulated by blocks,
 /// ρ = ‖M‖_F/(C√n') (sec. 4.1, ‖VᵀV‖_F = ‖VVᵀ‖_F), and the factor of ρI + M.
-std::unique_ptr<Model> buildPrimal(const Eigen::MatrixXd& Xf, const Kernel& kernel, double C, const double* rhoGiven,
-                                   const Ticker& tick)
+std::unique_ptr<Model> buildPrimal(const Eigen::MatrixXd& Xf, const KernelFunction& kernel, double C,
+                                   const double* rhoGiven, const Ticker& tick)
 {
     const Eigen::Index n = Xf.rows();
     const double dn = static_cast<double>(n);
@@ -461,8 +255,8 @@ std::unique_ptr<Model> buildPrimal(const Eigen::MatrixXd& Xf, const Kernel& kern
 
 /// Builds the model on the fit points Xf: kernel matrix, ρ (or the given one), and the
 /// factorisation (or K itself for cg). Progress over [0,1] of tick.
-std::unique_ptr<Model> buildModel(const Eigen::MatrixXd& Xf, const Kernel& kernel, double C, const double* rhoGiven,
-                                  bool cg, const Ticker& tick)
+std::unique_ptr<Model> buildModel(const Eigen::MatrixXd& Xf, const KernelFunction& kernel, double C,
+                                  const double* rhoGiven, bool cg, const Ticker& tick)
 {
     const Eigen::Index n = Xf.rows();
     // A polynomial kernel whose monomial basis is small: the primal system (eq. 11) is exact and
@@ -545,8 +339,8 @@ Eigen::VectorXd scoreQueries(const Model& m, const Eigen::MatrixXd& Q, const Tic
 /// Cholesky factor (with the smallest jitter ε that makes it definite: duplicate landmarks), then
 /// G̃ accumulated over blocks of fit points, ρ from ‖G̃‖_F (sec. 4.1 with VᵀV ≈ ΦΦᵀ/n', whose
 /// Frobenius norm equals ‖G̃‖_F) and the factor of ρI + G̃. Costs O(n'm² + m³), memory O(m²).
-std::unique_ptr<Model> buildNystrom(const Eigen::MatrixXd& Xf, const Kernel& kernel, double C, const double* rhoGiven,
-                                    std::vector<Eigen::Index> rows, const Ticker& tick)
+std::unique_ptr<Model> buildNystrom(const Eigen::MatrixXd& Xf, const KernelFunction& kernel, double C,
+                                    const double* rhoGiven, std::vector<Eigen::Index> rows, const Ticker& tick)
 {
     const Eigen::Index n = Xf.rows(), m = static_cast<Eigen::Index>(rows.size());
     auto mod = std::make_unique<Model>();
@@ -563,20 +357,9 @@ std::unique_ptr<Model> buildNystrom(const Eigen::MatrixXd& Xf, const Kernel& ker
     if (!Kzz.allFinite())
         throw DataError("kic: kernel values overflow; normalise the data (e.g. --normalize zscore) or lower the degree");
     const double scale = std::max(Kzz.diagonal().mean(), 1e-300);
-    Eigen::LLT<Eigen::MatrixXd> llt;
-    for (double eps = 1e-10 * scale;; eps *= 100) {
-        Eigen::MatrixXd A = Kzz;
-        A.diagonal().array() += eps;
-        llt.compute(A);
-        if (llt.info() == Eigen::Success) {
-            mod->jitter = eps;
-            break;
-        }
-        if (eps > 1e-2 * scale)
-            throw DataError("kic: the landmarks' kernel matrix is singular even with a jitter of 1 % of its "
-                            "diagonal; normalise the data or change sigma");
-    }
-    mod->LZ = llt.matrixL();
+    if (!jitteredCholesky(Kzz, 1e-10 * scale, 1e-2 * scale, 100, mod->LZ, mod->jitter))
+        throw DataError("kic: the landmarks' kernel matrix is singular even with a jitter of 1 % of its "
+                        "diagonal; normalise the data or change sigma");
     tick(0.1);
     // G̃ = ΦᵀΦ/n' by blocks of rows: Φ_bᵀ = L_z⁻¹ K_zb.
     Eigen::MatrixXd G = Eigen::MatrixXd::Zero(m, m);
@@ -608,8 +391,9 @@ std::unique_ptr<Model> buildNystrom(const Eigen::MatrixXd& Xf, const Kernel& ker
 }
 
 /// The model on the fit points: exact (landmarks = 0) or Nyström with min(landmarks, n') landmarks.
-std::unique_ptr<Model> makeModel(const Eigen::MatrixXd& Xf, const Kernel& kernel, double C, const double* rhoGiven,
-                                 bool cg, Eigen::Index landmarks, std::uint64_t seed, const Ticker& tick)
+std::unique_ptr<Model> makeModel(const Eigen::MatrixXd& Xf, const KernelFunction& kernel, double C,
+                                 const double* rhoGiven, bool cg, Eigen::Index landmarks, std::uint64_t seed,
+                                 const Ticker& tick)
 {
     if (landmarks <= 0)
         return buildModel(Xf, kernel, C, rhoGiven, cg, tick);
@@ -626,7 +410,8 @@ Eigen::VectorXd fitPointScores(Model& m, const Ticker& tick)
     if (!m.denseFactor)
         return scoreQueries(m, m.X, tick, m.cgStats);
     if (!m.cg) {
-        const Eigen::VectorXd a = diagonalOfInverse(m.F, tick);
+        const Eigen::VectorXd a = diagonalOfInverse(m.F, tick.sub(0.0, 1.0, "diagonal of the inverse"));
+        tick(1.0);
         // score = φ/ρ = n'(1 − λ a_jj); φ ≥ 0 in exact arithmetic.
         return (dn * (1.0 - m.lambda * a.array()).max(0.0)).matrix();
     }
@@ -707,9 +492,9 @@ Eigen::VectorXd scoreQueries(const Model& m, const Eigen::MatrixXd& Q, const Tic
     return out;
 }
 
-Kernel kernelFromParams(const ParamSet& p, double sigma)
+KernelFunction kernelFromParams(const ParamSet& p, double sigma)
 {
-    Kernel k;
+    KernelFunction k;
     k.kind = p.getChoice("kernel") == "rbf" ? KernelKind::Rbf : KernelKind::Poly;
     k.degree = p.getInt("degree");
     k.sigma = sigma;
@@ -736,7 +521,7 @@ Eigen::VectorXd KicDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     double sigma = params().getReal("sigma");
     if (sigma == 0.0)
         sigma = std::sqrt(p) / (alpha > 0 ? 4.0 : 2.0); // sec. 4.1: √p/2 (KIC-RBF), √p/4 (KIC-RBF2)
-    const Kernel kernel = kernelFromParams(params(), sigma);
+    const KernelFunction kernel = kernelFromParams(params(), sigma);
     const bool smallBasis = kernel.kind == KernelKind::Poly
                             && MonomialBasis::count(static_cast<int>(X.cols()), kernel.degree) <= primalMaxSize;
     const Eigen::Index landmarks =
@@ -849,7 +634,7 @@ void KicDetector::loadState(const nlohmann::json& state)
                     throw DataError("kic model: landmark_rows must be increasing row numbers below " + std::to_string(n));
                 rows.push_back(i);
             }
-        const Kernel kernel = kernelFromParams(params(), sigma);
+        const KernelFunction kernel = kernelFromParams(params(), sigma);
         if (!rows.empty())
             m = buildNystrom(X, kernel, params().getReal("C"), &rho, std::move(rows), Ticker());
         else

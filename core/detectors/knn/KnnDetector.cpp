@@ -6,6 +6,7 @@
 #include "linalg/PointIndex.h"
 #include "base/ParallelFor.h"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <atomic>
 #include <thread>

@@ -5,6 +5,7 @@
 
 #include "linalg/PointIndex.h"
 
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

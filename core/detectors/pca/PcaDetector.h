@@ -22,9 +22,6 @@ public:
     std::string attributionTotal() const override { return "score²"; }
     Eigen::VectorXd attribute(const Eigen::VectorXd& x, int trainingRow = -1) const override;
 
-    const Eigen::VectorXd& mean() const { return m_mean; }
-    const Eigen::MatrixXd& basis() const { return m_basis; }
-
 protected:
     Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;
     Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const override;

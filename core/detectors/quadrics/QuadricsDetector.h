@@ -53,8 +53,6 @@ public:
 
     static int hsSize(int dim) { return dim * (dim + 1) / 2; }      ///< T
     static int blockSize(int dim) { return hsSize(dim) + dim + 1; } ///< D = (d² + 3d)/2 + 1 (sec. 4.1)
-    int dim() const { return m_d; }
-    int quadrics() const { return m_m; }
     Eigen::Index parameterCount() const { return static_cast<Eigen::Index>(blockSize(m_d)) * m_m; }
 
     /// Data term averaged over the rows of P (B×d) and, when grad is given, its gradient (overwrites

@@ -3,6 +3,7 @@
 #include "base/Errors.h"
 #include "detectors/DetectorInfo.h"
 
+#include <nlohmann/json.hpp>
 #include <svm.h>
 
 #include <cmath>

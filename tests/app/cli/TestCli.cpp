@@ -1,4 +1,4 @@
-// outlierlens-cli: the DESIGN.md contract (list, generate, score, evaluate), exit codes and
+// outlierlens-cli: the docs/architecture.md "Command line" contract (list, generate, score, evaluate), exit codes and
 // one-line errors; evaluate's AUROC/AUPRC checked against an independent pair-counting computation.
 #include "Cli.h"
 #include "CliTestSupport.h"
@@ -125,7 +125,8 @@ private slots:
         // that would run for minutes, exits 1, names the budget and writes nothing.
         QTemporaryDir dir;
         const std::string data = (dir.path() + "/moons.csv").toStdString();
-        QCOMPARE(test::cli({"generate", "moons", "--n", "1500", "--seed", "1", "--output", data}).code, 0);
+        // With outliers: evaluate refuses labels of one class (issue #34).
+        QCOMPARE(test::cli({"generate", "moons", "--n", "1500", "--seed", "1", "--param", "outliers=0.05", "--output", data}).code, 0);
         const std::vector<std::string> slow = {"evaluate", "--input", data, "--detector", "kods", "--param",
                                                "max_iter=100000", "--label-column", "label", "--json"};
         auto with = [&](std::vector<std::string> extra) {
@@ -530,6 +531,79 @@ private slots:
         const Run r = cli({"evaluate", "--input", path("nolabel.csv"), "--detector", "knn", "--json"});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.find("label column 'label' not found") != std::string::npos, r.err.c_str());
+    }
+
+    void evaluateRefusesLabelsOfOneClass()
+    {
+        // Before: exit 0 with "auroc": null and "auprc": 1.0 for each of these label columns.
+        const char* body = "x,y,label\n0,0,%1\n1,1,%1\n2,2,%2\n3,3,%1\n4,4,%1\n5,5,%1\n9,9,%2\n";
+        struct Case { const char* in; const char* out; const char* kind; };
+        for (const Case c : {Case{"0", "0", "inliers"}, Case{"1", "1", "outliers"}, Case{"1", "-1", "outliers"},
+                             Case{"1", "2", "outliers"}}) {
+            std::ofstream(path("one.csv")) << QString(body).arg(c.in, c.out).toStdString();
+            const Run r = cli({"evaluate", "--input", path("one.csv"), "--detector", "knn", "--param", "k=2", "--json"});
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.out.empty(), r.out.c_str());
+            QVERIFY2(r.err.find("one class only") != std::string::npos, r.err.c_str());
+            QVERIFY2(r.err.find(std::string("7 of 7 rows are ") + c.kind) != std::string::npos, r.err.c_str());
+            QVERIFY2(r.err.find("--outlier-label") != std::string::npos, r.err.c_str());
+        }
+        // The fix the message names works: -1 marks the outliers, and the metrics are defined.
+        std::ofstream(path("pm.csv")) << QString(body).arg("1", "-1").toStdString();
+        const Run ok = cli({"evaluate", "--input", path("pm.csv"), "--detector", "knn", "--param", "k=2",
+                            "--outlier-label", "-1", "--json"});
+        QVERIFY2(ok.code == 0, ok.err.c_str());
+        const auto j = nlohmann::json::parse(ok.out);
+        QCOMPARE(j.at("outliers").get<int>(), 2);
+        QVERIFY(j.at("auroc").is_number());
+    }
+
+    void extremeMagnitudesGiveFiniteScoresOrARefusal()
+    {
+        // Before: finite data near 1e300 gave NaN (pca) or constant (knn) scores with exit 0.
+        const std::string base = path("unit.csv");
+        QCOMPARE(cli({"generate", "blobs", "--n", "80", "--seed", "3", "--param", "outliers=0.1", "--output", base}).code, 0);
+        std::ifstream in(base);
+        std::string header, line;
+        std::getline(in, header);
+        std::vector<std::string> rows;
+        while (std::getline(in, line)) rows.push_back(line);
+        for (const char* scale : {"1e300", "1e-300", "1e-310"}) {
+            const std::string scaled = path("scaled.csv");
+            {
+                std::ofstream out(scaled);
+                out << header << "\n";
+                for (const std::string& row : rows) {
+                    // every field but the last (the label) times the scale
+                    QStringList f = QString::fromStdString(row).split(',');
+                    for (int k = 0; k + 1 < f.size(); ++k)
+                        f[k] = QString::number(f[k].toDouble() * std::strtod(scale, nullptr), 'g', 17);
+                    out << f.join(',').toStdString() << "\n";
+                }
+            }
+            for (const char* det : {"knn", "pca", "lof", "mcd", "iforest"}) {
+                const Run u = cli({"score", "--input", base, "--detector", det, "--output", "-"});
+                const Run r = cli({"score", "--input", scaled, "--detector", det, "--output", "-"});
+                QVERIFY2(u.code == 0, u.err.c_str());
+                if (r.code != 0) { // a refusal must name the cause
+                    QVERIFY2(r.err.find("non-finite") != std::string::npos, r.err.c_str());
+                    continue;
+                }
+                QVERIFY2(r.out.find("nan") == std::string::npos && r.out.find("inf") == std::string::npos,
+                         (std::string(det) + " at " + scale + ": " + r.out.substr(0, 200)).c_str());
+                QVERIFY2(r.err.find("scaled by 2^") != std::string::npos, r.err.c_str()); // the warning says so
+                // Same ranking as at unit scale: the decisions (the "outlier" column) agree on every row.
+                auto flags = [](const std::string& csv) {
+                    std::istringstream s(csv);
+                    std::string l, out;
+                    std::getline(s, l);
+                    const int column = QString::fromStdString(l).split(',').indexOf("outlier");
+                    while (std::getline(s, l)) out += QString::fromStdString(l).split(',').value(column).toStdString();
+                    return out;
+                };
+                QCOMPARE(QString::fromStdString(flags(r.out)), QString::fromStdString(flags(u.out)));
+            }
+        }
     }
 };
 

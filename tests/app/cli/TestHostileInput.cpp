@@ -12,6 +12,7 @@
 #include "data/PlyReader.h"
 #include "registry/Registry.h"
 
+#include <nlohmann/json.hpp>
 #include <QDir>
 #include <QTemporaryDir>
 #include <QtTest>

@@ -3,18 +3,18 @@
 // View menu's camera presets, and the shared selection: Edit → Select box / lasso / all / invert /
 // clear, the Ranking dock following it both ways (and its "selection only" filter), Delete removing
 // exactly the selected rows (undo brings them back selected).
-#include "CloudView.h"
-#include "DataDocument.h"
-#include "DetectorPanel.h"
+#include "view/CloudView.h"
+#include "document/DataDocument.h"
+#include "docks/DetectorPanel.h"
 #include "ExportPointsReaction.h"
-#include "DataEditor.h"
-#include "RankingFilterBar.h"
-#include "RankingPanel.h"
+#include "view/DataEditor.h"
+#include "docks/RankingFilterBar.h"
+#include "docks/RankingPanel.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "SessionManager.h"
-#include "TrainingController.h"
-#include "view/CameraRig.h"
+#include "jobs/TrainingController.h"
+#include "render/CameraRig.h"
 #include "data/DataLoader.h"
 #include "display/SelectionGeometry.h"
 

@@ -4,18 +4,18 @@
 // a legend per panel, and the shared scale really is shared: every panel's top-ranked point has
 // the same colour whatever its detector's score units. Headers show fit times in sensible units;
 // the decision display splits the points at each panel's own threshold; the figure exports as PNG.
-#include "CloudView.h"
-#include "CompareKey.h"
+#include "view/CloudView.h"
+#include "compare/CompareKey.h"
 #include "CompareReaction.h"
-#include "CompareView.h"
-#include "DataDocument.h"
+#include "compare/CompareView.h"
+#include "document/DataDocument.h"
 #include "ExportFigureReaction.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "base/Format.h"
 #include "display/ColourScale.h"
-#include "view/ColourBar.h"
-#include "view/PointColouring.h"
+#include "view/layers/ColourBar.h"
+#include "view/layers/PointColouring.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>

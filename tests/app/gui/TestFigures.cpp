@@ -2,18 +2,18 @@
 // drawn; the quadrics legend stopped at 6 of 29 and 29 surfaces hid WBC) with a chooser, and
 // figures for slides (File → Export figure: PNG at a size / scale with a transparent background,
 // SVG and PDF of the plots, PDF of the view, the GUI's --export-plots).
-#include "CloudView.h"
-#include "DataDocument.h"
-#include "DetectorPanel.h"
-#include "EvaluationPanel.h"
+#include "view/CloudView.h"
+#include "document/DataDocument.h"
+#include "docks/DetectorPanel.h"
+#include "docks/EvaluationPanel.h"
 #include "ExportFigureReaction.h"
-#include "GeometryChooserDialog.h"
+#include "dialogs/GeometryChooserDialog.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
-#include "PlotWidget.h"
+#include "plots/PlotWidget.h"
 #include "Presets.h"
-#include "TrainingController.h"
-#include "ViewControls.h"
+#include "jobs/TrainingController.h"
+#include "docks/ViewControls.h"
 
 #include <QAction>
 #include <QFile>

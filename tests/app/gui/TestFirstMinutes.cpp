@@ -1,31 +1,31 @@
 // Issue #18 "The first five minutes": what a new user meets first — unique shortcuts (Ctrl+T trains),
 // `--session FILE`, a window that fits a laptop, threshold ↔ ranking, unsaved-changes protection,
 // the edit-mode indicator, honest messages, the toolbar, About and Open Recent.
-#include "CloudView.h"
+#include "view/CloudView.h"
 #include "CommandLine.h"
 #include "AboutReaction.h"
-#include "DataEditor.h"
+#include "view/DataEditor.h"
 #include "EditModeIndicator.h"
 #include "FieldProgressIndicator.h"
-#include "ImportDialog.h"
+#include "dialogs/ImportDialog.h"
 #include "RecentFilesMenu.h"
 #include "UnsavedChanges.h"
 #include "data/DataLoader.h"
 #include "data/Generators.h"
 #include "session/Session.h"
-#include "EvaluationPanel.h"
-#include "PlotWidget.h"
-#include "RankingPanel.h"
+#include "docks/EvaluationPanel.h"
+#include "plots/PlotWidget.h"
+#include "docks/RankingPanel.h"
 #include "SessionManager.h"
-#include "DataDocument.h"
-#include "DetectorPanel.h"
-#include "ParamForm.h"
+#include "document/DataDocument.h"
+#include "docks/DetectorPanel.h"
+#include "dialogs/ParamForm.h"
 #include "GuiTestSupport.h"
 #include <algorithm>
 #include <QStatusBar>
-#include "LogPanel.h"
+#include "docks/LogPanel.h"
 #include "MainWindow.h"
-#include "TrainingController.h"
+#include "jobs/TrainingController.h"
 
 #include <QAbstractButton>
 #include <QAction>

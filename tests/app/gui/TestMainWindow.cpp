@@ -1,12 +1,12 @@
 // The main window shell: opening samples (2D, 3D, p>3, PLY), errors keep the previous data,
 // status bar, and the headless --load/--screenshot/--exit flags of the real executable.
-#include "CloudView.h"
-#include "DataDocument.h"
-#include "DetectorPanel.h"
-#include "ParamForm.h"
-#include "RankingPanel.h"
-#include "TrainingController.h"
-#include "ViewControls.h"
+#include "view/CloudView.h"
+#include "document/DataDocument.h"
+#include "docks/DetectorPanel.h"
+#include "dialogs/ParamForm.h"
+#include "docks/RankingPanel.h"
+#include "jobs/TrainingController.h"
+#include "docks/ViewControls.h"
 #include "data/DataLoader.h"
 #include "data/Generators.h"
 
@@ -14,7 +14,7 @@
 #include <QSpinBox>
 #include <set>
 #include "GuiTestSupport.h"
-#include "LogPanel.h"
+#include "docks/LogPanel.h"
 #include "MainWindow.h"
 #include "Presets.h"
 

@@ -2,27 +2,27 @@
 // undo, debounced auto-retrain), New data from a generator, sessions (save → load gives identical
 // scores and camera; corrupted files give an error and the app stays usable) and crash recovery
 // of the autosave.
-#include "CloudView.h"
+#include "view/CloudView.h"
 #include "CompareReaction.h"
-#include "CompareView.h"
-#include "DataDocument.h"
-#include "DataEditor.h"
-#include "DetectorPanel.h"
+#include "compare/CompareView.h"
+#include "document/DataDocument.h"
+#include "view/DataEditor.h"
+#include "docks/DetectorPanel.h"
 #include "EditReactions.h"
 #include "data/DataLoader.h"
 #include "data/Generators.h"
-#include "LogPanel.h"
+#include "docks/LogPanel.h"
 #include "session/Session.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
-#include "NewDataDialog.h"
+#include "dialogs/NewDataDialog.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
-#include "ParamForm.h"
+#include "dialogs/ParamForm.h"
 #include "SessionManager.h"
-#include "TrainingController.h"
-#include "ViewControls.h"
-#include "Worker.h"
+#include "jobs/TrainingController.h"
+#include "docks/ViewControls.h"
+#include "jobs/Worker.h"
 
 #include <QAction>
 #include <QApplication>
@@ -63,6 +63,26 @@ bool trainAndWait(MainWindow& w)
     QSignalSpy done(w.trainer(), &TrainingController::finished);
     w.detectorPanel()->train();
     return done.wait(20000);
+}
+
+/// A real crash: the GUI loads `file` with `stateDir` as its state directory (loading autosaves,
+/// debounced) and is killed once its first autosave is on disk. False when it never saved.
+bool crashAfterFirstAutosave(const QString& stateDir, const QString& file)
+{
+    QProcess app;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("OLENS_STATE_DIR", stateDir);
+    app.setProcessEnvironment(env);
+    app.start(QStringLiteral(OLENS_GUI_PATH), {"--load", file});
+    if (!app.waitForStarted())
+        return false;
+    QElapsedTimer clock;
+    clock.start();
+    while (!QFile::exists(QDir(stateDir).filePath("autosave.run")) && clock.elapsed() < 30000)
+        QTest::qWait(50);
+    const bool saved = QFile::exists(QDir(stateDir).filePath("autosave.run"));
+    app.kill();
+    return app.waitForFinished() && saved;
 }
 
 } // namespace
@@ -409,9 +429,11 @@ private slots:
         w->document()->setDataset(generate("blobs", 200000, 3, {{"dim", "3"}}), QString());
         QVERIFY(w->detectorPanel()->setCurrentDetector("knn"));
         QSignalSpy started(w->trainer(), &TrainingController::started);
+        QSignalSpy progress(w->trainer(), &TrainingController::progress);
         w->detectorPanel()->train();
         QVERIFY(w->trainer()->isRunning());
-        QTest::qWait(300);
+        // The job has begun its work (its first report), not a guess at how long that takes.
+        QTRY_VERIFY_WITH_TIMEOUT(progress.count() > 0, 60000);
         QVERIFY(w->trainer()->isRunning()); // still training: the close below interrupts it
         QElapsedTimer clock;
         clock.start();
@@ -429,16 +451,8 @@ private slots:
         // A real crash: the app loads a file (which autosaves, debounced) and is killed before any
         // training. Before, the first autosave came after a training or 3 minutes: nothing to offer.
         QTemporaryDir state;
-        QProcess app;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert("OLENS_STATE_DIR", state.path());
-        app.setProcessEnvironment(env);
         const QString moons = QStringLiteral(OLENS_SOURCE_DIR "/samples/moons2d.csv");
-        app.start(QStringLiteral(OLENS_GUI_PATH), {"--load", moons});
-        QVERIFY(app.waitForStarted());
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(QDir(state.path()).filePath("autosave.run")), 30000);
-        app.kill();
-        QVERIFY(app.waitForFinished());
+        QVERIFY(crashAfterFirstAutosave(state.path(), moons));
 
         MainWindow w;
         w.setInteractive(false);
@@ -448,6 +462,34 @@ private slots:
         QVERIFY2(restart.restoreRecovery(&error), qPrintable(error));
         QCOMPARE(w.document()->dataset().rows(), loadCloudFile(moons).rows());
         QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QStringLiteral("moons2d.csv"));
+    }
+
+    void crashedRunsAutosaveSurvivesAHeadlessRun()
+    {
+        // Crash, then a headless run with the same state directory (a script, a test, Python's
+        // view()), then an interactive start. Before, the headless run rewrote the dirty marker and
+        // the autosave, and its clean exit removed the marker: no restore was offered.
+        QTemporaryDir state;
+        const QString moons = QStringLiteral(OLENS_SOURCE_DIR "/samples/moons2d.csv");
+        const QString seam = QStringLiteral(OLENS_SOURCE_DIR "/samples/seam3d.csv");
+        QVERIFY(crashAfterFirstAutosave(state.path(), moons));
+
+        QProcess headless;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("OLENS_STATE_DIR", state.path());
+        headless.setProcessEnvironment(env);
+        headless.start(QStringLiteral(OLENS_GUI_PATH), {"--load", seam, "--detector", "knn", "--train", "--exit"});
+        QVERIFY(headless.waitForFinished(120000));
+        QCOMPARE(headless.exitCode(), 0);
+
+        MainWindow w;
+        w.setInteractive(false);
+        SessionManager restart(&w, state.path());
+        QVERIFY(restart.recoveryAvailable());
+        QString error;
+        QVERIFY2(restart.restoreRecovery(&error), qPrintable(error));
+        QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QStringLiteral("moons2d.csv"));
+        QVERIFY(!QFile::exists(restart.recoveryPath())); // restored once, not offered again
     }
 
     void olderRunsAutosaveIsNotOfferedForACrash()

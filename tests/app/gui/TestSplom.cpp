@@ -5,16 +5,16 @@
 // current point, whose drivers (knn: squared difference to the k-th neighbour per feature) add up
 // to its squared score; the feature limit and the decimation note; chosen principal components
 // for the main view.
-#include "AttributionChart.h"
-#include "CloudView.h"
-#include "DataDocument.h"
-#include "DetectorPanel.h"
+#include "plots/AttributionChart.h"
+#include "view/CloudView.h"
+#include "document/DataDocument.h"
+#include "docks/DetectorPanel.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
-#include "SplomPanel.h"
-#include "SplomWidget.h"
-#include "TrainingController.h"
-#include "ViewControls.h"
+#include "docks/SplomPanel.h"
+#include "plots/SplomWidget.h"
+#include "jobs/TrainingController.h"
+#include "docks/ViewControls.h"
 
 #include <QAction>
 #include <QComboBox>

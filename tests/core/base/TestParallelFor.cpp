@@ -1,6 +1,7 @@
 // parallelFor (core/base/ParallelFor) and the detectors that use it: every index is visited exactly
 // once, errors reach the caller, and results do not depend on the number of threads (issue #16:
 // "results stay deterministic"). The knn scores are also checked against a brute-force search.
+#include "RandomData.h"
 #include "base/Errors.h"
 #include "base/ParallelFor.h"
 #include "base/Rng.h"
@@ -19,20 +20,13 @@
 #include <set>
 #include <stdexcept>
 #include <thread>
+#include <condition_variable>
 #include <vector>
 
 using namespace olens;
+using olens::test::gaussianMatrix;
 
 namespace {
-Eigen::MatrixXd gaussian(Eigen::Index n, Eigen::Index p, std::uint64_t seed)
-{
-    Rng rng(seed);
-    Eigen::MatrixXd X(n, p);
-    for (Eigen::Index i = 0; i < X.size(); ++i)
-        X.data()[i] = rng.normal();
-    return X;
-}
-
 /// Restores the thread count when a test ends, failing or not.
 struct ThreadsGuard {
     ~ThreadsGuard() { setWorkerThreads(0); }
@@ -42,6 +36,76 @@ struct ThreadsGuard {
 class TestParallelFor : public QObject {
     Q_OBJECT
 private slots:
+    void concurrentJobsShareTheThreadBudget()
+    {
+        // Four jobs at once on a budget of 8 threads: each may use 2 (8 / 4); a job alone all 8;
+        // outside any job all 8; a nested guard on the same thread is still one job; and the
+        // parallel loops inside a job start no more threads than its share.
+        ThreadsGuard guard;
+        setWorkerThreads(8);
+        QCOMPARE(runningJobs(), 0);
+        QCOMPARE(jobThreads(), 8);
+        {
+            const JobThreads alone;
+            QCOMPARE(jobThreads(), 8);
+            const JobThreads nested;
+            QCOMPARE(runningJobs(), 1);
+        }
+        QCOMPARE(runningJobs(), 0);
+        std::mutex m;
+        std::condition_variable cv;
+        int arrived = 0;
+        std::vector<int> share(4, 0), used(4, 0);
+        std::vector<std::thread> jobs;
+        for (int j = 0; j < 4; ++j)
+            jobs.emplace_back([&, j] {
+                const JobThreads budget;
+                std::unique_lock<std::mutex> lock(m);
+                ++arrived;
+                cv.notify_all();
+                cv.wait(lock, [&] { return arrived >= 4; }); // all four are running now
+                share[static_cast<std::size_t>(j)] = jobThreads();
+                lock.unlock();
+                std::set<std::thread::id> ids;
+                std::mutex idsMutex;
+                parallelFor(1000, 1, [&](std::int64_t, std::int64_t) {
+                    const std::lock_guard<std::mutex> l(idsMutex);
+                    ids.insert(std::this_thread::get_id());
+                });
+                used[static_cast<std::size_t>(j)] = static_cast<int>(ids.size());
+                lock.lock();
+                ++arrived; // leave only when all four measured: the share stays 2 for everyone
+                cv.notify_all();
+                cv.wait(lock, [&] { return arrived == 8; });
+            });
+        for (auto& t : jobs)
+            t.join();
+        for (int j = 0; j < 4; ++j) {
+            QCOMPARE(share[static_cast<std::size_t>(j)], 2);
+            QVERIFY2(used[static_cast<std::size_t>(j)] <= 2, qPrintable(QString::number(used[static_cast<std::size_t>(j)])));
+        }
+        QCOMPARE(runningJobs(), 0);
+        setWorkerThreads(3); // a budget smaller than the jobs: each still gets one thread
+        int smallest = -1;
+        {
+            const JobThreads a;
+            std::thread other([&smallest] {
+                const JobThreads b;
+                std::thread third([&smallest] {
+                    const JobThreads c;
+                    std::thread fourth([&smallest] {
+                        const JobThreads d;
+                        smallest = jobThreads(); // 3 / 4 → at least 1
+                    });
+                    fourth.join();
+                });
+                third.join();
+            });
+            other.join();
+        }
+        QCOMPARE(smallest, 1);
+    }
+
     void rankByScoreIsTheStableDescendingOrderOnAnyThreadCount()
     {
         // The outlier ranking: rows by decreasing score, ties by row, NaN last; independent
@@ -205,8 +269,8 @@ private slots:
     void knnScoresAreTheSameOnAnyNumberOfThreadsAndMatchBruteForce()
     {
         ThreadsGuard guard;
-        const Eigen::MatrixXd X = gaussian(6000, 3, 7); // 3 chunks of kRowsPerChunk rows: several threads
-        const Eigen::MatrixXd Q = gaussian(5000, 3, 8);
+        const Eigen::MatrixXd X = gaussianMatrix(6000, 3, 7); // 3 chunks of kRowsPerChunk rows: several threads
+        const Eigen::MatrixXd Q = gaussianMatrix(5000, 3, 8);
         const int k = 5;
         Eigen::VectorXd train[2], score[2];
         for (int t : {1, 2}) {
@@ -239,7 +303,7 @@ private slots:
     {
         // 20-D with m = 19 quadrics: 4 groups of quadrics, large enough to be split over threads.
         ThreadsGuard guard;
-        const Eigen::MatrixXd X = gaussian(512, 20, 3);
+        const Eigen::MatrixXd X = gaussianMatrix(512, 20, 3);
         std::vector<Quadric> fitted[3];
         Eigen::VectorXd train[3];
         for (int t : {1, 2, 3}) {

@@ -2,6 +2,7 @@
 #include "base/Errors.h"
 #include "registry/Registry.h"
 
+#include <nlohmann/json.hpp>
 #include <QtTest>
 
 using namespace olens;

@@ -3,6 +3,7 @@
 #include "base/Errors.h"
 #include "data/FitSubset.h"
 
+#include <nlohmann/json.hpp>
 #include <QtTest>
 #include <set>
 

@@ -2,6 +2,7 @@
 // the model), the rules that replaced defaults at chance level, and numerical honesty on
 // rank-deficient moments. Expected values are analytic (stated per test) or measured on data
 // generated here with a fixed seed; the real-data figures are in bench/realdata.py / the README.
+#include "RandomData.h"
 #include "base/Errors.h"
 #include "base/Rng.h"
 #include "data/Generators.h"
@@ -17,18 +18,9 @@
 #include <vector>
 
 using namespace olens;
+using olens::test::gaussianRows;
 
 namespace {
-
-Eigen::MatrixXd gaussian(Eigen::Index n, Eigen::Index p, std::uint64_t seed)
-{
-    Rng rng(seed);
-    Eigen::MatrixXd X(n, p);
-    for (Eigen::Index i = 0; i < n; ++i)
-        for (Eigen::Index j = 0; j < p; ++j)
-            X(i, j) = rng.normal();
-    return X;
-}
 
 double flaggedShare(const Detector& d)
 {
@@ -114,7 +106,7 @@ private slots:
 
     void godsNormalizeAutoFollowsTheSignOfTheFeatures()
     {
-        Eigen::MatrixXd X = gaussian(200, 4, 7).cwiseAbs(); // histogram-like: non-negative
+        Eigen::MatrixXd X = gaussianRows(200, 4, 7).cwiseAbs(); // histogram-like: non-negative
         auto d = Registry::instance().create("gods");
         d->fit(X);
         QCOMPARE(d->params().getChoice("normalize"), std::string("l2"));
@@ -124,17 +116,17 @@ private slots:
     void resolutionIsPartOfTheModelAndSurvivesAFailedFit()
     {
         auto d = Registry::instance().create("gods");
-        d->fit(gaussian(200, 6, 3));
+        d->fit(gaussianRows(200, 6, 3));
         QCOMPARE(d->params().getInt("K"), 6);
         const nlohmann::json model = d->toJson();
         QCOMPARE(model["params"]["K"].get<std::string>(), std::string("auto"));
         QCOMPARE(model["resolved"]["K"].get<int>(), 6);
         auto loaded = Registry::instance().load(model);
         QCOMPARE(loaded->params().getInt("K"), 6);
-        const Eigen::MatrixXd probe = gaussian(20, 6, 4);
+        const Eigen::MatrixXd probe = gaussianRows(20, 6, 4);
         QVERIFY(loaded->score(probe).isApprox(d->score(probe), 1e-12));
         // A fit that throws (NaN) keeps the previous resolution and model.
-        Eigen::MatrixXd bad = gaussian(50, 2, 5);
+        Eigen::MatrixXd bad = gaussianRows(50, 2, 5);
         bad(3, 1) = std::nan("");
         QVERIFY_THROWS_EXCEPTION(DataError, d->fit(bad));
         QCOMPARE(d->params().getInt("K"), 6);
@@ -146,7 +138,7 @@ private slots:
         // Data thin along e3 (σ = 0.05) and wide along e1, e2: the K = 1 slab must be normal to e3,
         // the analytic minimiser of eq. 10's first term; a point off the thin direction scores
         // higher than one equally far along a wide direction.
-        Eigen::MatrixXd X = gaussian(400, 3, 11);
+        Eigen::MatrixXd X = gaussianRows(400, 3, 11);
         X.col(2) *= 0.05;
         auto d = Registry::instance().create("gods", {{"K", "1"}});
         d->fit(X);
@@ -234,7 +226,7 @@ private slots:
         a3->fit(generate("swissroll", 300, 1, {}).X);
         QCOMPARE(a3->params().getInt("k"), 15);
         auto small = Registry::instance().create("acdt", {{"L", "2"}});
-        small->fit(gaussian(20, 8, 3)); // n − 1 bounds k
+        small->fit(gaussianRows(20, 8, 3)); // n − 1 bounds k
         QCOMPARE(small->params().getInt("k"), 19);
     }
 
@@ -243,7 +235,7 @@ private slots:
         // clamp(n/16, 64, 256): small sets keep the former 64, large ones take the authors' 256.
         for (const auto& [n, batch] : {std::pair<Eigen::Index, int>{500, 64}, {2400, 150}, {5000, 256}}) {
             auto q = Registry::instance().create("quadrics", {{"epochs", "1"}});
-            q->fit(gaussian(n, 3, 11));
+            q->fit(gaussianRows(n, 3, 11));
             QCOMPARE(q->params().getInt("batch"), batch);
             QCOMPARE(q->toJson()["resolved"]["batch"].get<int>(), batch);
         }
@@ -252,7 +244,7 @@ private slots:
     void icAutoDegreeFallsBackToOneWhenEq9CannotHold()
     {
         // p = 8: the degree-2 moment matrix is 45×45 (C(10, 2)), more than the 30 rows can make definite.
-        const Eigen::MatrixXd X = gaussian(30, 8, 9);
+        const Eigen::MatrixXd X = gaussianRows(30, 8, 9);
         auto a = Registry::instance().create("ic");
         a->fit(X);
         QCOMPARE(a->params().getInt("degree"), 1);
@@ -264,7 +256,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(DataError, two->fit(X));
         // Enough rows: the paper's degree 2.
         auto b = Registry::instance().create("ic");
-        b->fit(gaussian(200, 3, 10));
+        b->fit(gaussianRows(200, 3, 10));
         QCOMPARE(b->params().getInt("degree"), 2);
     }
 
@@ -273,7 +265,7 @@ private slots:
         // n = 6 generic points in 3-D, D = 10 monomials: the moment matrix has rank 6, so 4
         // quadrics pass through every point; the old fit returned their rounding-level residuals as
         // scores. Now refused, naming D and the way out.
-        const Eigen::MatrixXd X = gaussian(6, 3, 12);
+        const Eigen::MatrixXd X = gaussianRows(6, 3, 12);
         auto d = Registry::instance().create("quadrics-base", {{"m", "2"}, {"dims", "0"}});
         try {
             d->fit(X);
@@ -284,7 +276,7 @@ private slots:
             QVERIFY(msg.find("'quadrics'") != std::string::npos);
         }
         // Points exactly on a sphere (n ≥ D): the null space is the answer and is reported.
-        Eigen::MatrixXd S = gaussian(40, 3, 13);
+        Eigen::MatrixXd S = gaussianRows(40, 3, 13);
         S = S.array().colwise() / S.rowwise().norm().array();
         auto q = Registry::instance().create("quadrics-base", {{"m", "1"}, {"dims", "0"}});
         q->fit(S);
@@ -306,7 +298,7 @@ private slots:
         // most normal points: their degree-4 moments dominate the moment matrix, so its smallest
         // eigenvectors pass through them (AUROC 0.00 with numpy on a similar draw). The defaults: unit
         // row weights and k = 6 principal axes (D = 28).
-        Eigen::MatrixXd X = gaussian(315, 12, 21);
+        Eigen::MatrixXd X = gaussianRows(315, 12, 21);
         for (Eigen::Index i = 300; i < 315; ++i)
             X.row(i) *= 6.0 / X.row(i).norm() * std::sqrt(12.0);
         Eigen::VectorXi y = Eigen::VectorXi::Zero(315);

@@ -4,6 +4,7 @@
 // message names the problem, or a sensible fit: finite training scores and score() of the right
 // size, isOutlier in {0,1}. Anything else (another exception type, NaN scores, a crash, an Eigen
 // assertion in the sanitizer/Debug build) fails. Each row prints one "MATRIX" line for the report.
+#include "RandomData.h"
 #include "base/Errors.h"
 #include "registry/Registry.h"
 #include "base/Rng.h"
@@ -17,18 +18,9 @@
 #include <string>
 
 using namespace olens;
+using olens::test::gaussianRows;
 
 namespace {
-
-Eigen::MatrixXd gaussian(Eigen::Index n, Eigen::Index p, std::uint64_t seed, double scale = 1.0)
-{
-    Rng rng(seed);
-    Eigen::MatrixXd X(n, p);
-    for (Eigen::Index i = 0; i < n; ++i)
-        for (Eigen::Index j = 0; j < p; ++j)
-            X(i, j) = scale * rng.normal();
-    return X;
-}
 
 struct Case {
     const char* name;
@@ -39,12 +31,12 @@ struct Case {
 std::vector<Case> cases()
 {
     std::vector<Case> c;
-    c.push_back({"n=1", gaussian(1, 2, 11)});
-    c.push_back({"n=2", gaussian(2, 2, 12)});
-    c.push_back({"n=3", gaussian(3, 2, 13)});
+    c.push_back({"n=1", gaussianRows(1, 2, 11)});
+    c.push_back({"n=2", gaussianRows(2, 2, 12)});
+    c.push_back({"n=3", gaussianRows(3, 2, 13)});
     {
         // 30 distinct points, each twice.
-        const Eigen::MatrixXd base = gaussian(30, 3, 14);
+        const Eigen::MatrixXd base = gaussianRows(30, 3, 14);
         Eigen::MatrixXd X(60, 3);
         X << base, base;
         c.push_back({"duplicates", X});
@@ -54,7 +46,7 @@ std::vector<Case> cases()
         X.rowwise() = Eigen::RowVector3d(1.0, -2.0, 3.5);
         c.push_back({"identical", X});
     }
-    c.push_back({"p=1", gaussian(60, 1, 15)});
+    c.push_back({"p=1", gaussianRows(60, 1, 15)});
     {
         // x = a + t u in R^3.
         Rng rng(16);
@@ -64,20 +56,20 @@ std::vector<Case> cases()
             X.row(i) = a + rng.normal() * u;
         c.push_back({"collinear3d", X});
     }
-    c.push_back({"huge1e150", gaussian(60, 3, 17, 1e150)});
-    c.push_back({"tiny1e-150", gaussian(60, 3, 18, 1e-150)});
+    c.push_back({"huge1e150", gaussianRows(60, 3, 17, 1e150)});
+    c.push_back({"tiny1e-150", gaussianRows(60, 3, 18, 1e-150)});
     {
-        Eigen::MatrixXd X = gaussian(60, 3, 19);
+        Eigen::MatrixXd X = gaussianRows(60, 3, 19);
         X.col(1).setConstant(5.0);
         c.push_back({"constcol", X});
     }
     {
-        Eigen::MatrixXd X = gaussian(60, 3, 20);
+        Eigen::MatrixXd X = gaussianRows(60, 3, 20);
         X(7, 2) = std::numeric_limits<double>::quiet_NaN();
         c.push_back({"nan", X, true});
     }
     {
-        Eigen::MatrixXd X = gaussian(60, 3, 21);
+        Eigen::MatrixXd X = gaussianRows(60, 3, 21);
         X(3, 0) = std::numeric_limits<double>::infinity();
         c.push_back({"inf", X, true});
     }

@@ -6,6 +6,7 @@
 #include "registry/Registry.h"
 #include "base/Rng.h"
 
+#include <nlohmann/json.hpp>
 #include <QtTest>
 
 using namespace olens;

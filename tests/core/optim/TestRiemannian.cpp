@@ -5,28 +5,21 @@
 // retractions on the manifold and first order, the generalized eigenproblem min tr(UᵀAU) s.t.
 // UᵀBU = I against Eigen's GeneralizedSelfAdjointEigenSolver, and oblique problems with closed-form
 // answers.
+#include "RandomData.h"
 #include "optim/Riemannian.h"
 #include "base/Rng.h"
 
 #include <QtTest>
 
 using namespace olens;
+using olens::test::gaussianMatrix;
 using namespace olens::riemannian;
 
 namespace {
-Eigen::MatrixXd gaussian(Eigen::Index r, Eigen::Index c, Rng& rng)
-{
-    Eigen::MatrixXd M(r, c);
-    for (Eigen::Index j = 0; j < c; ++j)
-        for (Eigen::Index i = 0; i < r; ++i)
-            M(i, j) = rng.normal();
-    return M;
-}
-
 // Symmetric A with known eigenvalues 1..n in a random orthonormal basis.
 Eigen::MatrixXd knownSpectrum(int n, Rng& rng, Eigen::MatrixXd* basis)
 {
-    const Eigen::MatrixXd Q = qf(gaussian(n, n, rng));
+    const Eigen::MatrixXd Q = qf(gaussianMatrix(n, n, rng));
     Eigen::VectorXd lambda(n);
     for (int i = 0; i < n; ++i)
         lambda(i) = i + 1.0;
@@ -40,7 +33,7 @@ double maxAbs(const Eigen::MatrixXd& M) { return M.cwiseAbs().maxCoeff(); }
 // A well-conditioned symmetric positive-definite matrix (eigenvalues in [0.5, 3.5]).
 Eigen::MatrixXd randomSpd(int n, Rng& rng)
 {
-    const Eigen::MatrixXd Q = qf(gaussian(n, n, rng));
+    const Eigen::MatrixXd Q = qf(gaussianMatrix(n, n, rng));
     Eigen::VectorXd ev(n);
     for (int i = 0; i < n; ++i)
         ev(i) = 0.5 + 3.0 * rng.uniform();
@@ -56,18 +49,18 @@ void checkFactorGeometry(const ProductManifold& M, const Point& x, Rng& rng, Res
 {
     const Eigen::Index n = x[0].rows(), p = x[0].cols();
     QVERIFY(M.feasibilityError(x) < 1e-12);
-    const Tangent G = {gaussian(n, p, rng)};
+    const Tangent G = {gaussianMatrix(n, p, rng)};
     const Tangent rg = M.egradToRgrad(x, G);
     QVERIFY2(tangentResidual(x[0], rg[0]) < 1e-11, qPrintable(QString::number(tangentResidual(x[0], rg[0]))));
     for (int trial = 0; trial < 4; ++trial) {
-        const Tangent xi = M.projectTangent(x, {gaussian(n, p, rng)});
+        const Tangent xi = M.projectTangent(x, {gaussianMatrix(n, p, rng)});
         QVERIFY(tangentResidual(x[0], xi[0]) < 1e-11);
         QVERIFY((M.projectTangent(x, xi)[0] - xi[0]).cwiseAbs().maxCoeff() < 1e-11); // idempotent
         const double lhs = M.inner(x, rg, xi);
         const double rhs = (G[0].array() * xi[0].array()).sum();
         QVERIFY2(std::abs(lhs - rhs) < 1e-11 * (1 + std::abs(rhs)), qPrintable(QString("%1 vs %2").arg(lhs).arg(rhs)));
     }
-    const Tangent v = M.projectTangent(x, {gaussian(n, p, rng)});
+    const Tangent v = M.projectTangent(x, {gaussianMatrix(n, p, rng)});
     QVERIFY(M.feasibilityError(M.retract(x, v, 2.0)) < 1e-12);
     QVERIFY((M.retract(x, v, 0.0)[0] - x[0]).cwiseAbs().maxCoeff() < 1e-13);
     const double e1 = (M.retract(x, v, 1e-3)[0] - x[0] - 1e-3 * v[0]).norm();
@@ -101,8 +94,8 @@ private slots:
         ProductManifold M;
         M.addStiefel(6, 3);
         M.addEuclidean(3, 1);
-        const Point x = {qf(gaussian(6, 3, rng)), gaussian(3, 1, rng)};
-        const Tangent z = {gaussian(6, 3, rng), gaussian(3, 1, rng)};
+        const Point x = {qf(gaussianMatrix(6, 3, rng)), gaussianMatrix(3, 1, rng)};
+        const Tangent z = {gaussianMatrix(6, 3, rng), gaussianMatrix(3, 1, rng)};
         const Tangent v = M.projectTangent(x, z);
         // Tangent: XᵀV + VᵀX = 0.
         const Eigen::MatrixXd s = x[0].transpose() * v[0] + v[0].transpose() * x[0];
@@ -120,13 +113,13 @@ private slots:
         Rng rng(2);
         ProductManifold M;
         M.addStiefel(5, 2, StiefelMetric::Canonical);
-        const Point x = {qf(gaussian(5, 2, rng))};
-        const Tangent G = {gaussian(5, 2, rng)};
+        const Point x = {qf(gaussianMatrix(5, 2, rng))};
+        const Tangent G = {gaussianMatrix(5, 2, rng)};
         const Tangent gc = M.egradToRgrad(x, G);
         const Eigen::MatrixXd s = x[0].transpose() * gc[0] + gc[0].transpose() * x[0];
         QVERIFY(s.cwiseAbs().maxCoeff() < 1e-12);
         for (int trial = 0; trial < 5; ++trial) {
-            const Tangent xi = M.projectTangent(x, {gaussian(5, 2, rng)});
+            const Tangent xi = M.projectTangent(x, {gaussianMatrix(5, 2, rng)});
             const double lhs = M.inner(x, gc, xi);
             const double rhs = (G[0].array() * xi[0].array()).sum();
             QVERIFY(std::abs(lhs - rhs) < 1e-12 * (1 + std::abs(rhs)));
@@ -135,7 +128,7 @@ private slots:
         ProductManifold E;
         E.addStiefel(5, 2);
         const Tangent ge = E.egradToRgrad(x, G);
-        const Tangent xi = E.projectTangent(x, {gaussian(5, 2, rng)});
+        const Tangent xi = E.projectTangent(x, {gaussianMatrix(5, 2, rng)});
         QVERIFY(std::abs(E.inner(x, ge, xi) - (G[0].array() * xi[0].array()).sum()) < 1e-12);
     }
 
@@ -144,8 +137,8 @@ private slots:
         Rng rng(3);
         ProductManifold M;
         M.addStiefel(7, 3);
-        const Point x = {qf(gaussian(7, 3, rng))};
-        const Tangent v = M.projectTangent(x, {gaussian(7, 3, rng)});
+        const Point x = {qf(gaussianMatrix(7, 3, rng))};
+        const Tangent v = M.projectTangent(x, {gaussianMatrix(7, 3, rng)});
         QVERIFY(M.feasibilityError(x) < 1e-14);
         QVERIFY(M.feasibilityError(M.retract(x, v, 2.0)) < 1e-12);
         // R_x(0) = x and R_x(tv) = x + tv + O(t²).
@@ -166,12 +159,12 @@ private slots:
         for (StiefelMetric metric : {StiefelMetric::Euclidean, StiefelMetric::Canonical}) {
             ProductManifold M;
             M.addStiefel(6, 3, metric);
-            const Point x = {qf(gaussian(6, 3, rng))};
+            const Point x = {qf(gaussianMatrix(6, 3, rng))};
             Tangent g = {Eigen::MatrixXd::Zero(6, 3)};
             f(x, &g);
             const Tangent rg = M.egradToRgrad(x, g);
             for (int trial = 0; trial < 4; ++trial) {
-                const Tangent xi = M.projectTangent(x, {gaussian(6, 3, rng)});
+                const Tangent xi = M.projectTangent(x, {gaussianMatrix(6, 3, rng)});
                 const double h = 1e-5;
                 const double fd = (f(M.retract(x, xi, h), nullptr) - f(M.retract(x, xi, -h), nullptr)) / (2 * h);
                 const double an = M.inner(x, rg, xi);
@@ -197,7 +190,7 @@ private slots:
                 o.maxIterations = 2000;
                 o.gradientTolerance = 1e-6; // below ~1e-7 the cost (≈ −44) no longer resolves the decrease
                 o.lineSearch = ls;
-                const CgResult r = conjugateGradient(M, brockett(A, N), {qf(gaussian(n, p, rng))}, o);
+                const CgResult r = conjugateGradient(M, brockett(A, N), {qf(gaussianMatrix(n, p, rng))}, o);
                 QVERIFY2(r.stopReason == "gradient norm", qPrintable(QString("%1 after %2 its, grad %3, cost err %4, ls %5 metric %6").arg(r.stopReason.c_str()).arg(r.iterations).arg(r.gradNorm).arg(r.cost - optimum).arg(int(ls)).arg(int(metric))));
                 QVERIFY(std::abs(r.cost - optimum) < 1e-10);
                 QVERIFY(M.feasibilityError(r.x) < 1e-10);
@@ -231,7 +224,7 @@ private slots:
         CgOptions o;
         o.gradientTolerance = 1e-9;
         o.maxIterations = 1000;
-        const CgResult r = conjugateGradient(M, f, {qf(gaussian(5, 2, rng)), Eigen::MatrixXd::Zero(2, 1)}, o);
+        const CgResult r = conjugateGradient(M, f, {qf(gaussianMatrix(5, 2, rng)), Eigen::MatrixXd::Zero(2, 1)}, o);
         QVERIFY(std::abs(r.cost + 9.0) < 1e-9);
         QVERIFY((r.x[1].col(0) - c).norm() < 1e-8);
     }
@@ -243,7 +236,7 @@ private slots:
         const Eigen::VectorXd N = (Eigen::VectorXd(2) << 2, 1).finished();
         ProductManifold M;
         M.addStiefel(6, 2);
-        const Point x0 = {qf(gaussian(6, 2, rng))};
+        const Point x0 = {qf(gaussianMatrix(6, 2, rng))};
         int calls = 0;
         const CgResult r = conjugateGradient(M, brockett(A, N), x0, {}, [&](const CgIterate& it) {
             ++calls;
@@ -273,14 +266,14 @@ private slots:
         ProductManifold M;
         QCOMPARE(M.addOblique(5, 3), 0);
         QCOMPARE(M.dimension(), Eigen::Index(3 * 4));
-        Eigen::MatrixXd X = gaussian(5, 3, rng);
+        Eigen::MatrixXd X = gaussianMatrix(5, 3, rng);
         X.colwise().normalize();
         // Tangent: diag(XᵀV) = 0 (each column orthogonal to its own point only).
         checkFactorGeometry(M, {X}, rng, [](const Eigen::MatrixXd& x, const Eigen::MatrixXd& v) {
             return (x.transpose() * v).diagonal().cwiseAbs().maxCoeff();
         });
         // The columns are not kept orthogonal to each other: a retraction may change XᵀX off-diagonal.
-        const Tangent v = M.projectTangent({X}, {gaussian(5, 3, rng)});
+        const Tangent v = M.projectTangent({X}, {gaussianMatrix(5, 3, rng)});
         const Eigen::MatrixXd Y = M.retract({X}, v)[0];
         QVERIFY(std::abs((Y.transpose() * Y)(0, 1) - (X.transpose() * X)(0, 1)) > 1e-6);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, M.addOblique(0, 2));
@@ -294,13 +287,13 @@ private slots:
         const int n = 6, p = 3;
         ProductManifold M;
         M.addOblique(n, p);
-        const Eigen::MatrixXd C = gaussian(n, p, rng);
+        const Eigen::MatrixXd C = gaussianMatrix(n, p, rng);
         const CostFunction lin = [&](const Point& x, Tangent* g) {
             if (g)
                 (*g)[0] = -C;
             return -(C.array() * x[0].array()).sum();
         };
-        Eigen::MatrixXd X0 = gaussian(n, p, rng);
+        Eigen::MatrixXd X0 = gaussianMatrix(n, p, rng);
         X0.colwise().normalize();
         CgOptions o;
         o.gradientTolerance = 1e-7; // below ~1e-8 the cost decrease ‖grad‖² is under its rounding
@@ -338,7 +331,7 @@ private slots:
             ProductManifold M;
             QCOMPARE(M.addGeneralizedStiefel(B, p, metric), 0);
             QCOMPARE(M.dimension(), Eigen::Index(n * p - 3));
-            const Point x = {generalizedPolar(gaussian(n, p, rng), B)};
+            const Point x = {generalizedPolar(gaussianMatrix(n, p, rng), B)};
             QVERIFY(maxAbs(x[0].transpose() * B * x[0] - Eigen::MatrixXd::Identity(p, p)) < 1e-12);
             // Tangent: VᵀBU + UᵀBV = 0.
             checkFactorGeometry(M, x, rng, [&](const Eigen::MatrixXd& u, const Eigen::MatrixXd& v) {
@@ -346,8 +339,8 @@ private slots:
                 return maxAbs(s + s.transpose());
             });
             // B-metric: the projection is orthogonal, ⟨z − P(z), ξ⟩_B = 0; canonical: eq. 29 exactly.
-            const Tangent z = {gaussian(n, p, rng)};
-            const Tangent xi = M.projectTangent(x, {gaussian(n, p, rng)});
+            const Tangent z = {gaussianMatrix(n, p, rng)};
+            const Tangent xi = M.projectTangent(x, {gaussianMatrix(n, p, rng)});
             if (metric == StiefelMetric::Euclidean) {
                 const Eigen::MatrixXd r = z[0] - M.projectTangent(x, z)[0];
                 QVERIFY(std::abs((r.array() * (B * xi[0]).array()).sum()) < 1e-12);
@@ -361,8 +354,8 @@ private slots:
         ProductManifold G, S;
         G.addGeneralizedStiefel(Eigen::MatrixXd::Identity(n, n), p);
         S.addStiefel(n, p);
-        const Point x = {qf(gaussian(n, p, rng))};
-        const Tangent z = {gaussian(n, p, rng)};
+        const Point x = {qf(gaussianMatrix(n, p, rng))};
+        const Tangent z = {gaussianMatrix(n, p, rng)};
         QVERIFY(maxAbs(G.egradToRgrad(x, z)[0] - S.egradToRgrad(x, z)[0]) < 1e-13);
         // Bad B.
         ProductManifold bad;
@@ -382,7 +375,7 @@ private slots:
         const int n = 7, p = 3;
         const Eigen::MatrixXd B = randomSpd(n, rng);
         const Eigen::MatrixXd A = randomSpd(n, rng);
-        const Eigen::MatrixXd C = gaussian(n, p, rng);
+        const Eigen::MatrixXd C = gaussianMatrix(n, p, rng);
         const CostFunction f = [&](const Point& x, Tangent* g) {
             if (g)
                 (*g)[0] = 2.0 * A * x[0] + C;
@@ -391,12 +384,12 @@ private slots:
         for (StiefelMetric metric : {StiefelMetric::Euclidean, StiefelMetric::Canonical}) {
             ProductManifold M;
             M.addGeneralizedStiefel(B, p, metric);
-            const Point x = {generalizedPolar(gaussian(n, p, rng), B)};
+            const Point x = {generalizedPolar(gaussianMatrix(n, p, rng), B)};
             Tangent g = {Eigen::MatrixXd::Zero(n, p)};
             f(x, &g);
             const Tangent rg = M.egradToRgrad(x, g);
             for (int trial = 0; trial < 4; ++trial) {
-                const Tangent xi = M.projectTangent(x, {gaussian(n, p, rng)});
+                const Tangent xi = M.projectTangent(x, {gaussianMatrix(n, p, rng)});
                 const double h = 1e-5;
                 const double fd = (f(M.retract(x, xi, h), nullptr) - f(M.retract(x, xi, -h), nullptr)) / (2 * h);
                 const double an = M.inner(x, rg, xi);
@@ -428,7 +421,7 @@ private slots:
             o.maxIterations = 3000;
             o.gradientTolerance = 1e-7;
             double worstFeasibility = 0.0;
-            const CgResult r = conjugateGradient(M, f, {generalizedPolar(gaussian(n, p, rng), B)}, o,
+            const CgResult r = conjugateGradient(M, f, {generalizedPolar(gaussianMatrix(n, p, rng), B)}, o,
                                                  [&](const CgIterate& it) {
                                                      worstFeasibility = std::max(worstFeasibility, M.feasibilityError(*it.x));
                                                      return false;
@@ -457,7 +450,7 @@ private slots:
         const Eigen::MatrixXd A = knownSpectrum(n, rng, nullptr) - 3.0 * Eigen::MatrixXd::Identity(n, n);
         const Eigen::LLT<Eigen::MatrixXd> llt(B);
         const Eigen::MatrixXd L = llt.matrixL();
-        const Eigen::MatrixXd U0 = generalizedPolar(gaussian(n, p, rng), B);
+        const Eigen::MatrixXd U0 = generalizedPolar(gaussianMatrix(n, p, rng), B);
         const CostFunction fU = [&](const Point& x, Tangent* g) {
             if (g)
                 (*g)[0] = 2.0 * A * x[0];
@@ -498,7 +491,7 @@ private slots:
         Rng rng(26);
         const int n = 5, p = 3;
         const Eigen::MatrixXd B = randomSpd(n, rng);
-        const Eigen::MatrixXd Y = gaussian(n, p, rng);
+        const Eigen::MatrixXd Y = gaussianMatrix(n, p, rng);
         const Eigen::MatrixXd U = generalizedPolar(Y, B);
         QVERIFY(maxAbs(U.transpose() * B * U - Eigen::MatrixXd::Identity(p, p)) < 1e-12);
         const Eigen::MatrixXd H = U.transpose() * B * Y; // = (YᵀBY)^{1/2}
@@ -523,11 +516,11 @@ private slots:
         M.addGeneralizedStiefel(B, 2, StiefelMetric::Canonical);
         M.addEuclidean(2, 1);
         QCOMPARE(M.dimension(), Eigen::Index((8 - 3) + 9 + (10 - 3) + 2));
-        Eigen::MatrixXd O = gaussian(4, 3, rng);
+        Eigen::MatrixXd O = gaussianMatrix(4, 3, rng);
         O.colwise().normalize();
-        const Point x = {qf(gaussian(4, 2, rng)), O, generalizedPolar(gaussian(5, 2, rng), B), gaussian(2, 1, rng)};
+        const Point x = {qf(gaussianMatrix(4, 2, rng)), O, generalizedPolar(gaussianMatrix(5, 2, rng), B), gaussianMatrix(2, 1, rng)};
         QVERIFY(M.feasibilityError(x) < 1e-12);
-        const Eigen::MatrixXd P = gaussian(4, 3, rng), R = gaussian(5, 5, rng);
+        const Eigen::MatrixXd P = gaussianMatrix(4, 3, rng), R = gaussianMatrix(5, 5, rng);
         const CostFunction f = [&](const Point& p, Tangent* g) {
             // f = ‖X₀ᵀ P X₁ᵀ‖² + tr(X₂ᵀ R X₂) ‖x₃‖²
             const Eigen::MatrixXd S = p[0].transpose() * P * p[1].transpose(); // 2×4
@@ -547,7 +540,7 @@ private slots:
         const Tangent rg = M.egradToRgrad(x, g);
         for (int trial = 0; trial < 3; ++trial) {
             const Tangent xi = M.projectTangent(
-                x, {gaussian(4, 2, rng), gaussian(4, 3, rng), gaussian(5, 2, rng), gaussian(2, 1, rng)});
+                x, {gaussianMatrix(4, 2, rng), gaussianMatrix(4, 3, rng), gaussianMatrix(5, 2, rng), gaussianMatrix(2, 1, rng)});
             QVERIFY(M.feasibilityError(M.retract(x, xi, 0.7)) < 1e-12);
             const double h = 1e-5;
             const double fd = (f(M.retract(x, xi, h), nullptr) - f(M.retract(x, xi, -h), nullptr)) / (2 * h);

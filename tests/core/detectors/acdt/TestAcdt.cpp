@@ -8,6 +8,7 @@
 #include "registry/Registry.h"
 #include "base/Rng.h"
 
+#include <nlohmann/json.hpp>
 #include <QtTest>
 #include <QFile>
 

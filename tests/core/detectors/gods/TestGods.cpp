@@ -4,6 +4,7 @@
 // Variants (eq. 11-13): gradients of every objective against finite differences, fitted iterates on
 // their manifold, AUROC on a 2D blob with far outliers; the 2D blob acceptance test for eq. 23;
 // eq. 24 calibration (hand-computed 2-means and Δη); the normalize option.
+#include "RandomData.h"
 #include "metrics/Metrics.h"
 #include "base/Errors.h"
 #include "detectors/gods/GodsDetector.h"
@@ -16,20 +17,13 @@
 
 #include "PaperSettings.h"
 
+#include <nlohmann/json.hpp>
 #include <QtTest>
 
 using namespace olens;
+using olens::test::gaussianMatrix;
 
 namespace {
-Eigen::MatrixXd gaussian(Eigen::Index r, Eigen::Index c, Rng& rng)
-{
-    Eigen::MatrixXd M(r, c);
-    for (Eigen::Index j = 0; j < c; ++j)
-        for (Eigen::Index i = 0; i < r; ++i)
-            M(i, j) = rng.normal();
-    return M;
-}
-
 Eigen::MatrixXd l2rows(Eigen::MatrixXd X)
 {
     for (Eigen::Index i = 0; i < X.rows(); ++i)
@@ -40,7 +34,7 @@ Eigen::MatrixXd l2rows(Eigen::MatrixXd X)
 // n points of N((3,…,3), 0.5²), L2-normalised (the paper's preprocessing, sec. 7.3).
 Eigen::MatrixXd blob(int n, int d, Rng& rng)
 {
-    return l2rows((0.5 * gaussian(n, d, rng)).array() + 3.0);
+    return l2rows((0.5 * gaussianMatrix(n, d, rng)).array() + 3.0);
 }
 
 // m points of norm ≤ 0.3 in directions at more than 60° from the blob's direction, L2-normalised.
@@ -49,7 +43,7 @@ Eigen::MatrixXd nearOrigin(int m, int d, Rng& rng)
     const Eigen::VectorXd u = Eigen::VectorXd::Ones(d).normalized();
     Eigen::MatrixXd O(m, d);
     for (int i = 0; i < m;) {
-        Eigen::VectorXd v = gaussian(d, 1, rng).col(0);
+        Eigen::VectorXd v = gaussianMatrix(d, 1, rng).col(0);
         v *= 0.3 * rng.uniform() / v.norm();
         if (v.normalized().dot(u) < 0.5)
             O.row(i++) = v.transpose();
@@ -60,7 +54,7 @@ Eigen::MatrixXd nearOrigin(int m, int d, Rng& rng)
 double maxAbs(const Eigen::MatrixXd& M) { return M.cwiseAbs().maxCoeff(); }
 
 // 2D Gaussian blob N((3,3), 0.5²) and far points 3 + R(cos θ, sin θ) on a circle around it.
-Eigen::MatrixXd blob2d(int n, Rng& rng) { return (0.5 * gaussian(n, 2, rng)).array() + 3.0; }
+Eigen::MatrixXd blob2d(int n, Rng& rng) { return (0.5 * gaussianMatrix(n, 2, rng)).array() + 3.0; }
 Eigen::MatrixXd far2d(int m, double R, Rng& rng)
 {
     Eigen::MatrixXd F(m, 2);
@@ -121,14 +115,14 @@ private slots:
         Rng rng(11);
         const int n = 40, d = 4, K = bods ? 1 : 3;
         const double nu = 1.7, eta = 0.3;
-        const Eigen::MatrixXd X = gaussian(n, d, rng).array() + 0.5;
+        const Eigen::MatrixXd X = gaussianMatrix(n, d, rng).array() + 0.5;
         riemannian::ProductManifold M;
         M.addStiefel(d, K);
         M.addStiefel(d, K);
         M.addEuclidean(K, 1);
         M.addEuclidean(K, 1);
-        riemannian::Point x = {riemannian::qf(gaussian(d, K, rng)), riemannian::qf(gaussian(d, K, rng)),
-                               0.3 * gaussian(K, 1, rng), 0.3 * gaussian(K, 1, rng)};
+        riemannian::Point x = {riemannian::qf(gaussianMatrix(d, K, rng)), riemannian::qf(gaussianMatrix(d, K, rng)),
+                               0.3 * gaussianMatrix(K, 1, rng), 0.3 * gaussianMatrix(K, 1, rng)};
         auto F = [&](const riemannian::Point& p) {
             return GodsDetector::objective(bods, X, p[0], p[1], p[2].col(0), p[3].col(0), nu, eta);
         };
@@ -154,7 +148,7 @@ private slots:
             QVERIFY(maxAbs(x[c].transpose() * rg[c] + rg[c].transpose() * x[c]) < 1e-12);
         for (int trial = 0; trial < 4; ++trial) {
             const riemannian::Tangent xi = M.projectTangent(
-                x, {gaussian(d, K, rng), gaussian(d, K, rng), gaussian(K, 1, rng), gaussian(K, 1, rng)});
+                x, {gaussianMatrix(d, K, rng), gaussianMatrix(d, K, rng), gaussianMatrix(K, 1, rng), gaussianMatrix(K, 1, rng)});
             const double t = 1e-6;
             const double fd = (F(M.retract(x, xi, t)) - F(M.retract(x, xi, -t))) / (2 * t);
             const double an = M.inner(x, rg, xi);
@@ -223,7 +217,7 @@ private slots:
             const auto& g = dynamic_cast<const GodsDetector&>(*det);
             QCOMPARE(det->threshold(), 0.0);
             Eigen::MatrixXd P(220, 3);
-            P << X, l2rows(gaussian(100, 3, rng));
+            P << X, l2rows(gaussianMatrix(100, 3, rng));
             const Eigen::VectorXi flag = det->isOutlier(P);
             const Eigen::VectorXd s = det->score(P);
             const double e = std::stod(eta);
@@ -249,7 +243,7 @@ private slots:
     {
         Rng rng(15);
         const Eigen::MatrixXd X = blob(80, 4, rng);
-        const Eigen::MatrixXd Y = l2rows(gaussian(30, 4, rng));
+        const Eigen::MatrixXd Y = l2rows(gaussianMatrix(30, 4, rng));
         for (const std::string id : {"gods", "bods"}) {
             auto det = Registry::instance().create(id);
             det->fit(X);
@@ -355,12 +349,12 @@ private slots:
         Rng rng(31);
         const int n = 40, d = 4, K = 3;
         const double nu = 1.3, eta = 0.3, lambda = 0.7;
-        const Eigen::MatrixXd X = gaussian(n, d, rng).array() + 0.5;
+        const Eigen::MatrixXd X = gaussianMatrix(n, d, rng).array() + 0.5;
         const riemannian::ProductManifold M = GodsDetector::variantManifold(m, d, K);
         // A random point of the manifold (off the optimum, so every λ term is active).
         riemannian::Point x;
         for (const auto& f : M.factors()) {
-            Eigen::MatrixXd A = gaussian(f.rows, f.cols, rng);
+            Eigen::MatrixXd A = gaussianMatrix(f.rows, f.cols, rng);
             if (f.kind == riemannian::FactorKind::Stiefel)
                 A = riemannian::qf(A);
             else if (f.kind == riemannian::FactorKind::Oblique)
@@ -398,7 +392,7 @@ private slots:
         for (int trial = 0; trial < 4; ++trial) {
             riemannian::Tangent z;
             for (const auto& f : M.factors())
-                z.push_back(gaussian(f.rows, f.cols, rng));
+                z.push_back(gaussianMatrix(f.rows, f.cols, rng));
             const riemannian::Tangent xi = M.projectTangent(x, z);
             const double t = 1e-6;
             const double fd = (F(M.retract(x, xi, t)) - F(M.retract(x, xi, -t))) / (2 * t);
@@ -583,8 +577,8 @@ private slots:
     {
         // normalize = l2 (default): scores are invariant to a positive rescaling of any row; none: raw rows.
         Rng rng(36);
-        const Eigen::MatrixXd X = (0.5 * gaussian(100, 3, rng)).array() + 3.0;
-        const Eigen::MatrixXd Y = gaussian(20, 3, rng).array() + 1.0;
+        const Eigen::MatrixXd X = (0.5 * gaussianMatrix(100, 3, rng)).array() + 3.0;
+        const Eigen::MatrixXd Y = gaussianMatrix(20, 3, rng).array() + 1.0;
         Eigen::VectorXd c(20);
         for (int i = 0; i < 20; ++i)
             c(i) = 0.1 + 5 * rng.uniform();
@@ -611,7 +605,7 @@ private slots:
     {
         Rng rng(37);
         const Eigen::MatrixXd X = blob(80, 4, rng);
-        const Eigen::MatrixXd Y = gaussian(30, 4, rng);
+        const Eigen::MatrixXd Y = gaussianMatrix(30, 4, rng);
         for (const char* m : kManifolds) {
             auto det = Registry::instance().create(
                 "gods", {{"manifold", m}, {"lambda", "0.5"}, {"p_norm", "2"}, {"init", "mean"}, {"normalize", "none"}});

@@ -3,6 +3,7 @@
 // manifold and consistent with the retraction, fitted duals on the manifold, the ring of fig. 1d
 // (empty centre rejected), a linear-kernel blob, eq. 21–22 (training points in-class), frame scores,
 // JSON round trip, chunked scoring, errors.
+#include "RandomData.h"
 #include "base/Errors.h"
 #include "data/Generators.h"
 #include "detectors/gods/KodsDetector.h"
@@ -12,20 +13,13 @@
 
 #include "PaperSettings.h"
 
+#include <nlohmann/json.hpp>
 #include <QtTest>
 
 using namespace olens;
+using olens::test::gaussianMatrix;
 
 namespace {
-Eigen::MatrixXd gaussian(Eigen::Index r, Eigen::Index c, Rng& rng)
-{
-    Eigen::MatrixXd M(r, c);
-    for (Eigen::Index j = 0; j < c; ++j)
-        for (Eigen::Index i = 0; i < r; ++i)
-            M(i, j) = rng.normal();
-    return M;
-}
-
 double maxAbs(const Eigen::MatrixXd& M) { return M.cwiseAbs().maxCoeff(); }
 
 KodsKernel makeKernel(const std::string& name, double sigma = 0.7, int degree = 3)
@@ -47,7 +41,7 @@ private slots:
         // n = 2300 > 2000: fit_rows auto fits the duals on 2000 seeded rows; by eq. 21–22 each of
         // those is inside (s ≤ 0), and every row's training score is its score under the model.
         Rng rng(71);
-        const Eigen::MatrixXd X = gaussian(2300, 2, rng);
+        const Eigen::MatrixXd X = gaussianMatrix(2300, 2, rng);
         auto a = Registry::instance().create("kods", {{"max_iter", "8"}});
         auto b = Registry::instance().create("kods", {{"max_iter", "8"}});
         a->fit(X);
@@ -95,10 +89,10 @@ private slots:
         QFETCH(QString, kernel);
         Rng rng(21);
         const int n = 12, p = 3, K = 2;
-        const Eigen::MatrixXd X = gaussian(n, p, rng).cwiseAbs(); // non-negative for chi2 / hik
+        const Eigen::MatrixXd X = gaussianMatrix(n, p, rng).cwiseAbs(); // non-negative for chi2 / hik
         const KodsKernel ker = makeKernel(kernel.toStdString(), 0.8, 2);
         const Eigen::MatrixXd Kmat = ker.cross(X, X);
-        const Eigen::MatrixXd Y = gaussian(K, n, rng), Z = gaussian(K, n, rng);
+        const Eigen::MatrixXd Y = gaussianMatrix(K, n, rng), Z = gaussianMatrix(K, n, rng);
         const double eta = 0.3, lambda = 1.7;
         Eigen::MatrixXd gY, gZ;
         KodsDetector::objective(Kmat, Y, Z, eta, lambda, &gY, &gZ);
@@ -123,9 +117,9 @@ private slots:
         // (−2λE_n): they differ by λ Y∘(Z² E_n) — documented in KodsDetector.h.
         Rng rng(22);
         const int n = 6, K = 2;
-        const Eigen::MatrixXd X = gaussian(n, 2, rng);
+        const Eigen::MatrixXd X = gaussianMatrix(n, 2, rng);
         const Eigen::MatrixXd Kmat = makeKernel("rbf", 1.0).cross(X, X);
-        const Eigen::MatrixXd Y = gaussian(K, n, rng), Z = gaussian(K, n, rng);
+        const Eigen::MatrixXd Y = gaussianMatrix(K, n, rng), Z = gaussianMatrix(K, n, rng);
         const double eta = 0.3, lambda = 1.0;
         Eigen::MatrixXd gY, gZ;
         KodsDetector::objective(Kmat, Y, Z, eta, lambda, &gY, &gZ);
@@ -148,14 +142,14 @@ private slots:
         // gradient is tangent (Uᵀ𝕂ξ skew) and ⟨grad, ξ⟩ = d/dt 𝒦(R_U(tξ)) at t = 0.
         Rng rng(23);
         const int n = 15, K = 2;
-        const Eigen::MatrixXd X = gaussian(n, 2, rng);
+        const Eigen::MatrixXd X = gaussianMatrix(n, 2, rng);
         Eigen::MatrixXd Kmat = makeKernel("rbf", 0.8).cross(X, X);
         Kmat.diagonal().array() += 1e-3;
         riemannian::ProductManifold M;
         M.addGeneralizedStiefel(Kmat, K, riemannian::StiefelMetric::Canonical);
         M.addGeneralizedStiefel(Kmat, K, riemannian::StiefelMetric::Canonical);
-        const riemannian::Point x = {riemannian::generalizedPolar(gaussian(n, K, rng), Kmat),
-                                     riemannian::generalizedPolar(gaussian(n, K, rng), Kmat)};
+        const riemannian::Point x = {riemannian::generalizedPolar(gaussianMatrix(n, K, rng), Kmat),
+                                     riemannian::generalizedPolar(gaussianMatrix(n, K, rng), Kmat)};
         QVERIFY(M.feasibilityError(x) < 1e-12);
         const double eta = 0.3, lambda = 1.0;
         auto F = [&](const riemannian::Point& p) {
@@ -169,7 +163,7 @@ private slots:
             QVERIFY2(maxAbs(S + S.transpose()) < 1e-10 * (1 + maxAbs(rg[c])), qPrintable(QString::number(maxAbs(S + S.transpose()))));
         }
         for (int trial = 0; trial < 4; ++trial) {
-            const riemannian::Tangent xi = M.projectTangent(x, {gaussian(n, K, rng), gaussian(n, K, rng)});
+            const riemannian::Tangent xi = M.projectTangent(x, {gaussianMatrix(n, K, rng), gaussianMatrix(n, K, rng)});
             const double t = 1e-6;
             const double fd = (F(M.retract(x, xi, t)) - F(M.retract(x, xi, -t))) / (2 * t);
             const double an = M.inner(x, rg, xi);
@@ -194,7 +188,7 @@ private slots:
         QFETCH(QString, kernel);
         QFETCH(QString, init);
         Rng rng(24);
-        const Eigen::MatrixXd X = gaussian(60, 3, rng).cwiseAbs();
+        const Eigen::MatrixXd X = gaussianMatrix(60, 3, rng).cwiseAbs();
         const bool bMetric = kernel.endsWith(" b");
         if (bMetric)
             kernel.chop(2);
@@ -220,7 +214,7 @@ private slots:
         // b1 = rowmax(η − B𝕂), b2 = rowmin(−η + A𝕂): every training point meets eq. 23, with equality
         // for each row's extreme point; so the training scores are ≤ 0 with maximum exactly 0.
         Rng rng(25);
-        const Eigen::MatrixXd X = gaussian(80, 2, rng);
+        const Eigen::MatrixXd X = gaussianMatrix(80, 2, rng);
         // The paper's η = 0.3 and decision rule eq. 23 (the defaults are data-adapted, issue #17).
         auto det = createPaper("kods", {{"sigma", "0.5"}, {"max_iter", "40"}, {"eta", "0.3"}, {"decision", "eq23"}});
         det->fit(X);
@@ -239,7 +233,7 @@ private slots:
         QVERIFY(maxAbs(k.b1() - b1) < 1e-12);
         QVERIFY(maxAbs(k.b2() - b2) < 1e-12);
         // Score = max of the two frames, each the eq. 23 margin violation with W1 = B k(x), W2 = −A k(x).
-        const Eigen::MatrixXd Q = 2.0 * gaussian(50, 2, rng);
+        const Eigen::MatrixXd Q = 2.0 * gaussianMatrix(50, 2, rng);
         const Eigen::MatrixXd Kq = makeKernel("rbf", 0.5).cross(X, Q); // n×m
         const Eigen::VectorXd f1 = k.frameScore(Q, 1), f2 = k.frameScore(Q, 2), sq = det->score(Q);
         for (Eigen::Index i = 0; i < Q.rows(); ++i) {
@@ -250,7 +244,7 @@ private slots:
             QCOMPARE(sq(i), std::max(f1(i), f2(i)));
         }
         QVERIFY_THROWS_EXCEPTION(ParamError, k.frameScore(Q, 3));
-        QVERIFY_THROWS_EXCEPTION(DataError, k.frameScore(gaussian(2, 3, rng), 1));
+        QVERIFY_THROWS_EXCEPTION(DataError, k.frameScore(gaussianMatrix(2, 3, rng), 1));
     }
 
     void ringCentreIsOutlying()
@@ -280,8 +274,8 @@ private slots:
         // scores are those of eq. 23 with hyperplanes in input space. The frames are non-negative
         // combinations of the data, so points towards the origin and beyond are rejected.
         Rng rng(26);
-        const Eigen::MatrixXd X = (0.5 * gaussian(150, 2, rng)).array() + 3.0;
-        const Eigen::MatrixXd fresh = (0.5 * gaussian(100, 2, rng)).array() + 3.0;
+        const Eigen::MatrixXd X = (0.5 * gaussianMatrix(150, 2, rng)).array() + 3.0;
+        const Eigen::MatrixXd fresh = (0.5 * gaussianMatrix(100, 2, rng)).array() + 3.0;
         auto det = createPaper("kods", {{"kernel", "linear"}, {"max_iter", "80"}});
         det->fit(X);
         const auto& k = dynamic_cast<const KodsDetector&>(*det);
@@ -306,8 +300,8 @@ private slots:
     void jsonRoundTripReproducesScores()
     {
         Rng rng(27);
-        const Eigen::MatrixXd X = gaussian(70, 3, rng).cwiseAbs();
-        const Eigen::MatrixXd Q = gaussian(40, 3, rng).cwiseAbs();
+        const Eigen::MatrixXd X = gaussianMatrix(70, 3, rng).cwiseAbs();
+        const Eigen::MatrixXd Q = gaussianMatrix(40, 3, rng).cwiseAbs();
         for (const std::string kernel : {"rbf", "poly", "hik"}) {
             auto det = createPaper("kods", {{"kernel", kernel}, {"max_iter", "30"}});
             det->fit(X);
@@ -332,10 +326,10 @@ private slots:
         // 512² grid-sized queries go through several kernel blocks; the result must not depend on
         // how the rows are grouped.
         Rng rng(28);
-        const Eigen::MatrixXd X = gaussian(300, 2, rng);
+        const Eigen::MatrixXd X = gaussianMatrix(300, 2, rng);
         auto det = createPaper("kods", {{"sigma", "0.5"}, {"max_iter", "10"}});
         det->fit(X);
-        const Eigen::MatrixXd Q = 3.0 * gaussian(40000, 2, rng); // 2^18/300 = 873 rows per chunk
+        const Eigen::MatrixXd Q = 3.0 * gaussianMatrix(40000, 2, rng); // 2^18/300 = 873 rows per chunk
         const Eigen::VectorXd all = det->score(Q);
         QCOMPARE(all.size(), Q.rows());
         for (Eigen::Index start : {Eigen::Index(0), Eigen::Index(868), Eigen::Index(39990)}) {
@@ -361,16 +355,16 @@ private slots:
         Rng rng(29);
         // K > n: the generalized Stiefel manifold needs K ≤ n.
         auto det = createPaper("kods", {{"K", "5"}});
-        QVERIFY_THROWS_EXCEPTION(ParamError, det->fit(gaussian(4, 2, rng)));
+        QVERIFY_THROWS_EXCEPTION(ParamError, det->fit(gaussianMatrix(4, 2, rng)));
         QVERIFY(!det->isFitted());
-        QVERIFY_THROWS_EXCEPTION(DataError, det->fit(gaussian(1, 2, rng))); // fewer than minSamples
+        QVERIFY_THROWS_EXCEPTION(DataError, det->fit(gaussianMatrix(1, 2, rng))); // fewer than minSamples
         // Histogram kernels need non-negative features.
         auto chi = createPaper("kods", {{"kernel", "chi2"}});
-        QVERIFY_THROWS_EXCEPTION(DataError, chi->fit(gaussian(30, 2, rng)));
+        QVERIFY_THROWS_EXCEPTION(DataError, chi->fit(gaussianMatrix(30, 2, rng)));
         // Histogram kernels score queries clamped to the non-negative orthant.
         for (const std::string kernel : {"chi2", "hik"}) {
             auto h = createPaper("kods", {{"kernel", kernel}, {"max_iter", "10"}});
-            h->fit(gaussian(30, 2, rng).cwiseAbs());
+            h->fit(gaussianMatrix(30, 2, rng).cwiseAbs());
             Eigen::MatrixXd q(2, 2), qc(2, 2);
             q << -0.5, 0.3, 0.2, -2.0;
             qc << 0.0, 0.3, 0.2, 0.0;
@@ -381,7 +375,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(DataError, med->fit(Eigen::MatrixXd::Ones(20, 2)));
         // Overflowing kernel values.
         auto lin = createPaper("kods", {{"kernel", "poly"}});
-        QVERIFY_THROWS_EXCEPTION(DataError, lin->fit(1e150 * gaussian(20, 2, rng)));
+        QVERIFY_THROWS_EXCEPTION(DataError, lin->fit(1e150 * gaussianMatrix(20, 2, rng)));
         // Too many fit rows for the n×n Gram matrix: refused by the schema, naming fit_rows.
         try {
             createPaper("kods", {{"fit_rows", std::to_string(KodsDetector::kMaxTrainingRows + 1)}});
@@ -396,21 +390,21 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ParamError, createPaper("kods", {{"nu", "1"}})); // eq. 18 has no ν
         // Scoring with the wrong number of columns.
         auto ok = createPaper("kods", {{"max_iter", "5"}});
-        ok->fit(gaussian(20, 2, rng));
-        QVERIFY_THROWS_EXCEPTION(DataError, ok->score(gaussian(3, 3, rng)));
+        ok->fit(gaussianMatrix(20, 2, rng));
+        QVERIFY_THROWS_EXCEPTION(DataError, ok->score(gaussianMatrix(3, 3, rng)));
     }
 
     void cancellationKeepsPreviousModel()
     {
         Rng rng(30);
-        const Eigen::MatrixXd X = gaussian(60, 2, rng);
+        const Eigen::MatrixXd X = gaussianMatrix(60, 2, rng);
         auto det = createPaper("kods", {{"sigma", "0.5"}, {"max_iter", "20"}});
         det->fit(X);
         const auto& k = dynamic_cast<const KodsDetector&>(*det);
         const Eigen::MatrixXd Z = k.Z();
         const Eigen::VectorXd s = det->score(X);
         int calls = 0;
-        QVERIFY_THROWS_EXCEPTION(Cancelled, det->fit(gaussian(50, 2, rng), [&](const ProgressInfo&) { return ++calls > 6; }));
+        QVERIFY_THROWS_EXCEPTION(Cancelled, det->fit(gaussianMatrix(50, 2, rng), [&](const ProgressInfo&) { return ++calls > 6; }));
         QVERIFY(det->isFitted());
         QCOMPARE(k.Z(), Z);
         QCOMPARE(det->score(X), s);
@@ -419,7 +413,7 @@ private slots:
     void progressReportsTheObjectiveAndSeedsReproduce()
     {
         Rng rng(31);
-        const Eigen::MatrixXd X = gaussian(50, 2, rng);
+        const Eigen::MatrixXd X = gaussianMatrix(50, 2, rng);
         int losses = 0, history = 0;
         auto fit = [&](const std::string& init, const std::string& seed, int* lossCount) {
             auto det = createPaper("kods", {{"init", init}, {"seed", seed}, {"max_iter", "25"}});

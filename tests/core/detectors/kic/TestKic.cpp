@@ -3,30 +3,23 @@
 // the filtering step (eq. 20), analytic identities (mean of q over the data = s; mean KIC score =
 // tr(G(G + ρI)⁻¹)), invariance of the Christoffel function under affine maps, and the detector
 // contract (refusals, cancellation, JSON round trip).
+#include "RandomData.h"
 #include "base/Errors.h"
 #include "detectors/kic/IcDetector.h"
 #include "detectors/kic/KicDetector.h"
 #include "registry/Registry.h"
 #include "base/Rng.h"
 
+#include <nlohmann/json.hpp>
 #include <QtTest>
 #include <cmath>
 #include <numeric>
 #include <sstream>
 
 using namespace olens;
+using olens::test::gaussianRows;
 
 namespace {
-
-Eigen::MatrixXd gaussian(Eigen::Index n, Eigen::Index p, std::uint64_t seed, double scale = 1.0)
-{
-    Rng rng(seed);
-    Eigen::MatrixXd X(n, p);
-    for (Eigen::Index i = 0; i < n; ++i)
-        for (Eigen::Index j = 0; j < p; ++j)
-            X(i, j) = scale * rng.normal();
-    return X;
-}
 
 /// The degree-2 feature map of eq. 4 for p = 2, written out: v(x)ᵀv(y) = (1 + xᵀy)².
 Eigen::VectorXd v2(const Eigen::RowVectorXd& x)
@@ -126,7 +119,7 @@ private slots:
         // eq. 5 for the library's basis (p = 3, d = 3) and for the test's own p = 2 map.
         const MonomialBasis basis(3, 3, 1e6);
         QCOMPARE(basis.size(), Eigen::Index(20)); // C(6, 3)
-        const Eigen::MatrixXd X = gaussian(5, 3, 1);
+        const Eigen::MatrixXd X = gaussianRows(5, 3, 1);
         const Eigen::MatrixXd V = basis.evaluate(X);
         for (Eigen::Index i = 0; i < 5; ++i)
             for (Eigen::Index j = 0; j < 5; ++j)
@@ -140,8 +133,8 @@ private slots:
     {
         // p = 2, d = 2: kic's kernel form (eq. 15) equals eq. 11 with the explicit V, and as
         // ρ → 0 both tend to ic's eq. 9.
-        const Eigen::MatrixXd X = gaussian(200, 2, 7);
-        const Eigen::MatrixXd Q = gaussian(25, 2, 8, 2.0);
+        const Eigen::MatrixXd X = gaussianRows(200, 2, 7);
+        const Eigen::MatrixXd Q = gaussianRows(25, 2, 8, 2.0);
         const Eigen::MatrixXd V = explicitV(X);
 
         auto ic = Registry::instance().create("ic", {{"degree", "2"}});
@@ -173,8 +166,8 @@ private slots:
     void kernelFormEqualsEq15WrittenOut()
     {
         // n < s for p = 3, d = 3 (s = 20, n = 15): the dual path for everything; and rbf.
-        const Eigen::MatrixXd X = gaussian(15, 3, 21);
-        const Eigen::MatrixXd Q = gaussian(10, 3, 22, 1.5);
+        const Eigen::MatrixXd X = gaussianRows(15, 3, 21);
+        const Eigen::MatrixXd Q = gaussianRows(10, 3, 22, 1.5);
         auto poly = Registry::instance().create("kic", {{"kernel", "poly"}, {"degree", "3"}});
         poly->fit(X);
         double rho = 0;
@@ -183,7 +176,7 @@ private slots:
         QVERIFY(std::abs(fig(*poly, "rho") - rho) < 1e-12 * rho);
         QVERIFY(maxRelDiff(poly->score(Q), eq15(pk, X, 500, Q)) < 1e-8);
 
-        const Eigen::MatrixXd Y = gaussian(60, 3, 23);
+        const Eigen::MatrixXd Y = gaussianRows(60, 3, 23);
         auto rbf = Registry::instance().create("kic", {{"kernel", "rbf"}});
         rbf->fit(Y);
         const double sigma = std::sqrt(3.0) / 2; // sec. 4.1 auto
@@ -200,8 +193,8 @@ private slots:
         // n = 600 spans several panels of the blocked Cholesky (256) and of diag(A⁻¹) (512), the
         // paths that run on a multi-threaded BLAS (ParallelBlasScope). Reference: eq. 15 written
         // out with Eigen's LDLT (eq15 above). A second fit must give bitwise the same scores.
-        const Eigen::MatrixXd X = gaussian(600, 4, 31);
-        const Eigen::MatrixXd Q = gaussian(40, 4, 32, 2.0);
+        const Eigen::MatrixXd X = gaussianRows(600, 4, 31);
+        const Eigen::MatrixXd Q = gaussianRows(40, 4, 32, 2.0);
         auto a = Registry::instance().create("kic", {{"kernel", "rbf"}});
         auto b = Registry::instance().create("kic", {{"kernel", "rbf"}});
         a->fit(X);
@@ -222,7 +215,7 @@ private slots:
     {
         // p = 3, d = 2: s = 10 < n, so new points go through the s×s primal system; the
         // training scores come from the n×n dual one.
-        const Eigen::MatrixXd X = gaussian(150, 3, 31);
+        const Eigen::MatrixXd X = gaussianRows(150, 3, 31);
         auto d = Registry::instance().create("kic", {{"kernel", "poly"}});
         d->fit(X);
         QVERIFY(maxRelDiff(d->score(X), d->trainingScores()) < 1e-9);
@@ -232,7 +225,7 @@ private slots:
     {
         // Σ_j score(x_j)/n = tr(G(G + ρI)⁻¹) = Σ μ/(μ + ρ) over the eigenvalues μ of G = K/n,
         // and for ic (ρ = 0) the mean of q over the data is exactly s.
-        const Eigen::MatrixXd X = gaussian(120, 2, 41);
+        const Eigen::MatrixXd X = gaussianRows(120, 2, 41);
         auto d = Registry::instance().create("kic", {{"kernel", "rbf"}});
         d->fit(X);
         const double sigma = fig(*d, "sigma"), rho = fig(*d, "rho");
@@ -253,8 +246,8 @@ private slots:
     {
         // eq. 19: φ(ρ) = min_θ ‖Vθ − v‖² + ρ‖θ‖², solved here through eq. 22 with the explicit V,
         // equals ρ·score; and kic's conjugate-gradient route agrees with its Cholesky route.
-        const Eigen::MatrixXd X = gaussian(100, 2, 51);
-        const Eigen::MatrixXd Q = gaussian(12, 2, 52, 1.5);
+        const Eigen::MatrixXd X = gaussianRows(100, 2, 51);
+        const Eigen::MatrixXd Q = gaussianRows(12, 2, 52, 1.5);
         auto chol = Registry::instance().create("kic", {{"kernel", "poly"}, {"solver", "cholesky"}});
         auto cg = Registry::instance().create("kic", {{"kernel", "poly"}, {"solver", "cg"}});
         chol->fit(X);
@@ -274,20 +267,20 @@ private slots:
         QCOMPARE(fig(*cg, "cg_unconverged"), 0.0);
         QVERIFY(fig(*cg, "cg_iterations") > 0);
 
-        const Eigen::MatrixXd Y = gaussian(90, 3, 53);
+        const Eigen::MatrixXd Y = gaussianRows(90, 3, 53);
         auto rc = Registry::instance().create("kic", {{"kernel", "rbf"}, {"solver", "cg"}});
         auto rh = Registry::instance().create("kic", {{"kernel", "rbf"}, {"solver", "cholesky"}});
         rc->fit(Y);
         rh->fit(Y);
         QVERIFY(maxRelDiff(rc->trainingScores(), rh->trainingScores()) < 1e-8);
-        const Eigen::MatrixXd R = gaussian(10, 3, 54, 1.5);
+        const Eigen::MatrixXd R = gaussianRows(10, 3, 54, 1.5);
         QVERIFY(maxRelDiff(rc->score(R), rh->score(R)) < 1e-8);
     }
 
     void filteringRefitsOnFloorAlphaN()
     {
         // eq. 20 with ⌊αn⌋ points: 0.6·101 → 60, 0.6·100 → 60, 0.55·101 → 55.
-        const Eigen::MatrixXd X = gaussian(101, 2, 61);
+        const Eigen::MatrixXd X = gaussianRows(101, 2, 61);
         const std::vector<std::pair<std::string, double>> cases = {{"0.6", 60}, {"0.55", 55}, {"1", 101}};
         for (const auto& [alpha, want] : cases) {
             auto d = Registry::instance().create("kic", {{"kernel", "rbf"}, {"filter_alpha", alpha}});
@@ -327,7 +320,7 @@ private slots:
 
     void rbfSigma()
     {
-        const Eigen::MatrixXd X = gaussian(40, 4, 71);
+        const Eigen::MatrixXd X = gaussianRows(40, 4, 71);
         auto a = Registry::instance().create("kic", {{"kernel", "rbf"}});
         a->fit(X);
         QCOMPARE(fig(*a, "sigma"), 1.0); // √4/2
@@ -344,7 +337,7 @@ private slots:
 
     void farPointsGetTheTopScores()
     {
-        Eigen::MatrixXd X = gaussian(306, 3, 81);
+        Eigen::MatrixXd X = gaussianRows(306, 3, 81);
         Rng rng(82);
         for (int i = 300; i < 306; ++i) {
             Eigen::RowVector3d dir(rng.normal(), rng.normal(), rng.normal());
@@ -369,8 +362,8 @@ private slots:
     {
         // With all n' fit points as landmarks the projection P is the identity on the span of the
         // training features, so the Nyström score equals eq. 15 (up to the jitter's ε/ρ).
-        const Eigen::MatrixXd X = gaussian(200, 3, 131);
-        const Eigen::MatrixXd Q = gaussian(20, 3, 132, 2.0);
+        const Eigen::MatrixXd X = gaussianRows(200, 3, 131);
+        const Eigen::MatrixXd Q = gaussianRows(20, 3, 132, 2.0);
         auto exact = Registry::instance().create("kic", {{"kernel", "rbf"}, {"sigma", "0.5"}, {"landmarks", "0"}});
         auto all = Registry::instance().create("kic", {{"kernel", "rbf"}, {"sigma", "0.5"}, {"landmarks", "200"}});
         exact->fit(X);
@@ -387,7 +380,7 @@ private slots:
     {
         // 600 inliers + 6 far points, 50 landmarks: the part of v(x) outside the landmarks' span
         // (γ − ‖φ‖², divided by ρ) still puts every far point above every inlier.
-        Eigen::MatrixXd X = gaussian(606, 3, 141);
+        Eigen::MatrixXd X = gaussianRows(606, 3, 141);
         Rng rng(142);
         for (int i = 600; i < 606; ++i) {
             Eigen::RowVector3d dir(rng.normal(), rng.normal(), rng.normal());
@@ -414,8 +407,8 @@ private slots:
     void polynomialKernelAtLargeNIsExactThroughThePrimal()
     {
         // n' = 7000 > 6000 with p = 2, d = 2 (s = 6): no n'×n' matrix, eq. 11 with the explicit V.
-        const Eigen::MatrixXd X = gaussian(7000, 2, 151);
-        const Eigen::MatrixXd Q = gaussian(10, 2, 152, 2.0);
+        const Eigen::MatrixXd X = gaussianRows(7000, 2, 151);
+        const Eigen::MatrixXd Q = gaussianRows(10, 2, 152, 2.0);
         auto d = Registry::instance().create("kic", {{"kernel", "poly"}});
         d->fit(X);
         QCOMPARE(QString::fromStdString(d->params().resolvedText("landmarks")), QString("0"));
@@ -428,7 +421,7 @@ private slots:
 
     void exactPathAboveTheLimitNamesLandmarks()
     {
-        const Eigen::MatrixXd X = gaussian(KicDetector::maxFitPoints + 1, 2, 161);
+        const Eigen::MatrixXd X = gaussianRows(KicDetector::maxFitPoints + 1, 2, 161);
         auto d = Registry::instance().create("kic", {{"kernel", "rbf"}, {"landmarks", "0"}});
         try {
             d->fit(X);
@@ -446,7 +439,7 @@ private slots:
     void icRefusesHugeMomentMatrix()
     {
         // p = 100, d = 3: s = C(103, 3) = 176851 — refused before any allocation.
-        const Eigen::MatrixXd X = gaussian(10, 100, 91);
+        const Eigen::MatrixXd X = gaussianRows(10, 100, 91);
         auto ic = Registry::instance().create("ic", {{"degree", "3"}});
         try {
             ic->fit(X);
@@ -458,7 +451,7 @@ private slots:
         QVERIFY(!ic->isFitted());
         // n < s (p = 30, d = 2: s = 496 > 50): ic with the paper's degree 2 refuses, kic works
         // (degree auto falls back to 1: TestAutoDefaults).
-        const Eigen::MatrixXd Y = gaussian(50, 30, 92);
+        const Eigen::MatrixXd Y = gaussianRows(50, 30, 92);
         auto ic2 = Registry::instance().create("ic", {{"degree", "2"}});
         try {
             ic2->fit(Y);
@@ -498,7 +491,7 @@ private slots:
     void christoffelFunctionIsAffineInvariant()
     {
         // Polynomials of degree ≤ d are mapped onto themselves by x → Ax + b, so q is unchanged.
-        const Eigen::MatrixXd X = gaussian(80, 3, 101);
+        const Eigen::MatrixXd X = gaussianRows(80, 3, 101);
         Eigen::Matrix3d A;
         A << 2, 0.5, 0, -1, 1, 0.3, 0.2, 0, 3;
         const Eigen::MatrixXd Y = (X * A.transpose()).rowwise() + Eigen::RowVector3d(1, -2, 0.5);
@@ -512,7 +505,7 @@ private slots:
     void cancelKeepsPreviousModel()
     {
         auto d = Registry::instance().create("kic", {{"kernel", "rbf"}});
-        const Eigen::MatrixXd X = gaussian(30, 2, 111);
+        const Eigen::MatrixXd X = gaussianRows(30, 2, 111);
         d->fit(X);
         const Eigen::VectorXd before = d->trainingScores();
         int calls = 0;
@@ -520,7 +513,7 @@ private slots:
             ++calls;
             return p.fraction >= 0.3;
         };
-        QVERIFY_THROWS_EXCEPTION(Cancelled, d->fit(gaussian(400, 2, 112), cancel));
+        QVERIFY_THROWS_EXCEPTION(Cancelled, d->fit(gaussianRows(400, 2, 112), cancel));
         QVERIFY(calls >= 2);
         QCOMPARE(d->trainingScores(), before);
         QCOMPARE(fig(*d, "fit_points"), 30.0);
@@ -529,8 +522,8 @@ private slots:
 
     void jsonRoundTripReproducesScores()
     {
-        const Eigen::MatrixXd X = gaussian(70, 3, 121);
-        const Eigen::MatrixXd Q = gaussian(15, 3, 122, 2.0);
+        const Eigen::MatrixXd X = gaussianRows(70, 3, 121);
+        const Eigen::MatrixXd Q = gaussianRows(15, 3, 122, 2.0);
         const std::vector<std::pair<std::string, ParamAssignments>> cases = {
             {"kic", {{"kernel", "poly"}}},
             {"kic", {{"kernel", "rbf"}}},

@@ -1,29 +1,22 @@
 // The KIC paper's baselines (sec. 4.1): ksp / KSP2 (Sugiyama & Borgwardt) against brute-force
 // nearest neighbours, and inf (Lucic et al.'s influence) against its formula recomputed here
 // from the fitted centres; seeds, k values, JSON round trips.
+#include "RandomData.h"
 #include "base/Errors.h"
 #include "detectors/kic/InfDetector.h"
 #include "detectors/kic/KspDetector.h"
 #include "registry/Registry.h"
 #include "base/Rng.h"
 
+#include <nlohmann/json.hpp>
 #include <QtTest>
 #include <cmath>
 #include <numeric>
 
 using namespace olens;
+using olens::test::gaussianRows;
 
 namespace {
-
-Eigen::MatrixXd gaussian(Eigen::Index n, Eigen::Index p, std::uint64_t seed, double scale = 1.0)
-{
-    Rng rng(seed);
-    Eigen::MatrixXd X(n, p);
-    for (Eigen::Index i = 0; i < n; ++i)
-        for (Eigen::Index j = 0; j < p; ++j)
-            X(i, j) = scale * rng.normal();
-    return X;
-}
 
 /// Distance from row i of X to the nearest row j ≠ i among `among` (all rows when empty).
 double nearestOther(const Eigen::MatrixXd& X, Eigen::Index i, const std::vector<Eigen::Index>& among)
@@ -63,9 +56,9 @@ class TestKicBaselines : public QObject {
 private slots:
     void kspWithWholeSampleIsOneNearestNeighbour()
     {
-        Eigen::MatrixXd X = gaussian(80, 3, 1);
+        Eigen::MatrixXd X = gaussianRows(80, 3, 1);
         X.row(7) = X.row(3); // a duplicate: distance 0 to its twin, not to itself
-        const Eigen::MatrixXd Q = gaussian(10, 3, 2, 2.0);
+        const Eigen::MatrixXd Q = gaussianRows(10, 3, 2, 2.0);
         for (const char* size : {"80", "1000"}) {
             auto d = Registry::instance().create("ksp", {{"sample_size", size}, {"repeats", "3"}});
             d->fit(X);
@@ -84,8 +77,8 @@ private slots:
 
     void kspScoreIsDistanceToItsSample()
     {
-        const Eigen::MatrixXd X = gaussian(200, 2, 11);
-        const Eigen::MatrixXd Q = gaussian(20, 2, 12);
+        const Eigen::MatrixXd X = gaussianRows(200, 2, 11);
+        const Eigen::MatrixXd Q = gaussianRows(20, 2, 12);
         auto d = Registry::instance().create("ksp", {{"seed", "5"}, {"repeats", "4"}});
         d->fit(X);
         const auto& samples = static_cast<const KspDetector&>(*d).samples();
@@ -120,7 +113,7 @@ private slots:
 
     void kspSeedsAreReproducible()
     {
-        const Eigen::MatrixXd X = gaussian(150, 4, 21);
+        const Eigen::MatrixXd X = gaussianRows(150, 4, 21);
         auto a = Registry::instance().create("ksp", {{"seed", "3"}, {"repeats", "2"}, {"filter_alpha", "0.5"}});
         auto b = Registry::instance().create("ksp", {{"seed", "3"}, {"repeats", "2"}, {"filter_alpha", "0.5"}});
         auto c = Registry::instance().create("ksp", {{"seed", "4"}, {"repeats", "2"}, {"filter_alpha", "0.5"}});
@@ -136,7 +129,7 @@ private slots:
         // sample_size ≥ n: the first pass is the 1-NN distance; X' = the ⌊0.5n⌋ points with the
         // lowest of it (ties by row order); the final score is the distance to the nearest other
         // point of X'.
-        const Eigen::MatrixXd X = gaussian(61, 2, 31);
+        const Eigen::MatrixXd X = gaussianRows(61, 2, 31);
         auto d = Registry::instance().create("ksp", {{"sample_size", "1000"}, {"filter_alpha", "0.5"}});
         d->fit(X);
         QCOMPARE(fig(*d, "fit_points"), 30.0);
@@ -166,8 +159,8 @@ private slots:
 
     void infMatchesTheInfluenceFormula()
     {
-        const Eigen::MatrixXd X = gaussian(120, 2, 41);
-        const Eigen::MatrixXd Q = gaussian(15, 2, 42, 2.0);
+        const Eigen::MatrixXd X = gaussianRows(120, 2, 41);
+        const Eigen::MatrixXd Q = gaussianRows(15, 2, 42, 2.0);
         auto d = Registry::instance().create("inf", {{"seed", "9"}, {"num_k", "4"}});
         d->fit(X);
         const auto& cs = static_cast<const InfDetector&>(*d).clusterings();
@@ -217,7 +210,7 @@ private slots:
 
     void infLloydNeverIncreasesTheCost()
     {
-        const Eigen::MatrixXd X = gaussian(150, 3, 51);
+        const Eigen::MatrixXd X = gaussianRows(150, 3, 51);
         auto a = Registry::instance().create("inf", {{"seed", "2"}, {"num_k", "5"}});
         auto b = Registry::instance().create("inf", {{"seed", "2"}, {"num_k", "5"}, {"lloyd_iters", "5"}});
         a->fit(X);
@@ -235,7 +228,7 @@ private slots:
 
     void infSeedsAndOutliers()
     {
-        Eigen::MatrixXd X = gaussian(305, 2, 61);
+        Eigen::MatrixXd X = gaussianRows(305, 2, 61);
         for (int i = 300; i < 305; ++i)
             X.row(i) << 10.0 * std::cos(i), 10.0 * std::sin(i);
         auto a = Registry::instance().create("inf", {{"seed", "1"}});
@@ -253,8 +246,8 @@ private slots:
 
     void jsonRoundTrip()
     {
-        const Eigen::MatrixXd X = gaussian(90, 3, 71);
-        const Eigen::MatrixXd Q = gaussian(12, 3, 72, 2.0);
+        const Eigen::MatrixXd X = gaussianRows(90, 3, 71);
+        const Eigen::MatrixXd Q = gaussianRows(12, 3, 72, 2.0);
         const std::vector<std::pair<std::string, ParamAssignments>> cases = {
             {"ksp", {{"repeats", "3"}, {"filter_alpha", "0.5"}}},
             {"inf", {{"seed", "4"}, {"lloyd_iters", "2"}}}};

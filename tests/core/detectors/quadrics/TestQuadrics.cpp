@@ -3,6 +3,7 @@
 // (eq. 8, 9, 10), exact Q-BASE on data lying on a known quadric (App. A.1), equivariance of Q-FULL and
 // the documented non-equivariance of Q-BASE (App. A.3), the seam-curve toy example (sec. 5.1), the
 // similarity robustification (eq. 17), the spectra for choosing m (App. B.4), and the detector contract.
+#include "RandomData.h"
 #include "similarity/RobustSimilarity.h"
 #include "base/Errors.h"
 #include "data/Generators.h"
@@ -10,35 +11,29 @@
 #include "registry/Registry.h"
 #include "base/Rng.h"
 
+#include <nlohmann/json.hpp>
 #include <QtTest>
 #include <type_traits>
 
 #include <cmath>
 
 using namespace olens;
+using olens::test::gaussianMatrix;
 
 namespace {
 
-Eigen::MatrixXd gaussian(Eigen::Index rows, Eigen::Index cols, Rng& rng, double sd = 1.0)
-{
-    Eigen::MatrixXd M(rows, cols);
-    for (Eigen::Index i = 0; i < M.size(); ++i)
-        M.data()[i] = sd * rng.normal();
-    return M;
-}
-
 Eigen::MatrixXd randomOrthogonal(int d, Rng& rng)
 {
-    Eigen::HouseholderQR<Eigen::MatrixXd> qr(gaussian(d, d, rng));
+    Eigen::HouseholderQR<Eigen::MatrixXd> qr(gaussianMatrix(d, d, rng));
     return qr.householderQ();
 }
 
 Quadric randomQuadric(int d, Rng& rng)
 {
     Quadric q;
-    const Eigen::MatrixXd M = gaussian(d, d, rng);
+    const Eigen::MatrixXd M = gaussianMatrix(d, d, rng);
     q.A = (M + M.transpose()) / 2.0;
-    q.b = gaussian(d, 1, rng);
+    q.b = gaussianMatrix(d, 1, rng);
     q.c = rng.normal();
     return q;
 }
@@ -143,8 +138,8 @@ private slots:
         QFETCH(int, m);
         Rng rng(static_cast<std::uint64_t>(dim * 10 + m));
         const QuadricsObjective obj(dim, m, parseQuadricDistance(distance.toStdString()), 0.0);
-        const Eigen::VectorXd theta = gaussian(obj.parameterCount(), 1, rng, 0.7);
-        const Eigen::MatrixXd P = gaussian(9, dim, rng);
+        const Eigen::VectorXd theta = gaussianMatrix(obj.parameterCount(), 1, rng, 0.7);
+        const Eigen::MatrixXd P = gaussianMatrix(9, dim, rng);
         Eigen::VectorXd g;
         const double value = obj.dataTerm(theta, P, &g);
         const Eigen::VectorXd num = numericGradient([&](const Eigen::VectorXd& t) { return obj.dataTerm(t, P); }, theta);
@@ -177,8 +172,8 @@ private slots:
         QFETCH(int, m);
         Rng rng(static_cast<std::uint64_t>(dim * 10 + m + 1));
         const QuadricsObjective obj(dim, m, parseQuadricDistance(distance.toStdString()), 1.0);
-        const Eigen::VectorXd theta = gaussian(obj.parameterCount(), 1, rng, 0.7);
-        const Eigen::MatrixXd P = gaussian(300, dim, rng);
+        const Eigen::VectorXd theta = gaussianMatrix(obj.parameterCount(), 1, rng, 0.7);
+        const Eigen::MatrixXd P = gaussianMatrix(300, dim, rng);
         const Eigen::MatrixXf Pf = P.cast<float>();
         Eigen::VectorXd g, gf;
         const double value = obj.loss(theta, P, &g);
@@ -193,7 +188,7 @@ private slots:
     {
         Rng rng(21);
         const QuadricsObjective obj(4, 3, QuadricDistance::D2, 1.0);
-        const Eigen::VectorXd theta = gaussian(obj.parameterCount(), 1, rng, 0.5);
+        const Eigen::VectorXd theta = gaussianMatrix(obj.parameterCount(), 1, rng, 0.5);
         Eigen::VectorXd g;
         obj.orthonormalityError(theta, &g);
         const Eigen::VectorXd num
@@ -201,7 +196,7 @@ private slots:
         const double err = relativeError(g, num);
         QVERIFY2(err < 1e-5, qPrintable(QString("relative error %1").arg(err)));
         // The full loss (15) = data term + λ·penalty, gradients included.
-        const Eigen::MatrixXd P = gaussian(6, 4, rng);
+        const Eigen::MatrixXd P = gaussianMatrix(6, 4, rng);
         const QuadricsObjective withLambda(4, 3, QuadricDistance::D2, 2.5);
         Eigen::VectorXd gl;
         withLambda.loss(theta, P, &gl);
@@ -236,7 +231,7 @@ private slots:
             const int d = 2 + trial;
             const Quadric f = randomQuadric(d, rng), g = randomQuadric(d, rng);
             const Eigen::MatrixXd Q = randomOrthogonal(d, rng);
-            const Eigen::VectorXd v = gaussian(d, 1, rng, 3.0);
+            const Eigen::VectorXd v = gaussianMatrix(d, 1, rng, 3.0);
             const Quadric ft = composeWithIsometry(f, Q, v), gt = composeWithIsometry(g, Q, v);
             // eq. 36: ⟨f∘θ, g∘θ⟩_HS = ⟨f, g⟩_HS.
             QVERIFY(std::abs(hsInner(ft, gt) - hsInner(f, g)) < 1e-10 * (1 + std::abs(hsInner(f, g))));
@@ -244,7 +239,7 @@ private slots:
             const Eigen::VectorXd vf = QuadricsObjective::matrixToHs(f.A), vg = QuadricsObjective::matrixToHs(g.A);
             QVERIFY(std::abs(vf.dot(vg) - hsInner(f, g)) < 1e-12 * (1 + std::abs(hsInner(f, g))));
             // composeWithIsometry is f∘θ: values agree at a random point.
-            const Eigen::VectorXd x = gaussian(d, 1, rng);
+            const Eigen::VectorXd x = gaussianMatrix(d, 1, rng);
             QVERIFY(std::abs(evaluateQuadric(ft, x) - evaluateQuadric(f, Q * x + v)) < 1e-9);
         }
         // The plain coefficient inner product of problem (7) (α_ij of eq. 6, including b and c) is not
@@ -264,7 +259,7 @@ private slots:
         for (int trial = 0; trial < 20; ++trial) {
             const int d = 2 + trial % 4;
             const Quadric f = randomQuadric(d, rng);
-            const Eigen::VectorXd p = gaussian(d, 1, rng);
+            const Eigen::VectorXd p = gaussianMatrix(d, 1, rng);
             // eq. 8 written out: (√(h² + |f|N) − h)/N, h = ‖∇f‖/2, N = ‖f‖_HS.
             const double val = std::abs(evaluateQuadric(f, p));
             const double h = (2 * f.A * p + f.b).norm() / 2, N = std::sqrt(hsInner(f, f));
@@ -282,7 +277,7 @@ private slots:
             QVERIFY(std::abs(quadricDistance(g, p) - t) < 1e-10 * (1 + t));
             // eq. 9 (App. A.5): for an isometry θ, d2(p, Z(f∘θ)) = d2(θ(p), Z(f)).
             const Eigen::MatrixXd Q = randomOrthogonal(d, rng);
-            const Eigen::VectorXd v = gaussian(d, 1, rng, 2.0);
+            const Eigen::VectorXd v = gaussianMatrix(d, 1, rng, 2.0);
             QVERIFY(std::abs(quadricDistance(composeWithIsometry(f, Q, v), p) - quadricDistance(f, Q * p + v))
                     < 1e-9 * (1 + t));
         }
@@ -297,7 +292,7 @@ private slots:
         saddle.A(0, 1) = saddle.A(1, 0) = 0.5;
         Rng rng(10);
         for (int i = 0; i < 30; ++i) {
-            const Eigen::VectorXd p = gaussian(3, 1, rng, 1.5);
+            const Eigen::VectorXd p = gaussianMatrix(3, 1, rng, 1.5);
             const double geo = std::abs(p.norm() - 2.0);
             QVERIFY(quadricDistance(sphere, p) <= geo + 1e-12);
             double best = 1e300;
@@ -353,7 +348,7 @@ private slots:
         const double r = 0.8;
         Eigen::MatrixXd X(60, 3);
         for (int i = 0; i < 60; ++i) {
-            const Eigen::Vector3d g = gaussian(3, 1, rng);
+            const Eigen::Vector3d g = gaussianMatrix(3, 1, rng);
             X.row(i) = (r * g.normalized()).transpose();
         }
         auto d = fitted<QuadricsBaseDetector>(X, {{"m", "1"}});
@@ -536,7 +531,7 @@ private slots:
         QCOMPARE(QuadricsDetector::autoQuadrics(3), 2);
         QCOMPARE(QuadricsDetector::autoQuadrics(64), 50);
         Rng rng(14);
-        const Eigen::MatrixXd X = gaussian(30, 3, rng);
+        const Eigen::MatrixXd X = gaussianMatrix(30, 3, rng);
         // HS-orthonormal quadrics: at most p(p+1)/2 = 6 in 3D; Q-BASE: fewer than D = 10 monomials.
         QVERIFY_THROWS_EXCEPTION(ParamError, fitted<QuadricsDetector>(X, {{"m", "7"}}));
         QVERIFY_THROWS_EXCEPTION(ParamError, fitted<QuadricsBaseDetector>(X, {{"m", "10"}}));
@@ -544,7 +539,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ParamError, Registry::instance().create("quadrics", {{"distance", "d3"}}));
         QVERIFY_THROWS_EXCEPTION(ParamError, Registry::instance().create("quadrics", {{"optimizer", "lbfgs"}}));
         // App. B.4: points on a plane in 3D look 2-dimensional: −log λ_3/λ_1 is huge, λ_2 moderate.
-        Eigen::MatrixXd plane = gaussian(50, 3, rng);
+        Eigen::MatrixXd plane = gaussianMatrix(50, 3, rng);
         plane.col(2) = 0.5 * plane.col(0) - plane.col(1);
         const Eigen::VectorXd decay = QuadricsDetector::pcaLogDecay(plane);
         QCOMPARE(decay(0), 0.0);

@@ -1,0 +1,231 @@
+#include "CommandSupport.h"
+
+#include "Args.h"
+#include "CliProgress.h"
+
+#include "base/Errors.h"
+#include "base/Messages.h"
+#include "data/Normalizer.h"
+#include "pipeline/FitPipeline.h"
+#include "registry/Registry.h"
+#include "session/Session.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <utility>
+
+namespace olens::cli {
+
+namespace {
+
+/// --quiet / --progress / --timeout S of score and evaluate.
+CliProgress makeProgress(const Args& a, std::ostream& err)
+{
+    if (a.flags.count("quiet") && a.flags.count("progress"))
+        throw ParamError("--quiet and --progress contradict each other; give one");
+    double timeout = 0.0;
+    if (a.options.count("timeout")) {
+        const std::string& t = a.options.at("timeout");
+        if (!parseReal(t, timeout) || !(timeout > 0.0) || !std::isfinite(timeout))
+            throw ParamError("--timeout: '" + displayValue(t, 40) + "' is not a positive number of seconds");
+    }
+    CliProgress::Mode mode = CliProgress::Mode::Off;
+    if (a.flags.count("progress"))
+        mode = a.errIsTerminal ? CliProgress::Mode::Terminal : CliProgress::Mode::Lines;
+    else if (!a.flags.count("quiet") && a.errIsTerminal)
+        mode = CliProgress::Mode::Terminal;
+    return CliProgress(err, mode, timeout);
+}
+
+/// rows:FILE of --fit-on: 0-based row indices separated by whitespace or commas.
+std::vector<int> readRowsFile(const std::string& path)
+{
+    std::ifstream f(path);
+    if (!f)
+        throw DataError("--fit-on rows: cannot read '" + path + "'");
+    std::vector<int> rows;
+    std::string token;
+    char c;
+    auto flush = [&] {
+        if (token.empty())
+            return;
+        const long long v = parseInteger(token, "--fit-on rows file '" + path + "'");
+        if (v < 0 || v > (1LL << 31) - 1)
+            throw DataError("--fit-on rows file '" + path + "': row " + token + " is not a 0-based row index");
+        rows.push_back(static_cast<int>(v));
+        token.clear();
+    };
+    while (f.get(c)) {
+        if (std::isspace(static_cast<unsigned char>(c)) || c == ',')
+            flush();
+        else
+            token += c;
+    }
+    flush();
+    return rows;
+}
+
+std::optional<FitSubset> fitOnOption(const Args& a)
+{
+    if (!a.options.count("fit-on"))
+        return std::nullopt;
+    const std::string& text = a.options.at("fit-on");
+    if (text.rfind("rows:", 0) == 0) {
+        FitSubset s;
+        s.kind = FitSubset::Kind::Rows;
+        s.rows = readRowsFile(text.substr(5));
+        if (s.rows.empty())
+            throw DataError("--fit-on rows: '" + text.substr(5) + "' lists no rows");
+        return s;
+    }
+    return parseFitSubset(text);
+}
+
+} // namespace
+
+LoadOptions loadOptions(const Args& a)
+{
+    LoadOptions lo;
+    lo.labelColumn = option(a, "label-column", "label");
+    lo.outlierLabel = option(a, "outlier-label", "");
+    if (a.options.count("outlier-label") && lo.outlierLabel.empty())
+        throw ParamError("--outlier-label needs a non-empty VALUE");
+    if (a.options.count("max-input-mb")) {
+        const long long mb = parseInteger(a.options.at("max-input-mb"), "--max-input-mb");
+        if (mb < 1 || mb > 1'000'000)
+            throw ParamError("--max-input-mb: " + std::to_string(mb) + " is outside [1, 1000000]");
+        lo.maxBytes = static_cast<std::uint64_t>(mb) << 20;
+    }
+    return lo;
+}
+
+std::vector<std::string> inputPaths(const Args& a)
+{
+    std::vector<std::string> in;
+    for (const char* k : {"input", "fit-input", "calibrate", "train", "test", "model"})
+        if (a.options.count(k)) in.push_back(a.options.at(k));
+    if (a.options.count("fit-on") && a.options.at("fit-on").rfind("rows:", 0) == 0)
+        in.push_back(a.options.at("fit-on").substr(5)); // --fit-on rows:FILE
+    return in;
+}
+
+Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
+{
+    Prepared r;
+    r.fitOn = fitOnOption(a);
+    LoadOptions lo = loadOptions(a);
+    lo.labelRequired = labelRequired || a.options.count("label-column") || a.options.count("outlier-label")
+                       || (r.fitOn && r.fitOn->kind == FitSubset::Kind::Label);
+    r.input = loadDataset(require(a, "input"), lo);
+    for (const auto& w : r.input.warnings)
+        err << "outlierlens-cli: warning: " << w << "\n";
+
+    if (a.options.count("model")) {
+        // A saved model (score --save-model, Python's save_model, a session's "model"): no fit, the
+        // stored normaliser and detector score --input (restoreSessionModel checks the columns).
+        for (const char* clash : {"detector", "fit-input", "normalize", "calibrate", "fit-on"})
+            if (a.options.count(clash))
+                throw ParamError(std::string("--model replaces --") + clash);
+        if (!a.params.empty())
+            throw ParamError("--model: the parameters are the model's; --param does not apply");
+        std::ifstream f(a.options.at("model"));
+        if (!f)
+            throw DataError("cannot read model '" + a.options.at("model") + "'");
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(f, nullptr, true, false);
+        } catch (const nlohmann::json::exception& e) {
+            throw DataError("model '" + a.options.at("model") + "': not JSON: " + e.what());
+        }
+        RestoredModel m;
+        try {
+            m = restoreSessionModel(j, static_cast<int>(r.input.cols())); // the sessions' checked reader
+        } catch (const DataError& e) {
+            throw DataError("model '" + a.options.at("model") + "': " + e.what());
+        }
+        r.result = resultForRows(std::shared_ptr<const Detector>(std::move(m.detector)), std::move(m.normalizer),
+                                 r.input.X, false);
+        return r;
+    }
+
+    const std::string id = require(a, "detector");
+    std::shared_ptr<Detector> detector = Registry::instance().create(id, a.params);
+
+    const bool separateFit = a.options.count("fit-input") > 0;
+    if (separateFit && r.fitOn)
+        throw ParamError("--fit-on chooses rows of --input to fit on; --fit-input fits on another file (give one)");
+    std::vector<int> part; // --fit-on: the rows of --input fitted on (empty = all)
+    if (r.fitOn) {
+        part = resolveFitSubset(*r.fitOn, r.input);
+        if (static_cast<Eigen::Index>(part.size()) == r.input.rows())
+            part.clear();
+    }
+    Dataset train;
+    if (separateFit) {
+        LoadOptions tl = lo;
+        tl.labelRequired = false;
+        // The fit file's labels are not used: no outlier mapping needed (it may hold inliers only).
+        tl.labelMeaning = LoadOptions::LabelMeaning::ClassIds;
+        train = loadDataset(a.options.at("fit-input"), tl);
+        if (train.featureNames != r.input.featureNames)
+            throw DataError("--fit-input has features (" + std::to_string(train.cols())
+                            + ") that differ from --input's (" + std::to_string(r.input.cols()) + ")");
+    }
+    const Eigen::MatrixXd& trainX = separateFit ? train.X : r.input.X;
+
+    // fitPipeline fits it on the training rows (all, or the --fit-on part); its warnings are printed
+    // as soon as it is fitted, before the detector trains.
+    const Normalizer normalizer(parseNormalization(option(a, "normalize", "none")));
+    FitOptions options;
+    options.explanations = false;
+    options.trainingRows = part;
+    options.normalizerFitted = [&err](const Normalizer& n) {
+        for (const auto& w : n.warnings())
+            err << "outlierlens-cli: warning: " << w << "\n";
+    };
+    if (a.options.count("calibrate")) {
+        // E.g. GODS eq. 24: η' = η + Δη from the responses on a labelled validation set.
+        if (!detector->calibration())
+            throw ParamError("--calibrate applies to gods and bods (GODS eq. 24), not to '" + id + "'");
+        LoadOptions vl = lo;
+        vl.labelRequired = true;
+        const Dataset val = loadDataset(a.options.at("calibrate"), vl);
+        if (val.featureNames != r.input.featureNames)
+            throw DataError("--calibrate has features that differ from --input's");
+        options.calibrationX = val.X;
+        options.calibrationOutlier = val.outlierFlags();
+    }
+    {
+        CliProgress progress = makeProgress(a, err);
+        try {
+            r.result = fitPipeline(detector, normalizer, trainX, options, progress.callback());
+        } catch (const Cancelled&) {
+            if (!progress.timedOut())
+                throw;
+            std::ostringstream msg;
+            msg << id << ": stopped by --timeout " << progress.timeoutSeconds() << " s at " << progress.lastReport()
+                << "; allow more time or choose cheaper parameters (see 'outlierlens-cli list')";
+            throw DataError(msg.str());
+        }
+    }
+    if (r.result->calibration)
+        err << "outlierlens-cli: " << r.result->calibration->summary << "\n";
+    if (separateFit) {
+        auto scored = resultForRows(r.result->detector, r.result->normalizer, r.input.X, false);
+        scored->fitSeconds = r.result->fitSeconds;
+        scored->calibration = r.result->calibration;
+        r.result = scored;
+    }
+    return r;
+}
+
+nlohmann::json numberOrNull(double v)
+{
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
+
+} // namespace olens::cli

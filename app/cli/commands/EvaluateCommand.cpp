@@ -1,0 +1,113 @@
+// outlierlens-cli evaluate ... --json: fit, score and print the metrics against the labels.
+#include "commands/Commands.h"
+
+#include "Args.h"
+#include "CommandSupport.h"
+
+#include "base/Errors.h"
+#include "base/Format.h"
+#include "base/Messages.h"
+#include "data/Dataset.h"
+#include "data/FitSubset.h"
+#include "data/Normalizer.h"
+#include "metrics/Metrics.h"
+#include "pipeline/FitPipeline.h"
+
+#include <cstddef>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace olens::cli {
+
+namespace {
+
+/// AUROC and AUPRC compare two classes: with labels that give one class only (all 0, or values
+/// such as -1/1 or 1/2 that all read as "outlier" under non-zero = outlier) there is nothing to
+/// measure, and a null AUROC beside an AUPRC of 1.0 looks like an answer. Refuse, name the values
+/// and the fix.
+void requireBothClasses(const Dataset& data, const Eigen::VectorXi& y, const std::string& source)
+{
+    const Eigen::Index n = y.size(), outliers = y.sum();
+    if (n == 0 || (outliers > 0 && outliers < n))
+        return;
+    std::set<double> values;
+    for (Eigen::Index i = 0; i < data.labels.size() && values.size() <= 6; ++i)
+        values.insert(data.labels(i));
+    std::string list;
+    for (double v : values)
+        list += (list.empty() ? "" : ", ") + formatNumber("%g", v);
+    if (values.size() > 6)
+        list += ", …";
+    throw DataError("evaluate: " + displayValue(source) + ": the labels give one class only (" + std::to_string(n)
+                    + " of " + std::to_string(n) + " rows are " + (outliers == 0 ? "inliers" : "outliers")
+                    + "; label values: " + list
+                    + "), so AUROC and AUPRC are undefined. Numeric labels read 0 = inlier and any other value = "
+                      "outlier; for labels such as -1/1 or 1/2 name the outlier value with --outlier-label VALUE");
+}
+
+} // namespace
+
+int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
+{
+    if (!a.flags.count("json"))
+        throw ParamError("'evaluate' prints JSON only; add --json");
+    const Prepared prepared = fitAndScore(a, err, true);
+    const FitResult& r = *prepared.result;
+    const Eigen::VectorXi y = prepared.input.outlierFlags();
+    requireBothClasses(prepared.input, y, option(a, "input", ""));
+    const Confusion c = confusion(r.outlier, y);
+    nlohmann::json j;
+    j["detector"] = r.detector->id();
+    j["params"] = r.detector->params().toJson();
+    j["resolved"] = r.detector->params().resolvedJson(); // what each `auto` parameter became on this data
+    j["normalize"] = toString(r.normalizer.kind());
+    j["n"] = prepared.input.rows();
+    j["p"] = prepared.input.cols();
+    j["outliers"] = y.sum();
+    j["flagged"] = r.outlier.sum(); // what the detector's own decision marks (issue #17: never 0 or all)
+    j["auroc"] = numberOrNull(auroc(r.scores, y));
+    j["auprc"] = numberOrNull(averagePrecision(r.scores, y));
+    j["f1"] = f1(c);
+    j["f1_bar"] = f1Bar(c);
+    j["threshold"] = r.detector->threshold();
+    j["fit_seconds"] = r.fitSeconds;
+    j["score_seconds"] = r.scoreSeconds;
+    if (prepared.fitOn) {
+        // Fit on a part: the metrics above are over every row; these over the rows not fitted on.
+        const Eigen::Index n = prepared.input.rows();
+        const bool part = !r.trainingRows.empty();
+        j["fit_on"] = describe(*prepared.fitOn);
+        j["n_fit"] = part ? static_cast<Eigen::Index>(r.trainingRows.size()) : n;
+        std::vector<char> training(static_cast<std::size_t>(n), part ? 0 : 1);
+        for (int i : r.trainingRows)
+            training[static_cast<std::size_t>(i)] = 1;
+        std::vector<Eigen::Index> held;
+        for (Eigen::Index i = 0; i < n; ++i)
+            if (!training[static_cast<std::size_t>(i)])
+                held.push_back(i);
+        const auto m = static_cast<Eigen::Index>(held.size());
+        Eigen::VectorXd hs(m);
+        Eigen::VectorXi hy(m), ho(m);
+        for (Eigen::Index k = 0; k < m; ++k) {
+            hs(k) = r.scores(held[static_cast<std::size_t>(k)]);
+            hy(k) = y(held[static_cast<std::size_t>(k)]);
+            ho(k) = r.outlier(held[static_cast<std::size_t>(k)]);
+        }
+        j["n_held_out"] = m;
+        j["outliers_held_out"] = hy.sum();
+        j["flagged_held_out"] = ho.sum();
+        const bool bothClasses = m > 0 && hy.sum() > 0 && hy.sum() < m;
+        j["auroc_held_out"] = bothClasses ? numberOrNull(auroc(hs, hy)) : nlohmann::json();
+        j["auprc_held_out"] = bothClasses ? numberOrNull(averagePrecision(hs, hy)) : nlohmann::json();
+        j["f1_held_out"] = m > 0 ? nlohmann::json(f1(confusion(ho, hy))) : nlohmann::json();
+    }
+    for (const auto& [k, v] : r.detector->figures())
+        j[k] = numberOrNull(v);
+    out << j.dump() << "\n";
+    return 0;
+}
+
+} // namespace olens::cli

@@ -1,0 +1,544 @@
+#include "compare/CompareView.h"
+#include "dialogs/DetectorChooserDialog.h"
+
+#include "view/CloudView.h"
+#include "compare/CompareKey.h"
+#include "compare/ComparePanel.h"
+#include "document/DataDocument.h"
+#include "dialogs/PanelSettingsDialog.h"
+#include "registry/Registry.h"
+#include "jobs/Executor.h"
+#include "jobs/TrainingController.h"
+#include "base/Stats.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QEvent>
+#include <QFrame>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QThread>
+#include <QThreadPool>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <vtkRenderer.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace olens {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kMinQuantile = 0.5;
+constexpr double kMaxQuantile = 0.999;
+
+bool registered(const std::string& id)
+{
+    for (const auto& d : Registry::instance().detectors())
+        if (d.id == id)
+            return true;
+    return false;
+}
+} // namespace
+
+
+// ---------------------------------------------------------------------------------------------
+// Static helpers
+
+CompareView::Entry CompareView::defaultEntry(const std::string& id)
+{
+    const DetectorInfo& info = Registry::instance().info(id); // throws ParamError when unknown
+    Entry e;
+    e.id = id;
+    e.normalization = parseNormalization(info.normalization);
+    return e; // empty params = the schema's defaults (the papers')
+}
+
+std::vector<std::string> CompareView::defaultDetectorIds()
+{
+    // The default panels are the detectors that give themselves a compare slot (DetectorInfo).
+    std::vector<std::pair<int, std::string>> ordered;
+    for (const auto& info : Registry::instance().detectors())
+        if (info.compareSlot > 0)
+            ordered.emplace_back(info.compareSlot, info.id);
+    std::sort(ordered.begin(), ordered.end());
+    std::vector<std::string> ids;
+    for (auto& s : ordered)
+        ids.push_back(std::move(s.second));
+    return ids;
+}
+
+double CompareView::quantileOf(const Eigen::VectorXd& values, double q)
+{
+    return olens::quantile(values, q); // base/Stats.h: the same interpolation, defined once
+}
+
+// ---------------------------------------------------------------------------------------------
+// Construction
+
+CompareView::CompareView(DataDocument* source, QWidget* parent)
+    : QWidget(parent), m_source(source), m_figure(new QWidget), m_grid(new QWidget),
+      m_key(new CompareKey), m_caption(new QLabel), m_decisionBox(new QCheckBox(tr("Decision &only"))),
+      m_export(new QPushButton(tr("Export PNG…"))), m_gridLayout(new QGridLayout(m_grid)), m_choose(new QPushButton(tr("&Detectors…"))),
+      m_quantileBox(new QDoubleSpinBox), m_trainAll(new QPushButton(tr("Train &all"))),
+      m_cancelAll(new QPushButton(tr("Cancel"))), m_status(new QLabel), m_retrainTimer(new QTimer(this))
+{
+    setObjectName("CompareView");
+
+    m_choose->setToolTip(tr("Choose the detectors to compare (2–9 panels)"));
+    m_quantileBox->setRange(kMinQuantile, kMaxQuantile);
+    m_quantileBox->setDecimals(3);
+    m_quantileBox->setSingleStep(0.005);
+    m_quantileBox->setValue(m_quantile);
+    m_quantileBox->setToolTip(tr("Shared threshold quantile q: every panel draws its threshold contour at the "
+                                 "q-quantile of its own training scores, so each flags about (1 − q)·n points "
+                                 "and the detectors are compared at the same contamination"));
+    m_trainAll->setShortcut(QKeySequence(tr("Ctrl+Shift+T")));
+    m_trainAll->setToolTip(tr("Train every panel concurrently in the background (Ctrl+Shift+T)"));
+    m_cancelAll->setToolTip(tr("Stop every panel's training; finished panels keep their result"));
+    m_cancelAll->setEnabled(false);
+    m_status->setObjectName("CompareStatus");
+    m_status->setStyleSheet("color: #555;");
+    // The status text must not widen the page (a horizontal scroll bar at 1280 × 720); when it
+    // does not fit it is elided with "…" and shown whole as the tooltip (setStatus).
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_status->setMinimumWidth(0);
+    m_status->installEventFilter(this);
+    m_decisionBox->setToolTip(tr("Show only each detector's decision: the inlier and outlier regions split at "
+                                 "its own threshold, as two flat colours"));
+    m_export->setToolTip(tr("Export the figure (every panel and the key) as a PNG image"));
+
+    auto* strip = new QHBoxLayout;
+    strip->setContentsMargins(6, 4, 6, 2);
+    strip->addWidget(m_choose);
+    // Short labels (tooltips say the rest): the strip fits a 1024-pixel window with its status.
+    auto* qLabel = new QLabel(tr("&Quantile"));
+    qLabel->setToolTip(m_quantileBox->toolTip());
+    qLabel->setBuddy(m_quantileBox);
+    strip->addSpacing(12);
+    strip->addWidget(qLabel);
+    strip->addWidget(m_quantileBox);
+    strip->addSpacing(12);
+    strip->addWidget(m_trainAll);
+    strip->addWidget(m_cancelAll);
+    strip->addSpacing(12);
+    strip->addWidget(m_decisionBox);
+    strip->addWidget(m_export);
+    strip->addSpacing(12);
+    strip->addWidget(m_status, 1);
+
+    m_gridLayout->setContentsMargins(4, 2, 4, 4);
+    m_gridLayout->setSpacing(4);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(strip);
+    layout->addWidget(m_figure, 1);
+    auto* figure = new QGridLayout(m_figure);
+    figure->setContentsMargins(0, 0, 0, 0);
+    figure->setSpacing(0);
+    figure->addWidget(m_grid, 0, 0);
+    figure->addWidget(m_key, 0, 1);
+    figure->addWidget(m_caption, 1, 0, 1, 2);
+    figure->setRowStretch(0, 1);
+    figure->setColumnStretch(0, 1);
+    m_caption->setObjectName("CompareCaption");
+    m_caption->setWordWrap(true);
+    m_caption->setContentsMargins(8, 0, 8, 4);
+    m_caption->setStyleSheet("color: #555; background: white;"); // part of the exported figure
+    m_caption->hide();
+    m_figure->setAutoFillBackground(true);
+    QPalette white = m_figure->palette();
+    white.setColor(QPalette::Window, Qt::white);
+    m_figure->setPalette(white);
+
+    connect(m_choose, &QPushButton::clicked, this, &CompareView::chooseDetectors);
+    connect(m_trainAll, &QPushButton::clicked, this, &CompareView::trainAll);
+    connect(m_cancelAll, &QPushButton::clicked, this, &CompareView::cancelAll);
+    connect(m_quantileBox, &QDoubleSpinBox::valueChanged, this, &CompareView::setQuantile);
+    connect(m_decisionBox, &QCheckBox::toggled, this, &CompareView::setDecisionOnly);
+    connect(m_export, &QPushButton::clicked, this, &CompareView::exportRequested);
+    connect(m_source, &DataDocument::datasetChanged, this, &CompareView::onSourceDataChanged);
+    // Retraining after data changes is debounced: live edits restart the detectors once they pause.
+    m_retrainTimer->setSingleShot(true);
+    m_retrainTimer->setInterval(300);
+    connect(m_retrainTimer, &QTimer::timeout, this, [this] {
+        if (!isVisible()) {
+            m_retrainOnShow = true;
+            return;
+        }
+        for (auto& p : m_panels)
+            if (p->pending)
+                startPanel(p.get());
+    });
+
+    std::vector<Entry> entries;
+    for (const auto& id : defaultDetectorIds())
+        entries.push_back(defaultEntry(id));
+    if (!entries.empty())
+        setDetectors(entries);
+    updateStrip();
+}
+
+bool CompareView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_status && event->type() == QEvent::Resize)
+        showStatus();
+    return QWidget::eventFilter(watched, event);
+}
+
+void CompareView::setStatus(const QString& text)
+{
+    m_statusText = text;
+    showStatus();
+}
+
+void CompareView::showStatus()
+{
+    const QString shown = m_status->fontMetrics().elidedText(m_statusText, Qt::ElideRight, m_status->width());
+    m_status->setText(shown);
+    m_status->setToolTip(shown == m_statusText ? QString() : m_statusText);
+}
+
+CompareView::~CompareView()
+{
+    // Signal every worker first so they wind down together, then wait for each.
+    for (auto& p : m_panels)
+        p->trainer->cancel();
+    while (!m_panels.empty()) {
+        std::unique_ptr<Panel> p = std::move(m_panels.back());
+        m_panels.pop_back();
+        destroyPanel(std::move(p)); // its Worker cancels and waits for its job
+    }
+}
+
+QThreadPool* CompareView::threadPool() const
+{
+    return Executor::pool();
+}
+
+CompareView::Panel* CompareView::makePanel(const Entry& entry)
+{
+    auto panel = std::make_unique<Panel>(entry, this);
+    Panel* p = panel.get();
+    p->doc->setDataset(m_source->dataset(), m_source->filePath());
+    p->view->setPanelStyle(panelStyle());
+    // Every panel by its score's percentile, the clustering ones (acdt) too: one key reads for all.
+    p->view->setColourBy(CloudView::ColourBy::Score);
+
+    connect(p->edit, &QToolButton::clicked, this, [this, p] {
+        for (int i = 0; i < panelCount(); ++i)
+            if (m_panels[static_cast<std::size_t>(i)].get() == p)
+                editPanel(i);
+    });
+    connect(p->trainer, &TrainingController::runningChanged, this, [this, p](bool running) {
+        if (!running)
+            onPanelStopped(p);
+    });
+    connect(p->doc, &DataDocument::resultChanged, this, [this, p] { onPanelResult(p); });
+    connect(p->doc, &DataDocument::selectionChanged, this, [this, p](int index) { syncSelection(p, index); });
+    connect(p->view, &VtkView::cameraChanged, this, [this, p] { syncCamera(p->view); });
+    p->updateTitle();
+    m_panels.push_back(std::move(panel));
+    return p;
+}
+
+void CompareView::destroyPanel(std::unique_ptr<Panel> p)
+{
+    p->trainer->disconnect(this);
+    p->doc->disconnect(this);
+    p->view->disconnect(this);
+    p.reset(); // ~ComparePanel: worker, then view, then document
+}
+
+// ---------------------------------------------------------------------------------------------
+// Panels
+
+bool CompareView::setDetectors(const std::vector<Entry>& entries, QString* error)
+{
+    auto fail = [&](const QString& message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    if (entries.empty() || static_cast<int>(entries.size()) > kMaxPanels)
+        return fail(tr("compare mode shows 1 to %1 detectors, not %2").arg(kMaxPanels).arg(entries.size()));
+    for (const Entry& e : entries)
+        if (!registered(e.id))
+            return fail(tr("unknown detector '%1'").arg(QString::fromStdString(e.id)));
+
+    // Panels whose entry is unchanged are kept (with their result), the others are rebuilt.
+    std::vector<std::unique_ptr<Panel>> old = std::move(m_panels);
+    m_panels.clear();
+    std::vector<std::unique_ptr<Panel>> kept(entries.size());
+    for (std::size_t k = 0; k < entries.size(); ++k)
+        for (auto& o : old)
+            if (o && o->entry == entries[k]) {
+                kept[k] = std::move(o);
+                break;
+            }
+    for (auto& o : old)
+        if (o)
+            o->trainer->cancel();
+    for (auto& o : old)
+        if (o)
+            destroyPanel(std::move(o));
+    CloudView* keptView = nullptr;
+    for (std::size_t k = 0; k < entries.size(); ++k) {
+        if (kept[k]) {
+            keptView = keptView ? keptView : kept[k]->view;
+            m_panels.push_back(std::move(kept[k]));
+        } else {
+            makePanel(entries[k]);
+        }
+    }
+    relayout(true);
+    if (keptView && m_userCamera)
+        syncCamera(keptView); // new panels join the user's camera
+    else
+        uniformFit();
+    onPanelStopped(nullptr);  // replaced panels that were training no longer count
+    return true;
+}
+
+std::vector<CompareView::Entry> CompareView::entries() const
+{
+    std::vector<Entry> out;
+    for (const auto& p : m_panels)
+        out.push_back(p->entry);
+    return out;
+}
+
+bool CompareView::setEntry(int panel, const Entry& entry, QString* error)
+{
+    if (panel < 0 || panel >= panelCount() || !registered(entry.id)) {
+        if (error)
+            *error = tr("unknown panel or detector");
+        return false;
+    }
+    Panel* p = m_panels[static_cast<std::size_t>(panel)].get();
+    const bool retrain = p->doc->result() || p->trainer->isRunning();
+    p->entry = entry;
+    p->doc->setResult(nullptr);
+    p->state = Panel::State::Idle;
+    p->updateTitle();
+    if (retrain)
+        startPanel(p);
+    return true;
+}
+
+CloudView* CompareView::panelView(int i) const
+{
+    return i >= 0 && i < panelCount() ? m_panels[static_cast<std::size_t>(i)]->view : nullptr;
+}
+
+DataDocument* CompareView::panelDocument(int i) const
+{
+    return i >= 0 && i < panelCount() ? m_panels[static_cast<std::size_t>(i)]->doc : nullptr;
+}
+
+TrainingController* CompareView::panelTrainer(int i) const
+{
+    return i >= 0 && i < panelCount() ? m_panels[static_cast<std::size_t>(i)]->trainer : nullptr;
+}
+
+QString CompareView::panelTitle(int i) const
+{
+    if (i < 0 || i >= panelCount())
+        return {};
+    return m_panels[static_cast<std::size_t>(i)]->plainTitle();
+}
+
+double CompareView::panelAuroc(int i) const
+{
+    return i >= 0 && i < panelCount() ? m_panels[static_cast<std::size_t>(i)]->auroc : kNaN;
+}
+
+double CompareView::panelAuprc(int i) const
+{
+    return i >= 0 && i < panelCount() ? m_panels[static_cast<std::size_t>(i)]->auprc : kNaN;
+}
+
+bool CompareView::isTraining() const
+{
+    return std::any_of(m_panels.begin(), m_panels.end(), [](const auto& p) { return p->trainer->isRunning(); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Training
+
+void CompareView::trainAll()
+{
+    m_wasTraining = true;
+    for (auto& p : m_panels)
+        startPanel(p.get());
+    onPanelStopped(nullptr); // nothing could start (no data, bad parameters): finished at once
+}
+
+void CompareView::cancelAll()
+{
+    for (auto& p : m_panels) {
+        p->restart = false;
+        p->pending = false;
+        p->trainer->cancel();
+    }
+    m_retrainTimer->stop();
+    m_retrainOnShow = false;
+    onPanelStopped(nullptr); // nothing was running: finished now
+}
+
+void CompareView::startPanel(Panel* p)
+{
+    p->pending = false;
+    if (p->trainer->isRunning()) {
+        // Restart on the current data and settings once the worker has seen the cancel flag.
+        p->restart = true;
+        p->trainer->cancel();
+        return;
+    }
+    p->restart = false;
+    if (p->doc->isEmpty()) {
+        p->state = Panel::State::Idle;
+        p->updateTitle();
+        return;
+    }
+    p->state = Panel::State::Training;
+    p->fraction = 0.0;
+    p->error.clear();
+    p->updateTitle();
+    if (p->trainer->train({p->entry.id, p->entry.params, p->entry.normalization, {}}))
+        m_wasTraining = true;
+    updateStrip();
+}
+
+void CompareView::onPanelStopped(Panel* p)
+{
+    if (p && p->restart) {
+        startPanel(p);
+        return;
+    }
+    updateStrip();
+    const bool waiting = std::any_of(m_panels.begin(), m_panels.end(),
+                                     [](const auto& q) { return q->restart || q->pending; });
+    if (m_wasTraining && !isTraining() && !waiting) {
+        m_wasTraining = false;
+        emit allFinished();
+    }
+}
+
+void CompareView::onPanelResult(Panel* p)
+{
+    p->updateMetrics();
+    applyThreshold(p);
+    p->updateTitle();
+    updateHeaders(); // the metrics may make a header wrap
+    if (!m_userCamera)
+        uniformFit(); // the colour bar may have narrowed this panel's scene
+}
+
+void CompareView::setQuantile(double q)
+{
+    q = std::clamp(q, kMinQuantile, kMaxQuantile);
+    if (m_quantileBox->value() != q) {
+        const QSignalBlocker block(m_quantileBox);
+        m_quantileBox->setValue(q);
+    }
+    if (q == m_quantile)
+        return;
+    m_quantile = q;
+    m_key->setQuantile(q);
+    for (auto& p : m_panels)
+        applyThreshold(p.get());
+}
+
+void CompareView::applyThreshold(Panel* p)
+{
+    if (const auto r = p->doc->result(); r && r->scores.size() > 0)
+        p->doc->setThreshold(quantileOf(r->scores, m_quantile));
+}
+
+void CompareView::onSourceDataChanged()
+{
+    // The panels follow the source's data; trained (or training) panels retrain on the new data.
+    // An edit of the source (points added / moved / deleted) is an edit of the panels' data too,
+    // so their views keep the camera.
+    const bool edit = m_source->changeIsEdit();
+    for (auto& p : m_panels) {
+        const bool wanted = p->doc->result() || p->trainer->isRunning() || p->restart || p->pending;
+        p->restart = false;
+        // A running worker sees datasetChanged, cancels itself and drops its result.
+        if (edit)
+            p->doc->editDataset(m_source->dataset(), nullptr);
+        else
+            p->doc->setDataset(m_source->dataset(), m_source->filePath());
+    p->view->setPanelStyle(panelStyle());
+    // Every panel by its score's percentile, the clustering ones (acdt) too: one key reads for all.
+    p->view->setColourBy(CloudView::ColourBy::Score);
+        p->state = Panel::State::Idle;
+        p->pending = wanted && !m_source->isEmpty();
+        p->updateTitle();
+    }
+    if (std::any_of(m_panels.begin(), m_panels.end(), [](const auto& p) { return p->pending; }))
+        m_retrainTimer->start();
+    updateStrip();
+    relayout(false); // the data's aspect picks the columns
+}
+
+void CompareView::showEvent(QShowEvent* e)
+{
+    QWidget::showEvent(e);
+    relayout(false);
+    if (m_retrainOnShow) {
+        m_retrainOnShow = false;
+        for (auto& p : m_panels)
+            if (p->pending)
+                startPanel(p.get());
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dialogs
+
+void CompareView::chooseDetectors()
+{
+    std::vector<std::string> current;
+    for (const auto& p : m_panels)
+        current.push_back(p->entry.id);
+    DetectorChooserDialog dialog(current, kMaxPanels, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    std::vector<Entry> next;
+    for (const auto& id : dialog.checkedIds()) {
+        auto it = std::find_if(m_panels.begin(), m_panels.end(), [&](const auto& p) { return p->entry.id == id; });
+        next.push_back(it != m_panels.end() ? (*it)->entry : defaultEntry(id));
+    }
+    if (setDetectors(next) && !m_source->isEmpty())
+        trainAll();
+}
+
+void CompareView::editPanel(int i)
+{
+    if (i < 0 || i >= panelCount())
+        return;
+    Panel* p = m_panels[static_cast<std::size_t>(i)].get();
+    PanelSettingsDialog dialog(p->entry.id, p->entry.params, p->entry.normalization, i, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    Entry edited = p->entry;
+    edited.params = dialog.params();
+    edited.normalization = dialog.normalization();
+    if (!(edited == p->entry)) {
+        const bool hadResult = p->doc->result() || p->trainer->isRunning();
+        setEntry(i, edited);
+        if (!hadResult && !m_source->isEmpty())
+            startPanel(p);
+    }
+}
+
+} // namespace olens

@@ -1,0 +1,105 @@
+#include "dialogs/FigureExportDialog.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <algorithm>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+namespace olens {
+
+FigureExportDialog::FigureExportDialog(const QStringList& targets, QSize viewSize, QWidget* parent)
+    : QDialog(parent), m_target(new QComboBox(this)), m_format(new QComboBox(this)), m_width(new QSpinBox(this)),
+      m_height(new QSpinBox(this)), m_scale(new QDoubleSpinBox(this)), m_transparent(new QCheckBox(this)),
+      m_sizeLabel(new QLabel(tr("Size"), this)), m_scaleLabel(new QLabel(tr("Scale"), this))
+{
+    setWindowTitle(tr("Export figure"));
+    m_target->setObjectName("figureTarget");
+    m_target->addItems(targets);
+    m_format->setObjectName("figureFormat");
+    m_format->addItem(tr("PNG image"), "png");
+    m_format->addItem(tr("SVG vector drawing (plots)"), "svg");
+    m_format->addItem(tr("PDF"), "pdf");
+    m_format->setToolTip(tr("SVG and PDF of a plot keep text as text and lines as vectors; the view's PDF (VTK's "
+                            "GL2PS exporter) has vector text and frame over the rendered scene as one image"));
+    for (QSpinBox* s : {m_width, m_height}) {
+        s->setRange(64, 8192);
+        s->setSuffix(tr(" px"));
+    }
+    m_width->setObjectName("figureWidth");
+    m_height->setObjectName("figureHeight");
+    m_width->setValue(std::max(64, viewSize.width()));
+    m_height->setValue(std::max(64, viewSize.height()));
+    m_width->setToolTip(tr("The view is rendered at this size (more room for the data; text keeps its size)"));
+    m_scale->setObjectName("figureScale");
+    m_scale->setRange(1.0, 8.0);
+    m_scale->setSingleStep(0.5);
+    m_scale->setDecimals(1);
+    m_scale->setValue(2.0);
+    m_scale->setSuffix(QStringLiteral(" ×"));
+    m_scale->setToolTip(tr("The plot drawn this many times as large: the same figure with sharper text and lines"));
+    m_transparent->setObjectName("figureTransparent");
+    m_transparent->setText(tr("Transparent background"));
+    m_transparent->setToolTip(tr("PNG with alpha (the view: antialiased edges and translucent surfaces keep their "
+                                 "coverage); SVG without the white rectangle"));
+    auto* size = new QHBoxLayout;
+    size->addWidget(m_width);
+    size->addWidget(new QLabel(QStringLiteral("×"), this));
+    size->addWidget(m_height);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Export"), m_target);
+    form->addRow(tr("Format"), m_format);
+    form->addRow(m_sizeLabel, size);
+    form->addRow(m_scaleLabel, m_scale);
+    form->addRow(QString(), m_transparent);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Export…"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+    connect(m_target, &QComboBox::currentIndexChanged, this, &FigureExportDialog::updateState);
+    connect(m_format, &QComboBox::currentIndexChanged, this, &FigureExportDialog::updateState);
+    updateState();
+}
+
+void FigureExportDialog::updateState()
+{
+    // The view: PNG at a size, or SVG; plots: PNG at a scale, or SVG.
+    const bool view = m_target->currentIndex() == 0;
+    if (view && m_format->currentData().toString() == "svg")
+        m_format->setCurrentIndex(m_format->findData("pdf"));
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_format->model()))
+        model->item(m_format->findData("svg"))->setEnabled(!view);
+    const bool svg = m_format->currentData().toString() != "png";
+    for (QWidget* w : std::initializer_list<QWidget*>{m_width, m_height, m_sizeLabel})
+        w->setVisible(view && !svg);
+    m_scale->setVisible(!view && !svg);
+    m_scaleLabel->setVisible(!view && !svg);
+}
+
+FigureOptions FigureExportDialog::options() const
+{
+    FigureOptions o;
+    o.target = m_target->currentIndex();
+    o.format = m_format->currentData().toString();
+    o.size = QSize(m_width->value(), m_height->value());
+    o.scale = m_scale->value();
+    o.transparent = m_transparent->isChecked();
+    return o;
+}
+
+QString FigureExportDialog::suffix() const
+{
+    return options().format;
+}
+
+} // namespace olens

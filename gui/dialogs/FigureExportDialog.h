@@ -1,0 +1,47 @@
+#pragma once
+// File → Export figure…: what to export (the view or one of the plots), the format (PNG, or SVG
+// for the plots), the size (the view: width × height in pixels) or scale (plots: 1×–8×, sharp
+// text) and a transparent background — the choices of a figure meant for a slide.
+#include <QDialog>
+#include <QSize>
+#include <QStringList>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSpinBox;
+
+namespace olens {
+
+struct FigureOptions {
+    int target = 0;          ///< index into the dialog's targets (0 = the view)
+    QString format = "png";  ///< png; svg (plots); pdf (plots: QPdfWriter; the view: VTK's GL2PS)
+    QSize size;              ///< the view's size in pixels
+    double scale = 2.0;      ///< plots: drawn this many times as large
+    bool transparent = false;
+};
+
+class FigureExportDialog : public QDialog {
+    Q_OBJECT
+public:
+    /// `targets`: display names, the view first; `viewSize` its current size (the default).
+    FigureExportDialog(const QStringList& targets, QSize viewSize, QWidget* parent = nullptr);
+
+    FigureOptions options() const;
+    /// The file name suffix the options call for (png, svg or pdf).
+    QString suffix() const;
+
+private:
+    void updateState();
+    QComboBox* m_target;
+    QComboBox* m_format;
+    QSpinBox* m_width;
+    QSpinBox* m_height;
+    QDoubleSpinBox* m_scale;
+    QCheckBox* m_transparent;
+    QLabel* m_sizeLabel;
+    QLabel* m_scaleLabel;
+};
+
+} // namespace olens

@@ -1,0 +1,404 @@
+#include "docks/RankingPanel.h"
+
+#include "document/DataDocument.h"
+#include "docks/RankingFilterBar.h"
+#include "docks/RankingModel.h"
+#include "display/SelectionGeometry.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace olens {
+
+namespace {
+
+QString csvField(const QString& s)
+{
+    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n')))
+        return s;
+    QString q = s;
+    q.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + q + QLatin1Char('"');
+}
+
+} // namespace
+
+struct RankingPanel::Impl {
+    DataDocument* doc = nullptr;
+    QLabel* header = nullptr;
+    QSpinBox* topK = nullptr;
+    QTableView* table = nullptr;
+    RankingModel* model = nullptr;
+    RankingProxy* proxy = nullptr;
+    RankingFilterBar* filter = nullptr;
+    QString summary;      // the header's first line as plain text
+    bool syncing = false; // set while one side updates the other: breaks selection loops
+
+    /// Fixed widths from the header text and the widest expected cell (measuring 1e5 rows is too slow).
+    void sizeColumns()
+    {
+        const QFontMetrics fm = table->fontMetrics();
+        QFont bold = table->font();
+        bold.setBold(true);
+        const QFontMetrics bm(bold); // top-k rows are bold
+        QHeaderView* hh = table->horizontalHeader();
+        const int digits = QString::number(std::max(model->rowCount(), 1)).size();
+        const int indicator = 24; // sort arrow and padding
+        const auto width = [&](int column, const QString& widest) {
+            const int head = fm.horizontalAdvance(model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString());
+            return std::max(head + indicator, bm.horizontalAdvance(widest) + 12);
+        };
+        hh->resizeSection(ColRank, width(ColRank, QString(digits, QLatin1Char('0'))));
+        hh->resizeSection(ColIndex, width(ColIndex, QString(digits, QLatin1Char('0'))));
+        hh->resizeSection(ColScore, width(ColScore, QStringLiteral("-0.000000e-00")));
+        QString widestLabel = QStringLiteral("0");
+        for (int r = 0; r < std::min(model->rowCount(), 200); ++r) { // label names: a sample is enough
+            const QString t = model->text(r, ColLabel);
+            if (t.size() > widestLabel.size())
+                widestLabel = t;
+        }
+        hh->resizeSection(ColLabel, std::min(width(ColLabel, widestLabel), fm.averageCharWidth() * 24));
+        hh->resizeSection(ColOutlier, width(ColOutlier, QStringLiteral("yes")));
+    }
+
+    /// "knn: 300 points, 30 flagged (threshold 1.2)" at the document's current threshold.
+    void updateSummary()
+    {
+        const FitResult* r = model->result();
+        if (!r)
+            return;
+        QString id = QString::fromStdString(r->detectorId);
+        if (id.isEmpty())
+            id = r->detector ? QString::fromStdString(r->detector->id()) : tr("detector");
+        const double t = doc->threshold();
+        summary = tr("%1: %2 points, %3 flagged (threshold %4)")
+                      .arg(id)
+                      .arg(model->rowCount())
+                      .arg(model->flaggedCount())
+                      .arg(QString::number(t, 'g', 6));
+        const bool own = t == r->threshold;
+        const auto selected = static_cast<qlonglong>(doc->pointSelection().size());
+        header->setText(summary.toHtmlEscaped()
+                        + (own ? QString() : tr(" — your threshold (the detector's: %1)").arg(QString::number(r->threshold, 'g', 6)))
+                        + (selected > 1 ? tr(", <b>%1 selected</b>").arg(selected) : QString())
+                        + tr("<br><span style='background:%1'>&nbsp;red rows&nbsp;</span> flagged at this "
+                             "threshold, <b>bold</b> rows: the top k")
+                              .arg(QLatin1String(kFlaggedTintCss)));
+    }
+
+    int sampleAtProxyRow(int row) const
+    {
+        const QModelIndex src = proxy->mapToSource(proxy->index(row, 0));
+        return src.isValid() ? model->sampleAt(src.row()) : -1;
+    }
+
+    int proxyRowOfSample(int sample) const
+    {
+        const int src = model->rowOfSample(sample);
+        if (src < 0)
+            return -1;
+        return proxy->mapFromSource(model->index(src, 0)).row();
+    }
+
+    /// The samples of the table rows in a selection (each once).
+    std::vector<int> samplesIn(const QItemSelection& selection) const
+    {
+        std::vector<int> samples;
+        for (const QItemSelectionRange& r : selection)
+            for (int row = r.top(); row <= r.bottom(); ++row)
+                samples.push_back(sampleAtProxyRow(row));
+        return combineSelection({}, samples, SelectionOp::Replace);
+    }
+
+    /// Selects the rows of the document's selection (runs of adjacent rows as one range) and makes
+    /// its current point the current row, scrolled into view (unless `scroll` is false); no signal
+    /// back. False when no row is selected.
+    bool showDocumentSelection(bool scroll = true)
+    {
+        std::vector<int> rows;
+        for (int sample : doc->pointSelection())
+            if (const int row = proxyRowOfSample(sample); row >= 0)
+                rows.push_back(row);
+        std::sort(rows.begin(), rows.end());
+        QItemSelection sel;
+        for (std::size_t a = 0; a < rows.size();) {
+            std::size_t b = a;
+            while (b + 1 < rows.size() && rows[b + 1] == rows[b] + 1)
+                ++b;
+            sel.append(QItemSelectionRange(proxy->index(rows[a], 0), proxy->index(rows[b], ColumnCount - 1)));
+            a = b + 1;
+        }
+        syncing = true;
+        QItemSelectionModel* model = table->selectionModel();
+        model->select(sel, QItemSelectionModel::ClearAndSelect);
+        const int current = proxyRowOfSample(doc->selectedPoint());
+        const int shown = current >= 0 ? current : (rows.empty() ? -1 : rows.front());
+        if (current >= 0)
+            model->setCurrentIndex(proxy->index(current, 0), QItemSelectionModel::NoUpdate);
+        if (shown >= 0 && scroll)
+            table->scrollTo(proxy->index(shown, 0), QAbstractItemView::PositionAtCenter);
+        syncing = false;
+        return !rows.empty();
+    }
+};
+
+RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(parent), d(std::make_shared<Impl>())
+{
+    d->doc = document;
+    d->header = new QLabel(this);
+    d->header->setTextFormat(Qt::RichText);
+    d->header->setWordWrap(true);
+    d->header->setToolTip(tr("Detector, number of points and how many the detector flags as outliers"));
+
+    d->topK = new QSpinBox(this);
+    d->topK->setRange(0, 0);
+    d->topK->setSpecialValueText(tr("none"));
+    d->topK->setToolTip(tr("Highlight the k highest-scoring points in the view (and in bold in this table); "
+                           "0 = none"));
+    auto* topKLabel = new QLabel(tr("highlight top k:"), this);
+    topKLabel->setBuddy(d->topK);
+    topKLabel->setToolTip(d->topK->toolTip());
+
+    d->model = new RankingModel(this);
+    d->proxy = new RankingProxy(this);
+    d->proxy->setSourceModel(d->model);
+    d->proxy->setSortRole(RankingModel::SortRole);
+    d->filter = new RankingFilterBar(d->doc, this);
+    d->proxy->filter = d->filter;
+    connect(d->filter, &RankingFilterBar::filterChanged, this, [this] {
+        d->syncing = true; // rows leaving the table stay selected in the document
+        d->proxy->refilter();
+        d->syncing = false;
+        d->showDocumentSelection();
+    });
+
+    d->table = new QTableView(this);
+    d->table->setModel(d->proxy);
+    d->table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    d->table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    d->table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    d->table->setWordWrap(false);
+    d->table->setAlternatingRowColors(false); // the red tint must stay readable
+    d->table->setToolTip(tr("Points ranked by outlier score. Click a row to select the point, double-click "
+                            "or press Enter to fly to it, Ctrl+C copies the selected rows as CSV."));
+    QHeaderView* vh = d->table->verticalHeader();
+    vh->hide();
+    vh->setSectionResizeMode(QHeaderView::Fixed); // no per-row measuring: fast for 1e5 rows
+    vh->setDefaultSectionSize(d->table->fontMetrics().height() + 6);
+    QHeaderView* hh = d->table->horizontalHeader();
+    hh->setSectionResizeMode(QHeaderView::Interactive);
+    hh->setStretchLastSection(true);
+    hh->setSortIndicator(ColRank, Qt::AscendingOrder); // = the document's ranking order
+    d->table->setSortingEnabled(true);
+    hh->setMinimumSectionSize(24);
+
+    auto* copy = new QAction(tr("Copy rows as CSV"), d->table);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    d->table->addAction(copy);
+    d->table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    connect(copy, &QAction::triggered, this, [this] {
+        const QString csv = selectedRowsCsv();
+        if (!csv.isEmpty())
+            QApplication::clipboard()->setText(csv);
+    });
+    d->table->installEventFilter(this);
+
+    auto* controls = new QHBoxLayout;
+    controls->setContentsMargins(0, 0, 0, 0);
+    controls->addWidget(topKLabel);
+    controls->addWidget(d->topK);
+    controls->addStretch(1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(d->header);
+    layout->addLayout(controls);
+    layout->addWidget(d->filter);
+    layout->addWidget(d->table, 1);
+
+    // Table → document: the rows the user selects or deselects change the document's selection
+    // (rows hidden by the filter keep their state); the current row is its current point.
+    connect(d->table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this](const QItemSelection& selected, const QItemSelection& deselected) {
+                if (d->syncing)
+                    return;
+                std::vector<int> sel = combineSelection(d->doc->pointSelection(), d->samplesIn(deselected), SelectionOp::Subtract);
+                sel = combineSelection(sel, d->samplesIn(selected), SelectionOp::Add);
+                QItemSelectionModel* model = d->table->selectionModel();
+                const QModelIndex cur = model->currentIndex();
+                const int current = cur.isValid() && model->isRowSelected(cur.row(), {}) ? d->sampleAtProxyRow(cur.row())
+                                                                                         : DataDocument::kKeepCurrent;
+                d->syncing = true;
+                d->doc->setPointSelection(std::move(sel), current);
+                d->syncing = false;
+            });
+    connect(d->table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
+        if (d->syncing || !cur.isValid())
+            return;
+        const int sample = d->sampleAtProxyRow(cur.row());
+        if (sample == d->doc->selectedPoint() || !d->doc->isSelected(sample))
+            return; // not selected (yet): selectionChanged decides
+        d->syncing = true;
+        d->doc->setPointSelection(d->doc->pointSelection(), sample);
+        d->syncing = false;
+    });
+
+    // Document → table (and the "selection only" filter follows the selection).
+    auto follow = [this] {
+        if (d->model->result())
+            d->updateSummary(); // the number selected
+        if (d->syncing)
+            return; // the table's own change
+        if (d->filter->show() == RankingFilterBar::Show::Selection) {
+            d->syncing = true;
+            d->proxy->refilter();
+            d->syncing = false;
+        }
+        d->showDocumentSelection();
+    };
+    connect(d->doc, &DataDocument::selectionChanged, this, follow);
+    connect(d->doc, &DataDocument::pointSelectionChanged, this, follow);
+
+    connect(d->topK, &QSpinBox::valueChanged, this, [this](int k) { d->doc->setTopK(k); });
+    connect(d->doc, &DataDocument::topKChanged, this, [this](int k) {
+        const QSignalBlocker block(d->topK);
+        d->topK->setValue(k);
+        d->model->setTopK(k);
+    });
+
+    connect(d->table, &QAbstractItemView::doubleClicked, this, [this](const QModelIndex& idx) {
+        const int sample = d->sampleAtProxyRow(idx.row());
+        if (sample >= 0)
+            emit flyToRequested(sample);
+    });
+
+    auto rebuild = [this] {
+        d->syncing = true;
+        d->model->setLabelName(QString::fromStdString(d->doc->dataset().labelName));
+        d->model->rebuild(*d->doc);
+        d->table->setColumnHidden(ColLabel, !d->model->hasLabels());
+        d->table->setColumnHidden(ColExplanation, !d->model->hasExplanations());
+        d->sizeColumns();
+        {
+            const QSignalBlocker block(d->topK);
+            d->topK->setRange(0, static_cast<int>(d->doc->dataset().rows()));
+            d->topK->setValue(d->doc->topK());
+            d->topK->setEnabled(!d->doc->isEmpty());
+        }
+        const FitResult* r = d->model->result();
+        if (!r) {
+            d->summary = tr("Train a detector to rank the points");
+            d->header->setText(d->summary.toHtmlEscaped());
+        } else {
+            d->updateSummary();
+        }
+        d->syncing = false;
+        // Re-show the document's selection in the new rows (no signal back).
+        if (!d->showDocumentSelection())
+            d->table->scrollToTop();
+    };
+    connect(d->doc, &DataDocument::thresholdChanged, this, [this](double t) {
+        const FitResult* r = d->model->result();
+        if (!r)
+            return;
+        d->syncing = true; // rows a filter hides as the threshold moves stay selected in the document
+        d->model->setThreshold(t);
+        d->syncing = false;
+        d->updateSummary();
+        d->showDocumentSelection(false); // the table stays where it is while the threshold is dragged
+    });
+    connect(d->doc, &DataDocument::datasetChanged, this, rebuild);
+    connect(d->doc, &DataDocument::resultChanged, this, rebuild);
+    rebuild();
+}
+
+QTableView* RankingPanel::table() const
+{
+    return d->table;
+}
+
+QSpinBox* RankingPanel::topKSpin() const
+{
+    return d->topK;
+}
+
+RankingFilterBar* RankingPanel::filterBar() const
+{
+    return d->filter;
+}
+
+int RankingPanel::rowOfSample(int index) const
+{
+    return d->proxyRowOfSample(index);
+}
+
+QString RankingPanel::headerText() const
+{
+    return d->summary;
+}
+
+QString RankingPanel::selectedRowsCsv() const
+{
+    const QModelIndexList selected = d->table->selectionModel()->selectedRows();
+    if (selected.isEmpty())
+        return {};
+    std::vector<int> rows;
+    rows.reserve(static_cast<std::size_t>(selected.size()));
+    for (const QModelIndex& i : selected)
+        rows.push_back(i.row());
+    std::sort(rows.begin(), rows.end()); // in the order shown
+    std::vector<int> columns;
+    for (int c = 0; c < ColumnCount; ++c)
+        if (!d->table->isColumnHidden(c))
+            columns.push_back(c);
+    QStringList lines;
+    QStringList fields;
+    for (int c : columns)
+        fields << csvField(d->model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+    lines << fields.join(QLatin1Char(','));
+    for (int r : rows) {
+        const int src = d->proxy->mapToSource(d->proxy->index(r, 0)).row();
+        fields.clear();
+        for (int c : columns)
+            fields << csvField(c == ColOutlier ? (d->model->sortKey(src, c) != 0 ? QStringLiteral("1") : QStringLiteral("0"))
+                                               : d->model->text(src, c));
+        lines << fields.join(QLatin1Char(','));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+bool RankingPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == d->table && event->type() == QEvent::KeyPress) {
+        auto* key = static_cast<QKeyEvent*>(event);
+        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) && key->modifiers() == Qt::NoModifier) {
+            const QModelIndex cur = d->table->currentIndex();
+            const int sample = cur.isValid() ? d->sampleAtProxyRow(cur.row()) : -1;
+            if (sample >= 0)
+                emit flyToRequested(sample);
+            return true;
+        }
+        if (key->matches(QKeySequence::Copy)) {
+            const QString csv = selectedRowsCsv();
+            if (!csv.isEmpty())
+                QApplication::clipboard()->setText(csv);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace olens

@@ -1,0 +1,76 @@
+#pragma once
+// The strip of controls above the central view: colour by / colour map, layer toggles, iso-surface
+// opacity, grid resolution and margin (with the current extent shown), point size, and for p > 3
+// the projection (PCA or three chosen feature axes; fields on the slice through the mean).
+#include <QVariantMap>
+#include <QWidget>
+#include <vector>
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSlider;
+class QSpinBox;
+
+namespace olens {
+
+class CloudView;
+class DataDocument;
+
+class ViewControls : public QWidget {
+    Q_OBJECT
+public:
+    ViewControls(DataDocument* document, CloudView* view, QWidget* parent = nullptr);
+
+    QComboBox* projection() const { return m_projection; }
+    QSpinBox* clusterSpin() const { return m_clusterSpin; }
+    QCheckBox* reconstruction() const { return m_reconstruction; }
+    /// Layers → Choose quadrics and planes… (enabled with quadrics or hyperplanes in the result).
+    QAction* chooseGeometryAction() const { return m_chooseGeometry; }
+
+    /// The view settings as flat key → value pairs (sessions): colour_by, colour_map, point_size,
+    /// grid_2d, grid_3d, margin_percent, opacity_percent, layer_<name>, clusters, reconstruction,
+    /// uncertainty_scale, colour_range (auto|minmax|symmetric|percentile|manual), colour_percentile,
+    /// colour_lo, colour_hi, colour_log.
+    QVariantMap settings() const;
+    /// Applies settings (unknown keys and out-of-range values are ignored: spin boxes clamp).
+    void applySettings(const QVariantMap& settings);
+
+private:
+    void onDataset();
+    void applyProjection();
+    void onResult();
+    void applyClusterCount(int L);
+    void applyColourRange();
+
+    DataDocument* m_doc;
+    CloudView* m_view;
+    QComboBox* m_colourBy;
+    QComboBox* m_colourMap;
+    QSpinBox* m_pointSize;
+    QSpinBox* m_res2d;
+    QSpinBox* m_res3d;
+    QSpinBox* m_margin;
+    QSpinBox* m_opacity;
+    QComboBox* m_projection;
+    QComboBox* m_axis[3];
+    QLabel* m_grid;
+    QWidget* m_projectionBox;
+    QWidget* m_clusterBox;
+    QSlider* m_clusterSlider;
+    QSpinBox* m_clusterSpin;
+    QCheckBox* m_reconstruction;
+    QDoubleSpinBox* m_sigmaScale = nullptr;
+    QComboBox* m_component = nullptr;
+    QComboBox* m_range = nullptr;
+    QDoubleSpinBox* m_percentile = nullptr;
+    QDoubleSpinBox* m_lo = nullptr;
+    QDoubleSpinBox* m_hi = nullptr;
+    QCheckBox* m_log = nullptr;
+    std::vector<std::pair<QString, QAction*>> m_layerActions; // session key → menu action
+    QAction* m_chooseGeometry = nullptr;
+};
+
+} // namespace olens

@@ -1,0 +1,210 @@
+#include "document/DataDocument.h"
+
+#include "base/Stats.h"
+
+#include "data/DataLoader.h"
+#include "base/Errors.h"
+#include "display/SelectionGeometry.h"
+
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <vector>
+#include <utility>
+#include <limits>
+#include <cmath>
+#include <numeric>
+
+namespace olens {
+
+void DataDocument::setDataset(Dataset data, const QString& path)
+{
+    // A transaction: the views build their projections and statistics from the new data inside
+    // datasetChanged. If any of them fails (bad_alloc in a projection, …) the previous data,
+    // result, threshold and selection come back, every observer rebuilds from them, and the error
+    // reaches the caller (File → Open reports it): the document never holds data the window does
+    // not show.
+    Dataset oldData = std::move(m_data);
+    const QString oldPath = m_path;
+    const bool oldEdited = m_edited;
+    const int oldSelected = m_selected;
+    std::vector<int> oldSelection = m_selection;
+    const double oldThreshold = m_threshold;
+    std::shared_ptr<const FitResult> oldResult = m_result;
+    m_data = std::move(data);
+    m_path = path;
+    m_edited = false;
+    m_userThreshold = false;
+    m_selected = -1;
+    m_selection.clear();
+    m_result.reset();
+    m_live.reset();
+    m_liveNorm.reset();
+    m_ranking.clear();
+    try {
+        emit datasetChanged();
+    } catch (...) {
+        m_data = std::move(oldData);
+        m_path = oldPath;
+        m_edited = oldEdited;
+        installResult(std::move(oldResult));
+        m_threshold = oldThreshold;
+        m_selected = oldSelected;
+        m_selection = std::move(oldSelection);
+        emit datasetChanged();
+        emit resultChanged();
+        emit thresholdChanged(m_threshold);
+        emit selectionChanged(m_selected);
+        emit pointSelectionChanged();
+        throw;
+    }
+    emit resultChanged();
+    emit selectionChanged(-1);
+    emit pointSelectionChanged();
+}
+
+void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> adjusted)
+{
+    const int selected = m_selected < data.rows() ? m_selected : -1;
+    // Rows that still exist stay selected (points added, moved, or the last ones removed); an
+    // edit that renumbers rows (delete) sets its own selection afterwards.
+    std::vector<int> selection = normalizedSelection(m_selection, static_cast<int>(data.rows()));
+    const double threshold = m_threshold;
+    m_data = std::move(data);
+    m_edited = true;
+    m_live.reset();
+    m_liveNorm.reset();
+    // The adjusted result is in place before anyone hears of the new data, so views never see the
+    // data without their result (no flicker of legends and colour bars while dragging).
+    installResult(std::move(adjusted), true); // an edit keeps the threshold (and whether the user set it)
+    if (m_result)
+        m_threshold = threshold;
+    m_selected = selected;
+    m_selection = std::move(selection);
+    m_inEdit = true;
+    emit datasetChanged();
+    m_inEdit = false;
+    emit resultChanged();
+    emit thresholdChanged(m_threshold);
+    emit selectionChanged(m_selected);
+    emit pointSelectionChanged();
+}
+
+std::shared_ptr<const FitResult> adjustResult(const FitResult& r, const Dataset& data, const std::vector<int>& keep)
+{
+    try {
+        return rescoreAfterEdit(r, data.X, keep);
+    } catch (const std::exception&) {
+        return nullptr; // e.g. the detector cannot score the new point: show no result until retrained
+    }
+}
+
+void DataDocument::setResult(std::shared_ptr<const FitResult> result, ThresholdPolicy policy)
+{
+    installResult(std::move(result), policy == ThresholdPolicy::KeepUserThreshold && m_userThreshold);
+    emit resultChanged();
+    emit thresholdChanged(m_threshold);
+}
+
+void DataDocument::installResult(std::shared_ptr<const FitResult> result, bool keepThreshold)
+{
+    if (result && result->scores.size() != m_data.rows())
+        result.reset(); // a result for other data must never be shown
+    m_result = std::move(result);
+    m_live.reset();
+    m_liveNorm.reset();
+    m_ranking.clear();
+    if (m_result) {
+        // Descending score, ties by row: computed with the scores on the worker when it could be
+        // (a million rows: 0.1 s no longer on the GUI thread), else here.
+        const Eigen::VectorXd& s = m_result->scores;
+        m_ranking = m_result->ranking.size() == static_cast<std::size_t>(s.size()) ? m_result->ranking : rankByScore(s);
+        if (!keepThreshold) {
+            m_threshold = m_result->threshold;
+            m_userThreshold = false;
+        }
+    }
+}
+
+void DataDocument::setThreshold(double t)
+{
+    if (t == m_threshold)
+        return;
+    m_threshold = t;
+    m_userThreshold = m_result && t != m_result->threshold;
+    emit thresholdChanged(t);
+}
+
+void DataDocument::setTrainingSetup(const TrainingSetup& setup)
+{
+    if (setup == m_setup)
+        return;
+    m_setup = setup;
+    emit trainingSetupChanged();
+}
+
+void DataDocument::setTopK(int k)
+{
+    k = std::max(0, k);
+    if (k == m_topK)
+        return;
+    m_topK = k;
+    emit topKChanged(k);
+}
+
+void DataDocument::setLiveGeometry(std::shared_ptr<const Geometry> g, std::shared_ptr<const Normalizer> normalizer)
+{
+    m_live = std::move(g);
+    m_liveNorm = m_live ? std::move(normalizer) : nullptr;
+    emit liveGeometryChanged();
+}
+
+void DataDocument::setSelectedPoint(int index)
+{
+    if (index < -1 || index >= m_data.rows())
+        index = -1;
+    std::vector<int> selection;
+    if (index >= 0)
+        selection.push_back(index);
+    const bool setChanged = selection != m_selection;
+    const bool currentChanged = index != m_selected;
+    m_selection = std::move(selection);
+    m_selected = index;
+    if (setChanged)
+        emit pointSelectionChanged();
+    if (currentChanged)
+        emit selectionChanged(index);
+}
+
+bool DataDocument::isSelected(int index) const
+{
+    return std::binary_search(m_selection.begin(), m_selection.end(), index);
+}
+
+void DataDocument::setPointSelection(std::vector<int> rows, int current)
+{
+    rows = normalizedSelection(std::move(rows), static_cast<int>(m_data.rows()));
+    if (current == kKeepCurrent)
+        current = m_selected;
+    if (!std::binary_search(rows.begin(), rows.end(), current))
+        current = -1;
+    const bool setChanged = rows != m_selection;
+    const bool currentChanged = current != m_selected;
+    m_selection = std::move(rows);
+    m_selected = current;
+    if (setChanged)
+        emit pointSelectionChanged();
+    if (currentChanged)
+        emit selectionChanged(current);
+}
+
+Dataset loadCloudFile(const QString& path)
+{
+    if (!QFileInfo::exists(path))
+        throw DataError("cannot open '" + path.toStdString() + "': no such file");
+    // One loader for CLI and GUI: PLY (core/data/PlyReader) and text tables, bounded and validated.
+    return loadDataset(QFile::encodeName(path).toStdString());
+}
+
+} // namespace olens

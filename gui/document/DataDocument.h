@@ -1,0 +1,130 @@
+#pragma once
+// The shared document: the loaded data set, the current fitted result, the selection and the
+// decision threshold. Views and docks observe it, never each other.
+#include "data/Dataset.h"
+#include "detectors/Detector.h"
+#include "detectors/Geometry.h"
+#include "data/Normalizer.h"
+#include "pipeline/FitPipeline.h"
+#include "pipeline/TrainingSetup.h"
+
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <vector>
+
+namespace olens {
+
+class DataDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit DataDocument(QObject* parent = nullptr) : QObject(parent) {}
+
+    const Dataset& dataset() const { return m_data; }
+    QString filePath() const { return m_path; }
+    bool isEmpty() const { return m_data.rows() == 0; }
+
+    /// Replaces the data; clears the result (it belonged to the previous data).
+    void setDataset(Dataset data, const QString& path);
+
+    /// An edit of the current data (points added, moved or deleted): installs the new data with a
+    /// result already adjusted to it (or null), keeps the camera and the selection when still
+    /// valid, and marks the document as edited (sessions then embed the data).
+    void editDataset(Dataset data, std::shared_ptr<const FitResult> adjusted);
+    /// True while the datasetChanged() being delivered comes from editDataset (views keep the camera).
+    bool changeIsEdit() const { return m_inEdit; }
+    /// The data differ from the file they were loaded from (edited, or generated in the app).
+    bool isEdited() const { return m_edited; }
+    void setEdited(bool on) { m_edited = on; }
+
+    /// The current point (the one picked last: tooltips, fly-to, similarity), or -1. It is always
+    /// a member of pointSelection() when set.
+    int selectedPoint() const { return m_selected; }
+    /// Picks one point: it becomes the current point and the whole selection (a click selects
+    /// that point alone); -1 clears both. Emits selectionChanged / pointSelectionChanged.
+    void setSelectedPoint(int index);
+
+    /// The selected points (box, lasso, Ranking rows): sorted, distinct row indices.
+    const std::vector<int>& pointSelection() const { return m_selection; }
+    bool isSelected(int index) const;
+    static constexpr int kKeepCurrent = -2;
+    /// Replaces the selection (indices outside the data are dropped). The current point becomes
+    /// `current` (kKeepCurrent: stays when still selected); a current point outside the selection
+    /// is cleared. Emits pointSelectionChanged / selectionChanged for what changed.
+    void setPointSelection(std::vector<int> rows, int current = kKeepCurrent);
+
+    /// The current trained result, or null.
+    std::shared_ptr<const FitResult> result() const { return m_result; }
+    /// What a new result does to the threshold: reset it to the detector's own, or keep one the
+    /// user set (auto-retrain after edits must not silently undo a dragged threshold).
+    enum class ThresholdPolicy { Detector, KeepUserThreshold };
+    /// Installs a new result or clears it (nullptr); the threshold follows `policy`.
+    void setResult(std::shared_ptr<const FitResult> result, ThresholdPolicy policy = ThresholdPolicy::Detector);
+
+    /// The decision threshold used for emphasised contours, the ranking's decisions and live
+    /// metrics (user-adjustable).
+    double threshold() const { return m_threshold; }
+    void setThreshold(double t);
+    /// True when the user (or a session) set the threshold, until a result resets it.
+    bool thresholdIsUserSet() const { return m_userThreshold; }
+
+    /// Number of top-ranked points highlighted in the view (0 = none).
+    int topK() const { return m_topK; }
+    void setTopK(int k);
+
+    /// Geometry streamed while training (normalised coordinates), or null when not training,
+    /// with the normaliser of that training.
+    std::shared_ptr<const Geometry> liveGeometry() const { return m_live; }
+    std::shared_ptr<const Normalizer> liveNormalizer() const { return m_liveNorm; }
+    void setLiveGeometry(std::shared_ptr<const Geometry> g, std::shared_ptr<const Normalizer> normalizer = nullptr);
+
+    /// Sample indices sorted by decreasing score (empty without a result).
+    const std::vector<int>& ranking() const { return m_ranking; }
+
+    /// What the next training trains (detector, parameters, normalisation, rows to fit on): the
+    /// Detector dock edits it; training, sessions, presets, the command line and auto-retrain read it.
+    const TrainingSetup& trainingSetup() const { return m_setup; }
+    /// Replaces it; emits trainingSetupChanged when it differs.
+    void setTrainingSetup(const TrainingSetup& setup);
+
+signals:
+    void datasetChanged();
+    /// The current point changed (selectedPoint()).
+    void selectionChanged(int index);
+    /// The selected set changed (pointSelection()).
+    void pointSelectionChanged();
+    void resultChanged();
+    void thresholdChanged(double threshold);
+    void topKChanged(int k);
+    void liveGeometryChanged();
+    void trainingSetupChanged();
+
+private:
+    void installResult(std::shared_ptr<const FitResult> result, bool keepThreshold = false); // no signals
+
+    Dataset m_data;
+    QString m_path;
+    int m_selected = -1;
+    std::vector<int> m_selection; // sorted, distinct; contains m_selected when that is ≥ 0
+    std::shared_ptr<const FitResult> m_result;
+    std::shared_ptr<const Geometry> m_live;
+    std::shared_ptr<const Normalizer> m_liveNorm;
+    std::vector<int> m_ranking;
+    TrainingSetup m_setup;
+    double m_threshold = 0.0;
+    int m_topK = 0;
+    bool m_inEdit = false;
+    bool m_edited = false;
+    bool m_userThreshold = false;
+};
+
+/// Recomputes the result's per-sample fields (scores, decisions, explanations, ranking order)
+/// for new data with the same fitted detector: rows listed in `keep` (new row → old row, -1 for
+/// new or moved rows) reuse the training scores, the others are scored. Null when it fails.
+std::shared_ptr<const FitResult> adjustResult(const FitResult& r, const Dataset& data, const std::vector<int>& keep);
+
+/// Reads CSV/TSV/TXT/XYZ and PLY through the core loader (loadDataset; labels as outlier flags).
+/// Throws olens::DataError with a message naming the file on failure.
+Dataset loadCloudFile(const QString& path);
+
+} // namespace olens

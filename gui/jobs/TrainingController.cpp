@@ -1,0 +1,202 @@
+#include "jobs/TrainingController.h"
+
+#include "document/DataDocument.h"
+#include "jobs/Worker.h"
+#include "base/Errors.h"
+#include "display/TraceAxis.h"
+#include "pipeline/FitPipeline.h"
+#include "registry/Registry.h"
+
+#include <mutex>
+
+namespace olens {
+
+// Loss values and geometry snapshots arrive between the throttled progress signals; the worker's
+// callback collects them here and the GUI thread drains them with each progress signal.
+struct TrainingController::LiveState {
+    std::mutex mutex;
+    std::vector<double> newLosses;
+    std::vector<TraceStep> newSteps; // where each loss goes on the x axis (display/TraceAxis)
+    int lossCount = 0;
+    std::shared_ptr<const Geometry> snapshot;
+    std::shared_ptr<const Normalizer> normalizer; // the one the pipeline fitted
+};
+
+TrainingController::TrainingController(DataDocument* document, QObject* parent)
+    : QObject(parent), m_doc(document), m_worker(new Worker(Worker::Policy::Reject, this))
+{
+    connect(m_worker, &Worker::progress, this, &TrainingController::onProgress);
+    connect(m_worker, &Worker::failed, this, [this](const QString& message) {
+        onEnded();
+        emit failed(message);
+        emit runningChanged(false);
+    });
+    connect(m_worker, &Worker::cancelled, this, [this] {
+        m_cancelWasRestart = m_stale;
+        onEnded();
+        emit cancelled();
+        emit runningChanged(false);
+    });
+    // Results belong to the data they were trained on.
+    connect(m_doc, &DataDocument::datasetChanged, this, [this] {
+        if (m_running) {
+            m_stale = true;
+            cancel();
+        }
+    });
+}
+
+TrainingController::~TrainingController() = default; // the Worker child cancels and waits
+
+void TrainingController::cancel()
+{
+    m_worker->cancel();
+}
+
+bool TrainingController::train(const TrainingSetup& setup, bool keepUserThreshold)
+{
+    if (m_running) {
+        emit failed(tr("a training is already running; cancel it first"));
+        return false;
+    }
+    if (m_doc->isEmpty()) {
+        emit failed(tr("no data loaded"));
+        return false;
+    }
+    std::shared_ptr<Detector> detector;
+    FitOptions options;
+    try {
+        detector = Registry::instance().create(setup.detectorId, setup.params);
+        // Which rows: resolved here (a selection or a label needs the document), fitted on by the
+        // pipeline, which also fits the normaliser on them.
+        if (!setup.fitOn.isAll()) {
+            options.trainingRows = resolveFitSubset(setup.fitOn, m_doc->dataset());
+            if (static_cast<Eigen::Index>(options.trainingRows.size()) == m_doc->dataset().rows())
+                options.trainingRows.clear(); // every row: an ordinary fit
+        }
+    } catch (const std::exception& e) {
+        emit failed(QString::fromUtf8(e.what()));
+        return false;
+    }
+
+    // The worker owns one copy, shared by the job (its lambda may be copied: a 1M-row cloud is
+    // 24 MB, copied once here on the GUI thread and never again).
+    const auto data = std::make_shared<const Eigen::MatrixXd>(m_doc->dataset().X);
+    options.explanations = data->rows() <= kEagerExplanationRows; // above: on demand (explainRow)
+    options.ranking = true; // sorted here, not on the GUI thread when the result is shown
+    auto live = std::make_shared<LiveState>();
+    // The view draws live snapshots through the normaliser the pipeline fits, handed over as soon
+    // as it is fitted (before the detector's first report).
+    options.normalizerFitted = [live](const Normalizer& n) {
+        std::lock_guard<std::mutex> lock(live->mutex);
+        live->normalizer = std::make_shared<const Normalizer>(n);
+    };
+    m_live = live;
+    m_liveNorm.reset();
+    m_running = true;
+    m_stale = false;
+    m_keepUserThreshold = keepUserThreshold;
+    m_detectorId = QString::fromStdString(setup.detectorId);
+    m_clock.start();
+    emit started(m_detectorId);
+    emit runningChanged(true);
+
+    const Normalization normalization = setup.normalization;
+    m_worker->run<std::shared_ptr<FitResult>>(
+        [data, detector, normalization, live, options](const ProgressCallback& progress) {
+            return fitPipeline(detector, Normalizer(normalization), *data, options, [&](const ProgressInfo& info) {
+                if (info.loss || info.snapshot) {
+                    std::lock_guard<std::mutex> lock(live->mutex);
+                    if (info.loss) {
+                        live->newLosses.push_back(*info.loss);
+                        live->newSteps.push_back(traceStep(info.message, info.fraction));
+                    }
+                    if (info.snapshot)
+                        live->snapshot = info.snapshot;
+                }
+                return progress(info);
+            });
+        },
+        [this](std::shared_ptr<FitResult> result) { onDone(std::move(result)); });
+    return true;
+}
+
+void TrainingController::drainLive()
+{
+    if (!m_live)
+        return;
+    std::vector<double> losses;
+    std::vector<TraceStep> stepsOf;
+    std::shared_ptr<const Geometry> snapshot;
+    int firstStep;
+    {
+        std::lock_guard<std::mutex> lock(m_live->mutex);
+        losses.swap(m_live->newLosses);
+        stepsOf.swap(m_live->newSteps);
+        firstStep = m_live->lossCount;
+        m_live->lossCount += static_cast<int>(losses.size());
+        snapshot = std::move(m_live->snapshot);
+        if (!m_liveNorm)
+            m_liveNorm = m_live->normalizer;
+    }
+    if (!losses.empty()) {
+        QVector<double> steps, values;
+        for (std::size_t i = 0; i < losses.size(); ++i) {
+            // The step the detector names (epoch, iteration, clusters) when its first loss report
+            // names one; then reports naming no step (e.g. "converged after 7 epochs") are left
+            // out. Otherwise the count of reports.
+            const QString axis = i < stepsOf.size() ? QString::fromStdString(stepsOf[i].axis) : QString();
+            if (firstStep + static_cast<int>(i) == 0)
+                m_lossAxis = axis;
+            if (!m_lossAxis.isEmpty()) {
+                if (axis != m_lossAxis)
+                    continue;
+                steps << stepsOf[i].x;
+            } else {
+                steps << double(firstStep + static_cast<int>(i));
+            }
+            values << losses[i];
+        }
+        if (!steps.isEmpty())
+            emit lossValues(steps, values);
+    }
+    if (snapshot && m_running && m_liveNorm)
+        m_doc->setLiveGeometry(snapshot, m_liveNorm);
+}
+
+void TrainingController::onProgress(const ProgressInfo& info)
+{
+    if (!m_running)
+        return;
+    const double elapsed = m_clock.elapsed() / 1000.0;
+    const double eta = info.fraction > 0.02 ? elapsed * (1.0 - info.fraction) / info.fraction : -1.0;
+    emit progress(info.fraction, QString::fromStdString(info.message), eta);
+    drainLive();
+}
+
+void TrainingController::onEnded()
+{
+    drainLive();
+    m_running = false;
+    m_live.reset();
+    m_doc->setLiveGeometry(nullptr);
+}
+
+void TrainingController::onDone(std::shared_ptr<FitResult> result)
+{
+    const bool stale = m_stale;
+    onEnded();
+    const double seconds = m_clock.elapsed() / 1000.0;
+    if (stale) {
+        m_cancelWasRestart = true;
+        emit cancelled();
+    } else {
+        emit resultArrived(seconds);
+        m_doc->setResult(std::move(result), m_keepUserThreshold ? DataDocument::ThresholdPolicy::KeepUserThreshold
+                                                                : DataDocument::ThresholdPolicy::Detector);
+        emit finished(seconds);
+    }
+    emit runningChanged(false);
+}
+
+} // namespace olens

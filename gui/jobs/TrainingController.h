@@ -1,0 +1,81 @@
+#pragma once
+// Trains a detector on the document's data through the shared Worker (fit pipeline off the GUI thread).
+// The GUI thread never blocks: progress, loss values and geometry snapshots arrive as queued,
+// throttled signals; cancel is a flag the detector's progress callback sees within its next report.
+// On success the result is installed in the document; on failure or cancel the previous result stays.
+#include "base/Params.h"
+#include "base/Progress.h"
+#include "data/Normalizer.h"
+#include "pipeline/TrainingSetup.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <atomic>
+#include <memory>
+
+namespace olens {
+
+class DataDocument;
+class Worker;
+struct FitResult;
+struct Geometry;
+
+class TrainingController : public QObject {
+    Q_OBJECT
+public:
+    explicit TrainingController(DataDocument* document, QObject* parent = nullptr);
+    /// Cancels a running training and waits for the worker (bounded by the detector's report rate).
+    ~TrainingController() override;
+
+    bool isRunning() const { return m_running; }
+    /// During/after cancelled(): true when the training was dropped because the data changed
+    /// (an internal restart, e.g. auto-retrain after an edit), false when the user cancelled.
+    bool lastCancelWasRestart() const { return m_cancelWasRestart; }
+    /// Starts training `setup` (usually the document's trainingSetup()). Returns false (with failed()
+    /// emitted) when already running or without data, or when the detector id / parameters / rows to
+    /// fit on are invalid for the data. keepUserThreshold: the new result keeps a threshold the user
+    /// set (auto-retrain after edits). Every row is scored; the result's trainingRows name the rows
+    /// fitted on (setup.fitOn; Rows must list them).
+    bool train(const TrainingSetup& setup, bool keepUserThreshold = false);
+
+    /// What the loss steps count in this run: "epoch", "iteration", "clusters", or empty (reports).
+    QString lossAxis() const { return m_lossAxis; }
+
+public slots:
+    void cancel();
+
+signals:
+    void started(const QString& detectorId);
+    /// fraction 0..1, message, estimated seconds left (negative when unknown).
+    void progress(double fraction, const QString& message, double etaSeconds);
+    /// New loss values since the last signal, at their steps: the epoch, iteration or cluster
+    /// count the detector reports (lossAxis() names it), else the count of reports with a loss.
+    void lossValues(const QVector<double>& steps, const QVector<double>& losses);
+    /// The worker's result arrived (before it is installed in the document and views update).
+    void resultArrived(double seconds);
+    void finished(double seconds);
+    void failed(const QString& message);
+    void cancelled();
+    void runningChanged(bool running);
+
+private:
+    struct LiveState; // losses and snapshots collected from the worker (mutex-protected)
+    void onProgress(const ProgressInfo& info);
+    void drainLive();
+    void onDone(std::shared_ptr<FitResult> result);
+    void onEnded(); // cancelled or failed
+
+    DataDocument* m_doc;
+    Worker* m_worker;
+    QString m_lossAxis;
+    std::shared_ptr<LiveState> m_live;
+    QElapsedTimer m_clock;
+    bool m_running = false;
+    bool m_stale = false; // data changed while training: drop the result
+    bool m_cancelWasRestart = false;
+    bool m_keepUserThreshold = false;
+    QString m_detectorId;
+    std::shared_ptr<const Normalizer> m_liveNorm;
+};
+
+} // namespace olens

@@ -1,0 +1,51 @@
+#pragma once
+// What a 3-D tool offers for a VtkView's camera: views along ±X/±Y/±Z and isometric
+// (display/ViewPresets.h), orthographic ↔ perspective projection, and an orientation triad in the
+// corner. One rig per view (a child object, CameraRig::of); 3-D only: 2-D views stay parallel,
+// looking down -z, without the triad. The projection choice survives new data.
+#include "display/ViewPresets.h"
+
+#include <QObject>
+#include <vtkSmartPointer.h>
+
+class vtkOrientationMarkerWidget;
+
+namespace olens {
+
+class CameraHost;
+
+class CameraRig : public QObject {
+    Q_OBJECT
+public:
+    /// The view's rig, created on first use.
+    static CameraRig* of(CameraHost* view);
+    ~CameraRig() override;
+
+    bool isThreeD() const;
+    /// Orthographic (parallel) projection in 3-D; the apparent size is kept when switching.
+    void setParallelProjection(bool on);
+    bool parallelProjection() const { return m_parallel; }
+    /// Looks at the data along a preset direction, fitted as by VtkView::resetCamera (3-D only).
+    void viewFrom(ViewPreset preset);
+    void setOrientationTriadVisible(bool on);
+    bool orientationTriadVisible() const { return m_triadWanted; }
+    /// True while the triad is drawn (wanted and the view is 3-D).
+    bool orientationTriadShown() const;
+
+    /// VtkView::setMode calls this: re-applies the projection and the triad to the new mode.
+    void applyMode();
+
+signals:
+    void projectionChanged(bool parallel);
+    /// The view switched between 2-D and 3-D (or was set up again).
+    void modeChanged();
+
+private:
+    explicit CameraRig(CameraHost* view);
+    CameraHost* m_view;
+    vtkSmartPointer<vtkOrientationMarkerWidget> m_triad;
+    bool m_parallel = false;
+    bool m_triadWanted = true;
+};
+
+} // namespace olens

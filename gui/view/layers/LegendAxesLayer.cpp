@@ -1,0 +1,295 @@
+#include "view/layers/LegendAxesLayer.h"
+
+#include "document/DataDocument.h"
+#include "display/GeometryChoice.h"
+#include "view/layers/PointColouring.h"
+#include "render/VtkSupport.h"
+
+#include <QCoreApplication>
+
+#include <vtkCamera.h>
+#include <vtkCommand.h>
+#include <vtkCoordinate.h>
+#include <vtkLegendBoxActor.h>
+#include <vtkLookupTable.h>
+#include <vtkPolyData.h>
+#include <vtkProperty.h>
+#include <vtkProperty2D.h>
+#include <vtkRegularPolygonSource.h>
+#include <vtkRenderer.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace olens {
+
+namespace {
+// The legend's texts belong to the view (one translation context with the rest of CloudView).
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("olens::CloudView", text);
+}
+constexpr int kLegendSize = 11;
+constexpr std::size_t kListedQuadrics = 6; // more: one line "n of N shown"
+constexpr std::size_t kListedFrames = 4;
+} // namespace
+
+LegendAxesLayer::LegendAxesLayer()
+{
+    m_legend->SetNumberOfEntries(0);
+    m_legend->BorderOn();
+    m_legend->BoxOn();
+    m_legend->GetBoxProperty()->SetColor(1, 1, 1);
+    m_legend->SetBackgroundColor(1, 1, 1);
+    m_legend->SetBackgroundOpacity(0.85);
+    m_legend->UseBackgroundOn();
+    m_legend->GetEntryTextProperty()->SetColor(0.1, 0.1, 0.1);
+    m_legend->GetPositionCoordinate()->SetCoordinateSystemToViewport();
+    m_legend->GetPosition2Coordinate()->SetCoordinateSystemToViewport();
+    m_legend->PickableOff();
+
+    // The projection note and the grid extent: top left, above the scene (it leaves them a strip).
+    styleText(m_noteActor->GetTextProperty(), 11);
+    m_noteActor->GetTextProperty()->SetColor(0.3, 0.3, 0.3);
+    m_noteActor->GetTextProperty()->SetVerticalJustificationToTop();
+    m_noteActor->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    m_noteActor->GetPositionCoordinate()->SetValue(0.008, 0.995);
+    m_noteActor->PickableOff();
+}
+
+LegendAxesLayer::~LegendAxesLayer()
+{
+    if (m_scene && m_legendObserver)
+        m_scene->RemoveObserver(m_legendObserver);
+}
+
+void LegendAxesLayer::layoutLegend(vtkObject*, unsigned long, void*)
+{
+    if (!m_scene || m_legendLines <= 0)
+        return;
+    // Entries of kLegendSize-pixel text: the box is as tall and wide as they need (VTK scales the
+    // text to the box), at the scene's top right, never more than its size.
+    const int* size = m_scene->GetSize();
+    const double lineH = kLegendSize + 5.0;
+    const double h = std::min(lineH * m_legendLines + 6.0, 0.9 * size[1]);
+    // Narrow panels: the legend may span the scene's width rather than shrink its text.
+    const double w = std::min(m_legendWidest + lineH + 14.0, size[0] - 16.0);
+    m_legend->GetPositionCoordinate()->SetValue(std::max(0.0, size[0] - w - 8.0), std::max(0.0, size[1] - h - 8.0));
+    m_legend->GetPosition2Coordinate()->SetValue(w, h);
+}
+
+void LegendAxesLayer::attach(vtkRenderer* scene, vtkRenderer* overlay)
+{
+    m_axes3D.attach(scene, overlay);
+    scene->AddActor2D(m_legend); // in the scene's viewport: never under the colour bar's strip
+    m_scene = scene;
+    m_legendObserver = scene->AddObserver(vtkCommand::StartEvent, this, &LegendAxesLayer::layoutLegend);
+    m_bar.attach(overlay);
+    overlay->AddActor2D(m_noteActor);
+    m_frame2D.attach(scene, overlay);
+}
+
+std::array<int, 4> LegendAxesLayer::sceneMargins() const
+{
+    const bool frame = m_frame2D.visible();
+    const int lines = (m_note.empty() || m_bare ? 0 : 1) + (m_gridShown && !m_gridText.empty() ? 1 : 0);
+    return {frame ? m_frame2D.margins()[0] : 0, frame ? m_frame2D.margins()[1] : 0, colourBarStrip(),
+            lines * 15 + (frame ? 8 : 2)};
+}
+
+void LegendAxesLayer::updateNote()
+{
+    std::string text = m_bare ? std::string() : m_note; // a figure's panels: said once, under them
+    if (m_gridShown && !m_gridText.empty())
+        text += (text.empty() ? "" : "\n") + m_gridText;
+    m_noteActor->SetInput(text.c_str());
+    m_noteActor->SetVisibility(!text.empty());
+}
+
+void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
+{
+    if (m_bare != ctx.bareOverlay) {
+        m_bare = ctx.bareOverlay;
+        updateNote();
+    }
+    if (changes & Points)
+        updateAxes(ctx);
+    if (changes & Field) {
+        m_gridText = ctx.gridText.toStdString();
+        m_gridShown = ctx.field != nullptr && !ctx.bareOverlay;
+        updateNote();
+    }
+    // Field: which quadrics and planes actually cross the grid (only those are listed).
+    if (changes & (Points | Positions | Colours | TopK | Glyphs | Visibility | Field))
+        updateLegend(ctx);
+}
+
+void LegendAxesLayer::updateAxes(const ViewContext& ctx)
+{
+    const Eigen::MatrixX3d& display = *ctx.display;
+    const Projection& projection = *ctx.projection;
+    const Eigen::Index n = display.rows();
+    double bounds[6] = {0, 1, 0, 1, 0, 0};
+    if (n > 0)
+        for (int j = 0; j < 3; ++j) {
+            bounds[2 * j] = display.col(j).minCoeff();
+            bounds[2 * j + 1] = display.col(j).maxCoeff();
+        }
+    const bool flat = ctx.twoD;
+    std::array<std::string, 3> titles = {"x", "y", "z"};
+    for (std::size_t j = 0; j < projection.axisNames.size() && j < 3; ++j)
+        titles[j] = projection.axisNames[j];
+    // 2D: a plot frame outside the data area (AxesFrame2D); 3D: outer box edges with ticks.
+    m_axes3D.setVisible(n > 0 && !flat);
+    if (!flat)
+        m_axes3D.setAxes({bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5]}, titles);
+    m_frame2D.setVisible(n > 0 && flat);
+    if (flat)
+        m_frame2D.setAxes(titles[0], projection.displayDims() >= 2 ? titles[1] : std::string(),
+                          {bounds[0], bounds[1], bounds[2], bounds[3]});
+
+    m_note = projection.note;
+    updateNote();
+}
+
+void LegendAxesLayer::updateLegend(const ViewContext& ctx)
+{
+    const Dataset& d = ctx.doc->dataset();
+    const Eigen::Index n = d.rows();
+    const auto result = ctx.doc->result();
+    const ColourBy by = ctx.colourBy;
+    const bool customMode = by == ColourBy::Custom;
+    const bool scoreMode = (by == ColourBy::Score && result) || customMode; // a scalar bar, no label legend
+    m_bar.setScale(customMode ? ctx.colouring->customTable() : ctx.colouring->scoreTable(),
+                   customMode ? ctx.colouring->customScale() : ctx.colouring->scoreScale(),
+                   customMode ? ctx.customTitle.toStdString()
+                              : (ctx.colouring->scoreScale().log ? std::string("outlier score (log)")
+                                                                 : std::string("outlier score")));
+    m_bar.setVisible(scoreMode && !ctx.bareOverlay);
+    m_colourBar = scoreMode && !ctx.bareOverlay;
+    if (ctx.bareOverlay) { // a panel of a figure: its one key explains every panel
+        m_legendLines = 0;
+        m_legendTexts.clear();
+        m_legend->SetNumberOfEntries(0);
+        m_legend->SetVisibility(false);
+        return;
+    }
+
+    vtkNew<vtkRegularPolygonSource> disk;
+    disk->SetNumberOfSides(24);
+    disk->SetRadius(0.5);
+    disk->Update();
+    std::vector<std::pair<QString, QColor>> entries;
+    if (by == ColourBy::Cluster && result && !result->geometry.clusterOfPoint.empty()) {
+        std::map<int, long> counts;
+        for (int c : result->geometry.clusterOfPoint)
+            ++counts[c];
+        for (const auto& [c, cnt] : counts) {
+            if (entries.size() >= 12)
+                break;
+            entries.emplace_back(tr("cluster %1 (%2)").arg(c).arg(cnt), PointColouring::componentColour(c));
+        }
+        if (counts.size() > 12) // say so rather than stop silently
+            entries.emplace_back(tr("… %1 more clusters (12 of %2 listed)").arg(counts.size() - 12).arg(counts.size()),
+                                 QColor(255, 255, 255));
+    } else if (!scoreMode && d.hasLabels()) {
+        std::map<double, long> counts;
+        for (Eigen::Index i = 0; i < n; ++i)
+            ++counts[d.labels(i)];
+        const bool binary = std::all_of(counts.begin(), counts.end(),
+                                        [](const auto& kv) { return kv.first == 0.0 || kv.first == 1.0; });
+        for (const auto& [lab, cnt] : counts) {
+            if (entries.size() >= 12)
+                break;
+            QString text;
+            if (binary)
+                text = lab == 1.0 ? tr("outlier (%1)").arg(cnt) : tr("inlier (%1)").arg(cnt);
+            else {
+                const auto k = static_cast<std::size_t>(lab);
+                const QString name = (lab >= 0 && lab == std::floor(lab) && k < d.labelNames.size())
+                    ? QString::fromStdString(d.labelNames[k])
+                    : QString::number(lab);
+                text = QString::fromStdString(d.labelName) + " " + name + QStringLiteral(" (%1)").arg(cnt);
+            }
+            entries.emplace_back(text, PointColouring::colourFor(lab));
+        }
+    } else if (!scoreMode && n > 0) {
+        entries.emplace_back(tr("points (%1)").arg(n),
+                             PointColouring::colourFor(std::numeric_limits<double>::quiet_NaN()));
+    }
+    // The glyphs are drawn exactly when switched on and possible (UncertaintyLayer).
+    if (ctx.on(LayerSwitch::Uncertainty) && ctx.canShowUncertainty)
+        entries.emplace_back(tr("uncertainty, %1 sigma (%2)").arg(ctx.sigmaScale, 0, 'g', 3)
+                                 .arg(ctx.twoD ? tr("ellipses") : tr("ellipsoids")), QColor(130, 130, 130));
+    if (result) {
+        const Geometry& g = result->geometry;
+        // Quadrics and hyperplane frames: only what is drawn — chosen (Layers → Choose…), layer on,
+        // and crossing the grid (a GODS frame whose planes miss the box draws nothing); many of
+        // them in one compact line "n of N shown" in the same style as every other entry (ASCII:
+        // VTK's legend font has no arrow glyph).
+        const QColor summary(95, 95, 95); // readable grey: a note, not a drawn item
+        if (ctx.field && ctx.on(LayerSwitch::Quadrics) && !g.quadrics.empty()) {
+            std::vector<bool> chosen(g.quadrics.size());
+            for (std::size_t k = 0; k < chosen.size(); ++k)
+                chosen[k] = ctx.quadricShown(k);
+            const LegendGroup q = legendGroup(chosen, zeroSetsOnGrid(ctx.field->quadricValues), kListedQuadrics);
+            // Named quadrics (mcd's ellipsoids) by name; an ellipsoid in a projected view of p > 3 is
+            // its shadow on the shown axes (ScoreField), which the entry says.
+            const bool projected = ctx.projection && !ctx.projection->identity;
+            for (std::size_t k : q.listed) {
+                const Quadric& qk = g.quadrics[k];
+                QString text = qk.name.empty() ? tr("quadric %1 (zero set)").arg(k + 1) : QString::fromStdString(qk.name);
+                if (qk.ellipsoid && projected)
+                    text += tr(", projected: marginal of the shown axes");
+                entries.emplace_back(text, PointColouring::componentColour(int(k)));
+            }
+            if (q.compact || q.shown < q.total)
+                entries.emplace_back(tr("quadrics: %1 of %2 shown (choose: Layers menu)").arg(q.shown).arg(q.total), summary);
+        }
+        if (ctx.field && ctx.on(LayerSwitch::Hyperplanes) && !g.frames.empty()) {
+            std::vector<bool> chosen(g.frames.size());
+            for (std::size_t f = 0; f < chosen.size(); ++f)
+                chosen[f] = ctx.frameShown(f);
+            const LegendGroup fr = legendGroup(chosen, framesOnGrid(*ctx.field, g.frames.size()), kListedFrames);
+            for (std::size_t f : fr.listed)
+                entries.emplace_back(QString::fromStdString(g.frames[f].name.empty() ? "frame " + std::to_string(f + 1)
+                                                                                     : g.frames[f].name),
+                                     PointColouring::componentColour(static_cast<int>(f)));
+            if (fr.compact)
+                entries.emplace_back(tr("hyperplane frames: %1 of %2 shown (choose: Layers menu)").arg(fr.shown).arg(fr.total),
+                                     summary);
+        }
+        if (!g.flats.empty() && by != ColourBy::Cluster)
+            entries.emplace_back(tr("flat%1 over the data extent").arg(g.flats.size() > 1 ? "s" : ""),
+                                 PointColouring::componentColour(g.flats.front().cluster < 0 ? 0 : g.flats.front().cluster));
+        if (ctx.doc->topK() > 0)
+            entries.emplace_back(tr("top %1 by score (ring)").arg(ctx.doc->topK()), QColor(140, 0, 0));
+        entries.emplace_back(ctx.twoD ? tr("threshold contour") : tr("threshold iso-surface"), QColor(20, 20, 20));
+    }
+    m_legend->SetNumberOfEntries(static_cast<int>(entries.size()));
+    for (std::size_t e = 0; e < entries.size(); ++e) {
+        double rgb[3] = {entries[e].second.redF(), entries[e].second.greenF(), entries[e].second.blueF()};
+        m_legend->SetEntry(static_cast<int>(e), disk->GetOutput(), entries[e].first.toUtf8().constData(), rgb);
+    }
+    // Sized in pixels at each render (layoutLegend): one text size in every view and panel.
+    m_legendLines = static_cast<int>(entries.size());
+    m_legendTexts.clear();
+    for (const auto& e : entries)
+        m_legendTexts.push_back(e.first.toStdString());
+    m_legendWidest = 0.0;
+    vtkNew<vtkTextProperty> tp;
+    styleText(tp, kLegendSize);
+    for (const auto& e : entries)
+        m_legendWidest = std::max(m_legendWidest, textSize(tp, e.first.toStdString())[0]);
+    m_legend->SetVisibility(!entries.empty());
+}
+
+} // namespace olens

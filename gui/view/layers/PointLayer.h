@@ -1,0 +1,64 @@
+#pragma once
+// The points as round sprites (shaders/points.*.glsl) coloured and sized per point, the top-k
+// rings and the selection highlight. The sprites are the view's pick target. A dense cloud is drawn
+// translucent (display/PointSizing autoPointOpacity): VTK's translucent pass (depth writes off)
+// draws the unflagged sprites, and a second actor on the same data draws the flagged ones opaque
+// in the opaque pass, in front (their depth written first), so outliers never fade.
+#include "view/layers/ViewLayer.h"
+
+#include "render/SpriteShader.h"
+
+#include <vtkNew.h>
+
+class vtkActor;
+class vtkFloatArray;
+class vtkPolyData;
+
+namespace olens {
+
+class PointLayer : public ViewLayer {
+public:
+    /// sizeScale: the view's factor on every sprite size (shared with the selection halos).
+    explicit PointLayer(std::shared_ptr<float> sizeScale);
+    ~PointLayer() override;
+    void attach(vtkRenderer* scene, vtkRenderer* overlay) override;
+    void update(const ViewContext& ctx, unsigned changes) override;
+
+    vtkActor* points() const { return m_points; }
+    void setPointSize(float pixels);
+    /// Level of detail: draw every k-th point (1 = all) until set back.
+    void setLodStride(int k) { m_uniforms->lodStride = k; }
+    int lodStride() const { return m_uniforms->lodStride; }
+    /// Opacity of the unflagged sprites (1: one opaque pass, as for every small cloud).
+    void setOpacity(double alpha);
+    double opacity() const { return m_opacity; }
+    /// The opaque actor of the flagged sprites (visible while the cloud is translucent and some
+    /// points are flagged).
+    vtkActor* frontPoints() const { return m_front; }
+
+private:
+    void updateTopK(const ViewContext& ctx);
+    void updateSelection(const ViewContext& ctx);
+    void updatePasses();
+    /// The colouring's sprite sizes, negated for the points to draw in front (3-D outliers).
+    vtkFloatArray* frontSizes(const ViewContext& ctx);
+    /// m_frontPoly: the flagged points alone (positions P, colours and sizes of m_poly).
+    void updateFront(const Eigen::MatrixX3d& P);
+
+    vtkNew<vtkPolyData> m_poly;
+    vtkNew<vtkActor> m_points;
+    vtkNew<vtkPolyData> m_selPoly;
+    vtkNew<vtkActor> m_selection;
+    vtkNew<vtkPolyData> m_topPoly;
+    vtkNew<vtkActor> m_top;
+    vtkNew<SpriteUniforms> m_uniforms;
+    vtkNew<vtkFloatArray> m_sizes; // frontSizes' copy
+    vtkNew<vtkActor> m_front;      // the flagged sprites of a translucent cloud
+    vtkNew<vtkPolyData> m_frontPoly; // … as their own small cloud (m_front's input)
+    vtkNew<SpriteUniforms> m_frontUniforms;
+    double m_opacity = 1.0;
+    bool m_flagged = false;        // some sizes are negative (flagged points)
+    bool m_front3D = false;        // 3-D: the flagged points drawn in front even when opaque
+};
+
+} // namespace olens

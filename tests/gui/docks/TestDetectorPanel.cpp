@@ -1,0 +1,126 @@
+// The Detector dock's plot appears only with a trace to draw, and its axes say what they show: no
+// plot for detectors without a loss (knn), the convergence trace of an iterative method against
+// "iteration", the live loss of the quadrics against "epoch".
+#include "document/DataDocument.h"
+#include "docks/DetectorPanel.h"
+#include "GuiTestSupport.h"
+#include "plots/PlotWidget.h"
+#include "jobs/TrainingController.h"
+#include "data/Generators.h"
+
+#include <QApplication>
+#include <QLabel>
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace olens;
+
+namespace {
+
+/// Trains `id` on generated data (two moons unless named) in a shown panel; returns once finished.
+struct Panel {
+    DataDocument doc;
+    TrainingController controller{&doc};
+    DetectorPanel panel{&doc, &controller};
+
+    bool train(const QString& id, const char* data = "moons")
+    {
+        panel.resize(360, 640);
+        panel.show();
+        if (!QTest::qWaitForWindowExposed(&panel))
+            return false;
+        doc.setDataset(generate(data, 200, 1), "generated.csv");
+        if (!panel.setCurrentDetector(id))
+            return false;
+        QSignalSpy finished(&controller, &TrainingController::finished);
+        panel.train();
+        return finished.wait(60000) && doc.result();
+    }
+};
+
+} // namespace
+
+class TestDetectorPanel : public QObject {
+    Q_OBJECT
+
+private slots:
+    void timeLeftIsInTheBarAndAReportDoesNotRelayTheDockOut()
+    {
+        // Progress reports arrive ten times a second with a new time left. Each must repaint the
+        // bar only: the old panel wrote the time into its word-wrapped status label, which posted
+        // a layout request (a relayout and a second repaint of the window) at every report.
+        Panel p;
+        p.panel.resize(360, 640);
+        p.panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p.panel));
+        auto* bar = p.panel.findChild<QProgressBar*>();
+        QVERIFY(bar);
+        emit p.controller.progress(0.10, QStringLiteral("knn: neighbour queries"), 12.0);
+        QCoreApplication::processEvents();
+        QVERIFY2(bar->text().contains(QStringLiteral("12 s left")), qPrintable(bar->text()));
+        struct LayoutCounter : QObject {
+            int n = 0;
+            bool eventFilter(QObject*, QEvent* e) override
+            {
+                n += e->type() == QEvent::LayoutRequest;
+                return false;
+            }
+        } counter;
+        for (QWidget* w = bar; w; w = w->parentWidget())
+            w->installEventFilter(&counter);
+        for (QLabel* l : p.panel.findChildren<QLabel*>())
+            l->installEventFilter(&counter);
+        for (int k = 1; k <= 5; ++k) {
+            QTest::qWait(DetectorPanel::kBarIntervalMs + 20);
+            emit p.controller.progress(0.10 + 0.1 * k, QStringLiteral("knn: neighbour queries"), 12.0 - 2.1 * k);
+            QCoreApplication::processEvents();
+        }
+        QVERIFY2(bar->text().contains(QStringLiteral("1.5 s left")), qPrintable(bar->text()));
+        QCOMPARE(bar->value(), 600);
+        QCOMPARE(counter.n, 0);
+        // Reports closer together than kBarIntervalMs leave the bar as it is (a repaint each would
+        // be a composition of the window each); the next one after the interval is shown.
+        emit p.controller.progress(0.62, QStringLiteral("knn: neighbour queries"), 1.4);
+        emit p.controller.progress(0.64, QStringLiteral("knn: neighbour queries"), 1.3);
+        QCOMPARE(bar->value(), 600);
+        QTest::qWait(DetectorPanel::kBarIntervalMs + 20);
+        emit p.controller.progress(0.66, QStringLiteral("knn: neighbour queries"), 1.2);
+        QCOMPARE(bar->value(), 660);
+        // A new phase is news: the label says it.
+        bool shown = false;
+        emit p.controller.progress(0.7, QStringLiteral("ranking"), -1.0);
+        for (QLabel* l : p.panel.findChildren<QLabel*>())
+            shown = shown || l->text() == QStringLiteral("ranking");
+        QVERIFY(shown);
+        QCOMPARE(bar->text(), QStringLiteral("70%"));
+    }
+
+    void noPlotWithoutATrace()
+    {
+        Panel p;
+        QVERIFY(!p.panel.lossPlot()->isVisibleTo(&p.panel)); // nothing trained yet
+        QVERIFY(p.train("knn"));
+        QVERIFY(!p.panel.lossPlot()->isVisibleTo(&p.panel));
+    }
+
+    void iterativeMethodsShowTheirConvergenceAgainstIterations()
+    {
+        Panel p;
+        QVERIFY(p.train("gods", "seam")); // K = 3 hyperplanes need 3 features
+        QVERIFY(p.panel.lossPlot()->isVisibleTo(&p.panel));
+        QCOMPARE(p.panel.lossPlot()->shownAxisTitles().first, QStringLiteral("iteration"));
+    }
+
+    void quadricsLossIsPlottedAgainstEpochs()
+    {
+        Panel p;
+        QVERIFY(p.panel.form());
+        QVERIFY(p.train("quadrics"));
+        QVERIFY(p.panel.lossPlot()->isVisibleTo(&p.panel));
+        QCOMPARE(p.controller.lossAxis(), QStringLiteral("epoch"));
+    }
+};
+
+OLENS_GUI_TEST_MAIN(TestDetectorPanel)
+#include "TestDetectorPanel.moc"
