@@ -11,6 +11,7 @@
 // without a copy (pybind11/eigen.h hands the moved object to a capsule). Long calls release the
 // GIL: a fitted detector's const methods are thread-safe (Detector.h), so Dask's threaded
 // scheduler can score blocks in parallel.
+#include "base/AtomicWriter.h"
 #include "base/Errors.h"
 #include "data/Dataset.h"
 #include "data/Generators.h"
@@ -238,6 +239,22 @@ PYBIND11_MODULE(_core, m)
     m.def("detectors", &detectorInfos, "The registry: one dict per detector (id, title, summary, reference, "
                                        "normalization, params with name/type/default/min/max/choices/help/reference).");
     m.def("generators", &generatorInfos, "The toy-data generators with their parameter schemas.");
+    // The CLI's and the GUI's guarded I/O (base/AtomicWriter) for save_model / load_model.
+    m.def(
+        "write_text_atomically",
+        [](const std::string& path, const std::string& text) {
+            py::gil_scoped_release release;
+            writeFileAtomically(path, [&](std::ostream& out) { out << text; });
+        },
+        py::arg("path"), py::arg("text"),
+        "Writes text to path through a temporary file and a rename; refuses symlinks, devices, FIFOs, "
+        "directories and read-only targets (DataError).");
+    m.def(
+        "read_text_file",
+        [](const std::string& path, std::uint64_t maxBytes) { return readRegularFile(path, maxBytes, "model"); },
+        py::arg("path"), py::arg("max_bytes") = std::uint64_t(256) << 20,
+        "A regular file's text, at most max_bytes; a FIFO, device or directory is refused without blocking "
+        "(DataError).");
 
     py::class_<FittedModel>(m, "FittedModel", "A fitted detector and its fitted input normaliser.")
         .def_static(

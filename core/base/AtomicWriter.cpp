@@ -63,6 +63,11 @@ void checkOutputPath(const std::string& path, const std::vector<std::string>& in
         if (!S_ISREG(st.st_mode))
             throw DataError(what + " " + quoted(path) + " is " + kindOf(st.st_mode)
                             + "; refusing to replace it (choose a regular file path, or '-' for standard output)");
+        // A file its owner made read-only is meant to stay (the rename would replace it even so,
+        // and for root even writing would succeed): refuse instead of replacing it silently.
+        if ((st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0)
+            throw DataError(what + " " + quoted(path) + " is read-only; refusing to replace it (make it writable, "
+                            "e.g. chmod u+w, or choose another path)");
         for (const std::string& in : inputs) {
             struct stat si {};
             if (!in.empty() && in != "-" && ::stat(in.c_str(), &si) == 0 && si.st_dev == st.st_dev
@@ -168,6 +173,42 @@ void writeFileAtomically(const std::string& path, const std::function<void(std::
     AtomicWriter w;
     w.add(path, write, inputs);
     w.commit();
+}
+
+std::string readRegularFile(const std::string& path, std::uint64_t maxBytes, const std::string& what)
+{
+    // Opened without blocking and checked on the descriptor: a FIFO would block in open(), a
+    // device (/dev/zero) never ends, and a check by name could be raced by a rename.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        throw DataError("cannot open " + what + " " + quoted(path) + ": " + std::strerror(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0)
+        throw DataError("cannot read " + what + " " + quoted(path) + ": " + std::strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        throw DataError(what + " " + quoted(path) + " is " + kindOf(st.st_mode) + ", not a regular file");
+    if (static_cast<std::uint64_t>(st.st_size) > maxBytes)
+        throw DataError(what + " " + quoted(path) + " has " + std::to_string(st.st_size) + " bytes, more than the "
+                        + std::to_string(maxBytes) + " allowed");
+    std::string text;
+    text.resize(static_cast<std::size_t>(st.st_size));
+    std::size_t got = 0;
+    while (got < text.size()) {
+        const ssize_t r = ::read(fd, text.data() + got, text.size() - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            throw DataError("cannot read " + what + " " + quoted(path) + ": " + std::strerror(errno));
+        if (r == 0)
+            break; // shrank while read: what is there
+        got += static_cast<std::size_t>(r);
+    }
+    text.resize(got);
+    return text;
 }
 
 } // namespace olens

@@ -4,6 +4,7 @@
 // planted symlink), fsync'ed, and renamed over the target only when every file of the batch was
 // written. Existing outputs that are not regular files (symlinks, devices, FIFOs, directories) are
 // refused, and so is an output that is one of the inputs (same device and inode).
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
 #include <string>
@@ -45,5 +46,10 @@ private:
 /// One file through an AtomicWriter.
 void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write,
                          const std::vector<std::string>& inputs = {});
+
+/// The bounded, regular-file-only reader that goes with it (models, row lists, sessions): a FIFO,
+/// a device or a directory is refused without blocking, a file above maxBytes is refused before it
+/// is read. `what` names the input in messages. Throws DataError.
+std::string readRegularFile(const std::string& path, std::uint64_t maxBytes, const std::string& what = "input");
 
 } // namespace olens

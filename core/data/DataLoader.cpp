@@ -418,7 +418,10 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName, const
     }
     int labelCol = -1;
     if (!options.labelColumn.empty()) {
-        const int j = findColumn(options.labelColumn, colNames, hasHeader);
+        int j = findColumn(options.labelColumn, colNames, hasHeader);
+        if (j < 0 && options.labelColumn == "label" && hasHeader) // the default: "class" too, as for PLY
+            for (int k = 0; k < nCols && j < 0; ++k)
+                if (isDefaultLabelName(colNames[static_cast<std::size_t>(k)])) j = k;
         if (j >= 0 && role[j] != Role::Excluded) {
             labelCol = j;
             role[j] = Role::Label;
@@ -817,5 +820,6 @@ void writeScores(std::ostream& out, const Eigen::VectorXd& scores, const Eigen::
         out << '\n';
     }
 }
+
 
 } // namespace olens

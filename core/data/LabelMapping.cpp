@@ -46,6 +46,11 @@ std::string valueList(const Range& values, ToText toText)
 
 } // namespace
 
+bool isDefaultLabelName(const std::string& name)
+{
+    return name == "label" || name == "class";
+}
+
 bool isOutlierWord(std::string_view text)
 {
     static const std::set<std::string> words = {"outlier", "outliers", "anomaly", "anomalous", "abnormal",

@@ -22,4 +22,9 @@ void mapLabels(Dataset& data, bool numeric, const std::vector<double>& values,
 bool isOutlierWord(std::string_view text);
 bool isInlierWord(std::string_view text);
 
+/// The names the default label column ("label", LoadOptions::labelColumn) answers to in every
+/// reader, text tables and PLY alike: "label", else "class". Before, a CSV column "class" was
+/// silently a feature while the PLY reader took it as the label.
+bool isDefaultLabelName(const std::string& name);
+
 } // namespace olens

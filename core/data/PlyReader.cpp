@@ -273,7 +273,7 @@ Dataset Reader::read()
     const std::string& labelSpec = m_options.labelColumn;
     auto isLabel = [&](const std::string& name) {
         if (!labelSpec.empty() && name == labelSpec) return true;
-        return labelSpec == "label" && (name == "label" || name == "class");
+        return labelSpec == "label" && isDefaultLabelName(name);
     };
     auto excluded = [&](const std::string& name) {
         return std::find(m_options.excludeColumns.begin(), m_options.excludeColumns.end(), name)

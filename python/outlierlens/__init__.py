@@ -19,6 +19,8 @@ from . import metrics
 from ._estimators import (HAVE_SKLEARN, NotFittedError, OutlierLensEstimator, class_name,
                           estimator_from_model, make_estimator_class, python_name)
 
+import os
+
 import numpy as _np
 
 __all__ = ["detectors", "make", "load_model", "generate", "generators", "verify", "metrics", "view",
@@ -59,8 +61,9 @@ def load_model(path):
     session file (``*.olens.json``, its fitted model). Parsed by the core's own readers
     (Registry::load, Normalizer::fromJson, parseSession); it scores rows exactly as the process
     that saved it."""
-    with open(path, encoding="utf-8") as f:
-        return model_from_json(f.read())
+    # The core's bounded reader: a regular file of at most 256 MiB (a FIFO or /dev/zero is refused
+    # at once instead of blocking or growing without end).
+    return model_from_json(_core.read_text_file(os.fspath(path)))
 
 
 def model_from_json(text):

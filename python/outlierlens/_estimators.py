@@ -16,7 +16,6 @@ Sign conventions (the one thing to remember):
 import inspect
 import keyword
 import os
-import tempfile
 
 import numpy as np
 
@@ -237,19 +236,11 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
         return self._model.to_json()
 
     def save_model(self, path):
-        """Writes :meth:`to_json` to ``path`` atomically (temporary file, then rename), as the CLI does.
-        The file loads with :func:`outlierlens.load_model` and, inside a session, in the GUI."""
-        text = self.to_json()
-        directory = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(prefix=".olens-model-", dir=directory)
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(text)
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.remove(tmp)
-            raise
+        """Writes :meth:`to_json` to ``path`` through the core's guarded writer, as the CLI does: a
+        temporary file beside it, then a rename; a symlink, device, FIFO, directory or read-only file
+        at ``path`` is refused (``DataError``, a ``ValueError``) and left as it is. The file loads
+        with :func:`outlierlens.load_model` and, inside a session, in the GUI."""
+        _core.write_text_atomically(os.fspath(path), self.to_json())
         return path
 
     # Pickling (check_estimator, Dask's distributed scheduler): the core model travels as its JSON.

@@ -1,5 +1,6 @@
 """The Python API: generated classes, scikit-learn conventions, signs, errors, metrics."""
 import inspect
+import os
 import pickle
 
 import numpy as np
@@ -107,3 +108,61 @@ def test_works_without_sklearn():
             "try:\n    ol.Pca().predict(X)\nexcept ol.NotFittedError:\n    print('ok')\n")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.stdout.strip() == "ok", r.stderr
+
+
+# --- guarded model files (issue #34 item 2): the CLI's writer and a bounded reader ---------------
+
+def _fitted():
+    X, _ = ol.generate("moons", n=60, seed=3)
+    return ol.Knn(k=3).fit(X)
+
+
+def test_save_model_refuses_special_and_read_only_targets(tmp_path):
+    est = _fitted()
+    # Before: /dev/full (and a symlink, a FIFO) was replaced by a regular file through os.replace.
+    for target in ("/dev/full", "/dev/null"):
+        with pytest.raises(ValueError, match="refusing to replace"):
+            est.save_model(target)
+        assert not os.path.isfile(target)  # still the device
+    real = tmp_path / "real.json"
+    real.write_text("keep")
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    with pytest.raises(ValueError, match="symbolic link"):
+        est.save_model(link)
+    assert link.is_symlink() and real.read_text() == "keep"
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="refusing to replace"):
+        est.save_model(fifo)
+    locked = tmp_path / "locked.json"
+    locked.write_text("keep")
+    locked.chmod(0o444)
+    with pytest.raises(ValueError, match="read-only"):
+        est.save_model(locked)
+    assert locked.read_text() == "keep"
+    # An ordinary path still works and loads back; no temporary file is left behind.
+    ok = tmp_path / "model.json"
+    est.save_model(ok)
+    X, _ = ol.generate("moons", n=60, seed=3)
+    np.testing.assert_array_equal(ol.load_model(ok).score_samples(X), est.score_samples(X))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo.json", "link.json", "locked.json", "model.json",
+                                                          "real.json"]
+
+
+def test_load_model_reads_regular_files_only_and_bounded(tmp_path):
+    # Before: load_model('/dev/zero') grew to 22.5 GB; a FIFO blocked forever.
+    for special in ("/dev/zero", "/dev/null"):
+        with pytest.raises(ValueError, match="not a regular file"):
+            ol.load_model(special)
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match="not a regular file"):
+        ol.load_model(fifo)  # returns at once (opened without blocking)
+    with pytest.raises(ValueError, match="regular file"):
+        ol.load_model(tmp_path)  # a directory
+    big = tmp_path / "big.json"
+    with open(big, "wb") as f:
+        f.truncate((256 << 20) + 1)  # sparse: no disk used
+    with pytest.raises(ValueError, match="more than"):
+        ol.load_model(big)

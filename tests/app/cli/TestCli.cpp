@@ -533,6 +533,23 @@ private slots:
         QVERIFY2(r.err.find("label column 'label' not found") != std::string::npos, r.err.c_str());
     }
 
+    void readOnlyOutputIsRefusedNotReplaced()
+    {
+        // Before: a mode-444 output was replaced silently by the rename.
+        QCOMPARE(cli({"generate", "moons", "--n", "50", "--seed", "2", "--output", path("ro-in.csv")}).code, 0);
+        const std::string out = path("ro-out.csv");
+        std::ofstream(out) << "keep\n";
+        QVERIFY(QFile::setPermissions(QString::fromStdString(out), QFileDevice::ReadOwner | QFileDevice::ReadGroup
+                                                                         | QFileDevice::ReadOther));
+        const Run r = cli({"score", "--input", path("ro-in.csv"), "--detector", "knn", "--output", out});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.find("read-only") != std::string::npos, r.err.c_str());
+        std::ifstream in(out);
+        std::string line;
+        std::getline(in, line);
+        QCOMPARE(QString::fromStdString(line), QStringLiteral("keep"));
+    }
+
     void evaluateRefusesLabelsOfOneClass()
     {
         // Before: exit 0 with "auroc": null and "auprc": 1.0 for each of these label columns.

@@ -4,6 +4,7 @@
 #include "base/Errors.h"
 
 #include <QtTest>
+#include <QTemporaryDir>
 
 #include <cerrno>
 #include <cmath>
@@ -71,6 +72,7 @@ private slots:
     void numberForms();
     void labelByName();
     void labelByNumber();
+    void classColumnIsTheLabelAsInPly();
     void textLabels();
     void sigmaColumns();
     void excludedColumns();
@@ -246,6 +248,33 @@ void TestDataLoader::numberForms()
     QCOMPARE(errorOf("a,b\n1,0x10\n"), QStringLiteral("data.csv:2:2: non-numeric value '0x10' in column 'b'"));
     QCOMPARE(errorOf("a,b\n1,1.2.3\n"), QStringLiteral("data.csv:2:2: non-numeric value '1.2.3' in column 'b'"));
     QCOMPARE(errorOf("a,b\n1,1 2\n"), QStringLiteral("data.csv:2:2: non-numeric value '1 2' in column 'b'"));
+}
+
+void TestDataLoader::classColumnIsTheLabelAsInPly()
+{
+    // Before, "class" was a feature in a CSV while the PLY reader took it as the label.
+    const Dataset d = parse("x,y,class\n1,2,0\n3,4,1\n");
+    QCOMPARE(toQt(d.featureNames), QStringList({"x", "y"}));
+    QCOMPARE(d.labelName, std::string("class"));
+    QCOMPARE(d.labels(1), 1.0);
+    QTemporaryDir dir;
+    const std::string plyPath = dir.filePath("cloud.ply").toStdString();
+    std::ofstream(plyPath) << "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\n"
+                              "property float z\nproperty uchar class\nend_header\n1 2 3 0\n4 5 6 1\n";
+    const Dataset ply = loadDataset(plyPath);
+    QCOMPARE(ply.labelName, d.labelName); // the same column is the label in both readers
+    // "label" wins over "class"; a named label column leaves "class" a feature; excluded stays out.
+    const Dataset both = parse("class,x,label\n5,1,0\n6,2,1\n");
+    QCOMPARE(both.labelName, std::string("label"));
+    QCOMPARE(toQt(both.featureNames), QStringList({"class", "x"}));
+    LoadOptions named;
+    named.labelColumn = "x";
+    QCOMPARE(toQt(parse("x,y,class\n1,2,0\n3,4,1\n", named).featureNames), QStringList({"y", "class"}));
+    LoadOptions excluded;
+    excluded.excludeColumns = {"class"};
+    const Dataset e = parse("x,y,class\n1,2,0\n3,4,1\n", excluded);
+    QVERIFY(!e.hasLabels());
+    QCOMPARE(toQt(e.featureNames), QStringList({"x", "y"}));
 }
 
 void TestDataLoader::labelByName()
