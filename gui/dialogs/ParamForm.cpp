@@ -144,13 +144,6 @@ void ParamForm::setValues(const ParamAssignments& values)
     }
 }
 
-void ParamForm::checkNames(const ParamAssignments& values) const
-{
-    const ParamSet check(m_schema);
-    for (const auto& assignment : values)
-        check.spec(assignment.first); // throws "unknown parameter 'x' (known: …)"
-}
-
 void ParamForm::resetToDefaults()
 {
     ParamAssignments defaults;

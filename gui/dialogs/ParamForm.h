@@ -19,9 +19,6 @@ public:
     void setSchema(const std::vector<ParamSpec>& schema);
     /// Sets values (e.g. from a session); unknown names are ignored, bad values throw ParamError.
     void setValues(const ParamAssignments& values);
-    /// Throws ParamError naming the first name the schema does not know, with the known names (the
-    /// command line's --param must not be ignored silently, as the CLI does not ignore it).
-    void checkNames(const ParamAssignments& values) const;
     /// Current values as name=value text, validated by the schema (throws ParamError).
     ParamAssignments values() const;
     /// Editor widget of a parameter (for tests), or null.
