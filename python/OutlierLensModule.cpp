@@ -17,6 +17,7 @@
 #include "data/Generators.h"
 #include "data/Normalizer.h"
 #include "detectors/Detector.h"
+#include "metrics/Agreement.h"
 #include "metrics/Metrics.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
@@ -119,6 +120,8 @@ public:
         std::shared_ptr<FitResult> r = fitPipeline(detector, normalizer, X, options, progress);
         FittedModel m(r->detector, r->normalizer);
         m.m_fitSeconds = r->fitSeconds;
+        for (const auto& w : r->warnings)
+            m.m_warnings.push_back({w.code, w.message});
         return m;
     }
 
@@ -174,6 +177,8 @@ public:
     const Detector& detector() const { return *m_detector; }
     const Normalizer& normalizer() const { return m_normalizer; }
     double fitSeconds() const { return m_fitSeconds; }
+    /// The fit's label-free warnings (FitDiagnostics) as (code, message); empty for a loaded model.
+    const std::vector<std::pair<std::string, std::string>>& warnings() const { return m_warnings; }
 
 private:
     void checkColumns(const Eigen::MatrixXd& X) const
@@ -186,6 +191,7 @@ private:
     std::shared_ptr<const Detector> m_detector;
     Normalizer m_normalizer;
     double m_fitSeconds = 0.0;
+    std::vector<std::pair<std::string, std::string>> m_warnings;
 };
 
 /// JSON → Python via the json module (params and figures are small).
@@ -302,6 +308,8 @@ PYBIND11_MODULE(_core, m)
         .def_property_readonly("kept_columns", [](const FittedModel& f) { return f.normalizer().keptColumns(); })
         .def_property_readonly("normalizer_warnings", [](const FittedModel& f) { return f.normalizer().warnings(); })
         .def_property_readonly("fit_seconds", &FittedModel::fitSeconds)
+        .def_property_readonly("warnings", &FittedModel::warnings,
+                               "Label-free warnings of the fit: (code, message) pairs (inverted, duplicates, singular).")
         .def_property_readonly("figures", [](const FittedModel& f) { return f.detector().figures(); })
         .def_property_readonly("traces",
                                [](const FittedModel& f) {
@@ -368,6 +376,14 @@ PYBIND11_MODULE(_core, m)
         py::arg("id"), py::arg("n"), py::arg("seed"), py::arg("params"));
 
     // Metrics (Metrics.h): labels 1 = outlier = positive, scores higher = more outlying.
+    m.def(
+        "agreement",
+        [](const std::vector<Eigen::VectorXd>& scores, const std::vector<Eigen::VectorXi>& flags, Eigen::Index k) {
+            const AgreementTable t = agreement(scores, flags, k);
+            return py::make_tuple(t.spearman, t.topOverlap, t.flaggedBy);
+        },
+        py::arg("scores"), py::arg("flags"), py::arg("k"),
+        "(spearman, top_overlap, flagged_by) of several detectors' scores and 0/1 decisions on the same rows.");
     m.def("auroc", &auroc, py::arg("scores"), py::arg("labels"));
     m.def("average_precision", &averagePrecision, py::arg("scores"), py::arg("labels"));
     m.def("roc_curve", [](const Eigen::VectorXd& s, const Eigen::VectorXi& y) {

@@ -56,6 +56,11 @@ usage:
                         [--normalize none|zscore|l2|minmax] [--label-column label]
                         [--outlier-label VALUE] --json
       prints one JSON object: detector, params, n, p, auroc, auprc, fit_seconds, score_seconds, ...
+  outlierlens-cli agree --input F.csv [--detectors knn,lof,iforest,mcd] [--normalize zscore] [--top K]
+                        [--json]
+      how much several detectors agree without labels: Spearman rank correlations of their scores,
+      the share of their top K (default 10 % of the rows) in common, and per row how many of them
+      flag it ("flagged_by" in --json); the fit warnings of each; AUROC too when labels are present
   outlierlens-cli verify --train T.csv --test U.csv [--class-column label] [--sigma-prefix sigma_]
                         --method uajb|jb [--dim K] [--pairs N] [--seed S]
                         [--reduction auto|none|pca|uappca] [--projection auto|probabilistic|linear]
@@ -138,10 +143,16 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
                                                   "max-input-mb"},
                                                  {"json", "impute-missing"}),
                                   out, err);
+        if (cmd == "agree")
+            return cli::cmdAgree(cli::parseArgs(args,
+                                                {"input", "detectors", "normalize", "top", "label-column",
+                                                 "outlier-label", "max-input-mb"},
+                                                {"json"}),
+                                 out, err);
         if (cmd == "perturb")
             return cli::cmdPerturb(
                 cli::parseArgs(args, {"input", "t", "seed", "label-column", "output", "max-input-mb"}, {}), out, err);
-        throw ParamError("unknown command '" + cmd + "' (commands: list, generate, score, evaluate, verify, perturb; see --help)");
+        throw ParamError("unknown command '" + cmd + "' (commands: list, generate, score, evaluate, agree, verify, perturb; see --help)");
     } catch (const std::bad_alloc&) {
         err << "outlierlens-cli: error: out of memory; use fewer rows or features, or smaller parameters "
                "(e.g. k, m, degree)\n";

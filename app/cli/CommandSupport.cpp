@@ -214,10 +214,13 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     }
     if (r.result->calibration)
         err << "outlierlens-cli: " << r.result->calibration->summary << "\n";
+    for (const auto& w : r.result->warnings) // label-free checks of the fit (FitDiagnostics)
+        err << "outlierlens-cli: warning: " << id << ": " << w.message << "\n";
     if (separateFit) {
         auto scored = resultForRows(r.result->detector, r.result->normalizer, r.input.X, false);
         scored->fitSeconds = r.result->fitSeconds;
         scored->calibration = r.result->calibration;
+        scored->warnings = r.result->warnings;
         r.result = scored;
     }
     return r;

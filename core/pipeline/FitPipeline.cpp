@@ -1,5 +1,7 @@
 #include "pipeline/FitPipeline.h"
 
+#include "pipeline/FitDiagnostics.h"
+
 #include "base/Stats.h"
 
 #include "base/Errors.h"
@@ -146,6 +148,7 @@ std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Norma
             r->explanations = detector->explain(Xn);
     }
     requireFiniteScores(r->scores, detector->id(), training);
+    r->warnings = diagnoseFit(*detector, Xn, detector->trainingScores());
     r->geometry = detector->geometry();
     r->detectorId = detector->id();
     r->normalizer = std::move(normalizer);
@@ -169,6 +172,8 @@ std::shared_ptr<FitResult> resultForRows(std::shared_ptr<const Detector> detecto
     } else if (detector->trainedOn(Xn)) {
         r->scores = detector->trainingScores();
         r->outlier = decisions(r->scores, r->threshold);
+        if (explanations) // a restored session: the same warnings as when it was fitted
+            r->warnings = diagnoseFit(*detector, Xn, r->scores);
     } else {
         const auto t0 = std::chrono::steady_clock::now();
         r->scores = detector->score(Xn);

@@ -10,6 +10,7 @@
 #include "detectors/Capabilities.h"
 #include "detectors/Detector.h"
 #include "detectors/Geometry.h"
+#include "pipeline/FitDiagnostics.h"
 
 #include <Eigen/Core>
 #include <functional>
@@ -34,6 +35,8 @@ struct FitResult {
     std::vector<std::string> explanations;    ///< per row, may be empty
     Geometry geometry;                        ///< in normalised coordinates
     std::optional<CalibrationReport> calibration;
+    /// Label-free warnings about the fit (FitDiagnostics: inverted ranking, duplicates, singular fit).
+    std::vector<FitWarning> warnings;
     /// The rows shown that the model was fitted on (sorted), when it was fitted on a part of them
     /// (FitOptions::trainingRows); empty = all rows shown (or unknown, for a model from elsewhere).
     std::vector<int> trainingRows;
@@ -79,7 +82,8 @@ std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Norma
 
 /// The result of a fitted model for the rows X (feature coordinates): the stored training scores
 /// when X is exactly the training data, the model's scores of X otherwise (data edited or another
-/// file). Used for sessions and for `score --fit-input`. With `trainingRows` (a model fitted on a
+/// file). Used for sessions and for `score --fit-input`. With `explanations` (the GUI's display),
+/// also the explanations and, when X are the training rows, the fit's warnings. With `trainingRows` (a model fitted on a
 /// part of X, e.g. from a session): the stored training scores for those rows when the model was
 /// fitted on exactly them, the model's scores for the others; otherwise as without.
 std::shared_ptr<FitResult> resultForRows(std::shared_ptr<const Detector> detector, Normalizer normalizer,

@@ -1,6 +1,7 @@
 #include "registry/Registry.h"
 
 #include "detectors/acdt/AcdtDetector.h"
+#include "detectors/consensus/ConsensusDetector.h"
 #include "base/Errors.h"
 #include "detectors/gods/GodsDetector.h"
 #include "detectors/kic/IcDetector.h"
@@ -25,7 +26,7 @@ namespace {
 // Adding a detector = one line here.
 std::vector<DetectorInfo> builtinDetectors()
 {
-    return {
+    std::vector<DetectorInfo> all = {
         KnnDetector::info(),
         KicDetector::info(),
         IcDetector::info(),
@@ -43,6 +44,15 @@ std::vector<DetectorInfo> builtinDetectors()
         McdDetector::info(),
         OcSvmDetector::info(),
     };
+    // The consensus combines any of the others, built and restored through this registry.
+    std::vector<std::pair<std::string, std::string>> candidates;
+    for (const auto& d : all)
+        candidates.emplace_back(d.id, d.title);
+    ConsensusDetector::MemberFactory factory{
+        [](const std::string& id) { return Registry::instance().create(id); },
+        [](const nlohmann::json& j) { return Registry::instance().load(j); }};
+    all.push_back(ConsensusDetector::info(candidates, std::move(factory)));
+    return all;
 }
 } // namespace
 

@@ -140,6 +140,17 @@ void ComparePanel::updateTitle()
             line = tr("AUROC %1 · AUPRC %2").arg(fmt3(auroc), fmt3(auprc));
         else
             note = tr("AUROC/AUPRC need a label column with inliers and outliers");
+        // Label-free warnings (FitDiagnostics): a badge in the title, the sentences in the tooltip.
+        if (!r->warnings.empty()) {
+            QStringList codes;
+            for (const auto& w : r->warnings) {
+                codes << QString::fromStdString(w.code);
+                note += (note.isEmpty() ? QString() : QStringLiteral("\n")) + QStringLiteral("⚠ ")
+                        + QString::fromStdString(w.message);
+            }
+            line += (line.isEmpty() ? QString() : QStringLiteral(" "))
+                    + QStringLiteral("<span style='color:#b35900'>⚠ %1</span>").arg(codes.join(QStringLiteral(", ")));
+        }
     }
     title->setText(line.isEmpty() ? head : head + QStringLiteral(" · ") + line);
     QTextDocument plain;

@@ -1,4 +1,7 @@
 #include "compare/CompareView.h"
+
+#include "detectors/consensus/ConsensusDetector.h"
+#include "registry/Registry.h"
 #include "dialogs/DetectorChooserDialog.h"
 
 #include "view/CloudView.h"
@@ -87,7 +90,8 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
       m_key(new CompareKey), m_caption(new QLabel), m_decisionBox(new QCheckBox(tr("Decision &only"))),
       m_export(new QPushButton(tr("Export PNG…"))), m_gridLayout(new QGridLayout(m_grid)), m_choose(new QPushButton(tr("&Detectors…"))),
       m_quantileBox(new QDoubleSpinBox), m_trainAll(new QPushButton(tr("Train &all"))),
-      m_cancelAll(new QPushButton(tr("Cancel"))), m_status(new QLabel), m_retrainTimer(new QTimer(this))
+      m_cancelAll(new QPushButton(tr("Cancel"))), m_combine(new QPushButton(tr("Com&bine"))), m_status(new QLabel),
+      m_retrainTimer(new QTimer(this))
 {
     setObjectName("CompareView");
 
@@ -103,6 +107,8 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     m_trainAll->setToolTip(tr("Train every panel concurrently in the background (Ctrl+Shift+T)"));
     m_cancelAll->setToolTip(tr("Stop every panel's training; finished panels keep their result"));
     m_cancelAll->setEnabled(false);
+    m_combine->setToolTip(tr("Add a consensus panel: the mean of these detectors' score percentiles (each with its "
+                             "default parameters), a ranking that no single detector's failure decides"));
     m_status->setObjectName("CompareStatus");
     m_status->setStyleSheet("color: #555;");
     // The status text must not widen the page (a horizontal scroll bar at 1280 × 720); when it
@@ -127,6 +133,7 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     strip->addSpacing(12);
     strip->addWidget(m_trainAll);
     strip->addWidget(m_cancelAll);
+    strip->addWidget(m_combine);
     strip->addSpacing(12);
     strip->addWidget(m_decisionBox);
     strip->addWidget(m_export);
@@ -161,6 +168,7 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     connect(m_choose, &QPushButton::clicked, this, &CompareView::chooseDetectors);
     connect(m_trainAll, &QPushButton::clicked, this, &CompareView::trainAll);
     connect(m_cancelAll, &QPushButton::clicked, this, &CompareView::cancelAll);
+    connect(m_combine, &QPushButton::clicked, this, &CompareView::combinePanels);
     connect(m_quantileBox, &QDoubleSpinBox::valueChanged, this, &CompareView::setQuantile);
     connect(m_decisionBox, &QCheckBox::toggled, this, &CompareView::setDecisionOnly);
     connect(m_export, &QPushButton::clicked, this, &CompareView::exportRequested);
@@ -539,6 +547,41 @@ void CompareView::editPanel(int i)
         if (!hadResult && !m_source->isEmpty())
             startPanel(p);
     }
+}
+
+bool CompareView::combinePanels()
+{
+    std::vector<std::string> members;
+    std::vector<Entry> next;
+    for (const auto& p : m_panels) {
+        if (p->entry.id == ConsensusDetector::kId)
+            continue; // replaced by the new one
+        next.push_back(p->entry);
+        if (std::find(members.begin(), members.end(), p->entry.id) == members.end())
+            members.push_back(p->entry.id);
+    }
+    if (members.size() < 2) {
+        setStatus(tr("Combine needs panels of at least two different detectors"));
+        return false;
+    }
+    if (static_cast<int>(next.size()) >= kMaxPanels) {
+        setStatus(tr("Combine adds a panel: remove one first (at most %1 panels)").arg(kMaxPanels));
+        return false;
+    }
+    std::vector<std::string> candidates;
+    for (const auto& d : Registry::instance().detectors())
+        candidates.push_back(d.id);
+    Entry consensus = defaultEntry(ConsensusDetector::kId);
+    consensus.params = ConsensusDetector::combining(members, candidates);
+    next.push_back(consensus);
+    QString error;
+    if (!setDetectors(next, &error)) {
+        setStatus(error);
+        return false;
+    }
+    if (!m_source->isEmpty())
+        startPanel(m_panels.back().get());
+    return true;
 }
 
 } // namespace olens

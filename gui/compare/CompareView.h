@@ -123,6 +123,9 @@ public slots:
     void chooseDetectors();
     /// Opens the parameter / normalisation dialog of one panel.
     void editPanel(int i);
+    /// Adds (or replaces) a consensus panel of the other panels' detectors (each with its default
+    /// parameters) and trains it. Returns false with the reason in the status when it cannot.
+    bool combinePanels();
 
 signals:
     /// No panel is training any more after a training was started (success, failure or cancel).
@@ -173,6 +176,7 @@ private:
     QDoubleSpinBox* m_quantileBox;
     QPushButton* m_trainAll;
     QPushButton* m_cancelAll;
+    QPushButton* m_combine;
     QLabel* m_status;
     QString m_statusText;
     QTimer* m_retrainTimer;

@@ -32,7 +32,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
       m_fraction(new QDoubleSpinBox), m_seed(new QSpinBox), m_fitDetails(new QWidget), m_form(new ParamForm), m_train(new QPushButton(tr("Train"))),
       m_cancel(new QPushButton(tr("Cancel"))), m_defaults(new QPushButton(tr("Defaults"))),
       m_paper(new QPushButton(tr("Paper"))),
-      m_progress(new QProgressBar), m_status(new QLabel), m_loss(new PlotWidget), m_guidance(new QLabel)
+      m_progress(new QProgressBar), m_status(new QLabel), m_warnings(new QLabel), m_loss(new PlotWidget), m_guidance(new QLabel)
 {
     for (const auto& d : Registry::instance().detectors())
         m_detector->addItem(QString::fromStdString(d.id + " — " + d.title), QString::fromStdString(d.id));
@@ -85,6 +85,14 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     m_progress->setTextVisible(true);
     m_progress->setFormat("%p%");
     m_status->setWordWrap(true);
+    // Label-free warnings of the last fit (FitDiagnostics): hidden when there are none.
+    m_warnings->setObjectName("FitWarnings");
+    m_warnings->setWordWrap(true);
+    m_warnings->setStyleSheet(QStringLiteral("QLabel { color: #8a4600; background: #fff3e0; border: 1px solid #f0b060; "
+                                             "border-radius: 3px; padding: 3px; }"));
+    m_warnings->setToolTip(tr("Checks of the fit that need no labels: a ranking that disagrees with the distance "
+                              "to the 10th neighbour, many repeated rows, a near-singular fit"));
+    m_warnings->hide();
     m_loss->setTitle(tr("training loss"));
     m_loss->setAxisTitles(tr("report"), tr("loss"));
     m_loss->setMinimumHeight(140);
@@ -124,6 +132,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     layout->addLayout(buttons);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
+    layout->addWidget(m_warnings);
     layout->addWidget(m_loss, 1);
 
     connect(m_detector, &QComboBox::currentIndexChanged, this, &DetectorPanel::onDetectorChanged);
@@ -145,6 +154,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
             for (const auto& [name, value] : r->detector->figures())
                 text += QStringLiteral("; %1 %2").arg(QString::fromStdString(name)).arg(value, 0, 'g', 4);
         m_status->setText(text);
+        showWarnings();
         m_form->showResolved(m_doc->result() && m_doc->result()->detector ? &m_doc->result()->detector->params() : nullptr);
         showTraces();
     });
@@ -157,10 +167,12 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     });
     connect(m_controller, &TrainingController::failed, this, [this](const QString& msg) {
         m_progress->setValue(0);
+        showWarnings();
         m_status->setText(tr("failed: %1").arg(msg));
     });
     connect(m_doc, &DataDocument::datasetChanged, this, [this] {
         m_train->setEnabled(!m_doc->isEmpty() && !m_controller->isRunning());
+        showWarnings();
         updateGuidance();
         rebuildLabelValues();
     });
@@ -487,6 +499,17 @@ void DetectorPanel::onLoss(const QVector<double>& steps, const QVector<double>& 
         m_lossSeries = m_loss->addLine(m_lossX, m_lossY, QColor(30, 90, 160), tr("loss"));
     else
         m_loss->setLineData(m_lossSeries, m_lossX, m_lossY);
+}
+
+void DetectorPanel::showWarnings()
+{
+    const auto r = m_doc->result();
+    QStringList lines;
+    if (r)
+        for (const auto& w : r->warnings)
+            lines << QStringLiteral("⚠ ") + QString::fromStdString(w.message);
+    m_warnings->setText(lines.join(QStringLiteral("\n")));
+    m_warnings->setVisible(!lines.isEmpty());
 }
 
 } // namespace olens

@@ -69,6 +69,7 @@ private:
     void onProgress(double fraction, const QString& message, double eta);
     void onLoss(const QVector<double>& steps, const QVector<double>& values);
     void showTraces();
+    void showWarnings();
     void rebuildLabelValues();
     void updateFitOnControls();
 
@@ -89,6 +90,7 @@ private:
     QPushButton* m_paper; // "Paper": the paper's fixed settings instead of auto
     QProgressBar* m_progress;
     QLabel* m_status;
+    QLabel* m_warnings; ///< the result's label-free warnings (hidden when none)
     PlotWidget* m_loss;
     QLabel* m_guidance;
     QVector<double> m_lossX, m_lossY;

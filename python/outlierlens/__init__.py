@@ -127,4 +127,28 @@ def verify(train_X, train_labels, test_X, test_labels, train_sigma=None, test_si
                         method, int(dim), int(pairs), int(seed), int(max_iter), float(tol))
 
 
+def agreement(X, detectors=("knn", "iforest", "mcd"), normalization="zscore", top=None):
+    """How much several detectors agree on X without labels (``outlierlens-cli agree``): each is
+    fitted with its default parameters; returns a dict with ``detectors`` (ids), ``spearman`` and
+    ``top_overlap`` (m × m arrays: rank correlation of the training scores, share of the top
+    ``top`` rows in common, default 10 % of the rows), ``flagged_by`` (per row, how many detectors'
+    own decisions flag it), ``warnings`` ({id: [(code, message), ...]}) and ``estimators``."""
+    X = _np.asarray(X, dtype=float)
+    ids = list(dict.fromkeys(detectors))
+    if len(ids) < 2:
+        raise ValueError("agreement needs at least two detector ids, e.g. ('knn', 'iforest', 'mcd')")
+    k = int(_np.ceil(0.1 * X.shape[0])) if top is None else int(top)
+    if not 1 <= k <= X.shape[0]:
+        raise ValueError(f"top = {k} is outside [1, n_samples = {X.shape[0]}]")
+    fitted = [make(d, normalization=normalization).fit(X) for d in ids]
+    scores = [e.training_scores_ for e in fitted]
+    flags = [(s > e.threshold_).astype(_np.int32) for s, e in zip(scores, fitted)]
+    rho, overlap, flagged_by = _core.agreement(scores, flags, k)
+    return {"detectors": ids, "spearman": _np.asarray(rho), "top_overlap": _np.asarray(overlap),
+            "flagged_by": _np.asarray(flagged_by), "top": k,
+            "warnings": {d: e.warnings_ for d, e in zip(ids, fitted)}, "estimators": dict(zip(ids, fitted))}
+
+
+__all__.append("agreement")
+
 from ._view import view  # noqa: E402  (after the classes: view() may fit one)

@@ -166,3 +166,39 @@ def test_load_model_reads_regular_files_only_and_bounded(tmp_path):
         f.truncate((256 << 20) + 1)  # sparse: no disk used
     with pytest.raises(ValueError, match="more than"):
         ol.load_model(big)
+
+
+def test_fit_warnings_are_an_attribute():
+    # Label-free checks (issue #33): 25 % of the rows repeat one row -> "duplicates".
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 3))
+    X[1:50] = X[0]
+    est = ol.Knn().fit(X)
+    assert [c for c, _ in est.warnings_] == ["duplicates"]
+    assert "repeat another row" in est.warnings_[0][1]
+    assert ol.Knn().fit(rng.normal(size=(200, 3))).warnings_ == []
+
+
+def test_consensus_and_agreement_against_scipy():
+    scipy_stats = pytest.importorskip("scipy.stats")
+    rng = np.random.default_rng(1)
+    X = np.vstack([rng.normal(size=(150, 2)), rng.uniform(5, 8, size=(8, 2))])
+    cons = ol.Consensus().fit(X)
+    assert cons.figures_["members"] == 3
+    y = np.r_[np.zeros(150), np.ones(8)]
+    assert ol.metrics.auroc(cons.training_scores_, y) > 0.99
+    a = ol.agreement(X, detectors=("knn", "iforest", "mcd"), top=8)
+    assert a["detectors"] == ["knn", "iforest", "mcd"]
+    est = a["estimators"]
+    for i, di in enumerate(a["detectors"]):
+        for j, dj in enumerate(a["detectors"]):
+            rho = scipy_stats.spearmanr(est[di].training_scores_, est[dj].training_scores_).correlation
+            assert abs(a["spearman"][i, j] - rho) < 1e-12
+    # flagged_by counts the detectors whose own decision (predict == -1) flags the row.
+    expected = sum((est[d].predict(X) == -1).astype(int) for d in a["detectors"])
+    # knn's predict on its training matrix uses the training scores (the point left out), as agreement does.
+    assert np.array_equal(a["flagged_by"], expected)
+    top = [set(np.argsort(-est[d].training_scores_, kind="stable")[:8]) for d in a["detectors"]]
+    assert abs(a["top_overlap"][0, 1] - len(top[0] & top[1]) / 8) < 1e-12
+    with pytest.raises(ValueError):
+        ol.agreement(X, detectors=("knn",))

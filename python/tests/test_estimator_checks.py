@@ -47,6 +47,9 @@ EXPECTED_FAILURES = {
 # checks trips changed with the Cholesky-coordinate optimiser of issue #16).
 MAY_FAIL = {
     "kods": {"check_methods_subset_invariance", "check_methods_sample_order_invariance"},
+    # consensus: its knn member is transductive (above); whether that moves a row's mean percentile
+    # enough to fail a check depends on the data the check draws.
+    "consensus": set(TRANSDUCTIVE),
 }
 
 

@@ -13,5 +13,6 @@ int cmdScore(const Args& a, std::ostream& out, std::ostream& err);
 int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err);
 int cmdVerify(const Args& a, std::ostream& out, std::ostream& err);
 int cmdPerturb(const Args& a, std::ostream& out, std::ostream& err);
+int cmdAgree(const Args& a, std::ostream& out, std::ostream& err);
 
 } // namespace olens::cli

@@ -106,6 +106,9 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
     }
     for (const auto& [k, v] : r.detector->figures())
         j[k] = numberOrNull(v);
+    j["warnings"] = nlohmann::json::array(); // label-free checks (FitDiagnostics); also on stderr
+    for (const auto& w : r.warnings)
+        j["warnings"].push_back({{"code", w.code}, {"message", w.message}});
     out << j.dump() << "\n";
     return 0;
 }

@@ -20,12 +20,23 @@ constexpr int kBest = 10;      // kept after two C-steps, then iterated to conve
 constexpr int kMaxSteps = 30;  // C-steps per candidate
 constexpr double kRankTol = 1e-12; // eigenvalue ratio below which a covariance counts as singular
 constexpr double kExactFitRidge = 1e-6; // ridge (relative to the largest eigenvalue) of an exact fit
+constexpr double kNearNull = 1e-8; // eigenvalue ratio reported as a near-singular direction
 
 struct Estimate {
     Eigen::VectorXd loc;
     Eigen::MatrixXd cov;
     double logdet = 0.0;
+    int nullity = 0; // eigenvalues below kRankTol · largest: > 0 is an exact fit (h rows on a flat)
 };
+
+// The order in which candidates compete: any full-rank subset before any exact fit, then the lower
+// determinant. An exact fit has det S = 0 and would win every comparison, although on discrete data
+// (a column whose mode holds more than h rows: Shuttle, integer scores) it is a lattice artefact, not
+// the majority's shape (FastMCD, sec. 3, likewise redraws a start whose det S = 0).
+bool better(const Estimate& a, const Estimate& b)
+{
+    return a.nullity != b.nullity ? a.nullity < b.nullity : a.logdet < b.logdet;
+}
 
 // Regularised upper incomplete gamma Q(a, x) (series / continued fraction, Numerical Recipes 6.2).
 double gammaQ(double a, double x)
@@ -87,8 +98,52 @@ std::vector<int> smallest(const Eigen::VectorXd& d, int h)
     return idx;
 }
 
-// Mean and biased covariance (1/m, scikit-learn's empirical_covariance) of the given rows.
-Estimate meanCov(const Eigen::MatrixXd& Z, const std::vector<int>& rows)
+// Variance of the rounding of each column, in the scaled units of Z = (X − lo) / range: δ²/12 with δ
+// the column's recording step (the largest power of ten that every value is a multiple of: 1 for
+// integers, 0.001 for values with three decimals; none for full-precision numbers), the variance of a
+// uniform error over one step. Added to every covariance, it is the MCD of the data with their
+// rounding undone: on integer data (Shuttle, ordinal scores) an h-subset on one or two lattice values
+// no longer looks (near-)singular and wins the determinant comparison by an artefact of the
+// recording. On data with many digits the floor is negligible.
+Eigen::VectorXd roundingVariance(const Eigen::MatrixXd& X, const Eigen::RowVectorXd& range)
+{
+    Eigen::VectorXd floor = Eigen::VectorXd::Zero(X.cols());
+    for (Eigen::Index j = 0; j < X.cols(); ++j) {
+        const double top = X.col(j).cwiseAbs().maxCoeff();
+        if (!(top > 0.0))
+            continue;
+        // Steps down to 10⁻⁹ of the largest value: the quotients stay below 10⁹, where the test
+        // |k − round k| ≤ 10⁻⁶ is not fooled by the last bits of a double.
+        const int first = static_cast<int>(std::floor(std::log10(top)));
+        for (int e = first; e >= first - 9; --e) {
+            const double q = std::pow(10.0, e);
+            bool multiples = true;
+            for (Eigen::Index i = 0; i < X.rows() && multiples; ++i) {
+                const double k = X(i, j) / q;
+                multiples = std::abs(k - std::round(k)) <= 1e-6;
+            }
+            if (multiples) {
+                const double step = q / range(j);
+                floor(j) = step * step / 12.0;
+                break;
+            }
+        }
+    }
+    return floor;
+}
+
+// Directions in which the covariance is (nearly) flat: eigenvalues below kNearNull × the largest. An
+// exact fit of continuous data (h rows on a plane, up to rounding) has them even with the rounding
+// floor; the fit diagnostics report them as "near-singular".
+int nearNullDirections(const Eigen::MatrixXd& cov)
+{
+    const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(cov, Eigen::EigenvaluesOnly).eigenvalues();
+    return static_cast<int>((ev.array() < kNearNull * ev(ev.size() - 1)).count());
+}
+
+// Mean and biased covariance (1/m, scikit-learn's empirical_covariance) of the given rows, plus the
+// rounding variance `floor` (roundingVariance) on the diagonal.
+Estimate meanCov(const Eigen::MatrixXd& Z, const std::vector<int>& rows, const Eigen::VectorXd& floor)
 {
     Eigen::MatrixXd S(static_cast<Eigen::Index>(rows.size()), Z.cols());
     for (std::size_t i = 0; i < rows.size(); ++i)
@@ -97,6 +152,7 @@ Estimate meanCov(const Eigen::MatrixXd& Z, const std::vector<int>& rows)
     e.loc = S.colwise().mean().transpose();
     const Eigen::MatrixXd C = S.rowwise() - e.loc.transpose();
     e.cov = (C.transpose() * C) / static_cast<double>(rows.size());
+    e.cov.diagonal() += floor;
     return e;
 }
 
@@ -118,6 +174,7 @@ void factor(Estimate& e, Eigen::MatrixXd* precision, int m, int n)
         throw DataError("mcd: the covariance of " + std::to_string(m) + " of the " + std::to_string(n)
                         + " points is zero (they are identical); the data need at least two distinct points "
                           "in the majority");
+    e.nullity = static_cast<int>(ev.size()) - rank;
     if (rank < ev.size()) {
         e.cov.diagonal().array() += kExactFitRidge * top;
         ev.array() += kExactFitRidge * top; // same eigenvectors
@@ -128,32 +185,31 @@ void factor(Estimate& e, Eigen::MatrixXd* precision, int m, int n)
 }
 
 // C-steps (theorem 1) from a support or from an estimate, as scikit-learn's _c_step.
-Estimate cSteps(const Eigen::MatrixXd& Z, int h, Estimate start, bool fromSupport, const std::vector<int>& support,
+Estimate cSteps(const Eigen::MatrixXd& Z, const Eigen::VectorXd& floor, int h, Estimate start, bool fromSupport,
+                const std::vector<int>& support,
                 int steps)
 {
     const int n = static_cast<int>(Z.rows());
     Estimate e;
     if (fromSupport) {
-        e = meanCov(Z, support);
+        e = meanCov(Z, support, floor);
     } else {
         Eigen::MatrixXd P;
         factor(start, &P, h, n);
-        e = meanCov(Z, smallest(mahalanobis2(Z, start.loc, P), h));
+        e = meanCov(Z, smallest(mahalanobis2(Z, start.loc, P), h), floor);
     }
     factor(e, nullptr, h, n);
-    Estimate previous;
-    double previousDet = std::numeric_limits<double>::infinity();
-    while (e.logdet < previousDet && steps > 0) {
-        previous = e;
-        previousDet = e.logdet;
+    // Theorem 1: each step lowers det S. A step into an exact fit (more null directions) is not
+    // taken: the full-rank subset before it is kept (see better()).
+    while (steps-- > 0) {
         Eigen::MatrixXd P;
-        factor(previous, &P, h, n);
-        e = meanCov(Z, smallest(mahalanobis2(Z, previous.loc, P), h));
-        factor(e, nullptr, h, n);
-        --steps;
+        factor(e, &P, h, n);
+        Estimate next = meanCov(Z, smallest(mahalanobis2(Z, e.loc, P), h), floor);
+        factor(next, nullptr, h, n);
+        if (!better(next, e))
+            break;
+        e = std::move(next);
     }
-    if (previous.loc.size() > 0 && e.logdet > previous.logdet)
-        return previous; // cannot happen in exact arithmetic (theorem 1)
     return e;
 }
 } // namespace
@@ -238,6 +294,7 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
                             + (range(j) > 0.0 ? " has a range that is not finite" : " is constant")
                             + ": its covariance is singular; drop it");
     const Eigen::MatrixXd Z = (X.rowwise() - lo).array().rowwise() / range.array();
+    const Eigen::VectorXd floor = roundingVariance(X, range);
 
     Estimate raw;
     if (p == 1) {
@@ -264,7 +321,7 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
             support.resize(static_cast<std::size_t>(n));
             std::iota(support.begin(), support.end(), 0);
         }
-        raw = meanCov(Z, support);
+        raw = meanCov(Z, support, floor);
         raw.loc(0) = location;
         factor(raw, nullptr, h, n);
     } else {
@@ -276,16 +333,15 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
             for (int i = 0; i < h; ++i)
                 std::swap(perm[static_cast<std::size_t>(i)],
                           perm[static_cast<std::size_t>(i) + rng.index(static_cast<std::uint64_t>(n - i))]);
-            candidates.push_back(cSteps(Z, h, {}, true, std::vector<int>(perm.begin(), perm.begin() + h), 2));
+            candidates.push_back(cSteps(Z, floor, h, {}, true, std::vector<int>(perm.begin(), perm.begin() + h), 2));
             progress.report(0.5 * (t + 1) / kTrials, "C-steps from random subsets");
         }
-        std::stable_sort(candidates.begin(), candidates.end(),
-                         [](const Estimate& a, const Estimate& b) { return a.logdet < b.logdet; });
+        std::stable_sort(candidates.begin(), candidates.end(), better);
         candidates.resize(kBest);
         bool first = true;
         for (int t = 0; t < kBest; ++t) {
-            Estimate e = cSteps(Z, h, candidates[static_cast<std::size_t>(t)], false, {}, kMaxSteps);
-            if (first || e.logdet < raw.logdet)
+            Estimate e = cSteps(Z, floor, h, candidates[static_cast<std::size_t>(t)], false, {}, kMaxSteps);
+            if (first || better(e, raw))
                 raw = e;
             first = false;
             progress.report(0.5 + 0.4 * (t + 1) / kBest, "C-steps to convergence");
@@ -310,7 +366,7 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     if (static_cast<int>(keep.size()) < p + 1)
         throw DataError("mcd: only " + std::to_string(keep.size()) + " points within the 97.5 % chi-square quantile "
                         "of the raw MCD; a covariance needs " + std::to_string(p + 1));
-    Estimate rw = meanCov(Z, keep);
+    Estimate rw = meanCov(Z, keep, floor);
     Eigen::MatrixXd precision;
     factor(rw, &precision, static_cast<int>(keep.size()), n);
     Eigen::VectorXd train = mahalanobis2(Z, rw.loc, precision);
@@ -325,6 +381,7 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     m_precision = precision;
     m_support = static_cast<int>(keep.size());
     m_h = h;
+    m_nullity = std::max(rw.nullity, nearNullDirections(rw.cov)); // before or after the exact-fit ridge
     return train;
 }
 
@@ -376,14 +433,17 @@ std::vector<std::string> McdDetector::explain(const Eigen::MatrixXd& X) const
 std::map<std::string, double> McdDetector::figures() const
 {
     requireFitted("figures");
-    return {{"h", static_cast<double>(m_h)}, {"support", static_cast<double>(m_support)}};
+    // null_directions > 0: the robust covariance is (nearly) flat in that many directions (≥ h rows
+    // on a flat: collinear columns); the fit diagnostics warn "near-singular".
+    return {{"h", static_cast<double>(m_h)}, {"support", static_cast<double>(m_support)},
+            {"null_directions", static_cast<double>(m_nullity)}};
 }
 
 nlohmann::json McdDetector::saveState() const
 {
     auto vec = [](const Eigen::MatrixXd& M) { return std::vector<double>(M.data(), M.data() + M.size()); };
     return {{"offset", vec(m_offset)}, {"scale", vec(m_scale)}, {"location_scaled", vec(m_locZ)},
-            {"covariance_scaled", vec(m_covZ)}, {"support", m_support}, {"h", m_h}};
+            {"covariance_scaled", vec(m_covZ)}, {"support", m_support}, {"h", m_h}, {"null_directions", m_nullity}};
 }
 
 void McdDetector::loadState(const nlohmann::json& state)
@@ -411,6 +471,7 @@ void McdDetector::loadState(const nlohmann::json& state)
     m_covariance = scale.asDiagonal() * cov * scale.asDiagonal();
     m_support = static_cast<int>(jsonInt(state.at("support"), "mcd model: support"));
     m_h = static_cast<int>(jsonInt(state.at("h"), "mcd model: h"));
+    m_nullity = static_cast<int>(jsonIntOr(state, "null_directions", 0, "mcd model"));
 }
 
 } // namespace olens

@@ -8,8 +8,14 @@
 //   Consistency: d² /= median(d²) / χ²_p(0.5); reweighting: T, S = mean and (1/m-)covariance of the
 //   rows with d² < χ²_p(0.975) (sec. 6). Score = d²(x) with the reweighted T, S (higher = more outlying).
 // Deviation from FastMCD for n > 500: the random starts run on the whole data instead of nested
-// subsets (the same estimator, slower). A singular h-subset covariance (exact fit: h rows on a
-// hyperplane, a constant column) is refused with a DataError, not inverted by a pseudo-inverse.
+// subsets (the same estimator, slower). The starts are random h-subsets, as scikit-learn's (FastMCD's
+// (p + 1)-subsets, tried too, reach lower determinants on clustered data — penguins: log det 17.54 vs
+// 17.77 — whose subset is one species, AUROC 0.34 instead of 0.96). A C-step into an exact fit (more
+// null directions) is not taken, and an exact fit is chosen only when every candidate is one (then
+// regularised). Every covariance carries the rounding variance δ²/12 of each column (δ = its
+// smallest gap between distinct values): on integer data an h-subset on one or two lattice values is
+// not a near-exact fit (Shuttle: AUROC 0.73 → 0.93 at every seed, as scikit-learn's). A covariance
+// still (nearly) flat is reported as figures()["null_directions"].
 #include "detectors/Detector.h"
 
 namespace olens {
@@ -56,6 +62,7 @@ private:
     Eigen::MatrixXd m_precision;  // of m_covZ
     int m_support = 0; // rows in the reweighted support
     int m_h = 0;       // h of the raw MCD
+    int m_nullity = 0; // near-null directions of the reweighted covariance (figures()["null_directions"])
 };
 
 } // namespace olens

@@ -1,0 +1,116 @@
+#include "pipeline/FitDiagnostics.h"
+
+#include "base/Format.h"
+#include "metrics/Agreement.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <unordered_set>
+
+namespace olens {
+
+namespace {
+
+// Share of rows equal to an earlier row (bitwise, after normalisation).
+double duplicateShare(const Eigen::MatrixXd& X)
+{
+    struct RowHash {
+        const Eigen::MatrixXd* X;
+        std::size_t operator()(Eigen::Index i) const
+        {
+            std::size_t h = 1469598103934665603ull;
+            for (Eigen::Index j = 0; j < X->cols(); ++j) {
+                double v = (*X)(i, j);
+                if (v == 0.0)
+                    v = 0.0; // -0 and +0 alike
+                std::uint64_t bits;
+                std::memcpy(&bits, &v, sizeof bits);
+                h = (h ^ bits) * 1099511628211ull;
+            }
+            return h;
+        }
+    };
+    struct RowEq {
+        const Eigen::MatrixXd* X;
+        bool operator()(Eigen::Index a, Eigen::Index b) const { return X->row(a) == X->row(b); }
+    };
+    std::unordered_set<Eigen::Index, RowHash, RowEq> seen(static_cast<std::size_t>(X.rows()), RowHash{&X}, RowEq{&X});
+    Eigen::Index repeats = 0;
+    for (Eigen::Index i = 0; i < X.rows(); ++i)
+        if (!seen.insert(i).second)
+            ++repeats;
+    return X.rows() > 0 ? static_cast<double>(repeats) / static_cast<double>(X.rows()) : 0.0;
+}
+
+} // namespace
+
+double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores, int maxRows,
+                          std::vector<Eigen::Index>* sample)
+{
+    const Eigen::Index n = Xn.rows();
+    const Eigen::Index m = std::min<Eigen::Index>(n, maxRows);
+    std::vector<Eigen::Index> rows(static_cast<std::size_t>(m));
+    for (Eigen::Index i = 0; i < m; ++i)
+        rows[static_cast<std::size_t>(i)] = i * n / m;
+    if (sample)
+        *sample = rows;
+    const int k = static_cast<int>(std::min<Eigen::Index>(10, m - 1));
+    if (k < 1)
+        return 0.0;
+    Eigen::MatrixXd S(m, Xn.cols());
+    Eigen::VectorXd s(m);
+    for (Eigen::Index i = 0; i < m; ++i) {
+        S.row(i) = Xn.row(rows[static_cast<std::size_t>(i)]);
+        s(i) = scores(rows[static_cast<std::size_t>(i)]);
+    }
+    // Squared distances through one Gram product (m ≤ 2000: 4 M entries).
+    const Eigen::VectorXd sq = S.rowwise().squaredNorm();
+    Eigen::MatrixXd D = -2.0 * S * S.transpose();
+    D.colwise() += sq;
+    D.rowwise() += sq.transpose();
+    Eigen::VectorXd ref(m);
+    std::vector<double> row(static_cast<std::size_t>(m));
+    for (Eigen::Index i = 0; i < m; ++i) {
+        for (Eigen::Index j = 0; j < m; ++j)
+            row[static_cast<std::size_t>(j)] = j == i ? std::numeric_limits<double>::infinity() : std::max(0.0, D(i, j));
+        std::nth_element(row.begin(), row.begin() + (k - 1), row.end());
+        ref(i) = row[static_cast<std::size_t>(k - 1)];
+    }
+    return spearman(s, ref);
+}
+
+std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores)
+{
+    std::vector<FitWarning> out;
+    if (Xn.rows() != scores.size() || Xn.rows() < 12)
+        return out;
+    // Sample size: at most 2000 rows, fewer for wide data (the Gram product costs m²·p ≤ 2·10⁸).
+    const int maxRows = static_cast<int>(std::clamp(std::sqrt(2e8 / static_cast<double>(std::max<Eigen::Index>(1, Xn.cols()))),
+                                                    100.0, 2000.0));
+    const double rho = referenceAgreement(Xn, scores, maxRows);
+    if (rho < kInvertedAgreement)
+        out.push_back({"inverted",
+                       "the ranking may be inverted: its scores correlate negatively (Spearman "
+                           + formatNumber("%.2f", rho) + ") with the distance to the 10th nearest neighbour, "
+                           "so isolated points rank as normal; compare with knn or consensus before trusting it"});
+    const double dup = duplicateShare(Xn);
+    if (dup >= kDuplicateShare)
+        out.push_back({"duplicates", formatNumber("%.0f", 100.0 * dup)
+                                         + " % of the rows repeat another row: neighbour and density scores (knn, "
+                                           "lof) see zero distances there; remove the duplicates or raise k"});
+    const auto figures = d.figures();
+    if (const auto it = figures.find("null_directions"); it != figures.end() && it->second > 0)
+        out.push_back({"singular", "the fit is near-singular: the majority of the rows lies on a flat ("
+                                       + formatNumber("%.0f", it->second)
+                                       + " direction(s) with almost no variance), so any step off it scores as "
+                                         "extreme; drop collinear columns or check for a recording artefact"});
+    if (const auto it = figures.find("members_skipped"); it != figures.end() && it->second > 0)
+        out.push_back({"members", formatNumber("%.0f", it->second)
+                                      + " of the chosen member detectors could not fit these data and were left "
+                                        "out of the consensus; the others decide alone"});
+    return out;
+}
+
+} // namespace olens

@@ -1,0 +1,34 @@
+#pragma once
+// Label-free checks of a fit (issue #33): what a user without labels should know before trusting a
+// ranking. Computed by fitPipeline on the training rows; the CLI prints them ("warnings" in --json),
+// Python has them as warnings_, the GUI shows a badge on the result and on compare panels.
+#include "detectors/Detector.h"
+
+#include <Eigen/Core>
+#include <string>
+#include <vector>
+
+namespace olens {
+
+struct FitWarning {
+    std::string code;    ///< "inverted", "duplicates", "singular", "members" (consensus members left out)
+    std::string message; ///< one sentence: what was seen (with the numbers) and what to do
+};
+
+/// The statistic behind the "inverted" warning: Spearman's rank correlation between the scores of a
+/// sample of the rows and a reference outlyingness of the same rows (the distance to the k-th nearest
+/// other sampled row, k = 10: isolated points score high under any reasonable detector). `sample`
+/// receives the rows used (at most `maxRows`, evenly spaced, deterministic).
+double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores, int maxRows = 2000,
+                          std::vector<Eigen::Index>* sample = nullptr);
+
+/// Below this agreement the ranking is reported as possibly inverted (chosen on the real-data corpus,
+/// docs/benchmarks.md "Label-free warnings").
+constexpr double kInvertedAgreement = 0.0;
+/// At or above this share of rows that repeat another row, "duplicates" is reported.
+constexpr double kDuplicateShare = 0.10;
+
+/// The warnings for detector `d` fitted on the normalised rows Xn with training scores `scores`.
+std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores);
+
+} // namespace olens
