@@ -19,6 +19,7 @@
 #include "detectors/Detector.h"
 #include "metrics/Agreement.h"
 #include "metrics/Metrics.h"
+#include "metrics/Thresholds.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 #include "session/Session.h"
@@ -384,6 +385,12 @@ PYBIND11_MODULE(_core, m)
         },
         py::arg("scores"), py::arg("flags"), py::arg("k"),
         "(spearman, top_overlap, flagged_by) of several detectors' scores and 0/1 decisions on the same rows.");
+    m.def(
+        "label_free_threshold",
+        [](const Eigen::VectorXd& scores, const std::string& rule) {
+            return labelFreeThreshold(scores, parseThresholdRule(rule));
+        },
+        py::arg("scores"), py::arg("rule"), "A threshold from the scores alone: rule = mad, iqr or otsu.");
     m.def("auroc", &auroc, py::arg("scores"), py::arg("labels"));
     m.def("average_precision", &averagePrecision, py::arg("scores"), py::arg("labels"));
     m.def("roc_curve", [](const Eigen::VectorXd& s, const Eigen::VectorXi& y) {

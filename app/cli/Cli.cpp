@@ -56,6 +56,10 @@ usage:
                         [--normalize none|zscore|l2|minmax] [--label-column label]
                         [--outlier-label VALUE] --json
       prints one JSON object: detector, params, n, p, auroc, auprc, fit_seconds, score_seconds, ...
+  outlierlens-cli score|evaluate ... --threshold-rule detector|mad|iqr|otsu
+      decisions (the outlier column, flagged) without guessing the contamination: mad = median +
+      3 x 1.4826 x MAD of the training scores, iqr = Q3 + 1.5 x IQR, otsu = Otsu's histogram cut;
+      detector (default) = the (1 - contamination) quantile or the method's own rule
   outlierlens-cli agree --input F.csv [--detectors knn,lof,iforest,mcd] [--normalize zscore] [--top K]
                         [--json]
       how much several detectors agree without labels: Spearman rank correlations of their scores,
@@ -114,7 +118,7 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         }
         const std::set<std::string> common = {"input",     "detector",      "fit-input",   "normalize",
                                               "label-column", "calibrate", "outlier-label", "max-input-mb",
-                                              "timeout",   "fit-on"};
+                                              "timeout",   "fit-on",     "threshold-rule"};
         for (const auto& s : args)
             if (s == "--help" || s == "-h") {
                 out << kUsage;

@@ -4,8 +4,10 @@
 #include "CliProgress.h"
 
 #include "base/Errors.h"
+#include "base/Format.h"
 #include "base/Messages.h"
 #include "data/Normalizer.h"
+#include "metrics/Thresholds.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 #include "session/Session.h"
@@ -216,6 +218,16 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
         err << "outlierlens-cli: " << r.result->calibration->summary << "\n";
     for (const auto& w : r.result->warnings) // label-free checks of the fit (FitDiagnostics)
         err << "outlierlens-cli: warning: " << id << ": " << w.message << "\n";
+    if (a.options.count("threshold-rule")) {
+        // A label-free rule on the training scores replaces the contamination quantile for the
+        // decisions (the saved model keeps the detector's own threshold).
+        const ThresholdRule rule = parseThresholdRule(a.options.at("threshold-rule"));
+        const double t = labelFreeThreshold(r.result->detector->trainingScores(), rule, r.result->threshold);
+        r.result->threshold = t;
+        r.result->outlier = (r.result->scores.array() > t).cast<int>().matrix();
+        err << "outlierlens-cli: threshold " << toString(rule) << ": " << formatNumber("%.6g", t) << ", "
+            << r.result->outlier.sum() << " of " << r.result->outlier.size() << " rows flagged\n";
+    }
     if (separateFit) {
         auto scored = resultForRows(r.result->detector, r.result->normalizer, r.input.X, false);
         scored->fitSeconds = r.result->fitSeconds;

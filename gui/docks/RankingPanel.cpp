@@ -1,4 +1,5 @@
 #include "docks/RankingPanel.h"
+#include "metrics/Thresholds.h"
 
 #include "document/DataDocument.h"
 #include "docks/RankingFilterBar.h"
@@ -8,6 +9,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -40,6 +42,7 @@ struct RankingPanel::Impl {
     DataDocument* doc = nullptr;
     QLabel* header = nullptr;
     QSpinBox* topK = nullptr;
+    QComboBox* rule = nullptr; // label-free threshold rule (metrics/Thresholds), or the detector's own
     QTableView* table = nullptr;
     RankingModel* model = nullptr;
     RankingProxy* proxy = nullptr;
@@ -217,10 +220,49 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     });
     d->table->installEventFilter(this);
 
+    // Threshold without guessing the contamination: a rule on the training scores sets the
+    // document's threshold (what the table's flags, the view's contour and the metrics use).
+    d->rule = new QComboBox(this);
+    d->rule->setObjectName("thresholdRule");
+    for (const auto& name : thresholdRuleNames()) {
+        const ThresholdRule r = parseThresholdRule(name);
+        d->rule->addItem(r == ThresholdRule::Detector ? tr("detector's") : QString::fromStdString(name).toUpper());
+        d->rule->setItemData(d->rule->count() - 1, QString::fromStdString(describe(r)), Qt::ToolTipRole);
+    }
+    d->rule->setToolTip(tr("Decision threshold: the detector's own (its contamination quantile), or a rule on the "
+                           "training scores that needs no guess of the outlier share: MAD (median + 3 × 1.4826 × "
+                           "MAD), IQR (Q3 + 1.5 × IQR), Otsu (histogram cut). The header shows how many it flags."));
+    auto* ruleLabel = new QLabel(tr("threshold:"), this);
+    ruleLabel->setBuddy(d->rule);
+    ruleLabel->setToolTip(d->rule->toolTip());
+    auto applyRule = [this] {
+        const FitResult* r = d->model->result();
+        if (!r || !r->detector || d->rule->currentIndex() <= 0)
+            return;
+        try {
+            d->doc->setThreshold(labelFreeThreshold(r->detector->trainingScores(),
+                                                    static_cast<ThresholdRule>(d->rule->currentIndex())));
+        } catch (const std::exception&) {
+            d->rule->setCurrentIndex(0); // non-finite scores: keep the detector's threshold
+        }
+    };
+    connect(d->rule, &QComboBox::activated, this, [this, applyRule](int index) {
+        const FitResult* r = d->model->result();
+        if (index == 0 && r)
+            d->doc->setThreshold(r->threshold);
+        else
+            applyRule();
+    });
+    // A new result keeps the chosen rule.
+    connect(d->doc, &DataDocument::resultChanged, this, applyRule, Qt::QueuedConnection);
+
     auto* controls = new QHBoxLayout;
     controls->setContentsMargins(0, 0, 0, 0);
     controls->addWidget(topKLabel);
     controls->addWidget(d->topK);
+    controls->addSpacing(12);
+    controls->addWidget(ruleLabel);
+    controls->addWidget(d->rule);
     controls->addStretch(1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

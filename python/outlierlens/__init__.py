@@ -149,6 +149,16 @@ def agreement(X, detectors=("knn", "iforest", "mcd"), normalization="zscore", to
             "warnings": {d: e.warnings_ for d, e in zip(ids, fitted)}, "estimators": dict(zip(ids, fitted))}
 
 
-__all__.append("agreement")
+def threshold(scores, rule="mad"):
+    """A decision threshold from the scores alone, without guessing the contamination
+    (``outlierlens-cli --threshold-rule``): ``"mad"`` = median + 3 x 1.4826 x MAD (Hampel),
+    ``"iqr"`` = Q3 + 1.5 x IQR (Tukey's fence), ``"otsu"`` = Otsu's histogram cut. Use it on the
+    training scores: ``est.outlier_scores(X) > ol.threshold(est.training_scores_, "iqr")``."""
+    if rule == "detector":
+        raise ValueError("rule 'detector' is the estimator's own threshold_; choose mad, iqr or otsu")
+    return float(_core.label_free_threshold(_np.asarray(scores, dtype=float), str(rule)))
+
+
+__all__ += ["agreement", "threshold"]
 
 from ._view import view  # noqa: E402  (after the classes: view() may fit one)

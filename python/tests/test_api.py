@@ -202,3 +202,17 @@ def test_consensus_and_agreement_against_scipy():
     assert abs(a["top_overlap"][0, 1] - len(top[0] & top[1]) / 8) < 1e-12
     with pytest.raises(ValueError):
         ol.agreement(X, detectors=("knn",))
+
+
+def test_label_free_thresholds_by_hand():
+    s = np.array([1.0, 2.0, 3.0, 4.0, 100.0])
+    # median 3, |s - 3| = (2, 1, 0, 1, 97): MAD 1 -> 3 + 3 * 1.4826.
+    assert ol.threshold(s, "mad") == pytest.approx(3 + 3 * 1.4826, abs=1e-12)
+    # numpy quartiles 2 and 4: 4 + 1.5 * 2.
+    assert ol.threshold(s, "iqr") == pytest.approx(7.0, abs=1e-12)
+    assert ol.threshold(s, "iqr") == pytest.approx(np.quantile(s, 0.75) + 1.5 * (np.quantile(s, 0.75) - np.quantile(s, 0.25)))
+    two = np.r_[np.zeros(10), np.full(5, 10.0)]
+    t = ol.threshold(two, "otsu")
+    assert 0 < t < 10 and (two > t).sum() == 5
+    with pytest.raises(ValueError, match="mad, iqr, otsu"):
+        ol.threshold(s, "guess")

@@ -72,7 +72,8 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
     j["auprc"] = numberOrNull(averagePrecision(r.scores, y));
     j["f1"] = f1(c);
     j["f1_bar"] = f1Bar(c);
-    j["threshold"] = r.detector->threshold();
+    j["threshold"] = r.threshold; // the detector's, or the --threshold-rule's
+    j["threshold_rule"] = option(a, "threshold-rule", "detector");
     j["fit_seconds"] = r.fitSeconds;
     j["score_seconds"] = r.scoreSeconds;
     if (prepared.fitOn) {

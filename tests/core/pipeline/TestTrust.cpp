@@ -9,6 +9,7 @@
 #include "detectors/mcd/McdDetector.h"
 #include "metrics/Agreement.h"
 #include "metrics/Metrics.h"
+#include "metrics/Thresholds.h"
 #include "pipeline/FitDiagnostics.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
@@ -99,6 +100,25 @@ private slots:
         QCOMPARE(t.spearman(0, 1), 0.5); // ranks (3,1,2) vs (3,2,1): 1 − 6·(0+1+1)/(3·8) = 0.5
         QCOMPARE(t.spearman(1, 0), t.spearman(0, 1));
         QCOMPARE(t.topOverlap(0, 1), 1.0); // both rank row 0 first
+    }
+
+    void labelFreeThresholdsByHand()
+    {
+        const Eigen::VectorXd s = vd({1, 2, 3, 4, 100});
+        // median 3; |s − 3| = (2, 1, 0, 1, 97): MAD 1 → 3 + 3 · 1.4826.
+        QVERIFY(std::abs(labelFreeThreshold(s, ThresholdRule::Mad) - (3.0 + 3.0 * 1.4826)) < 1e-12);
+        // Quartiles at h = 4 · 0.25 = 1 and 4 · 0.75 = 3: 2 and 4 → 4 + 1.5 · 2.
+        QCOMPARE(labelFreeThreshold(s, ThresholdRule::Iqr), 7.0);
+        QCOMPARE(labelFreeThreshold(s, ThresholdRule::Detector, 42.0), 42.0);
+        // Two clusters: Otsu's cut separates them, whatever the bin it lands in.
+        Eigen::VectorXd two(15);
+        two << Eigen::VectorXd::Zero(10), Eigen::VectorXd::Constant(5, 10.0);
+        const double t = labelFreeThreshold(two, ThresholdRule::Otsu);
+        QVERIFY(t > 0.0 && t < 10.0);
+        QCOMPARE(static_cast<int>((two.array() > t).count()), 5);
+        QVERIFY(parseThresholdRule("iqr") == ThresholdRule::Iqr);
+        QVERIFY_THROWS_EXCEPTION(ParamError, parseThresholdRule("guess"));
+        QVERIFY_THROWS_EXCEPTION(DataError, labelFreeThreshold(vd({1, NAN}), ThresholdRule::Mad));
     }
 
     void consensusIsTheMeanOfTheMembersPercentiles()

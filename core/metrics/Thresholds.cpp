@@ -1,0 +1,113 @@
+#include "metrics/Thresholds.h"
+
+#include "base/Errors.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace olens {
+
+namespace {
+// numpy.quantile's default (linear between order statistics), on sorted values.
+double quantileSorted(const std::vector<double>& s, double q)
+{
+    const double h = (static_cast<double>(s.size()) - 1.0) * q;
+    const auto lo = static_cast<std::size_t>(std::floor(h));
+    const std::size_t hi = std::min(lo + 1, s.size() - 1);
+    return s[lo] + (h - static_cast<double>(lo)) * (s[hi] - s[lo]);
+}
+
+double otsu(const std::vector<double>& s)
+{
+    const double lo = s.front(), hi = s.back();
+    if (!(hi > lo))
+        return hi;
+    constexpr int kBins = 256;
+    std::vector<double> count(kBins, 0.0), sum(kBins, 0.0);
+    const double width = (hi - lo) / kBins;
+    for (double v : s) {
+        const int b = std::min(kBins - 1, static_cast<int>((v - lo) / width));
+        count[static_cast<std::size_t>(b)] += 1.0;
+        sum[static_cast<std::size_t>(b)] += v;
+    }
+    const double n = static_cast<double>(s.size());
+    double total = 0;
+    for (double v : sum)
+        total += v;
+    double w0 = 0, s0 = 0, best = -1.0;
+    int cut = 0;
+    for (int b = 0; b + 1 < kBins; ++b) {
+        w0 += count[static_cast<std::size_t>(b)];
+        s0 += sum[static_cast<std::size_t>(b)];
+        const double w1 = n - w0;
+        if (w0 == 0 || w1 == 0)
+            continue;
+        const double m0 = s0 / w0, m1 = (total - s0) / w1;
+        const double between = w0 * w1 * (m0 - m1) * (m0 - m1);
+        if (between > best) {
+            best = between;
+            cut = b;
+        }
+    }
+    return lo + width * (cut + 1); // the upper edge of the lower class: scores above it are flagged
+}
+} // namespace
+
+const std::vector<std::string>& thresholdRuleNames()
+{
+    static const std::vector<std::string> names = {"detector", "mad", "iqr", "otsu"};
+    return names;
+}
+
+std::string toString(ThresholdRule rule)
+{
+    return thresholdRuleNames()[static_cast<std::size_t>(rule)];
+}
+
+ThresholdRule parseThresholdRule(const std::string& name)
+{
+    const auto& names = thresholdRuleNames();
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end())
+        throw ParamError("threshold rule '" + name + "' is not one of detector, mad, iqr, otsu");
+    return static_cast<ThresholdRule>(it - names.begin());
+}
+
+std::string describe(ThresholdRule rule)
+{
+    switch (rule) {
+    case ThresholdRule::Detector:
+        return "the detector's own threshold (the (1 - contamination) quantile of the training scores, or its rule)";
+    case ThresholdRule::Mad:
+        return "median + 3 x 1.4826 x MAD of the training scores (Hampel identifier)";
+    case ThresholdRule::Iqr:
+        return "Q3 + 1.5 x IQR of the training scores (Tukey's fence)";
+    case ThresholdRule::Otsu:
+        return "Otsu's cut of the training-score histogram (two classes, largest between-class variance)";
+    }
+    return {};
+}
+
+double labelFreeThreshold(const Eigen::VectorXd& scores, ThresholdRule rule, double detectorThreshold)
+{
+    if (rule == ThresholdRule::Detector)
+        return detectorThreshold;
+    if (scores.size() == 0 || !scores.allFinite())
+        throw DataError("threshold rule " + toString(rule) + ": the scores must be finite and non-empty");
+    std::vector<double> s(scores.data(), scores.data() + scores.size());
+    std::sort(s.begin(), s.end());
+    if (rule == ThresholdRule::Otsu)
+        return otsu(s);
+    const double median = quantileSorted(s, 0.5);
+    if (rule == ThresholdRule::Mad) {
+        std::vector<double> dev(s.size());
+        for (std::size_t i = 0; i < s.size(); ++i)
+            dev[i] = std::abs(s[i] - median);
+        std::sort(dev.begin(), dev.end());
+        return median + 3.0 * 1.4826 * quantileSorted(dev, 0.5);
+    }
+    const double q1 = quantileSorted(s, 0.25), q3 = quantileSorted(s, 0.75);
+    return q3 + 1.5 * (q3 - q1);
+}
+
+} // namespace olens
