@@ -2,6 +2,7 @@
 //   --load FILE [--detector ID --param k=v ... --train] --screenshot OUT.png --exit
 #include "view/CloudView.h"
 #include "CompareReaction.h"
+#include "CompareStartup.h"
 #include "CommandLine.h"
 #include "compare/CompareView.h"
 #include "ExportFigureReaction.h"
@@ -307,23 +308,10 @@ int main(int argc, char** argv)
             QTimer::singleShot(300, &window, [&] { finish(); });
         } else {
             // Screenshot once every trained panel has drawn its field (or after a grace period).
-            auto* poll = new QTimer(&window);
-            auto* guard = new QElapsedTimer;
-            QObject::connect(cv, &olens::CompareView::allFinished, &window, [&, cv, poll, guard] {
+            olens::whenCompareFirstDrawn(cv, &window, [&, cv] {
                 for (int i = 0; i < cv->panelCount(); ++i)
                     std::fprintf(stdout, "outlierlens: %s\n", qPrintable(cv->panelTitle(i).replace('\n', "  ")));
-                guard->start();
-                QObject::connect(poll, &QTimer::timeout, &window, [&, cv, poll, guard] {
-                    bool ready = true;
-                    for (int i = 0; i < cv->panelCount(); ++i)
-                        ready = ready && (!cv->panelDocument(i)->result() || cv->panelView(i)->field());
-                    if (ready || guard->elapsed() > 20000) {
-                        poll->stop();
-                        delete guard;
-                        QTimer::singleShot(200, &window, [&] { finish(); });
-                    }
-                });
-                poll->start(100);
+                QTimer::singleShot(200, &window, [&] { finish(); });
             });
             cv->trainAll(); // now: the compare page's own first-open training then has nothing to do
         }

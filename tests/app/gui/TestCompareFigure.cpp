@@ -7,6 +7,7 @@
 #include "view/CloudView.h"
 #include "compare/CompareKey.h"
 #include "CompareReaction.h"
+#include "CompareStartup.h"
 #include "compare/CompareView.h"
 #include "document/DataDocument.h"
 #include "ExportFigureReaction.h"
@@ -362,6 +363,30 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(caption->isVisible(), 5000);
         QCOMPARE(caption->text(), note);
         cv->cancelAll();
+        w.action("actionCompareDetectors")->setChecked(false);
+    }
+
+
+    void startupWaitRunsOnceAndSurvivesRetraining()
+    {
+        // `--compare`'s start-up wait (CompareStartup): the first version re-armed its poll on every
+        // allFinished and freed its clock twice — Train all a second time crashed the app.
+        w.action("actionCompareDetectors")->setChecked(true);
+        CompareView* cv = w.compareView();
+        QVERIFY(cv->setDetectors({CompareView::defaultEntry("knn"), CompareView::defaultEntry("pca")}));
+        int calls = 0;
+        whenCompareFirstDrawn(cv, cv, [&calls] { ++calls; });
+        QSignalSpy all(cv, &CompareView::allFinished);
+        cv->trainAll();
+        QVERIFY(all.wait(60000));
+        QTRY_COMPARE_WITH_TIMEOUT(calls, 1, 25000);
+        cv->trainAll();
+        QVERIFY(all.wait(60000));
+        QVERIFY(cv->combinePanels()); // a consensus panel of knn and pca, trained at once
+        QVERIFY(all.wait(60000));
+        QTest::qWait(500);
+        QCOMPARE(calls, 1);
+        QCOMPARE(cv->panelCount(), 3);
         w.action("actionCompareDetectors")->setChecked(false);
     }
 

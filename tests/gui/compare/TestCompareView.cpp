@@ -368,6 +368,36 @@ private slots:
         QVERIFY(!cv.panelDocument(1)->result());
     }
 
+    void combineAddsAConsensusOfThePanels()
+    {
+        DataDocument source;
+        source.setDataset(moons(300, 3), "a");
+        CompareView cv(&source);
+        QVERIFY(cv.setDetectors({CompareView::defaultEntry("knn"), CompareView::defaultEntry("pca")}));
+        cv.resize(900, 360);
+        cv.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&cv));
+        QSignalSpy all(&cv, &CompareView::allFinished);
+        cv.trainAll();
+        QVERIFY(all.wait(30000));
+        const auto kept = cv.panelDocument(0)->result();
+        QVERIFY(cv.combinePanels());
+        QCOMPARE(cv.panelCount(), 3);
+        QCOMPARE(cv.entries()[2].id, std::string("consensus"));
+        QVERIFY(cv.panelDocument(0)->result() == kept); // the other panels keep their result
+        QVERIFY(all.wait(30000));
+        const auto r = cv.panelDocument(2)->result();
+        QVERIFY(r);
+        // Its members are exactly the panels' detectors: knn and pca.
+        QCOMPARE(r->detector->figures().at("members"), 2.0);
+        QVERIFY(r->detector->params().getBool("use_pca"));
+        QVERIFY(!r->detector->params().getBool("use_mcd"));
+        // Combining again replaces the consensus panel instead of adding a fourth.
+        QVERIFY(cv.combinePanels());
+        QCOMPARE(cv.panelCount(), 3);
+        QVERIFY(all.wait(30000));
+    }
+
     void failingPanelShowsItsErrorAndOthersFinish()
     {
         DataDocument source;
