@@ -170,6 +170,29 @@ def summary_row(name, values, failures):
         (" failed: " + ", ".join(failures)) if failures else "")
 
 
+def warning_report(results, warned):
+    """How the label-free "inverted" warning did: every OutlierLens run, split by its AUROC. A run is
+    inverted on its own when it is below 0.5 while most detectors rank the set well (median ≥ 0.6);
+    on sets where nearly every detector is below 0.5 the labelled class is not outlying at all and
+    no label-free check can see it."""
+    runs = [(row, s, a) for row, per in results.items() if not row.startswith("sklearn") for s, a in per.items()
+            if (row, s) in warned]
+    med = {s: np.median([a for row, s2, a in runs if s2 == s and " " not in row]) for _, s, _ in runs}
+    good = [r for r in runs if r[2] >= 0.7]
+    inv = [r for r in runs if r[2] < 0.5]
+    own = [r for r in inv if med[r[1]] >= 0.6]
+    w = lambda rs: sum(warned[(row, s)] for row, s, _ in rs)
+    lines = ["\n### Label-free \"inverted\" warning\n",
+             "| runs | count | warned |", "|---|---|---|",
+             "| good (AUROC ≥ 0.7) | %d | %d (%.0f %%) |" % (len(good), w(good), 100.0 * w(good) / max(1, len(good))),
+             "| inverted (AUROC < 0.5) | %d | %d |" % (len(inv), w(inv)),
+             "| inverted on its own (set median ≥ 0.6) | %d | %d |" % (len(own), w(own))]
+    missed = sorted((s, row, a) for row, s, a in own if not warned[(row, s)])
+    if missed:
+        lines.append("\nInverted on its own, not warned: " + ", ".join("%s on %s %.2f" % (row, s, a) for s, row, a in missed))
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--cli", default=os.path.join(ROOT, "build/app/cli/outlierlens-cli"))
@@ -194,6 +217,7 @@ def main():
     results = {}   # row name → {set: auroc}
     failures = {}  # row name → [set: error]
     dump = {}      # set → {"y": labels, "X": z-scored rows, row name → scores}
+    inverted_warned = {}  # (row, set) → whether the fit warned "the ranking may be inverted"
     for s in sets:
         names, X, y = load(os.path.join(args.data, s + ".csv"), args.cap, args.rare)
         csv = os.path.join(tmp, s + ".csv")
@@ -212,6 +236,7 @@ def main():
             else:
                 results.setdefault(row, {})[s] = auroc(r["scores"], y)
                 dump.setdefault(s, {"y": y, "X": zscore(X)})[row] = np.asarray(r["scores"])
+                inverted_warned[(row, s)] = any("may be inverted" in w for w in r.get("warnings", []))
         if not args.no_peers:
             Z = zscore(X)
             for row, f in peers().items():
@@ -225,6 +250,7 @@ def main():
     print("|---|---|---|---|---|---|")
     for row in sorted(results, key=lambda r: -np.mean(list(results[r].values()))):
         print(summary_row(row, results[row], failures.get(row)))
+    print(warning_report(results, inverted_warned))
     for d, cands in CANDIDATES.items():
         if d not in ids:
             continue

@@ -92,9 +92,11 @@ std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn
     const double rho = referenceAgreement(Xn, scores, maxRows);
     if (rho < kInvertedAgreement)
         out.push_back({"inverted",
-                       "the ranking may be inverted: its scores correlate negatively (Spearman "
-                           + formatNumber("%.2f", rho) + ") with the distance to the 10th nearest neighbour, "
-                           "so isolated points rank as normal; compare with knn or consensus before trusting it"});
+                       "the ranking may be inverted: it agrees little with the distance to the 10th nearest "
+                       "neighbour (Spearman "
+                           + formatNumber("%.2f", rho) + " < " + formatNumber("%.1f", kInvertedAgreement)
+                           + "), so isolated points may rank as normal; compare with mcd or consensus before "
+                             "trusting it"});
     const double dup = duplicateShare(Xn);
     if (dup >= kDuplicateShare)
         out.push_back({"duplicates", formatNumber("%.0f", 100.0 * dup)

@@ -22,9 +22,10 @@ struct FitWarning {
 double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores, int maxRows = 2000,
                           std::vector<Eigen::Index>* sample = nullptr);
 
-/// Below this agreement the ranking is reported as possibly inverted (chosen on the real-data corpus,
-/// docs/benchmarks.md "Label-free warnings").
-constexpr double kInvertedAgreement = 0.0;
+/// Below this agreement the ranking is reported as possibly inverted. Chosen on the real-data corpus
+/// with rare outliers (every run inverted on its own below AUROC 0.4 is warned for 0.25 ≤ τ ≤ 0.35;
+/// the middle) and checked on the whole-class protocol: docs/benchmarks.md, "Label-free warnings".
+constexpr double kInvertedAgreement = 0.3;
 /// At or above this share of rows that repeat another row, "duplicates" is reported.
 constexpr double kDuplicateShare = 0.10;
 
