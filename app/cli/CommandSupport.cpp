@@ -115,6 +115,22 @@ std::vector<std::string> inputPaths(const Args& a)
     return in;
 }
 
+namespace {
+// --threshold-rule: a label-free rule on the model's training scores replaces the contamination
+// quantile for the decisions on --input (the saved model keeps the detector's own threshold).
+void applyThresholdRule(const Args& a, FitResult& r, std::ostream& err)
+{
+    if (!a.options.count("threshold-rule"))
+        return;
+    const ThresholdRule rule = parseThresholdRule(a.options.at("threshold-rule"));
+    const double t = labelFreeThreshold(r.detector->trainingScores(), rule, r.threshold);
+    r.threshold = t;
+    r.outlier = (r.scores.array() > t).cast<int>().matrix();
+    err << "outlierlens-cli: threshold " << toString(rule) << ": " << formatNumber("%.17g", t) << ", "
+        << r.outlier.sum() << " of " << r.outlier.size() << " rows flagged\n";
+}
+} // namespace
+
 Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
 {
     Prepared r;
@@ -151,6 +167,7 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
         }
         r.result = resultForRows(std::shared_ptr<const Detector>(std::move(m.detector)), std::move(m.normalizer),
                                  r.input.X, false);
+        applyThresholdRule(a, *r.result, err);
         return r;
     }
 
@@ -218,16 +235,6 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
         err << "outlierlens-cli: " << r.result->calibration->summary << "\n";
     for (const auto& w : r.result->warnings) // label-free checks of the fit (FitDiagnostics)
         err << "outlierlens-cli: warning: " << id << ": " << w.message << "\n";
-    if (a.options.count("threshold-rule")) {
-        // A label-free rule on the training scores replaces the contamination quantile for the
-        // decisions (the saved model keeps the detector's own threshold).
-        const ThresholdRule rule = parseThresholdRule(a.options.at("threshold-rule"));
-        const double t = labelFreeThreshold(r.result->detector->trainingScores(), rule, r.result->threshold);
-        r.result->threshold = t;
-        r.result->outlier = (r.result->scores.array() > t).cast<int>().matrix();
-        err << "outlierlens-cli: threshold " << toString(rule) << ": " << formatNumber("%.6g", t) << ", "
-            << r.result->outlier.sum() << " of " << r.result->outlier.size() << " rows flagged\n";
-    }
     if (separateFit) {
         auto scored = resultForRows(r.result->detector, r.result->normalizer, r.input.X, false);
         scored->fitSeconds = r.result->fitSeconds;
@@ -235,6 +242,7 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
         scored->warnings = r.result->warnings;
         r.result = scored;
     }
+    applyThresholdRule(a, *r.result, err);
     return r;
 }
 

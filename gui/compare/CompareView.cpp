@@ -17,6 +17,7 @@
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QEvent>
+#include <QMessageBox>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -90,7 +91,8 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
       m_key(new CompareKey), m_caption(new QLabel), m_decisionBox(new QCheckBox(tr("Decision &only"))),
       m_export(new QPushButton(tr("Export PNG…"))), m_gridLayout(new QGridLayout(m_grid)), m_choose(new QPushButton(tr("&Detectors…"))),
       m_quantileBox(new QDoubleSpinBox), m_trainAll(new QPushButton(tr("Train &all"))),
-      m_cancelAll(new QPushButton(tr("Cancel"))), m_combine(new QPushButton(tr("Com&bine"))), m_status(new QLabel),
+      m_cancelAll(new QPushButton(tr("Cancel"))), m_combine(new QPushButton(tr("Com&bine"))),
+      m_agree(new QPushButton(tr("A&gree…"))), m_status(new QLabel),
       m_retrainTimer(new QTimer(this))
 {
     setObjectName("CompareView");
@@ -107,6 +109,8 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     m_trainAll->setToolTip(tr("Train every panel concurrently in the background (Ctrl+Shift+T)"));
     m_cancelAll->setToolTip(tr("Stop every panel's training; finished panels keep their result"));
     m_cancelAll->setEnabled(false);
+    m_agree->setToolTip(tr("How far the panels agree without labels: rank correlation of their scores, the "
+                           "share of their top points in common, and how many panels flag each point"));
     m_combine->setToolTip(tr("Add a consensus panel: the mean of these detectors' score percentiles (each with its "
                              "default parameters), a ranking that no single detector's failure decides"));
     m_status->setObjectName("CompareStatus");
@@ -134,6 +138,7 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     strip->addWidget(m_trainAll);
     strip->addWidget(m_cancelAll);
     strip->addWidget(m_combine);
+    strip->addWidget(m_agree);
     strip->addSpacing(12);
     strip->addWidget(m_decisionBox);
     strip->addWidget(m_export);
@@ -169,6 +174,7 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     connect(m_trainAll, &QPushButton::clicked, this, &CompareView::trainAll);
     connect(m_cancelAll, &QPushButton::clicked, this, &CompareView::cancelAll);
     connect(m_combine, &QPushButton::clicked, this, &CompareView::combinePanels);
+    connect(m_agree, &QPushButton::clicked, this, &CompareView::showAgreement);
     connect(m_quantileBox, &QDoubleSpinBox::valueChanged, this, &CompareView::setQuantile);
     connect(m_decisionBox, &QCheckBox::toggled, this, &CompareView::setDecisionOnly);
     connect(m_export, &QPushButton::clicked, this, &CompareView::exportRequested);
@@ -582,6 +588,70 @@ bool CompareView::combinePanels()
     if (!m_source->isEmpty())
         startPanel(m_panels.back().get());
     return true;
+}
+
+AgreementTable CompareView::panelAgreement(QStringList* titles) const
+{
+    std::vector<Eigen::VectorXd> scores;
+    std::vector<Eigen::VectorXi> flags;
+    for (const auto& p : m_panels) {
+        const auto r = p->doc->result();
+        if (!r || r->scores.size() == 0 || (!scores.empty() && r->scores.size() != scores.front().size()))
+            continue;
+        scores.push_back(r->scores);
+        flags.push_back((r->scores.array() > quantileOf(r->scores, m_quantile)).cast<int>().matrix());
+        if (titles)
+            titles->append(QString::fromStdString(p->entry.id));
+    }
+    if (scores.size() < 2)
+        return {};
+    const auto n = scores.front().size();
+    // ⌈(1 − q)·n⌉ without the last bit of 1 − q (0.05 · 300 = 15.000000000000002).
+    const auto k = std::max<Eigen::Index>(1, static_cast<Eigen::Index>(std::ceil((1.0 - m_quantile) * n - 1e-9)));
+    return agreement(scores, flags, k);
+}
+
+QString CompareView::agreementHtml() const
+{
+    QStringList ids;
+    const AgreementTable t = panelAgreement(&ids);
+    if (t.k == 0)
+        return tr("Train at least two panels to compare their rankings.");
+    auto matrix = [&ids](const Eigen::MatrixXd& M, const QString& caption) {
+        QString h = QStringLiteral("<p><b>%1</b></p><table cellspacing='0' cellpadding='3' border='1'><tr><th></th>")
+                        .arg(caption.toHtmlEscaped());
+        for (const auto& id : ids)
+            h += QStringLiteral("<th>%1</th>").arg(id.toHtmlEscaped());
+        h += QStringLiteral("</tr>");
+        for (int i = 0; i < ids.size(); ++i) {
+            h += QStringLiteral("<tr><th>%1</th>").arg(ids[i].toHtmlEscaped());
+            for (int j = 0; j < ids.size(); ++j)
+                h += QStringLiteral("<td align='right'>%1</td>").arg(M(i, j), 0, 'f', 2);
+            h += QStringLiteral("</tr>");
+        }
+        return h + QStringLiteral("</table>");
+    };
+    QString html = matrix(t.spearman, tr("Spearman rank correlation of the scores"));
+    html += matrix(t.topOverlap, tr("Share of the top %1 points in common").arg(t.k));
+    html += QStringLiteral("<p><b>%1</b><br>").arg(tr("Points flagged at the shared quantile %1").arg(m_quantile));
+    const int m = static_cast<int>(ids.size());
+    for (int c = m; c >= 0; --c)
+        html += tr("by %1 of %2 panels: %3").arg(c).arg(m).arg((t.flaggedBy.array() == c).count())
+                + (c ? QStringLiteral("<br>") : QString());
+    html += QStringLiteral("</p><p style='color:#555'>%1</p>")
+                .arg(tr("Low correlations mean the detectors see different outliers: read the warnings (⚠) on "
+                        "the panels, and consider Combine for a consensus. outlierlens-cli agree computes the "
+                        "same for a file."));
+    return html;
+}
+
+void CompareView::showAgreement()
+{
+    QMessageBox box(this);
+    box.setWindowTitle(tr("Agreement between the panels"));
+    box.setTextFormat(Qt::RichText);
+    box.setText(agreementHtml());
+    box.exec();
 }
 
 } // namespace olens

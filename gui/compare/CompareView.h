@@ -8,6 +8,7 @@
 // panels form one figure: coloured on one scale (the training-score percentile), with one key
 // (CompareKey) instead of a colour bar and legend per panel, optionally showing only the decision
 // (inlier / outlier regions); the figure exports as one image.
+#include "metrics/Agreement.h"
 #include "view/layers/ViewLayer.h"
 #include "data/Normalizer.h"
 #include "base/Params.h"
@@ -126,6 +127,14 @@ public slots:
     /// Adds (or replaces) a consensus panel of the other panels' detectors (each with its default
     /// parameters) and trains it. Returns false with the reason in the status when it cannot.
     bool combinePanels();
+    /// How the trained panels agree (metrics/Agreement): Spearman of their training scores, the
+    /// share of their top ⌈(1 − q)·n⌉ in common and per row how many flag it at the shared
+    /// quantile q. `titles` receives the panels' names. Empty (k = 0) with fewer than two results.
+    AgreementTable panelAgreement(QStringList* titles = nullptr) const;
+    /// The agreement as an HTML table (the Agree dialog's text).
+    QString agreementHtml() const;
+    /// Opens a dialog with agreementHtml().
+    void showAgreement();
 
 signals:
     /// No panel is training any more after a training was started (success, failure or cancel).
@@ -177,6 +186,7 @@ private:
     QPushButton* m_trainAll;
     QPushButton* m_cancelAll;
     QPushButton* m_combine;
+    QPushButton* m_agree;
     QLabel* m_status;
     QString m_statusText;
     QTimer* m_retrainTimer;

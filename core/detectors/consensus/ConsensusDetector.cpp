@@ -157,7 +157,11 @@ Eigen::VectorXd ConsensusDetector::doFit(const Eigen::MatrixXd& X, const Progres
             m->fit(X, progress.sub(from, to));
         } catch (const Cancelled&) {
             throw;
-        } catch (const std::exception& e) { // DataError, ParamError: this member does not suit the data
+        } catch (const DataError& e) { // this member does not suit the data (mcd: n < p + 2)
+            skipped += (skipped.empty() ? "" : "; ") + chosen[k] + ": " + e.what();
+            ++skippedCount;
+            continue;
+        } catch (const ParamError& e) { // its defaults do not fit these data
             skipped += (skipped.empty() ? "" : "; ") + chosen[k] + ": " + e.what();
             ++skippedCount;
             continue;
@@ -242,8 +246,9 @@ void ConsensusDetector::loadState(const nlohmann::json& state)
                             + ", the consensus " + std::to_string(inputDimension()));
         members.push_back(std::move(m));
     }
+    const int skipped = static_cast<int>(jsonIntOr(state, "members_skipped", 0, "consensus model"));
     install(std::move(members));
-    m_skipped = static_cast<int>(jsonIntOr(state, "members_skipped", 0, "consensus model"));
+    m_skipped = skipped;
 }
 
 } // namespace olens

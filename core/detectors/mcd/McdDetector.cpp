@@ -98,36 +98,37 @@ std::vector<int> smallest(const Eigen::VectorXd& d, int h)
     return idx;
 }
 
-// Variance of the rounding of each column, in the scaled units of Z = (X − lo) / range: δ²/12 with δ
-// the column's recording step (the largest power of ten that every value is a multiple of: 1 for
-// integers, 0.001 for values with three decimals; none for full-precision numbers), the variance of a
-// uniform error over one step. Added to every covariance, it is the MCD of the data with their
-// rounding undone: on integer data (Shuttle, ordinal scores) an h-subset on one or two lattice values
-// no longer looks (near-)singular and wins the determinant comparison by an artefact of the
-// recording. On data with many digits the floor is negligible.
-Eigen::VectorXd roundingVariance(const Eigen::MatrixXd& X, const Eigen::RowVectorXd& range)
+// Variance of the rounding of each column of Z: δ²/12 when the column's values lie on a lattice of
+// step δ (every x − min a whole multiple of δ, the smallest gap between two distinct values: integer
+// or ordinal data, also after z-scoring), none otherwise (measured values with many digits). It is
+// the variance of a uniform error over one step: added to every covariance, it is the MCD of the
+// data with their rounding undone. On integer data (Shuttle, ordinal scores) an h-subset sitting on
+// one or two lattice values then no longer looks (near-)singular and wins the determinant comparison
+// by an artefact of the recording. δ scales with the column, so the scores stay affine invariant.
+Eigen::VectorXd roundingVariance(const Eigen::MatrixXd& Z)
 {
-    Eigen::VectorXd floor = Eigen::VectorXd::Zero(X.cols());
-    for (Eigen::Index j = 0; j < X.cols(); ++j) {
-        const double top = X.col(j).cwiseAbs().maxCoeff();
-        if (!(top > 0.0))
+    Eigen::VectorXd floor = Eigen::VectorXd::Zero(Z.cols());
+    std::vector<double> v(static_cast<std::size_t>(Z.rows()));
+    for (Eigen::Index j = 0; j < Z.cols(); ++j) {
+        for (Eigen::Index i = 0; i < Z.rows(); ++i)
+            v[static_cast<std::size_t>(i)] = Z(i, j);
+        std::sort(v.begin(), v.end());
+        double gap = std::numeric_limits<double>::infinity();
+        for (std::size_t i = 1; i < v.size(); ++i)
+            if (v[i] > v[i - 1])
+                gap = std::min(gap, v[i] - v[i - 1]);
+        if (!std::isfinite(gap))
             continue;
-        // Steps down to 10⁻⁹ of the largest value: the quotients stay below 10⁹, where the test
-        // |k − round k| ≤ 10⁻⁶ is not fooled by the last bits of a double.
-        const int first = static_cast<int>(std::floor(std::log10(top)));
-        for (int e = first; e >= first - 9; --e) {
-            const double q = std::pow(10.0, e);
-            bool multiples = true;
-            for (Eigen::Index i = 0; i < X.rows() && multiples; ++i) {
-                const double k = X(i, j) / q;
-                multiples = std::abs(k - std::round(k)) <= 1e-6;
-            }
-            if (multiples) {
-                const double step = q / range(j);
-                floor(j) = step * step / 12.0;
-                break;
-            }
+        // Few steps per range (≤ 10⁶) keep the quotients exact enough for the 10⁻⁶ test.
+        if ((v.back() - v.front()) / gap > 1e6)
+            continue;
+        bool lattice = true;
+        for (std::size_t i = 0; i < v.size() && lattice; ++i) {
+            const double k = (v[i] - v.front()) / gap;
+            lattice = std::abs(k - std::round(k)) <= 1e-6;
         }
+        if (lattice)
+            floor(j) = gap * gap / 12.0;
     }
     return floor;
 }
@@ -174,11 +175,10 @@ void factor(Estimate& e, Eigen::MatrixXd* precision, int m, int n)
         throw DataError("mcd: the covariance of " + std::to_string(m) + " of the " + std::to_string(n)
                         + " points is zero (they are identical); the data need at least two distinct points "
                           "in the majority");
+    // e.cov itself stays as measured, so that factoring it again finds the same null directions.
     e.nullity = static_cast<int>(ev.size()) - rank;
-    if (rank < ev.size()) {
-        e.cov.diagonal().array() += kExactFitRidge * top;
-        ev.array() += kExactFitRidge * top; // same eigenvectors
-    }
+    if (rank < ev.size())
+        ev.array() += kExactFitRidge * top; // cov + εI: the same eigenvectors
     e.logdet = ev.array().log().sum();
     if (precision)
         *precision = es.eigenvectors() * ev.cwiseInverse().asDiagonal() * es.eigenvectors().transpose();
@@ -197,6 +197,9 @@ Estimate cSteps(const Eigen::MatrixXd& Z, const Eigen::VectorXd& floor, int h, E
         Eigen::MatrixXd P;
         factor(start, &P, h, n);
         e = meanCov(Z, smallest(mahalanobis2(Z, start.loc, P), h), floor);
+        factor(e, nullptr, h, n);
+        if (!better(e, start))
+            return start; // the first step too may not move into an exact fit
     }
     factor(e, nullptr, h, n);
     // Theorem 1: each step lowers det S. A step into an exact fit (more null directions) is not
@@ -294,7 +297,7 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
                             + (range(j) > 0.0 ? " has a range that is not finite" : " is constant")
                             + ": its covariance is singular; drop it");
     const Eigen::MatrixXd Z = (X.rowwise() - lo).array().rowwise() / range.array();
-    const Eigen::VectorXd floor = roundingVariance(X, range);
+    const Eigen::VectorXd floor = roundingVariance(Z);
 
     Estimate raw;
     if (p == 1) {
@@ -371,6 +374,11 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     factor(rw, &precision, static_cast<int>(keep.size()), n);
     Eigen::VectorXd train = mahalanobis2(Z, rw.loc, precision);
 
+    const int nullity = std::max(rw.nullity, nearNullDirections(rw.cov));
+    if (rw.nullity > 0) // the covariance the precision was computed from (factor's ridge), for drawing and saving
+        rw.cov.diagonal().array()
+            += kExactFitRidge
+               * Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(rw.cov, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
     // Commit: scoring runs on the scaled coordinates; location/covariance are kept in input units.
     m_location = lo.transpose() + range.transpose().cwiseProduct(rw.loc);
     m_covariance = range.transpose().asDiagonal() * rw.cov * range.asDiagonal();
@@ -381,7 +389,7 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     m_precision = precision;
     m_support = static_cast<int>(keep.size());
     m_h = h;
-    m_nullity = std::max(rw.nullity, nearNullDirections(rw.cov)); // before or after the exact-fit ridge
+    m_nullity = nullity;
     return train;
 }
 

@@ -575,6 +575,50 @@ private slots:
         QVERIFY(j.at("auroc").is_number());
     }
 
+    void thresholdRuleAppliesToEveryPath()
+    {
+        // --threshold-rule iqr: the decisions are score > Q3 + 1.5·IQR of the model's training scores,
+        // whether the model is fitted on --input, on --fit-input or read with --model (the first
+        // version applied it to the fit file's rows only and ignored it with --model).
+        std::ofstream f(path("tr.csv"));
+        f << "x,y\n";
+        for (int i = 0; i < 60; ++i)
+            f << (i % 10) * 0.1 << "," << (i / 10) * 0.1 << "\n";
+        f << "5,5\n6,-4\n";
+        f.close();
+        std::ofstream g(path("new.csv"));
+        g << "x,y\n0.3,0.2\n7,7\n0.5,0.5\n";
+        g.close();
+        auto check = [](const Run& r, int rows) {
+            QVERIFY2(r.code == 0, r.err.c_str());
+            const auto at = r.err.find("threshold iqr: ");
+            QVERIFY2(at != std::string::npos, r.err.c_str());
+            const double t = std::stod(r.err.substr(at + 15));
+            std::istringstream in(r.out);
+            std::string line;
+            std::getline(in, line); // index,score,outlier
+            int n = 0;
+            while (std::getline(in, line)) {
+                const auto c1 = line.find(','), c2 = line.find(',', c1 + 1);
+                const double score = std::stod(line.substr(c1 + 1, c2 - c1 - 1));
+                QCOMPARE(std::stoi(line.substr(c2 + 1)), score > t ? 1 : 0);
+                ++n;
+            }
+            QCOMPARE(n, rows);
+        };
+        check(cli({"score", "--input", path("tr.csv"), "--detector", "knn", "--threshold-rule", "iqr", "--output", "-"}), 62);
+        check(cli({"score", "--fit-input", path("tr.csv"), "--input", path("new.csv"), "--detector", "knn",
+                   "--threshold-rule", "iqr", "--output", "-"}),
+              3);
+        const Run saved = cli({"score", "--input", path("tr.csv"), "--detector", "knn", "--save-model", path("m.json"),
+                               "--output", path("s.csv")});
+        QVERIFY2(saved.code == 0, saved.err.c_str());
+        check(cli({"score", "--input", path("new.csv"), "--model", path("m.json"), "--threshold-rule", "iqr", "--output", "-"}), 3);
+        const Run bad = cli({"score", "--input", path("tr.csv"), "--detector", "knn", "--threshold-rule", "guess", "--output", "-"});
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(bad.err.find("mad, iqr, otsu") != std::string::npos, bad.err.c_str());
+    }
+
     void extremeMagnitudesGiveFiniteScoresOrARefusal()
     {
         // Before: finite data near 1e300 gave NaN (pca) or constant (knn) scores with exit 0.

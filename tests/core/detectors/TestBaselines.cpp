@@ -316,9 +316,9 @@ private slots:
     {
         // m = MinCovDet(random_state=0).fit(X); m.mahalanobis(X), m.mahalanobis(Q), m.location_,
         // m.covariance_ (support 24 of 44). random_state=0..5 give the same raw determinant: the MCD is
-        // unique here, so our random subsets (another RNG, other seeds) must find it too. Tolerance 1e-6
-        // relative: the covariance carries the rounding variance δ²/12 of the data (three decimals,
-        // δ = 0.001: 8·10⁻⁸ on variances of 1-3), which scikit-learn does not add.
+        // unique here, so our random subsets (another RNG, other seeds) must find it too. Tolerance 5e-7
+        // relative: the values, rounded to three decimals, lie on the 0.001 lattice, so the covariance
+        // carries the rounding variance 0.001²/12 = 8·10⁻⁸, which scikit-learn does not add.
         const Eigen::MatrixXd X = rows(kMcdX, 2);
         auto d = Registry::instance().create("mcd");
         d->fit(X);
@@ -335,15 +335,15 @@ private slots:
                         8047.612116726897, 7620.577685704565, 181.22226824076847, 12562.012793832948,
                         928.1299706099365, 563.7248671905218, 4839.561748099258, 653.6405732392666,
                         2769.872758145358, 385.5479016364498, 13853.547173639487, 5075.221142338253}),
-                   1e-6, "MCD mahalanobis (training)");
+                   5e-7, "MCD mahalanobis (training)");
         compareRel(d->score(rows(kQ, 2)),
                    vec({28.854877077857754, 5.064062276872464, 70.51386567045276, 74.23907398759522, 179.44325999063557}),
-                   1e-6, "MCD mahalanobis (new rows)");
+                   5e-7, "MCD mahalanobis (new rows)");
         const auto& m = dynamic_cast<const McdDetector&>(*d);
-        compareRel(m.location(), vec({1.3563333333333336, -1.9172500000000001}), 1e-9, "location_"); // no floor in a mean
+        compareRel(m.location(), vec({1.3563333333333336, -1.9172500000000001}), 1e-9, "location_");
         const Eigen::MatrixXd S = m.covariance();
         compareRel(Eigen::Map<const Eigen::VectorXd>(S.data(), 4),
-                   vec({3.0953410555555565, 1.5650226250000001, 1.5650226250000001, 1.0310433541666666}), 1e-6,
+                   vec({3.0953410555555565, 1.5650226250000001, 1.5650226250000001, 1.0310433541666666}), 1e-7,
                    "covariance_");
         QCOMPARE(d->figures().at("support"), 24.0);
         for (int seed = 1; seed < 4; ++seed) {
@@ -427,7 +427,7 @@ private slots:
                         0.8845106840573886, 2.1255083702629296, 0.388826575145798, 0.002979493785207298,
                         0.7739172804003485, 0.014223721819696089, 2.018312320735814, 1.3515158844120172,
                         133.5001657621861, 193.9107614005908}),
-                   1e-6, "1-D MCD"); // three decimals: rounding variance 8·10⁻⁸ (see mcdMatchesScikitLearn)
+                   1e-9, "1-D MCD");
     }
 
     void mcdRegularisesExactFit()

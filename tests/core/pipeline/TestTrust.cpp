@@ -281,6 +281,13 @@ private slots:
             QVERIFY2(a >= 0.88, qPrintable(QString("seed %1: AUROC %2").arg(seed).arg(a)));
             QCOMPARE(m->figures().at("null_directions"), 0.0);
         }
+        // The same through the pipeline with z-scored columns (how the corpus and the consensus
+        // use it): the lattice is found after scaling too, and the scores do not change with it.
+        auto raw = fitPipeline(Registry::instance().create("mcd"), Normalizer(Normalization::None), d.X);
+        auto z = fitPipeline(Registry::instance().create("mcd"), Normalizer(Normalization::ZScore), d.X);
+        QVERIFY(auroc(z->scores, d.outlierFlags()) >= 0.88);
+        QVERIFY2((z->scores - raw->scores).cwiseAbs().maxCoeff() <= 1e-6 * raw->scores.cwiseAbs().maxCoeff(),
+                 "affine invariance");
     }
 };
 

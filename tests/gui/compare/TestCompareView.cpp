@@ -1,6 +1,7 @@
 // Compare mode: several detectors train concurrently on copies of the same data, every panel
 // renders, reports the AUROC/AUPRC of its own scores, draws its threshold at the shared quantile of
 // its scores, and cameras / data follow the other panels and the source document.
+#include "metrics/Agreement.h"
 #include "view/CloudView.h"
 #include "compare/CompareView.h"
 #include "dialogs/DetectorChooserDialog.h"
@@ -381,6 +382,20 @@ private slots:
         cv.trainAll();
         QVERIFY(all.wait(30000));
         const auto kept = cv.panelDocument(0)->result();
+        // Agreement of the two trained panels at the shared quantile (0.95: the top 15 of 300).
+        QStringList ids;
+        const AgreementTable t = cv.panelAgreement(&ids);
+        QCOMPARE(ids, QStringList({"knn", "pca"}));
+        QCOMPARE(t.k, Eigen::Index(15));
+        const Eigen::VectorXd s0 = cv.panelDocument(0)->result()->scores, s1 = cv.panelDocument(1)->result()->scores;
+        QVERIFY(std::abs(t.spearman(0, 1) - spearman(s0, s1)) < 1e-15);
+        int both = 0;
+        for (Eigen::Index i = 0; i < 300; ++i) {
+            const int f = (s0(i) > CompareView::quantileOf(s0, 0.95)) + (s1(i) > CompareView::quantileOf(s1, 0.95));
+            QCOMPARE(t.flaggedBy(i), f);
+            both += f == 2;
+        }
+        QVERIFY(cv.agreementHtml().contains(QString("by 2 of 2 panels: %1").arg(both)));
         QVERIFY(cv.combinePanels());
         QCOMPARE(cv.panelCount(), 3);
         QCOMPARE(cv.entries()[2].id, std::string("consensus"));
