@@ -1,6 +1,7 @@
 #include "metrics/Thresholds.h"
 
 #include "base/Errors.h"
+#include "base/Stats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,15 +9,6 @@
 namespace olens {
 
 namespace {
-// numpy.quantile's default (linear between order statistics), on sorted values.
-double quantileSorted(const std::vector<double>& s, double q)
-{
-    const double h = (static_cast<double>(s.size()) - 1.0) * q;
-    const auto lo = static_cast<std::size_t>(std::floor(h));
-    const std::size_t hi = std::min(lo + 1, s.size() - 1);
-    return s[lo] + (h - static_cast<double>(lo)) * (s[hi] - s[lo]);
-}
-
 double otsu(const std::vector<double>& s)
 {
     const double lo = s.front(), hi = s.back();
@@ -94,19 +86,15 @@ double labelFreeThreshold(const Eigen::VectorXd& scores, ThresholdRule rule, dou
         return detectorThreshold;
     if (scores.size() == 0 || !scores.allFinite())
         throw DataError("threshold rule " + toString(rule) + ": the scores must be finite and non-empty");
-    std::vector<double> s(scores.data(), scores.data() + scores.size());
-    std::sort(s.begin(), s.end());
-    if (rule == ThresholdRule::Otsu)
+    if (rule == ThresholdRule::Otsu) {
+        std::vector<double> s(scores.data(), scores.data() + scores.size());
+        std::sort(s.begin(), s.end());
         return otsu(s);
-    const double median = quantileSorted(s, 0.5);
-    if (rule == ThresholdRule::Mad) {
-        std::vector<double> dev(s.size());
-        for (std::size_t i = 0; i < s.size(); ++i)
-            dev[i] = std::abs(s[i] - median);
-        std::sort(dev.begin(), dev.end());
-        return median + 3.0 * 1.4826 * quantileSorted(dev, 0.5);
     }
-    const double q1 = quantileSorted(s, 0.25), q3 = quantileSorted(s, 0.75);
+    const double median = quantile(scores, 0.5); // base/Stats: numpy.quantile's interpolation
+    if (rule == ThresholdRule::Mad)
+        return median + 3.0 * 1.4826 * quantile((scores.array() - median).abs().matrix(), 0.5);
+    const double q1 = quantile(scores, 0.25), q3 = quantile(scores, 0.75);
     return q3 + 1.5 * (q3 - q1);
 }
 
