@@ -13,6 +13,7 @@
 // scheduler can score blocks in parallel.
 #include "base/AtomicWriter.h"
 #include "base/Errors.h"
+#include "base/ParallelFor.h"
 #include "data/Dataset.h"
 #include "data/Generators.h"
 #include "data/Normalizer.h"
@@ -70,6 +71,7 @@ py::list detectorInfos()
         d["summary"] = info.summary;
         d["reference"] = info.reference;
         d["normalization"] = info.normalization;
+        d["leave_one_out"] = info.leaveOneOutTraining;
         py::list params;
         for (const ParamSpec& s : info.params)
             params.append(specToDict(s));
@@ -140,7 +142,25 @@ public:
     Eigen::VectorXd scoreNew(const Eigen::MatrixXd& X) const
     {
         checkColumns(X);
-        return m_detector->score(m_normalizer.transform(X));
+        Eigen::VectorXd s = m_detector->score(m_normalizer.transform(X));
+        requireFiniteScores(s, m_detector->id(), X); // an error naming the cause, never NaN handed out
+        return s;
+    }
+
+    /// The detector's own 0/1 decisions for X as new rows.
+    Eigen::VectorXi predictNew(const Eigen::MatrixXd& X) const
+    {
+        checkColumns(X);
+        return m_detector->isOutlier(m_normalizer.transform(X));
+    }
+
+    /// The training scores and decisions of the fit (each training point as the method scores its
+    /// own training set, e.g. kNN without the point itself).
+    Eigen::VectorXd trainingScores() const { return m_detector->trainingScores(); }
+    Eigen::VectorXi trainingDecisions() const
+    {
+        const Eigen::VectorXd& s = m_detector->trainingScores();
+        return (s.array() > m_detector->threshold()).cast<int>();
     }
 
     std::string toJson() const
@@ -243,6 +263,8 @@ PYBIND11_MODULE(_core, m)
         }
     });
 
+    m.attr("__version__") = OLENS_VERSION;
+
     m.def("detectors", &detectorInfos, "The registry: one dict per detector (id, title, summary, reference, "
                                        "normalization, params with name/type/default/min/max/choices/help/reference).");
     m.def("generators", &generatorInfos, "The toy-data generators with their parameter schemas.");
@@ -267,7 +289,7 @@ PYBIND11_MODULE(_core, m)
         .def_static(
             "fit",
             [](const std::string& id, const std::map<std::string, std::string>& params, const std::string& normalization,
-               const Eigen::MatrixXd& X) {
+               const Eigen::MatrixXd& X, int threads) {
                 // Ctrl+C in a notebook or shell stops a long fit (kods on 1000 points takes a minute):
                 // the core's progress callback polls Python's signal handlers (at most every 100 ms,
                 // with the GIL) and asks for cancellation; Cancelled becomes KeyboardInterrupt.
@@ -287,14 +309,31 @@ PYBIND11_MODULE(_core, m)
                     return false;
                 };
                 py::gil_scoped_release release;
+                const ThreadLimit limit(threads); // n_jobs (0 = every core)
                 return FittedModel::fit(id, params, normalization, X, poll);
             },
-            py::arg("detector"), py::arg("params"), py::arg("normalization"), py::arg("X"),
+            py::arg("detector"), py::arg("params"), py::arg("normalization"), py::arg("X"), py::arg("threads") = 0,
             "Normalise (fitted on X), fit, training scores and threshold: the CLI's `score` pipeline.")
         .def("score_rows", &FittedModel::scoreRows, py::arg("X"), py::call_guard<py::gil_scoped_release>(),
              "(scores, outlier 0/1) for X; the training scores when X is the training matrix.")
-        .def("score_new", &FittedModel::scoreNew, py::arg("X"), py::call_guard<py::gil_scoped_release>(),
-             "scores of X treated as new rows (kNN does not exclude a training point from its own neighbours).")
+        .def(
+            "score_new",
+            [](const FittedModel& f, const Eigen::MatrixXd& X, int threads) {
+                const ThreadLimit limit(threads);
+                return f.scoreNew(X);
+            },
+            py::arg("X"), py::arg("threads") = 0, py::call_guard<py::gil_scoped_release>(),
+            "scores of X treated as new rows (kNN does not exclude a training point from its own neighbours).")
+        .def(
+            "predict_new",
+            [](const FittedModel& f, const Eigen::MatrixXd& X, int threads) {
+                const ThreadLimit limit(threads);
+                return f.predictNew(X);
+            },
+            py::arg("X"), py::arg("threads") = 0, py::call_guard<py::gil_scoped_release>(),
+            "the detector's own 0/1 decisions for X treated as new rows.")
+        .def("training_decisions", &FittedModel::trainingDecisions,
+             "0/1 decisions of the training rows (training score > threshold).")
         .def("to_json", &FittedModel::toJson, "The model JSON of `outlierlens-cli score --save-model`.")
         .def_static("from_json", &FittedModel::fromJson, py::arg("text"))
         .def_property_readonly("detector_id", [](const FittedModel& f) { return f.detector().id(); })

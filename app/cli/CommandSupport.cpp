@@ -3,6 +3,7 @@
 #include "Args.h"
 #include "CliProgress.h"
 
+#include "base/AtomicWriter.h"
 #include "base/Errors.h"
 #include "base/Format.h"
 #include "base/Messages.h"
@@ -150,14 +151,22 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
                 throw ParamError(std::string("--model replaces --") + clash);
         if (!a.params.empty())
             throw ParamError("--model: the parameters are the model's; --param does not apply");
-        std::ifstream f(a.options.at("model"));
-        if (!f)
-            throw DataError("cannot read model '" + a.options.at("model") + "'");
+        // Bounded and regular files only (a FIFO or /dev/zero is refused at once, issue #34); a
+        // GUI session (autosave or File → Save session) is read through the strict session parser
+        // and its fitted model used (issue #36: the README promises that sessions are read).
+        const std::string& path = a.options.at("model");
+        const std::string text = readRegularFile(path, std::uint64_t(256) << 20, "model");
         nlohmann::json j;
         try {
-            j = nlohmann::json::parse(f, nullptr, true, false);
+            j = nlohmann::json::parse(text, nullptr, true, false);
         } catch (const nlohmann::json::exception& e) {
-            throw DataError("model '" + a.options.at("model") + "': not JSON: " + e.what());
+            throw DataError("model '" + path + "': not JSON: " + e.what());
+        }
+        if (j.is_object() && j.value("format", std::string()) == "outlierlens-session") {
+            j = parseSession(text).model;
+            if (j.is_null())
+                throw DataError("model '" + path + "': the session holds no fitted model (train a detector in the "
+                                "GUI and save the session again)");
         }
         RestoredModel m;
         try {

@@ -551,6 +551,13 @@ void SessionManager::autosaveFinished()
     }
 }
 
+void SessionManager::flushAutosave()
+{
+    if (m_debounce.isActive())
+        autosave();
+    waitForAutosave();
+}
+
 void SessionManager::waitForAutosave()
 {
     while (m_handledSave != m_startedSave) {

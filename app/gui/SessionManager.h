@@ -59,6 +59,10 @@ public:
     bool autosave();
     /// Blocks until the autosave being written (if any, and the queued one) has finished (tests, exit).
     void waitForAutosave();
+    /// A scripted run's end (--exit): the newest state is saved before the process goes — an edit
+    /// waiting for its debounce is saved now, and a save queued behind the one being written is
+    /// written (markCleanExit drops it: the window is half gone there). Python's view() reads it.
+    void flushAutosave();
     /// True when the previous run left an autosave without a clean exit.
     bool recoveryAvailable() const { return m_recovery; }
     /// Where a crashed run's autosave waits until an interactive start restores or declines it

@@ -53,12 +53,25 @@ JobThreads::~JobThreads()
         jobsRunning.fetch_sub(1, std::memory_order_relaxed);
 }
 
+namespace {
+thread_local int threadCap = 0; // 0 = no ThreadLimit on this thread
+} // namespace
+
+ThreadLimit::ThreadLimit(int threads) : m_previous(threadCap)
+{
+    threadCap = std::max(0, threads);
+}
+
+ThreadLimit::~ThreadLimit()
+{
+    threadCap = m_previous;
+}
+
 int jobThreads()
 {
     const int all = workerThreads();
-    if (jobDepth == 0)
-        return all;
-    return std::max(1, all / std::max(1, jobsRunning.load(std::memory_order_relaxed)));
+    const int share = jobDepth == 0 ? all : std::max(1, all / std::max(1, jobsRunning.load(std::memory_order_relaxed)));
+    return threadCap > 0 ? std::min(share, threadCap) : share;
 }
 
 int runningJobs()

@@ -27,8 +27,21 @@ public:
     JobThreads& operator=(const JobThreads&) = delete;
 };
 
+/// A cap on the threads of the work started on this thread while it lives (Python's n_jobs):
+/// jobThreads() is at most `threads` (≥ 1; 0 = no cap). Nested limits: the innermost applies.
+class ThreadLimit {
+public:
+    explicit ThreadLimit(int threads);
+    ~ThreadLimit();
+    ThreadLimit(const ThreadLimit&) = delete;
+    ThreadLimit& operator=(const ThreadLimit&) = delete;
+
+private:
+    int m_previous;
+};
+
 /// The threads this thread may use now: its job's share while a JobThreads lives on it, else
-/// workerThreads().
+/// workerThreads(); never more than a ThreadLimit on this thread allows.
 int jobThreads();
 /// Jobs holding a JobThreads now (for tests and logs).
 int runningJobs();

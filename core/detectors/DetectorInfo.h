@@ -24,6 +24,10 @@ struct DetectorInfo {
     std::string normalization = "none";
     /// Position in compare mode's default set of panels (1 = first); 0 = not in the default set.
     int compareSlot = 0;
+    /// True when the training scores leave each training point out of its own neighbourhood
+    /// (knn, lof, ksp, acdt's tangent rule): scored again as new data, the training rows get other
+    /// numbers. Python then offers scikit-learn's `novelty` switch (LocalOutlierFactor's).
+    bool leaveOneOutTraining = false;
     /// Optional advice for choosing parameters on the given (normalised) data, shown beside the
     /// form (e.g. quadrics App. B.4: m from the PCA eigenvalue decay). Empty function = none.
     std::function<std::string(const Eigen::MatrixXd& X)> guidance;

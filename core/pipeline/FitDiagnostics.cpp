@@ -108,6 +108,26 @@ std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn
                                        + formatNumber("%.0f", it->second)
                                        + " direction(s) with almost no variance), so any step off it scores as "
                                          "extreme; drop collinear columns or check for a recording artefact"});
+    if (const auto it = figures.find("converged"); it != figures.end() && it->second == 0.0) {
+        // The optimiser stopped at its iteration limit, not at its tolerance (scikit-learn's
+        // ConvergenceWarning): the model is usable but not the optimum the paper's equations define.
+        const auto iters = figures.find("iterations");
+        const auto grad = figures.find("gradient_norm");
+        out.push_back({"not_converged",
+                       "the optimiser stopped at its iteration limit"
+                           + (iters != figures.end() ? " (" + formatNumber("%.0f", iters->second) + " iterations)" : std::string())
+                           + (grad != figures.end() ? " with gradient norm " + formatNumber("%.3g", grad->second) : std::string())
+                           + " before its gradient tolerance; raise max_iter (or scale the data: z-score)"});
+    }
+    if (const auto it = figures.find("approximation_auto"); it != figures.end() && it->second > 0) {
+        const auto m = figures.find("landmarks");
+        out.push_back({"approximate",
+                       "an automatic setting chose an approximation for this data size"
+                           + (m != figures.end() ? " (Nyström with " + formatNumber("%.0f", m->second) + " landmarks)"
+                                                 : std::string())
+                           + ": the scores differ from the exact method's; set landmarks=0 for the exact fit "
+                             "(memory grows with n²)"});
+    }
     if (const auto it = figures.find("members_skipped"); it != figures.end() && it->second > 0)
         out.push_back({"members", formatNumber("%.0f", it->second)
                                       + " of the chosen member detectors could not fit these data and were left "

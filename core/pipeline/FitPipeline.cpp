@@ -81,6 +81,9 @@ void scoreAllRows(const Detector& d, const Eigen::MatrixXd& Xn, const std::vecto
     r.trainingRows = rows;
 }
 
+
+} // namespace
+
 /// Finite or refused: a detector whose arithmetic overflowed or lost every digit returns NaN or
 /// infinite scores, which would reach the ranking, the CSV and the exit code as if they were an
 /// answer. Refuse them with the cause and the fix instead.
@@ -104,8 +107,6 @@ void requireFiniteScores(const Eigen::VectorXd& scores, const std::string& id, c
                     + formatNumber("%.3g", maxAbs) + "). Normalise the features (zscore), or check the parameters "
                     "that set a scale (bandwidth, learning rate, regularisation)");
 }
-
-} // namespace
 
 std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Normalizer normalizer,
                                        const Eigen::MatrixXd& training, const FitOptions& options,

@@ -108,4 +108,8 @@ Eigen::MatrixXd reconstructedRows(const FitResult& r, const Eigen::MatrixXd& X);
 /// training row out of its neighbours when X are the training rows). Empty without the capability.
 Eigen::VectorXd featureContributions(const FitResult& r, const Eigen::MatrixXd& X, int row);
 
+/// Throws DataError naming the count, the first bad row, max |x| and the fix when any score is NaN
+/// or infinite (X: the rows scored, for the message). Every path that hands scores out calls it.
+void requireFiniteScores(const Eigen::VectorXd& scores, const std::string& id, const Eigen::MatrixXd& X);
+
 } // namespace olens

@@ -14,11 +14,11 @@ import outlierlens as ol
 X, y = ol.generate("seam", n=200_000, seed=1, outliers=0.01)
 rng = np.random.default_rng(0)
 sample = X[rng.choice(len(X), 5_000, replace=False)]
-est = ol.Knn(k=10, normalization="zscore").fit(sample)
+est = ol.Knn(k=10, normalization="zscore", novelty=True).fit(sample)
 
 dX = da.from_array(X, chunks=(25_000, X.shape[1]))                 # 8 partitions
 scores = dX.map_blocks(est.score_samples, drop_axis=1, dtype=np.float64)
 s = scores.compute(scheduler="threads")                            # the GIL is released while scoring
 
 assert np.array_equal(s, est.score_samples(X))                     # = single-process scores
-print(f"AUROC on {len(X)} rows scored in {dX.numblocks[0]} blocks: {ol.metrics.auroc(-s, y):.4f}")
+print(f"AUROC on {len(X)} rows scored in {dX.numblocks[0]} blocks: {ol.metrics.auroc(y, -s):.4f}")

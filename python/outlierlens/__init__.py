@@ -4,7 +4,7 @@ scikit-learn estimators, on the same C++ core (``outlierlens._core``, pybind11).
     >>> import numpy as np, outlierlens as ol
     >>> X, y = ol.generate("moons", n=300, seed=1, outliers=0.05)
     >>> est = ol.Knn(k=5, normalization="zscore").fit(X)
-    >>> ol.metrics.auroc(-est.score_samples(X), y)   # score_samples: higher = more normal
+    >>> ol.metrics.auroc(y, est.decision_scores_)    # (y_true, y_score); higher = more outlying
 
 * One class per registered detector, generated from the registry at import time
   (``ol.detectors()`` maps ids to classes; ``ol.make("quadrics-base", m=2)``).
@@ -16,15 +16,18 @@ scikit-learn estimators, on the same C++ core (``outlierlens._core``, pybind11).
 """
 from . import _core
 from . import metrics
-from ._estimators import (HAVE_SKLEARN, NotFittedError, OutlierLensEstimator, class_name,
-                          estimator_from_model, make_estimator_class, python_name)
+from ._estimators import (HAVE_SKLEARN, ConvergenceWarning, NotFittedError, OutlierLensEstimator,
+                          OutlierLensWarning, class_name, estimator_from_model, make_estimator_class,
+                          python_name)
 
 import os
 
 import numpy as _np
 
+__version__ = _core.__version__  # the CMake project version (pip metadata has the same)
+
 __all__ = ["detectors", "make", "load_model", "generate", "generators", "verify", "metrics", "view",
-           "NotFittedError", "OutlierLensEstimator"]
+           "NotFittedError", "OutlierLensEstimator", "OutlierLensWarning", "ConvergenceWarning", "__version__"]
 
 _CLASSES = {}
 for _info in _core.detectors():
@@ -73,8 +76,13 @@ def model_from_json(text):
         if not model_text:
             raise ValueError("the session holds no fitted model (train a detector in the GUI first)")
         text = model_text
+    import json
+    try:
+        names = json.loads(text).get("feature_names")
+    except (ValueError, AttributeError):
+        names = None  # the core's reader below names what is wrong with the text
     model = _core.FittedModel.from_json(text)
-    return estimator_from_model(_class(model.detector_id), model)
+    return estimator_from_model(_class(model.detector_id), model, names)
 
 
 def _params_text(params):

@@ -14,8 +14,11 @@ Sign conventions (the one thing to remember):
 * ``predict``: +1 inlier, -1 outlier.
 """
 import inspect
+import json
 import keyword
+import math
 import os
+import warnings
 
 import numpy as np
 
@@ -77,8 +80,11 @@ def class_name(detector_id):
 
 
 def python_name(core_name):
-    """Registry parameter name -> keyword argument: Python keywords get PEP 8's trailing
-    underscore (``lambda`` -> ``lambda_``); everything else is kept."""
+    """Registry parameter name -> keyword argument: ``seed`` is scikit-learn's ``random_state``;
+    Python keywords get PEP 8's trailing underscore (``lambda`` -> ``lambda_``); everything else
+    is kept."""
+    if core_name == "seed":
+        return "random_state"
     return core_name + "_" if keyword.iskeyword(core_name) else core_name
 
 
@@ -108,6 +114,87 @@ def _core_text(spec, value):
     return str(value)
 
 
+try:
+    from sklearn.exceptions import ConvergenceWarning
+except ImportError:  # pragma: no cover - without python3-sklearn
+    class ConvergenceWarning(UserWarning):
+        """An iterative fit stopped at its iteration limit (scikit-learn's class when present)."""
+
+
+class OutlierLensWarning(UserWarning):
+    """A label-free diagnostic of a fit (``warnings_``): e.g. the ranking may be inverted, many
+    duplicate rows, a near-singular fit. The code is in the message's first word in brackets."""
+
+
+# Rows scored per call into the core: between calls Python sees Ctrl+C (KeyboardInterrupt), so
+# scoring millions of rows with a slow method can be interrupted; scores are row-wise, so the
+# chunking does not change them.
+_SCORE_CHUNK = 16384
+
+
+def _threads(n_jobs):
+    """scikit-learn's n_jobs as the core's thread cap: None or -1 = every core (0), k >= 1 = k,
+    -2 = all but one, ..."""
+    if n_jobs is None:
+        return 0
+    n_jobs = int(n_jobs)
+    if n_jobs == 0:
+        raise ValueError("n_jobs == 0 has no meaning; use None or -1 for every core, or a positive count")
+    if n_jobs < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+    return n_jobs
+
+
+def _seed(random_state):
+    """scikit-learn's random_state as the core's seed (an int in [0, 2^31 - 1]): an int is used as
+    it is; None draws one from NumPy's global generator (a different fit each time, as in
+    scikit-learn); a RandomState or Generator draws one from itself."""
+    if random_state is None:
+        return int(np.random.randint(0, 2**31 - 1))
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, (bool, np.bool_)):
+        return int(random_state)
+    if isinstance(random_state, np.random.RandomState):
+        return int(random_state.randint(0, 2**31 - 1))
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(0, 2**31 - 1))
+    raise ValueError(f"random_state must be None, an int, a numpy RandomState or Generator; got {random_state!r}")
+
+
+class _ScoringMethod:
+    """A method that scores X as new rows. On a leave-one-out detector (knn, lof, ksp, acdt,
+    consensus) fitted with ``novelty=False`` it is absent, as in scikit-learn's
+    LocalOutlierFactor: ``hasattr`` is False and calling it says what to use instead."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.__doc__ = fn.__doc__
+        self.__name__ = fn.__name__
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self.fn
+        if owner is not None and owner._leave_one_out and not getattr(obj, "novelty", True):
+            raise AttributeError(
+                f"{self.fn.__name__} is not available when novelty=False: {type(obj).__name__} then ranks "
+                "its training rows (decision_scores_, labels_, fit_predict), each without itself. To score "
+                f"new rows fit {type(obj).__name__}(novelty=True)")
+        return self.fn.__get__(obj, owner)
+
+
+class _TrainingMethod(_ScoringMethod):
+    """fit_predict: absent on a leave-one-out detector with ``novelty=True`` (scikit-learn's
+    LocalOutlierFactor), where predict(X) on the training matrix would give other decisions."""
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self.fn
+        if owner is not None and owner._leave_one_out and getattr(obj, "novelty", False):
+            raise AttributeError(
+                f"fit_predict is not available when novelty=True: use {type(obj).__name__}(novelty=False)"
+                ".fit_predict(X), or labels_ after fit, to predict on the training set")
+        return self.fn.__get__(obj, owner)
+
+
 class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
     """Base class of the generated estimators (see the module docstring for the signs).
 
@@ -116,18 +203,25 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
     ``"none"`` as in the CLI — the detector's paper's choice is in ``paper_normalization``),
     then the detector, then its training scores and threshold.
 
-    ``score_samples``/``decision_function``/``predict`` on *exactly* the training matrix return
-    the training scores as the method defines them (e.g. kNN excludes each point from its own
-    neighbours), which is what the CLI and the GUI report; any other matrix is scored as new rows.
+    Training set and new data (scikit-learn's novelty semantics): ``decision_scores_`` and
+    ``labels_`` (PyOD's names) hold the ranking of the training rows as the method defines it —
+    the numbers the CLI and the GUI show; ``score_samples``, ``decision_function``, ``predict``,
+    ``predict_proba`` and ``predict_confidence`` always treat X as new rows, so they are a
+    function of each row alone. Where the two differ (knn, lof, ksp, acdt and consensus score a
+    training point without itself) the class has ``novelty`` as LocalOutlierFactor does:
+    ``novelty=False`` (default) offers ``fit_predict``, ``novelty=True`` the scoring methods.
 
-    Fitted attributes: ``n_features_in_``, ``feature_names_in_`` (DataFrames), ``threshold_``
-    (OutlierLens sign), ``offset_`` (= -threshold_), ``training_scores_`` (OutlierLens sign),
-    ``figures_`` (method figures, e.g. msre), ``n_iter_`` (iterative methods), ``traces_`` (convergence traces), ``params_`` (all
-    parameters as the core validated them), ``normalization_``, ``fit_seconds_``.
+    Fitted attributes: ``n_features_in_``, ``feature_names_in_`` (DataFrames), ``decision_scores_``
+    (OutlierLens sign: higher = more outlying; ``training_scores_`` is the same array),
+    ``labels_`` (0 inlier, 1 outlier), ``threshold_`` (OutlierLens sign), ``offset_``
+    (= -threshold_), ``figures_`` (method figures, e.g. msre), ``n_iter_`` (iterative methods),
+    ``traces_`` (convergence traces), ``params_`` (all parameters as the core validated them),
+    ``resolved_params_``, ``normalization_``, ``fit_seconds_``, ``warnings_``.
     """
 
     detector_id = None  # set on each generated class
     paper_normalization = "none"
+    _leave_one_out = False
     _specs = ()  # registry ParamSpecs (dicts) of the detector
 
     # ---- scikit-learn plumbing ----
@@ -165,26 +259,44 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
         return np.asfortranarray(X)  # Eigen's layout: the core's MatrixXd copy is then a memcpy
 
     def _core_params(self):
-        return {s["name"]: _core_text(s, getattr(self, python_name(s["name"]))) for s in self._specs}
+        out = {}
+        for s in self._specs:
+            value = getattr(self, python_name(s["name"]))
+            if s["name"] == "seed":
+                value = _seed(value)
+            out[s["name"]] = _core_text(s, value)
+        return out
+
+    def _n_threads(self):
+        return _threads(getattr(self, "n_jobs", None))
 
     # ---- estimator API ----
     def fit(self, X, y=None):
         """Fit on the rows of X (n_samples, n_features). ``y`` is ignored (unsupervised).
-        Raises ValueError for bad parameters or data the method cannot use."""
+        Raises ValueError for bad parameters or data the method cannot use; the fit's label-free
+        diagnostics (``warnings_``) are issued as warnings (ConvergenceWarning when an iterative
+        method stopped at max_iter, OutlierLensWarning otherwise)."""
         X = self._validate(X, reset=True)
         try:
-            model = _core.FittedModel.fit(self.detector_id, self._core_params(), str(self.normalization), X)
+            model = _core.FittedModel.fit(self.detector_id, self._core_params(), str(self.normalization), X,
+                                          self._n_threads())
         except ValueError as e:
             # Shape in the message: the reason is often "too few rows" or "p = 1".
             raise ValueError(f"{e} [n_samples = {X.shape[0]}, n_features = {X.shape[1]}]") from e
         self._set_model(model)
+        for code, message in self.warnings_:
+            category = ConvergenceWarning if code == "not_converged" else OutlierLensWarning
+            warnings.warn(f"{type(self).__name__}: [{code}] {message}", category, stacklevel=2)
         return self
 
     def _set_model(self, model):
         self._model = model
         self.threshold_ = float(model.threshold)
         self.offset_ = -self.threshold_
-        self.training_scores_ = np.asarray(model.training_scores)
+        # PyOD's names: the training rows' scores (higher = more outlying) and 0/1 decisions.
+        self.decision_scores_ = np.asarray(model.training_scores)
+        self.training_scores_ = self.decision_scores_
+        self.labels_ = np.asarray(model.training_decisions(), dtype=np.int64)
         self.figures_ = dict(model.figures)
         self.traces_ = {k: np.asarray(v) for k, v in model.traces.items()}
         self.params_ = dict(model.params)
@@ -204,28 +316,91 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
         if not hasattr(self, "n_features_in_"):
             self.n_features_in_ = int(model.n_features_in)
 
-    def outlier_scores(self, X, new_rows=False):
-        """OutlierLens's score (higher = more outlying), as in the CLI's ``score`` column.
-        ``new_rows=True`` scores X as new data even when it is the training matrix (kNN then counts
-        each training point as its own neighbour), i.e. the inductive reading of scikit-learn's
-        ``novelty=True``."""
-        self._check_fitted()
-        X = self._validate(X, reset=False)
-        return self._model.score_new(X) if new_rows else self._model.score_rows(X)[0]
+    def _chunked(self, method, X):
+        threads = self._n_threads()
+        if X.shape[0] <= _SCORE_CHUNK:
+            return np.asarray(method(X, threads))
+        return np.concatenate([np.asarray(method(X[i:i + _SCORE_CHUNK], threads))
+                               for i in range(0, X.shape[0], _SCORE_CHUNK)])
 
+    @_ScoringMethod
+    def outlier_scores(self, X):
+        """OutlierLens's score of X as new rows (higher = more outlying), as the CLI's ``score``
+        column for ``--fit-on`` rows; equals ``-score_samples(X)``. The training rows' own scores
+        are ``decision_scores_``."""
+        self._check_fitted()
+        return self._chunked(self._model.score_new, self._validate(X, reset=False))
+
+    @_ScoringMethod
     def score_samples(self, X):
-        """scikit-learn sign: higher = more normal; equals ``-outlier_scores(X)``."""
+        """scikit-learn sign: higher = more normal; equals ``-outlier_scores(X)``. X is scored as
+        new rows (a training point counts as its own neighbour)."""
         return -self.outlier_scores(X)
 
+    @_ScoringMethod
     def decision_function(self, X):
         """``score_samples(X) - offset_``: negative = outlier by the detector's own threshold."""
         return self.score_samples(X) - self.offset_
 
+    @_ScoringMethod
     def predict(self, X):
-        """+1 inlier, -1 outlier: the detector's own decision rule (score > threshold_)."""
+        """+1 inlier, -1 outlier for X as new rows: the detector's own decision rule."""
         self._check_fitted()
-        _, outlier = self._model.score_rows(self._validate(X, reset=False))
-        return np.where(np.asarray(outlier) == 1, -1, 1)
+        outlier = self._chunked(self._model.predict_new, self._validate(X, reset=False))
+        return np.where(outlier == 1, -1, 1)
+
+    @_TrainingMethod
+    def fit_predict(self, X, y=None):
+        """Fit on X and return the training rows' decisions (+1 inlier, -1 outlier), i.e.
+        ``labels_`` in scikit-learn's sign."""
+        return np.where(self.fit(X).labels_ == 1, -1, 1)
+
+    @_ScoringMethod
+    def predict_proba(self, X, method="linear", return_confidence=False):
+        """Outlier probability of each new row, PyOD's two conversions of the score s:
+        ``"linear"``: (s - min) / (max - min) over the training scores, clipped to [0, 1];
+        ``"unify"``: erf((s - mu) / (sigma * sqrt(2))) clipped to [0, 1], with mu and sigma the mean
+        and standard deviation of the training scores (Kriegel et al., "Interpreting and unifying
+        outlier scores", SDM 2011). Returns (n, 2): column 0 inlier, column 1 outlier; with
+        ``return_confidence`` also :meth:`predict_confidence`."""
+        s = self.outlier_scores(X)
+        train = self.decision_scores_
+        if method == "linear":
+            lo, hi = float(train.min()), float(train.max())
+            p = (s - lo) / (hi - lo) if hi > lo else np.where(s > hi, 1.0, 0.0)
+        elif method == "unify":
+            mu, sigma = float(train.mean()), float(train.std())
+            z = (s - mu) / (sigma * np.sqrt(2.0)) if sigma > 0 else np.where(s > mu, np.inf, -np.inf)
+            p = _erf(z)
+        else:
+            raise ValueError(f"method must be 'linear' or 'unify', got {method!r}")
+        p = np.clip(p, 0.0, 1.0)
+        proba = np.column_stack([1.0 - p, p])
+        return (proba, self.predict_confidence(X)) if return_confidence else proba
+
+    @_ScoringMethod
+    def predict_confidence(self, X):
+        """Confidence in each new row's decision (PyOD's ExCeeD, Perini et al., ECML PKDD 2020):
+        with m the number of training scores <= the row's score and n training rows, the outlier
+        probability is p = (1 + m) / (2 + n) and the confidence of an outlier decision is
+        1 - BinomCDF(n - floor(n * contamination); n, p) (1 minus that for an inlier decision).
+        ``contamination`` is the parameter when the detector has one, else the share of training
+        rows flagged. Needs SciPy (installed with scikit-learn)."""
+        try:
+            from scipy.stats import binom
+        except ImportError as e:  # pragma: no cover - SciPy comes with scikit-learn
+            raise ImportError("predict_confidence needs SciPy (Debian: python3-scipy)") from e
+        s = self.outlier_scores(X)
+        train = np.sort(self.decision_scores_)
+        n = train.size
+        below = np.searchsorted(train, s, side="right")
+        posterior = (1.0 + below) / (2.0 + n)
+        contamination = getattr(self, "contamination", None)
+        if not isinstance(contamination, (float, int, np.floating, np.integer)):
+            contamination = float(self.labels_.mean())
+        confidence = 1.0 - binom.cdf(n - int(n * float(contamination)), n, posterior)
+        outlier = s > self.threshold_
+        return np.where(outlier, confidence, 1.0 - confidence)
 
     def explain(self, X):
         """One short reason per row (e.g. "nearest flat 2"); empty when the method has none."""
@@ -234,15 +409,22 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
 
     # ---- model interchange ----
     def to_json(self):
-        """The model JSON of ``outlierlens-cli score --save-model`` (Detector::toJson + "normalizer")."""
+        """The model JSON of ``outlierlens-cli score --save-model`` (Detector::toJson + "normalizer"),
+        with ``feature_names`` when the estimator was fitted on a DataFrame."""
         self._check_fitted()
-        return self._model.to_json()
+        text = self._model.to_json()
+        names = getattr(self, "feature_names_in_", None)
+        if names is None:
+            return text
+        model = json.loads(text)
+        model["feature_names"] = [str(n) for n in names]
+        return json.dumps(model, indent=1) + "\n"
 
     def save_model(self, path):
         """Writes :meth:`to_json` to ``path`` through the core's guarded writer, as the CLI does: a
         temporary file beside it, then a rename; a symlink, device, FIFO, directory or read-only file
         at ``path`` is refused (``DataError``, a ``ValueError``) and left as it is. The file loads
-        with :func:`outlierlens.load_model` and, inside a session, in the GUI."""
+        with :func:`outlierlens.load_model` (feature names included) and, inside a session, in the GUI."""
         _core.write_text_atomically(os.fspath(path), self.to_json())
         return path
 
@@ -257,6 +439,12 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
         if isinstance(state.get("_model"), str):
             state["_model"] = _core.FittedModel.from_json(state["_model"])
         self.__dict__.update(state)
+
+
+def _erf(z):
+    """Elementwise erf without SciPy (math.erf; +-inf give +-1)."""
+    z = np.asarray(z, dtype=np.float64)
+    return np.vectorize(math.erf, otypes=[np.float64])(z) if z.size else z
 
 
 def _docstring(info, py_params):
@@ -276,6 +464,13 @@ def _docstring(info, py_params):
     lines.append("normalization : str, default 'none'")
     lines.append(f"    Input normalisation fitted on X: none | zscore | l2 | minmax (the paper's: "
                  f"'{info['normalization']}').")
+    lines.append("n_jobs : int or None, default None")
+    lines.append("    Threads for fitting and scoring: None or -1 = every core, k = at most k.")
+    if info.get("leave_one_out"):
+        lines.append("novelty : bool, default False")
+        lines.append("    False: rank the training rows (fit_predict, decision_scores_, labels_), each scored "
+                     "without itself. True: score_samples / decision_function / predict / predict_proba score "
+                     "new rows (LocalOutlierFactor's switch).")
     return "\n".join(lines)
 
 
@@ -287,6 +482,9 @@ def make_estimator_class(info, module_name="outlierlens"):
     parameters = [inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
     parameters += [inspect.Parameter(name, kw, default=_typed(s, s["default"])) for s, name in py_params]
     parameters.append(inspect.Parameter("normalization", kw, default="none"))
+    parameters.append(inspect.Parameter("n_jobs", kw, default=None))
+    if info.get("leave_one_out"):
+        parameters.append(inspect.Parameter("novelty", kw, default=False))
     signature = inspect.Signature(parameters)
 
     def __init__(self, **kwargs):
@@ -307,17 +505,23 @@ def make_estimator_class(info, module_name="outlierlens"):
         "__module__": module_name,
         "detector_id": info["id"],
         "paper_normalization": info["normalization"],
+        "_leave_one_out": bool(info.get("leave_one_out")),
         "_specs": specs,
         "_python_names": {s["name"]: n for s, n in py_params},
     })
     return cls
 
 
-def estimator_from_model(cls, model):
-    """A fitted estimator of class ``cls`` around a core FittedModel (its parameters as get_params)."""
+def estimator_from_model(cls, model, feature_names=None):
+    """A fitted estimator of class ``cls`` around a core FittedModel (its parameters as get_params);
+    a loaded leave-one-out detector has ``novelty=True`` (it is loaded to score new rows)."""
     kwargs = {python_name(k): _typed(s, _core_text(s, model.params[k]))
               for s in cls._specs for k in [s["name"]] if k in model.params}
+    if cls._leave_one_out:
+        kwargs["novelty"] = True  # a loaded model is there to score new rows
     est = cls(**kwargs, normalization=model.normalization)
     est.n_features_in_ = int(model.n_features_in)
+    if feature_names is not None:
+        est.feature_names_in_ = np.asarray(feature_names, dtype=object)
     est._set_model(model)
     return est

@@ -99,7 +99,10 @@ def view(X, labels=None, detector=None, return_scores=False, return_model=False,
 
     X, names, labels = _table(X, labels)
     exe = _gui_executable(executable)
+    _remove_orphaned_workdirs()
     workdir = tempfile.mkdtemp(prefix="outlierlens-view-")
+    with open(os.path.join(workdir, "owner.pid"), "w") as f:
+        f.write(str(os.getpid()))
     state = os.path.join(workdir, "state")
     os.makedirs(state)
     try:
@@ -150,9 +153,39 @@ def view(X, labels=None, detector=None, return_scores=False, return_model=False,
         else:
             model = _core.FittedModel.from_json(model_text)
             est = estimator_from_model(_class(model.detector_id), model)
-        scores = None if est is None else est.outlier_scores(X)
+        scores = None if est is None else _scores_of(est, X)
         if return_scores and return_model:
             return scores, est
         return scores if return_scores else est
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _scores_of(est, X):
+    """The scores the window showed for X: the model's training scores when it was trained on these
+    rows (the GUI's ranking; knn leaves each point out), else X scored as new rows."""
+    if len(est.decision_scores_) == len(X):
+        return est.decision_scores_
+    return est._chunked(est._model.score_new, est._validate(X, reset=False))
+
+
+def _remove_orphaned_workdirs():
+    """A view() whose Python process was killed (SIGKILL, a notebook kernel restart) cannot run its
+    cleanup, and its folder holds a copy of the data: the next view() removes such folders, those
+    whose owner.pid names a process that no longer exists (issue #36)."""
+    root = tempfile.gettempdir()
+    try:
+        names = [n for n in os.listdir(root) if n.startswith("outlierlens-view-")]
+    except OSError:
+        return
+    for name in names:
+        folder = os.path.join(root, name)
+        try:
+            with open(os.path.join(folder, "owner.pid")) as f:
+                pid = int(f.read().strip())
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)  # its owner is gone
+        except (OSError, ValueError):
+            continue  # not ours to judge: another user's, or no pid file (an older version's)
+

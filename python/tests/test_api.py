@@ -38,7 +38,7 @@ def test_constructor_does_no_work_and_params_round_trip():
 
 def test_not_fitted():
     with pytest.raises(ol.NotFittedError):
-        ol.Knn().predict(X)
+        ol.Knn(novelty=True).predict(X)
     from sklearn.exceptions import NotFittedError
     with pytest.raises(NotFittedError):
         ol.Pca().score_samples(X)
@@ -51,19 +51,51 @@ def test_bad_parameter_is_a_value_error_at_fit():
 
 
 def test_signs_and_decisions():
-    est = ol.Knn(k=5, normalization="zscore").fit(X)
+    est = ol.Pca(k=1, normalization="zscore").fit(X)
     s = est.outlier_scores(X)
     np.testing.assert_array_equal(est.score_samples(X), -s)
     np.testing.assert_allclose(est.decision_function(X), est.threshold_ - s)
     assert est.offset_ == -est.threshold_
     np.testing.assert_array_equal(est.predict(X) == -1, est.decision_function(X) < 0)
     np.testing.assert_array_equal(est.fit_predict(X), est.predict(X))
+    np.testing.assert_array_equal(est.fit_predict(X) == -1, est.labels_ == 1)
     assert abs((est.predict(X) == -1).mean() - 0.1) < 0.02
-    np.testing.assert_array_equal(est.training_scores_, s)
-    # As new rows, each training point is its own neighbour: scores can only drop.
-    assert np.all(est.outlier_scores(X, new_rows=True) <= s)
-    np.testing.assert_array_equal(est.outlier_scores(X[:10], new_rows=True), est.outlier_scores(X[:10]))
+    np.testing.assert_allclose(est.decision_scores_, s, rtol=1e-12)
+    assert est.training_scores_ is est.decision_scores_
     assert est.n_features_in_ == 2 and est.normalization_ == "zscore"
+
+
+def test_novelty_semantics_like_local_outlier_factor():
+    """Issue #36: a row's score never depends on what else is in the matrix. knn scores a training
+    point without itself (decision_scores_, labels_, fit_predict: novelty=False); score_samples /
+    predict treat X as new rows (novelty=True), where the point is its own neighbour."""
+    ranking = ol.Knn(k=5).fit(X)
+    assert not hasattr(ranking, "score_samples") and not hasattr(ranking, "predict")
+    with pytest.raises(AttributeError, match="novelty=True"):
+        ranking.decision_function(X)
+    np.testing.assert_array_equal(ranking.fit_predict(X), np.where(ranking.labels_ == 1, -1, 1))
+    assert abs(ranking.labels_.mean() - 0.1) < 0.02
+    # The leave-one-out score by hand (an independent brute force): the 5th neighbour of each row
+    # among the other rows.
+    D = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))
+    np.fill_diagonal(D, np.inf)
+    np.testing.assert_allclose(ranking.decision_scores_, np.sort(D, axis=1)[:, 4], rtol=1e-12)
+
+    novelty = ol.Knn(k=5, novelty=True).fit(X)
+    assert not hasattr(novelty, "fit_predict")
+    with pytest.raises(AttributeError, match="novelty=False"):
+        novelty.fit_predict(X)
+    np.testing.assert_array_equal(novelty.decision_scores_, ranking.decision_scores_)
+    s = novelty.score_samples(X)
+    np.fill_diagonal(D, 0.0)  # as new rows: the point itself is its nearest neighbour
+    np.testing.assert_allclose(-s, np.sort(D, axis=1)[:, 4], rtol=1e-12)
+    # The WBC case of the issue: one more row appended must not change the others' scores.
+    bigger = novelty.score_samples(np.vstack([X, X[:1]]))
+    np.testing.assert_array_equal(bigger[:len(X)], s)
+    np.testing.assert_array_equal(novelty.predict(np.vstack([X, X[:1]]))[:len(X)], novelty.predict(X))
+    # and the row order does not matter
+    perm = np.random.RandomState(0).permutation(len(X))
+    np.testing.assert_array_equal(novelty.score_samples(X[perm]), s[perm])
 
 
 def test_pickle_and_dataframe():
@@ -77,15 +109,31 @@ def test_pickle_and_dataframe():
 
 def test_metrics_match_sklearn():
     from sklearn.metrics import average_precision_score, roc_auc_score
-    s = ol.Knn().fit(X).outlier_scores(X)
-    assert ol.metrics.auroc(s, Y) == pytest.approx(roc_auc_score(Y, s), abs=1e-12)
-    assert ol.metrics.average_precision(s, Y) == pytest.approx(average_precision_score(Y, s), abs=1e-12)
-    fpr, tpr, _ = ol.metrics.roc_curve(s, Y)
+    s = ol.Knn().fit(X).decision_scores_
+    assert ol.metrics.auroc(Y, s) == pytest.approx(roc_auc_score(Y, s), abs=1e-12)
+    assert ol.metrics.average_precision(Y, s) == pytest.approx(average_precision_score(Y, s), abs=1e-12)
+    fpr, tpr, _ = ol.metrics.roc_curve(Y, s)
     assert fpr[0] == 0 and tpr[-1] == 1
-    c = ol.metrics.confusion(ol.Knn().fit(X).predict(X) == -1, Y)
+    c = ol.metrics.confusion(Y, ol.Knn().fit(X).labels_)
     assert c["tp"] + c["fp"] + c["tn"] + c["fn"] == len(Y)
+    assert c["tp"] + c["fn"] == Y.sum()  # y_true first: the positives are the labelled outliers
     # EER of a perfect similarity is 0
-    assert ol.metrics.equal_error_rate(np.array([3.0, 2.0, 1.0, 0.0]), np.array([1, 1, 0, 0])) == 0.0
+    assert ol.metrics.equal_error_rate(np.array([1, 1, 0, 0]), np.array([3.0, 2.0, 1.0, 0.0])) == 0.0
+    # Labels coded 1/2 or -1/1: the larger value is the outlier class, as roc_auc_score's pos_label.
+    assert ol.metrics.auroc(Y + 1, s) == pytest.approx(roc_auc_score(Y, s), abs=1e-12)
+
+
+def test_metrics_refuse_the_old_argument_order_and_one_class():
+    """Issue #36: auroc(scores, labels), the order before 0.2, returned NaN when called the
+    scikit-learn way; now the reverse order is refused with a message, as is a single class."""
+    s = ol.Knn().fit(X).decision_scores_
+    for f in (ol.metrics.auroc, ol.metrics.average_precision, ol.metrics.roc_curve):
+        with pytest.raises(ValueError, match="look swapped"):
+            f(s, Y)
+    with pytest.raises(ValueError, match="only one class"):
+        ol.metrics.auroc(np.zeros(len(s)), s)
+    with pytest.raises(ValueError, match="3 distinct values"):
+        ol.metrics.auroc(np.arange(len(s)) % 3, s)
 
 
 def test_verify_runs():
@@ -145,7 +193,8 @@ def test_save_model_refuses_special_and_read_only_targets(tmp_path):
     ok = tmp_path / "model.json"
     est.save_model(ok)
     X, _ = ol.generate("moons", n=60, seed=3)
-    np.testing.assert_array_equal(ol.load_model(ok).score_samples(X), est.score_samples(X))
+    # A loaded knn model is there to score new rows (novelty=True); the fitted one ranks its training rows.
+    np.testing.assert_array_equal(ol.load_model(ok).score_samples(X), est.set_params(novelty=True).score_samples(X))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fifo.json", "link.json", "locked.json", "model.json",
                                                           "real.json"]
 
@@ -186,7 +235,7 @@ def test_consensus_and_agreement_against_scipy():
     cons = ol.Consensus().fit(X)
     assert cons.figures_["members"] == 3
     y = np.r_[np.zeros(150), np.ones(8)]
-    assert ol.metrics.auroc(cons.training_scores_, y) > 0.99
+    assert ol.metrics.auroc(y, cons.decision_scores_) > 0.99
     a = ol.agreement(X, detectors=("knn", "iforest", "mcd"), top=8)
     assert a["detectors"] == ["knn", "iforest", "mcd"]
     est = a["estimators"]
@@ -195,8 +244,8 @@ def test_consensus_and_agreement_against_scipy():
             rho = scipy_stats.spearmanr(est[di].training_scores_, est[dj].training_scores_).correlation
             assert abs(a["spearman"][i, j] - rho) < 1e-12
     # flagged_by counts the detectors whose own decision (predict == -1) flags the row.
-    expected = sum((est[d].predict(X) == -1).astype(int) for d in a["detectors"])
-    # knn's predict on its training matrix uses the training scores (the point left out), as agreement does.
+    # knn's labels_ are the training decisions (the point left out), as agreement uses.
+    expected = sum(est[d].labels_ for d in a["detectors"])
     assert np.array_equal(a["flagged_by"], expected)
     top = [set(np.argsort(-est[d].training_scores_, kind="stable")[:8]) for d in a["detectors"]]
     assert abs(a["top_overlap"][0, 1] - len(top[0] & top[1]) / 8) < 1e-12

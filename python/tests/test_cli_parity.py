@@ -32,17 +32,20 @@ def test_scores_equal_cli(cli, files, detector_id):
             "--output", scores_path, "--save-model", model_path)
     cli_scores, cli_outlier = read_scores(scores_path)
 
+    # The training rows' ranking: decision_scores_ / labels_ are the CLI's score / outlier columns.
     est = ol.make(detector_id, normalization=norm).fit(TRAIN)
-    np.testing.assert_allclose(est.outlier_scores(TRAIN), cli_scores, rtol=0, atol=TOL)
-    np.testing.assert_array_equal(est.predict(TRAIN) == -1, cli_outlier == 1)
-    np.testing.assert_allclose(est.score_samples(TRAIN), -cli_scores, rtol=0, atol=TOL)
+    np.testing.assert_allclose(est.decision_scores_, cli_scores, rtol=0, atol=TOL)
+    np.testing.assert_array_equal(est.labels_, cli_outlier)
+    np.testing.assert_array_equal(est.fit_predict(TRAIN) == -1, cli_outlier == 1)
+    if est._leave_one_out:  # new rows are scored with novelty=True (LocalOutlierFactor's switch)
+        est.set_params(novelty=True)
 
-    # CLI model -> Python: same rows, same scores (the stored training scores), and new rows
-    # scored like the CLI's `--fit-input train --input test`.
+    # CLI model -> Python: the stored training scores, and new rows scored like the CLI's
+    # `--fit-input train --input test`.
     loaded = ol.load_model(model_path)
     assert type(loaded) is ol.detectors()[detector_id]
     assert loaded.n_features_in_ == 3 and loaded.normalization == norm
-    np.testing.assert_allclose(loaded.outlier_scores(TRAIN), cli_scores, rtol=0, atol=TOL)
+    np.testing.assert_allclose(loaded.decision_scores_, cli_scores, rtol=0, atol=TOL)
     test_scores_path = d / f"{detector_id}-test.csv"
     run_cli(cli, "score", "--fit-input", files["train"], "--input", files["test"], "--detector", detector_id,
             "--normalize", norm, "--output", test_scores_path)
@@ -58,15 +61,20 @@ def test_scores_equal_cli(cli, files, detector_id):
     again = ol.load_model(py_path)
     np.testing.assert_array_equal(again.outlier_scores(TEST), est.outlier_scores(TEST))
     assert again.get_params() == est.get_params()
+    np.testing.assert_array_equal(again.decision_scores_, est.decision_scores_)
 
     # Python's model file -> `outlierlens-cli score --model`: same scores and decisions, on the
     # training rows (stored training scores) and on new rows.
-    for rows, data in (("train", TRAIN), ("test", TEST)):
+    for rows in ("train", "test"):
         out = d / f"{detector_id}-{rows}-by-py-model.csv"
         run_cli(cli, "score", "--input", files[rows], "--model", py_path, "--output", out)
         s, o = read_scores(out)
-        np.testing.assert_allclose(s, est.outlier_scores(data), rtol=0, atol=TOL)
-        np.testing.assert_array_equal(o == 1, est.predict(data) == -1)
+        if rows == "train":
+            np.testing.assert_allclose(s, est.decision_scores_, rtol=0, atol=TOL)
+            np.testing.assert_array_equal(o, est.labels_)
+        else:
+            np.testing.assert_allclose(s, est.outlier_scores(TEST), rtol=0, atol=TOL)
+            np.testing.assert_array_equal(o == 1, est.predict(TEST) == -1)
 
 
 def test_generate_equals_cli(cli, tmp_path):

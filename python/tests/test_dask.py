@@ -13,7 +13,7 @@ def test_map_blocks_equals_single_process():
     X, _ = ol.generate("seam", n=4000, seed=5, outliers=0.05)
     rng = np.random.default_rng(0)
     sample = X[rng.choice(len(X), 400, replace=False)]
-    est = ol.Knn(k=10, normalization="zscore").fit(sample)
+    est = ol.Knn(k=10, normalization="zscore", novelty=True).fit(sample)
 
     dX = da.from_array(X, chunks=(500, X.shape[1]))
     scores = dX.map_blocks(lambda b: est.score_samples(b), dtype=np.float64, drop_axis=1)

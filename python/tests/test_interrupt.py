@@ -30,3 +30,32 @@ def test_ctrl_c_interrupts_fit():
     out, err = p.communicate(timeout=60)
     assert out.startswith("interrupted False cancelled by user"), (out, err)
     assert time.monotonic() - t0 < 5.0
+
+
+SCORE_SCRIPT = r'''
+import signal, time, numpy as np, outlierlens as ol
+signal.signal(signal.SIGINT, signal.default_int_handler)
+X, _ = ol.generate("moons", n=3000, seed=1)
+est = ol.Kic(kernel="rbf").fit(X)
+big = np.random.default_rng(0).normal(size=(3_000_000, 2))  # minutes of kernel rows in one call
+print("started", flush=True)
+try:
+    est.score_samples(big)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+'''
+
+
+def test_ctrl_c_interrupts_scoring():
+    """Issue #36: scoring 2 M rows with a kic model ignored Ctrl+C for > 180 s (one core call);
+    rows are now scored in chunks with Ctrl+C seen between them."""
+    p = subprocess.Popen([sys.executable, "-c", SCORE_SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=dict(os.environ))
+    assert p.stdout.readline().strip() == "started"
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    t0 = time.monotonic()
+    out, err = p.communicate(timeout=120)
+    assert out.strip() == "interrupted", (out, err)
+    assert time.monotonic() - t0 < 10.0

@@ -406,6 +406,7 @@ DetectorInfo AcdtDetector::info()
     DetectorInfo info;
     info.compareSlot = 6;
     info.id = "acdt";
+    info.leaveOneOutTraining = true; // the tangent rule skips a training point's own flat
     info.title = "ACDT flats (tangent-space clustering)";
     info.summary = "Clusters points by merging graph-connected groups with similar tangent spaces into "
                    "L affine d-flats; score = distance to the nearest flat patch.";

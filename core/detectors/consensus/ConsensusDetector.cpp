@@ -50,6 +50,7 @@ DetectorInfo ConsensusDetector::info(const std::vector<std::pair<std::string, st
 {
     DetectorInfo d;
     d.id = kId;
+    d.leaveOneOutTraining = true; // through its knn (and lof, ksp, acdt) members
     d.title = "Consensus of detectors";
     d.summary = "Score = mean of the member detectors' unified scores (each member's training-score "
                 "percentile, or Kriegel et al.'s Gaussian scaling); members are chosen with the use_ switches.";
@@ -115,8 +116,13 @@ Eigen::VectorXd ConsensusDetector::unify(const Unifier& u, const Eigen::VectorXd
     const double* b = u.sorted.data();
     const double* e = b + u.sorted.size();
     const double n = static_cast<double>(u.sorted.size());
+    // Ties within rounding: a training row scored again as a new row (in a batch of another size)
+    // may differ from its training score in the last bits; counted exactly, that moves its
+    // percentile by 1/(2n) and makes a row's score depend on the rows scored with it.
+    const double scale = u.sorted.size() ? std::max(std::abs(u.sorted(0)), std::abs(u.sorted(u.sorted.size() - 1))) : 0.0;
     for (Eigen::Index i = 0; i < s.size(); ++i) {
-        const auto lo = std::lower_bound(b, e, s(i)), hi = std::upper_bound(lo, e, s(i));
+        const double tol = 1e-12 * std::max(scale, std::abs(s(i)));
+        const auto lo = std::lower_bound(b, e, s(i) - tol), hi = std::upper_bound(lo, e, s(i) + tol);
         out(i) = (static_cast<double>(lo - b) + 0.5 * static_cast<double>(hi - lo)) / n;
     }
     return out;

@@ -726,6 +726,7 @@ std::map<std::string, double> GodsDetector::figures() const
     std::map<std::string, double> f = {{"objective", m_objective},
                                        {"gradient_norm", m_gradNorm},
                                        {"iterations", m_iterations},
+                                       {"converged", m_stopReason == "max iterations" ? 0.0 : 1.0},
                                        {"eta", m_eta},
                                        {"training_inside_fraction",
                                         s.size() ? (s.array() <= 0.0).cast<double>().mean() : 0.0}};

@@ -638,9 +638,15 @@ Eigen::VectorXd KodsDetector::doScore(const Eigen::MatrixXd& X) const
 
 Eigen::VectorXi KodsDetector::doIsOutlier(const Eigen::MatrixXd& X) const
 {
-    if (params().getChoice("decision") != "eq23")
-        return Detector::doIsOutlier(X);
-    return (score(X).array() > 0.0).cast<int>().matrix(); // eq. 23: s ≤ 0 ⇔ in-class
+    // eq. 23: s ≤ 0 ⇔ in-class; otherwise the contamination threshold. Scores are min responses
+    // minus responses (BLAS products whose blocking depends on the batch), so a row scored in
+    // another batch differs in the last bits, and on small data many training rows sit exactly at
+    // the threshold (score 0: they are a hyperplane's minimum). Decisions allow that rounding, so a
+    // row's decision does not depend on the rows scored with it.
+    const double t = params().getChoice("decision") == "eq23" ? 0.0 : threshold();
+    const double scale = std::max({m_min1.size() ? m_min1.lpNorm<Eigen::Infinity>() : 0.0,
+                                   m_min2.size() ? m_min2.lpNorm<Eigen::Infinity>() : 0.0, std::abs(t)});
+    return (score(X).array() > t + 1e-12 * scale).cast<int>().matrix();
 }
 
 double KodsDetector::doThreshold(const Eigen::VectorXd& trainingScores) const
@@ -664,6 +670,7 @@ std::map<std::string, double> KodsDetector::figures() const
     return {{"objective", m_objective},
             {"gradient_norm", m_gradNorm},
             {"iterations", m_iterations},
+            {"converged", m_stopReason == "max iterations" ? 0.0 : 1.0},
             {"feasibility_error", m_feasibility},
             {"sigma", m_kernel.sigma},
             {"ridge_epsilon", m_ridge}};

@@ -588,6 +588,9 @@ std::map<std::string, double> KicDetector::figures() const
     if (m_model->nystrom) {
         f["landmarks"] = static_cast<double>(m_model->Z.rows());
         f["nystrom_jitter"] = m_model->jitter;
+        // landmarks=auto chose the approximation for this n: said aloud (FitDiagnostics "approximate").
+        if (params().isAuto("landmarks"))
+            f["approximation_auto"] = 1.0;
     }
     if (m_model->cg) {
         f["cg_iterations"] = m_model->cgStats.iterations;

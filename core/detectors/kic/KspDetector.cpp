@@ -17,6 +17,7 @@ DetectorInfo KspDetector::info()
 {
     DetectorInfo d;
     d.id = "ksp";
+    d.leaveOneOutTraining = true;
     d.title = "Nearest neighbour in a random sample (KSP)";
     d.summary = "Score = distance to the nearest point of a random sample S of the training data "
                 "(the point itself excluded), averaged over repeats; optional KSP2 filtering.";

@@ -18,6 +18,7 @@ DetectorInfo KnnDetector::info()
 {
     DetectorInfo d;
     d.compareSlot = 1;
+    d.leaveOneOutTraining = true;
     d.id = "knn";
     d.title = "k-nearest-neighbour distance";
     d.summary = "Score = Euclidean distance to the k-th nearest training point (the point itself "

@@ -33,6 +33,7 @@ DetectorInfo LofDetector::info()
 {
     DetectorInfo d;
     d.id = "lof";
+    d.leaveOneOutTraining = true;
     d.title = "Local Outlier Factor";
     d.summary = "Score = LOF: the mean local reachability density of a point's k neighbours divided by "
                 "its own (≈ 1 inside clusters, larger for outliers).";

@@ -3,6 +3,7 @@
 #include "Cli.h"
 #include "CliTestSupport.h"
 #include "data/DataLoader.h"
+#include "session/Session.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace olens;
 
@@ -617,6 +619,47 @@ private slots:
         const Run bad = cli({"score", "--input", path("tr.csv"), "--detector", "knn", "--threshold-rule", "guess", "--output", "-"});
         QCOMPARE(bad.code, 1);
         QVERIFY2(bad.err.find("mad, iqr, otsu") != std::string::npos, bad.err.c_str());
+    }
+
+    void modelReadsAGuiSessionAndRefusesSpecialFiles()
+    {
+        // Issue #36: `score --model autosave.olens.json` exited 1 ("session /model: missing
+        // \"normalizer\"") although sessions are promised to be read; issue #34: --model on a FIFO
+        // blocked forever. The session is written by the core's own serialiser, as the GUI's autosave.
+        QCOMPARE(cli({"generate", "blobs", "--n", "70", "--seed", "8", "--output", path("sess.csv")}).code, 0);
+        const Run fitted = cli({"score", "--input", path("sess.csv"), "--detector", "knn", "--param", "k=4",
+                                "--normalize", "zscore", "--save-model", path("sess-model.json"), "--output",
+                                path("sess-direct.csv")});
+        QVERIFY2(fitted.code == 0, fitted.err.c_str());
+        Session s;
+        s.dataPath = path("sess.csv");
+        std::ifstream mf(path("sess-model.json"));
+        s.model = nlohmann::json::parse(mf);
+        {
+            std::ofstream out(path("autosave.olens.json"));
+            out << serializeSession(s);
+        }
+        const Run viaSession = cli({"score", "--input", path("sess.csv"), "--model", path("autosave.olens.json"),
+                                    "--output", path("sess-via.csv")});
+        QVERIFY2(viaSession.code == 0, viaSession.err.c_str());
+        LoadOptions lo;
+        const Dataset a = loadDataset(path("sess-direct.csv"), lo), b = loadDataset(path("sess-via.csv"), lo);
+        QCOMPARE(b.rows(), a.rows());
+        QVERIFY((a.X.col(1) - b.X.col(1)).cwiseAbs().maxCoeff() == 0.0); // the stored training scores
+        // A session without a model says so; a FIFO is refused at once instead of blocking.
+        Session empty;
+        empty.dataPath = path("sess.csv");
+        {
+            std::ofstream out(path("empty.olens.json"));
+            out << serializeSession(empty);
+        }
+        const Run none = cli({"score", "--input", path("sess.csv"), "--model", path("empty.olens.json"), "--output", "-"});
+        QCOMPARE(none.code, 1);
+        QVERIFY2(none.err.find("holds no fitted model") != std::string::npos, none.err.c_str());
+        QCOMPARE(::mkfifo(path("model.fifo").c_str(), 0600), 0);
+        const Run fifo = cli({"score", "--input", path("sess.csv"), "--model", path("model.fifo"), "--output", "-"});
+        QCOMPARE(fifo.code, 1);
+        QVERIFY2(fifo.err.find("not a regular file") != std::string::npos, fifo.err.c_str());
     }
 
     void extremeMagnitudesGiveFiniteScoresOrARefusal()
