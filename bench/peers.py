@@ -111,6 +111,15 @@ def peer_knn(X, k=5):
     return time.perf_counter() - t, d[:, k]
 
 
+def peer_lof(X, k=20):
+    # scikit-learn's LocalOutlierFactor with its defaults (n_neighbors=20, algorithm='auto': brute
+    # force above 15 features); OutlierLens's lof with k_min=0 is the same single LOF_20.
+    from sklearn.neighbors import LocalOutlierFactor
+    t = time.perf_counter()
+    lof = LocalOutlierFactor(n_neighbors=k).fit(X)
+    return time.perf_counter() - t, -lof.negative_outlier_factor_
+
+
 ELKI_JAR = "/usr/share/java/elki.jar"  # Debian package elki (0.7.1)
 
 
@@ -211,6 +220,15 @@ TASKS = [
     task("knn k=5, Shuttle", "shuttle", "knn", {"k": 5}, "none",
          [("scikit-learn NearestNeighbors", peer_knn),
           ("ELKI 0.7.1 KNNOutlier k=5 (cover tree; index build + run)", peer_elki_knn)]),
+    # High dimension (issue #33 item 7): brute force through BLAS from 16 features on.
+    task("knn k=5, Satellite (36 features)", "satellite", "knn", {"k": 5}, "zscore",
+         [("scikit-learn NearestNeighbors", peer_knn)]),
+    task("knn k=5, Spambase (57 features)", "spambase", "knn", {"k": 5}, "zscore",
+         [("scikit-learn NearestNeighbors", peer_knn)]),
+    task("lof k=20 (single LOF), Satellite (36 features)", "satellite", "lof", {"k": 20, "k_min": 0}, "zscore",
+         [("scikit-learn LocalOutlierFactor", peer_lof)]),
+    task("lof k=20 (single LOF), Spambase (57 features)", "spambase", "lof", {"k": 20, "k_min": 0}, "zscore",
+         [("scikit-learn LocalOutlierFactor", peer_lof)]),
     task("KODS fit, WBC", "wbc", "kods", {}, "l2", [("scikit-learn OneClassSVM", peer_ocsvm)]),
     task("KODS fit, ring 1000 (fig. 1d, 5 % outliers)", "ring1000", "kods", {}, "none",
          [("scikit-learn OneClassSVM", peer_ocsvm)]),

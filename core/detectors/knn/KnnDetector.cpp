@@ -72,10 +72,13 @@ Eigen::VectorXd KnnDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
         if (std::this_thread::get_id() == caller)
             progress.report(0.5 + 0.5 * static_cast<double>(done.load()) / static_cast<double>(n),
                             "scoring training points");
-        std::vector<Eigen::Index> idx(kk);
-        std::vector<double> d2(kk);
+        // One batch per chunk: brute force (p ≥ 16) computes the chunk's distances with one product.
+        std::vector<Eigen::Index> all(static_cast<std::size_t>(end - begin) * kk);
+        std::vector<double> all2(all.size());
+        index->nearestMany(index->points().middleCols(begin, end - begin), kk, all.data(), all2.data());
         for (Eigen::Index i = begin; i < end; ++i) {
-            index->nearest(index->points().col(i).data(), kk, idx.data(), d2.data());
+            const Eigen::Index* idx = all.data() + (i - begin) * static_cast<Eigen::Index>(kk);
+            const double* d2 = all2.data() + (i - begin) * static_cast<Eigen::Index>(kk);
             int seen = 0;
             double kth = d2[kk - 1];
             for (std::size_t j = 0; j < kk; ++j) {

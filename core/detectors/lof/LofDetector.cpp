@@ -1,14 +1,17 @@
 #include "detectors/lof/LofDetector.h"
 
 #include "base/Errors.h"
+#include "base/ParallelFor.h"
 #include "detectors/DetectorInfo.h"
 
 #include "linalg/PointIndex.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <thread>
 
 namespace olens {
 
@@ -108,29 +111,38 @@ Eigen::VectorXd LofDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     // k neighbours of each training point without the point itself: query k + 1 and drop its own
     // index; when duplicates push it out of the k + 1, drop the first (scikit-learn's kneighbors()).
     const auto kk = static_cast<std::size_t>(k + 1);
-    std::vector<Eigen::Index> idx(kk);
-    std::vector<double> d2(kk);
     Eigen::MatrixXd dist(n, k);
     Eigen::MatrixXi index(n, k);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        model->index.nearest(model->index.points().col(i).data(), kk, idx.data(), d2.data());
-        std::size_t skip = 0;
-        for (std::size_t j = 0; j < kk; ++j)
-            if (idx[j] == i) {
-                skip = j;
-                break;
+    // Rows are independent: chunks over the cores, one batch query each (brute force for p ≥ 16
+    // computes a chunk's distances with one product); only the caller's thread reports progress.
+    const auto caller = std::this_thread::get_id();
+    std::atomic<std::int64_t> done{0};
+    parallelChunks(n, kRowsPerChunk, [&](std::int64_t begin, std::int64_t end) {
+        if (std::this_thread::get_id() == caller)
+            progress.report(0.3 + 0.6 * static_cast<double>(done.load()) / static_cast<double>(n), "neighbours");
+        std::vector<Eigen::Index> all(static_cast<std::size_t>(end - begin) * kk);
+        std::vector<double> all2(all.size());
+        model->index.nearestMany(model->index.points().middleCols(begin, end - begin), kk, all.data(), all2.data());
+        for (Eigen::Index i = begin; i < end; ++i) {
+            const Eigen::Index* idx = all.data() + (i - begin) * static_cast<Eigen::Index>(kk);
+            const double* d2 = all2.data() + (i - begin) * static_cast<Eigen::Index>(kk);
+            std::size_t skip = 0;
+            for (std::size_t j = 0; j < kk; ++j)
+                if (idx[j] == i) {
+                    skip = j;
+                    break;
+                }
+            int c = 0;
+            for (std::size_t j = 0; j < kk; ++j) {
+                if (j == skip)
+                    continue;
+                dist(i, c) = std::sqrt(std::max(0.0, d2[j]));
+                index(i, c) = static_cast<int>(idx[j]);
+                ++c;
             }
-        int c = 0;
-        for (std::size_t j = 0; j < kk; ++j) {
-            if (j == skip)
-                continue;
-            dist(i, c) = std::sqrt(std::max(0.0, d2[j]));
-            index(i, c) = static_cast<int>(idx[j]);
-            ++c;
         }
-        if ((i & 255) == 0)
-            progress.report(0.3 + 0.6 * static_cast<double>(i) / static_cast<double>(n), "neighbours");
-    }
+        done += end - begin;
+    });
     // Sec. 7: LOF for every MinPts of the range from the same neighbour lists, the maximum scores.
     const int range = k - model->kMin + 1;
     model->kdist.resize(n, range);

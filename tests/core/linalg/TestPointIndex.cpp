@@ -111,6 +111,62 @@ private slots:
         QVERIFY((std::set<Eigen::Index>{idx[0], idx[1]}) == (std::set<Eigen::Index>{13, 126}));
     }
 
+    void bruteForceAtHighDimensionEqualsTheReference()
+    {
+        // p ≥ kBruteMinDim: brute force through BLAS blocks (issue #33 item 7). The lattice with its
+        // duplicates, padded with zero coordinates to 18 dimensions (squared distances stay exact
+        // small integers and quarters), asked all at once with nearestMany: exactly the reference's
+        // k smallest, ties ordered by index.
+        const Eigen::MatrixXd P3 = latticeWithDuplicates();
+        Eigen::MatrixXd P = Eigen::MatrixXd::Zero(18, P3.cols());
+        P.topRows(3) = P3;
+        const PointIndex index(P);
+        QVERIFY(index.bruteForce());
+        QVERIFY(!PointIndex(P3).bruteForce());
+        const std::vector<Eigen::Vector3d> qs = latticeQueries();
+        Eigen::MatrixXd Q = Eigen::MatrixXd::Zero(18, static_cast<Eigen::Index>(qs.size()));
+        for (std::size_t i = 0; i < qs.size(); ++i)
+            Q.col(static_cast<Eigen::Index>(i)).head(3) = qs[i];
+        const auto n = static_cast<std::size_t>(P.cols());
+        for (std::size_t k : {std::size_t(1), std::size_t(9), std::size_t(27), n, n + 3}) {
+            std::vector<Eigen::Index> idx(qs.size() * k, -1);
+            std::vector<double> d2(qs.size() * k, -1.0);
+            QCOMPARE(index.nearestMany(Q, k, idx.data(), d2.data()), std::min(k, n));
+            for (std::size_t i = 0; i < qs.size(); ++i) {
+                const std::vector<double> ref = allSquaredDistances(P, Q.col(static_cast<Eigen::Index>(i)));
+                std::vector<std::pair<double, Eigen::Index>> order;
+                for (std::size_t j = 0; j < n; ++j)
+                    order.emplace_back(ref[j], static_cast<Eigen::Index>(j));
+                std::sort(order.begin(), order.end()); // by distance, then index
+                for (std::size_t j = 0; j < std::min(k, n); ++j) {
+                    const QString where = QString("query %1 k=%2 j=%3").arg(i).arg(k).arg(j);
+                    QVERIFY2(d2[i * k + j] == order[j].first, qPrintable(where));
+                    QVERIFY2(idx[i * k + j] == order[j].second, qPrintable(where));
+                }
+            }
+        }
+        // Gaussian data in 24 dimensions through query(), on one and on two threads: the distances of
+        // an independent search to 1e-12, the same numbers whatever the thread count.
+        ThreadsGuard guard;
+        const Eigen::MatrixXd G = gaussianMatrix(600, 24, 5);
+        const Eigen::MatrixXd X = gaussianMatrix(300, 24, 6);
+        const PointIndex gi(G.transpose());
+        QVERIFY(gi.bruteForce());
+        Eigen::MatrixXd d1, d2m;
+        Eigen::MatrixXi i1, i2;
+        setWorkerThreads(1);
+        gi.query(X, 6, d1, i1);
+        setWorkerThreads(2);
+        gi.query(X, 6, d2m, i2);
+        QVERIFY(d1 == d2m && i1 == i2);
+        for (Eigen::Index r = 0; r < X.rows(); ++r) {
+            std::vector<double> ref = allSquaredDistances(G.transpose(), X.row(r).transpose());
+            std::sort(ref.begin(), ref.end());
+            for (int j = 0; j < 6; ++j)
+                QVERIFY(std::abs(d1(r, j) - std::sqrt(ref[static_cast<std::size_t>(j)])) <= 1e-12 * d1(r, j));
+        }
+    }
+
     void degenerateSets()
     {
         // One point: any k finds exactly that point.
