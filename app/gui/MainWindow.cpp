@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "AboutReaction.h"
+#include "ShortcutsReaction.h"
 #include "CameraReactions.h"
 #include "view/CloudView.h"
 #include "CompareReaction.h"
@@ -45,6 +46,7 @@
 #include <QScrollArea>
 #include <QStatusBar>
 #include <QTimer>
+#include <QSettings>
 #include <QUndoStack>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -181,6 +183,8 @@ void MainWindow::closeEvent(QCloseEvent* e)
     }
     // Stop training promptly: the worker sees the flag at its next progress report.
     m_trainer->cancel();
+    if (m_interactive && !m_defaultLayout.isEmpty())
+        QSettings().setValue("layout/state", saveState(kLayoutVersion)); // docks and their sizes, next time
     QMainWindow::closeEvent(e);
 }
 
@@ -213,7 +217,8 @@ void MainWindow::buildDocks()
     m_evaluation = new EvaluationPanel(m_doc);
     auto* eval = addDock(tr("Evaluation"), "EvaluationDock", m_evaluation, Qt::RightDockWidgetArea);
     m_similarity = new SimilarityPanel(m_doc, m_view);
-    tabifyDockWidget(eval, addDock(tr("Similarity"), "SimilarityDock", m_similarity, Qt::RightDockWidgetArea));
+    auto* similarity = addDock(tr("Similarity"), "SimilarityDock", m_similarity, Qt::RightDockWidgetArea);
+    tabifyDockWidget(eval, similarity);
     eval->raise();
     auto* log = addDock(tr("Log"), "LogDock", m_log, Qt::BottomDockWidgetArea);
     // The scatter-plot matrix needs room: a floating window, hidden until View → Scatter-plot matrix.
@@ -235,12 +240,29 @@ void MainWindow::buildDocks()
     });
     // The view gets the space; side docks are wide enough for their plots, the log stays short.
     // Dock sizes only stick once the window has its geometry: apply them when first shown.
-    QTimer::singleShot(0, this, [this, det, ranking, eval, log] {
+    QTimer::singleShot(0, this, [this, det, ranking, eval, similarity, log] {
         // The view keeps most of the width: on a laptop the side docks shrink with the window.
         const int w = width();
         resizeDocks({det, ranking}, {std::clamp(w * 23 / 100, 260, 340), std::clamp(w * 27 / 100, 300, 400)}, Qt::Horizontal);
-        resizeDocks({ranking, eval}, {300, 560}, Qt::Vertical);
-        resizeDocks({log}, {110}, Qt::Vertical);
+        // The Ranking is the main output. On a laptop or a projector (less than 900 px of height)
+        // stacking Evaluation under it left 2 rows at 1280×720 (issue #35): there they share the
+        // right column as tabs, the Ranking in front; taller screens show both, the Ranking larger.
+        const QScreen* s = screen();
+        const int screenHeight = s ? s->availableGeometry().height() : height();
+        if (std::min(height(), screenHeight) < kTallWindow) {
+            tabifyDockWidget(ranking, eval); // moves eval out of its group with Similarity …
+            tabifyDockWidget(ranking, similarity); // … so Similarity follows
+            ranking->raise();
+        } else {
+            resizeDocks({ranking, eval}, {height() * 11 / 20, height() * 7 / 20}, Qt::Vertical);
+        }
+        resizeDocks({log}, {std::clamp(height() / 9, 60, 110)}, Qt::Vertical);
+        m_defaultLayout = saveState(kLayoutVersion);
+        if (m_interactive) { // the user's own arrangement from the last session (View → Reset layout undoes it)
+            const QByteArray saved = QSettings().value("layout/state").toByteArray();
+            if (!saved.isEmpty())
+                restoreState(saved, kLayoutVersion);
+        }
     });
 }
 
@@ -326,17 +348,18 @@ void MainWindow::buildMenus()
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
+    QAction* resetLayout = view->addAction(tr("&Reset layout"));
+    resetLayout->setObjectName("actionResetLayout");
+    resetLayout->setToolTip(tr("Put the docks back where they were at the first start (the arrangement is "
+                               "otherwise remembered between sessions)"));
+    connect(resetLayout, &QAction::triggered, this, [this] {
+        if (!m_defaultLayout.isEmpty())
+            restoreState(m_defaultLayout, kLayoutVersion);
+        QSettings().remove("layout/state");
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* keys = help->addAction(tr("&Keyboard shortcuts"));
-    keys->setShortcut(QKeySequence::HelpContents);
-    connect(keys, &QAction::triggered, this, [this] {
-        QMessageBox box(this);
-        box.setWindowTitle(tr("Keyboard shortcuts"));
-        box.setTextFormat(Qt::RichText);
-        box.setText(shortcutsHtml());
-        box.exec();
-    });
+    new ShortcutsReaction(help->addAction(tr("&Keyboard shortcuts")), this); // F1
     new AboutReaction(help->addAction(tr("&About OutlierLens")), this);
 }
 

@@ -97,6 +97,12 @@ private:
     RecentFilesMenu* m_recent = nullptr;
     QString m_sessionPath; // the session file the data came from or were saved to
     bool m_interactive = true;
+    /// The dock arrangement of the first start (View → Reset layout); QSettings "layout/state" keeps
+    /// the user's own. kLayoutVersion changes when the default arrangement does.
+    QByteArray m_defaultLayout;
+    static constexpr int kLayoutVersion = 2;
+    /// Below this height (px) Ranking and Evaluation share the right column as tabs.
+    static constexpr int kTallWindow = 900;
 };
 
 } // namespace olens

@@ -33,6 +33,12 @@ SelectToolReaction::SelectToolReaction(QAction* action, MainWindow* window, VtkV
     }
     group->addAction(action);
     connect(action, &QAction::toggled, this, &SelectToolReaction::onToggled);
+    // The tool put away elsewhere (Esc): the action follows the view. (Switching between the
+    // tools is the action group's business.)
+    connect(window->view(), &VtkView::selectionToolChanged, this, [this](VtkView::SelectionTool t) {
+        if (t == VtkView::SelectionTool::None && m_action->isChecked())
+            m_action->setChecked(false);
+    });
     // The left mouse does what was chosen last: turning Edit points on puts the tool away (a tool
     // chosen while editing takes the left mouse until it is put away; Del still deletes).
     if (EditReaction* edit = window->editReaction())
@@ -53,9 +59,17 @@ SelectToolReaction::SelectToolReaction(QAction* action, MainWindow* window, VtkV
 void SelectToolReaction::onToggled(bool on)
 {
     CloudView* view = m_window->view();
-    if (on)
+    if (on) {
         view->setSelectionTool(m_tool);
-    else if (view->selectionTool() == m_tool)
+        return;
+    }
+    // Unchecked because another tool was chosen (the group unchecks this one first): that tool sets
+    // itself; putting this one away to None in between would tell every reaction "no tool".
+    if (QActionGroup* group = m_action->actionGroup())
+        for (const QAction* other : group->actions())
+            if (other != m_action && other->isChecked())
+                return;
+    if (view->selectionTool() == m_tool)
         view->setSelectionTool(VtkView::SelectionTool::None);
 }
 

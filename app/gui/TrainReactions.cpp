@@ -34,14 +34,19 @@ CancelTrainingReaction::CancelTrainingReaction(QAction* action, MainWindow* wind
     connect(action, &QAction::triggered, this, &CancelTrainingReaction::onTriggered);
     connect(window->trainer(), &TrainingController::runningChanged, this, &CancelTrainingReaction::updateState);
     connect(window->view(), &CloudView::fieldBusyChanged, this, &CancelTrainingReaction::updateState);
+    connect(window->view(), &VtkView::selectionToolChanged, this, &CancelTrainingReaction::updateState);
     updateState();
 }
 
 void CancelTrainingReaction::onTriggered()
 {
-    // The training first (its result is what a field would show); else the score field.
+    // Esc stops what is going on: the training first (its result is what a field would show), then
+    // the box / lasso tool (before, Esc left it on and the next rotate drag drew a box and replaced
+    // the selection), then a score field being computed.
     if (m_window->trainer()->isRunning())
         m_window->trainer()->cancel();
+    else if (m_window->view()->selectionTool() != VtkView::SelectionTool::None)
+        m_window->view()->setSelectionTool(VtkView::SelectionTool::None);
     else
         m_window->view()->cancelField();
 }
@@ -50,11 +55,18 @@ void CancelTrainingReaction::updateState()
 {
     const bool training = m_window->trainer()->isRunning();
     const bool field = m_window->view()->isFieldBusy();
-    m_action->setEnabled(training || field);
-    m_action->setText(!training && field ? tr("&Cancel score field") : tr("&Cancel training"));
-    m_action->setToolTip(!training && field
-                             ? tr("Stop computing the score field (Esc); the view keeps what it shows")
-                             : tr("Stop the running training within a fraction of a second (Esc)"));
+    const bool tool = m_window->view()->selectionTool() != VtkView::SelectionTool::None;
+    m_action->setEnabled(training || field || tool);
+    if (!training && tool) {
+        m_action->setText(tr("&Leave box / lasso selection"));
+        m_action->setToolTip(tr("Put the box / lasso tool away (Esc): the left mouse rotates again"));
+    } else if (!training && field) {
+        m_action->setText(tr("&Cancel score field"));
+        m_action->setToolTip(tr("Stop computing the score field (Esc); the view keeps what it shows"));
+    } else {
+        m_action->setText(tr("&Cancel training"));
+        m_action->setToolTip(tr("Stop the running training within a fraction of a second (Esc)"));
+    }
 }
 
 } // namespace olens

@@ -1,5 +1,6 @@
 // outlierlens: the GUI. Headless flags for demos and tests:
 //   --load FILE [--detector ID --param k=v ... --train] --screenshot OUT.png --exit
+#include "LayoutReport.h"
 #include "view/CloudView.h"
 #include "CompareReaction.h"
 #include "CompareStartup.h"
@@ -132,6 +133,10 @@ int main(int argc, char** argv)
                                      "frame, training started/computed, result shown, score field shown, screenshot written, each with "
                                      "the longest GUI-thread stall before it.");
     parser.addOption(timings);
+    const QCommandLineOption layoutReport("layout-report", "After the other steps, write what is visible of the window as "
+                                          "JSON: window size, docks' rectangles, clipped controls, Ranking rows visible.",
+                                          "FILE.json");
+    parser.addOption(layoutReport);
     parser.addPositionalArgument("file", "Data file to open (same as --load).", "[file]");
     parser.process(app);
     if (parser.isSet(session) && !QFileInfo(parser.value(session)).isFile()) {
@@ -275,6 +280,11 @@ int main(int argc, char** argv)
             for (const QString& f : written)
                 std::fprintf(stdout, "outlierlens: plot written to %s\n", qPrintable(f));
         }
+        if (parser.isSet(layoutReport)) {
+            const QString err = olens::LayoutReport::write(&window, parser.value(layoutReport));
+            if (!err.isEmpty())
+                fail(QStringLiteral("--layout-report: %1").arg(err));
+        }
         if (parser.isSet(windowShot)) {
             const QString err = olens::ScreenshotReaction::save(&window, olens::ScreenshotReaction::Target::Window, parser.value(windowShot));
             if (!err.isEmpty())
@@ -353,7 +363,8 @@ int main(int argc, char** argv)
         });
         // At once: the worker trains while the first frame is being drawn.
         window.detectorPanel()->train();
-    } else if (parser.isSet(shot) || parser.isSet(windowShot) || parser.isSet(exportPlots) || headless) {
+    } else if (parser.isSet(shot) || parser.isSet(windowShot) || parser.isSet(exportPlots) || parser.isSet(layoutReport)
+               || headless) {
         // After the first events are processed the GL context exists and the view has its size.
         QTimer::singleShot(300, &window, [&] { finish(); });
     }

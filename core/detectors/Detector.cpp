@@ -13,7 +13,7 @@
 
 namespace olens {
 
-ParamSpec contaminationParam()
+ParamSpec contaminationParam(const std::string& naturalRule)
 {
     ParamSpec s;
     s.name = "contamination";
@@ -24,6 +24,11 @@ ParamSpec contaminationParam()
     s.help = "Expected fraction of outliers: isOutlier flags scores above the (1 - contamination) "
              "quantile of the training scores.";
     s.reference = "scikit-learn convention (contamination)";
+    if (!naturalRule.empty()) {
+        s.help += " auto: the method's own cut-off instead (" + naturalRule + ").";
+        s.autoRule = "the method's own cut-off: " + naturalRule
+                     + "; resolves to the share of training rows it flags (at most 0.5)";
+    }
     return s;
 }
 
@@ -83,7 +88,22 @@ void Detector::commitFit(int dimension, Eigen::VectorXd trainingScores, std::uin
 {
     m_dim = dimension;
     m_trainingScores = std::move(trainingScores);
-    m_threshold = doThreshold(m_trainingScores);
+    const std::optional<double> natural = m_params.has("contamination") && m_params.isAuto("contamination")
+                                              ? naturalThreshold()
+                                              : std::nullopt;
+    if (natural) {
+        // contamination = auto (scikit-learn's): the method's own cut-off; what it flags on the
+        // training rows is recorded as the resolved contamination.
+        m_threshold = *natural;
+        const double share = m_trainingScores.size()
+                                 ? (m_trainingScores.array() > m_threshold).cast<double>().mean()
+                                 : 0.0;
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.17g", std::min(share, 0.5));
+        m_params.resolve("contamination", buf);
+    } else {
+        m_threshold = doThreshold(m_trainingScores);
+    }
     m_fingerprint = fingerprint;
     m_fitted = true;
 }

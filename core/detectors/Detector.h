@@ -14,6 +14,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
@@ -103,6 +104,11 @@ protected:
     virtual Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const = 0;
     virtual Eigen::VectorXi doIsOutlier(const Eigen::MatrixXd& X) const;
     virtual double doThreshold(const Eigen::VectorXd& trainingScores) const;
+    /// The method's own cut-off on its score, where it has one (Isolation Forest's s = 0.5, LOF's
+    /// 1.5, the one-class SVM's 0, MCD's χ²_p(0.975)): used instead of the contamination quantile
+    /// when `contamination` is auto (only a contaminationParam given a natural rule accepts auto).
+    /// Called after the dimension is known.
+    virtual std::optional<double> naturalThreshold() const { return std::nullopt; }
     /// Fewest training rows the method accepts.
     virtual int minSamples() const { return 2; }
     virtual nlohmann::json saveState() const = 0;
@@ -136,7 +142,9 @@ private:
 std::uint64_t matrixFingerprint(const Eigen::MatrixXd& X);
 
 /// The "contamination" parameter every detector has (default 0.1) for the default decision rule.
-ParamSpec contaminationParam();
+/// With a `naturalRule` (the detector has a naturalThreshold()) it also accepts auto: scikit-learn's
+/// contamination="auto", the method's own cut-off, described by that text in the help.
+ParamSpec contaminationParam(const std::string& naturalRule = {});
 /// The "seed" parameter of randomised detectors (int, default 0): same seed, same data → same scores.
 ParamSpec seedParam(const std::string& help);
 } // namespace olens

@@ -29,6 +29,10 @@ RankingFilterBar::RankingFilterBar(DataDocument* document, QWidget* parent)
     m_index->setValidator(new QIntValidator(0, std::numeric_limits<int>::max(), m_index));
     m_index->setToolTip(tr("Type a point's 0-based row and press Enter: selects it in the table and the view"));
     m_index->setMaximumWidth(110);
+    m_index->setMinimumWidth(60);
+    // Narrow docks (≈ 300 px at 1024×600): the combo elides instead of pushing "go to index" out.
+    m_combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_combo->setMinimumContentsLength(8);
     auto* label = new QLabel(tr("show:"), this);
     label->setBuddy(m_combo);
     auto* layout = new QHBoxLayout(this);

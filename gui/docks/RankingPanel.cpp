@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -256,14 +257,17 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     // A new result keeps the chosen rule.
     connect(d->doc, &DataDocument::resultChanged, this, applyRule, Qt::QueuedConnection);
 
-    auto* controls = new QHBoxLayout;
+    // Two short rows rather than one long one: the dock is ~300 px wide on a 1024-px screen, where
+    // one row cut the threshold rule off (issue #35); the rule's combo may shrink (it elides).
+    d->rule->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    d->rule->setMinimumContentsLength(10);
+    auto* controls = new QGridLayout;
     controls->setContentsMargins(0, 0, 0, 0);
-    controls->addWidget(topKLabel);
-    controls->addWidget(d->topK);
-    controls->addSpacing(12);
-    controls->addWidget(ruleLabel);
-    controls->addWidget(d->rule);
-    controls->addStretch(1);
+    controls->addWidget(topKLabel, 0, 0);
+    controls->addWidget(d->topK, 0, 1, Qt::AlignLeft);
+    controls->addWidget(ruleLabel, 1, 0);
+    controls->addWidget(d->rule, 1, 1);
+    controls->setColumnStretch(1, 1);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(d->header);

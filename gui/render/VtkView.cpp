@@ -417,7 +417,10 @@ void VtkView::setEventPosition(const QPointF& pos, QInputEvent* e)
 
 void VtkView::setSelectionTool(SelectionTool tool)
 {
+    const bool changed = tool != m_tool;
     m_tool = tool;
+    if (changed)
+        emit selectionToolChanged(tool);
     if (tool == SelectionTool::None && m_band && m_band->active()) {
         m_band->cancel();
         m_selecting = false;

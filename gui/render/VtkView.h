@@ -127,6 +127,8 @@ public:
     bool saveScreenshot(const QString& path, QString* error = nullptr);
 
 signals:
+    /// setSelectionTool changed the tool (the reactions keep their checked state with it).
+    void selectionToolChanged(olens::VtkView::SelectionTool tool);
     /// A frame was rendered (not a repaint that re-showed the last one): --timings' "first frame".
     void frameRendered();
     /// A mouse drag started (true) or ended (false) moving the camera (rotate, pan, zoom drag).

@@ -102,10 +102,10 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
         updateLayers(ViewLayer::Threshold);
     });
     connect(m_doc, &DataDocument::topKChanged, this, [this] { updateLayers(ViewLayer::TopK); });
-    connect(m_doc, &DataDocument::liveGeometryChanged, this, [this] {
-        if (m_doc->liveGeometry())
-            requestField();
-    });
+    // A training snapshot: its field and geometry. None (the training ended: done, failed or
+    // cancelled): back to what the result shows, or nothing without one — a cancelled training
+    // used to leave its last snapshot's surfaces and field drawn (issue #35).
+    connect(m_doc, &DataDocument::liveGeometryChanged, this, &CloudView::requestField);
     connect(m_doc, &DataDocument::selectionChanged, this, &CloudView::showSelection);
     connect(m_doc, &DataDocument::pointSelectionChanged, this, [this] { updateLayers(ViewLayer::Selection); });
     connect(this, &VtkView::pointPicked, m_doc, &DataDocument::setSelectedPoint);

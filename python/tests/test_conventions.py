@@ -138,3 +138,23 @@ def test_non_finite_scores_are_an_error_naming_the_cause():
     far = X[:5] * 1e300
     with pytest.raises(ValueError, match=r"non-finite score\(s\).*first at row 1.*zscore"):
         est.score_samples(far)
+
+
+def test_contamination_auto_is_the_methods_own_cut_off():
+    """Issue #36: contamination="auto" where the method has a natural threshold. LOF's is
+    scikit-learn's own default (offset -1.5), so with one MinPts the decisions must equal
+    LocalOutlierFactor's fit_predict (an independent implementation) row for row."""
+    from sklearn.neighbors import LocalOutlierFactor
+    Xs, _ = ol.generate("blobs", n=400, seed=2, outliers=0.1)
+    ours = ol.Lof(k=20, k_min=0, contamination="auto").fit_predict(Xs)
+    np.testing.assert_array_equal(ours, LocalOutlierFactor(n_neighbors=20).fit_predict(Xs))
+    est = ol.Iforest(contamination="auto").fit(Xs)
+    assert est.threshold_ == 0.5  # Liu et al.: s = 0.5 is a point of average path length
+    np.testing.assert_array_equal(est.labels_, (est.decision_scores_ > 0.5).astype(int))
+    assert est.resolved_params_["contamination"] == pytest.approx(est.labels_.mean(), abs=1e-15)
+    assert est.get_params()["contamination"] == "auto"
+    from scipy.stats import chi2
+    assert ol.Mcd(contamination="auto").fit(Xs).threshold_ == pytest.approx(chi2.ppf(0.975, 2), rel=1e-9)
+    assert ol.Ocsvm(contamination="auto").fit(Xs).threshold_ == 0.0
+    with pytest.raises(ValueError, match="contamination"):  # no natural cut-off: knn's distance has no scale
+        ol.Knn(contamination="auto").fit(Xs)

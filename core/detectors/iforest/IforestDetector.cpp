@@ -109,7 +109,7 @@ DetectorInfo IforestDetector::info()
                "max_samples); the height limit is ⌈log2 ψ⌉.";
     psi.reference = std::string(kPaper) + " sec. 4 (ψ = 256)";
     d.params = {t, psi, seedParam("Seed of the subsamples and the random splits: same seed, same data → same scores."),
-                contaminationParam()};
+                contaminationParam("s > 0.5, Liu et al. sec. 2: s near 1 is an anomaly, s well below 0.5 normal; scikit-learn's auto")};
     d.make = [](ParamSet p) { return std::make_unique<IforestDetector>(std::move(p)); };
     return d;
 }
@@ -257,6 +257,11 @@ void IforestDetector::loadState(const nlohmann::json& state)
         throw DataError("iforest model: no trees");
     m_trees = std::move(trees);
     m_psi = static_cast<int>(psi);
+}
+
+std::optional<double> IforestDetector::naturalThreshold() const
+{
+    return 0.5; // eq. 1: s = 2^(−E[h]/c(ψ)); above 0.5 means shorter paths than an average point
 }
 
 } // namespace olens

@@ -60,7 +60,7 @@ DetectorInfo LofDetector::info()
     kl.help = "MinPtsLB: the score is the largest LOF over MinPts = k_min … k (the paper's heuristic against "
               "a single MinPts' fluctuations); 0 or ≥ k: the single LOF with k neighbours (scikit-learn).";
     kl.reference = std::string(kPaper) + " sec. 7 (range MinPtsLB … MinPtsUB, MinPtsLB ≥ 10)";
-    d.params = {k, kl, contaminationParam()};
+    d.params = {k, kl, contaminationParam("LOF > 1.5, scikit-learn's auto offset")};
     d.make = [](ParamSet p) { return std::make_unique<LofDetector>(std::move(p)); };
     return d;
 }
@@ -252,6 +252,11 @@ void LofDetector::loadState(const nlohmann::json& state)
     model->kdist = Eigen::Map<const Eigen::MatrixXd>(kdist.data(), n, range);
     model->lrd = Eigen::Map<const Eigen::MatrixXd>(lrd.data(), n, range);
     m_model = std::move(model);
+}
+
+std::optional<double> LofDetector::naturalThreshold() const
+{
+    return 1.5; // LOF ≈ 1 inside a cluster (Breunig et al. lemma 1); scikit-learn's contamination="auto"
 }
 
 } // namespace olens

@@ -252,7 +252,7 @@ DetectorInfo McdDetector::info()
     sf.reference = std::string(kPaper) + " sec. 1 (h = (n + p + 1)/2); scikit-learn support_fraction=None";
     d.params = {sf, seedParam("Seed of the 30 random initial subsets (the result is the same whenever the MCD is "
                               "well separated)."),
-                contaminationParam()};
+                contaminationParam("robust distance² > χ²_p(0.975), the reweighting cut-off of Rousseeuw & Van Driessen")};
     d.make = [](ParamSet p) { return std::make_unique<McdDetector>(std::move(p)); };
     return d;
 }
@@ -480,6 +480,11 @@ void McdDetector::loadState(const nlohmann::json& state)
     m_support = static_cast<int>(jsonInt(state.at("support"), "mcd model: support"));
     m_h = static_cast<int>(jsonInt(state.at("h"), "mcd model: h"));
     m_nullity = static_cast<int>(jsonIntOr(state, "null_directions", 0, "mcd model"));
+}
+
+std::optional<double> McdDetector::naturalThreshold() const
+{
+    return chi2Isf(0.025, inputDimension()); // the cut of the reweighting step (FastMCD sec. 5)
 }
 
 } // namespace olens

@@ -47,7 +47,7 @@ DetectorInfo OcSvmDetector::info()
                       "libsvm default 0"),
         makeParamSpec("tol", ParamType::Real, "1e-3", 1e-12, 1.0, "Stopping tolerance of libsvm's SMO solver.",
                       "libsvm / scikit-learn default 1e-3"),
-        contaminationParam(),
+        contaminationParam("score > 0: outside the learned support, Schölkopf et al. eq. 4"),
     };
 
     d.make = [](ParamSet p) { return std::make_unique<OcSvmDetector>(std::move(p)); };
@@ -192,6 +192,11 @@ void OcSvmDetector::loadState(const nlohmann::json& state)
     m_degree = params().getInt("degree");
     if (!std::isfinite(m_rho) || !(m_gamma > 0) || !m_sv.allFinite() || !m_alpha.allFinite())
         throw DataError("ocsvm model: non-finite values or gamma <= 0");
+}
+
+std::optional<double> OcSvmDetector::naturalThreshold() const
+{
+    return 0.0; // eq. 4: f(x) = sgn(Σ αᵢ k(xᵢ, x) − ρ); the score is ρ − Σ αᵢ k(xᵢ, x)
 }
 
 } // namespace olens

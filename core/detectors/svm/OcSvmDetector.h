@@ -24,6 +24,7 @@ public:
 protected:
     Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;
     Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const override;
+    std::optional<double> naturalThreshold() const override;
     nlohmann::json saveState() const override;
     void loadState(const nlohmann::json& state) override;
 

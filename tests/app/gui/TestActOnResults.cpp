@@ -17,6 +17,7 @@
 #include "render/CameraRig.h"
 #include "data/DataLoader.h"
 #include "display/SelectionGeometry.h"
+#include "registry/Registry.h"
 
 #include <QAction>
 #include <QItemSelectionModel>
@@ -63,6 +64,35 @@ void train(MainWindow& w, const char* id)
 class TestActOnResults : public QObject {
     Q_OBJECT
 private slots:
+    void aCancelledTrainingLeavesNothingDrawn()
+    {
+        // Issue #35: quadrics, Ctrl+T, Esc — the log said "training cancelled; there is no result
+        // yet" but the last live snapshot's quadric surfaces and field stayed in the view.
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(sample("seam3d.csv")));
+        QVERIFY(w.detectorPanel()->setCurrentDetector("quadrics"));
+        TrainingSetup setup = w.document()->trainingSetup();
+        ParamSet params = Registry::instance().defaultParams(setup.detectorId);
+        params.set(setup.params);
+        params.set("epochs", "1000000"); // far longer than the test waits …
+        params.set("tol", "0");          // … and no convergence stop
+        setup.params = params.assignments();
+        w.document()->setTrainingSetup(setup);
+        QSignalSpy cancelled(w.trainer(), &TrainingController::cancelled);
+        w.action("actionTrain")->trigger();
+        QVERIFY(w.trainer()->isRunning());
+        QTRY_VERIFY_WITH_TIMEOUT(w.document()->liveGeometry() != nullptr, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.view()->field() != nullptr, 30000); // the snapshot's field is drawn
+        w.action("actionCancelTraining")->trigger();
+        QVERIFY(cancelled.wait(10000));
+        QVERIFY(!w.document()->result());
+        QVERIFY(!w.document()->liveGeometry());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.view()->field(), 5000);
+        for (const std::string& entry : w.view()->legendEntries())
+            QVERIFY2(entry.find("quadric") == std::string::npos, entry.c_str());
+    }
+
     void exportActionsFollowTheResult()
     {
         MainWindow w;
@@ -293,6 +323,15 @@ private slots:
         QCOMPARE(w.view()->selectionTool(), VtkView::SelectionTool::Lasso);
         lasso->trigger();
         QCOMPARE(w.view()->selectionTool(), VtkView::SelectionTool::None);
+        // Esc puts the tool away (issue #35: it did not, and the next rotate drag drew a box).
+        lasso->trigger();
+        QAction* esc = w.action("actionCancelTraining");
+        QVERIFY(esc->isEnabled());
+        QVERIFY(esc->shortcuts().contains(QKeySequence(Qt::Key_Escape)));
+        esc->trigger();
+        QVERIFY(!lasso->isChecked());
+        QCOMPARE(w.view()->selectionTool(), VtkView::SelectionTool::None);
+        QTRY_VERIFY_WITH_TIMEOUT(!esc->isEnabled(), 20000); // nothing left to stop once a field is drawn
         // Edit points takes the left mouse back from a tool.
         box->trigger();
         w.action("actionEditMode")->setChecked(true);

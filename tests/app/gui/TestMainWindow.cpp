@@ -17,8 +17,13 @@
 #include "docks/LogPanel.h"
 #include "MainWindow.h"
 #include "Presets.h"
+#include "LayoutReport.h"
 
 #include <QApplication>
+#include <QDockWidget>
+#include <QJsonObject>
+#include <QDialog>
+#include <QScreen>
 #include <QItemSelectionModel>
 #include <QSignalSpy>
 #include <QTableView>
@@ -151,6 +156,38 @@ private slots:
         QVERIFY(q.waitForFinished(60000));
         QVERIFY(q.exitCode() != 0);
         QVERIFY(q.readAllStandardError().contains("missing.csv"));
+    }
+
+    void rankingGetsTheRoomOnALaptopAndTheLayoutReportSaysSo()
+    {
+        // Issue #35: at 1280×720 the Ranking showed 2 rows (Evaluation stacked under it); below 900 px
+        // of height they now share the right column as tabs. Real labelled data (WBC, 569 rows), knn.
+        for (const QSize size : {QSize(1280, 720), QSize(1024, 600)}) {
+            MainWindow w;
+            w.setInteractive(false);
+            w.resize(size);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.openFile(sample("wbc.csv")));
+            QSignalSpy finished(w.trainer(), &TrainingController::finished);
+            QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
+            w.detectorPanel()->train();
+            QVERIFY(finished.wait(30000));
+            const int want = size.height() >= 720 ? 12 : 6;
+            QTRY_VERIFY2_WITH_TIMEOUT(LayoutReport::rankingVisibleRows(&w) >= want,
+                                      qPrintable(QString("%1x%2: %3 rows visible, want %4").arg(size.width()).arg(size.height())
+                                                     .arg(LayoutReport::rankingVisibleRows(&w)).arg(want)), 5000);
+            // The report as --layout-report writes it.
+            const QJsonObject r = LayoutReport::report(&w);
+            QCOMPARE(r["window"].toObject()["height"].toInt(), w.height());
+            QCOMPARE(r["ranking_rows"].toInt(), 569);
+            QVERIFY(r["docks"].toObject()["RankingDock"].toObject()["visible"].toBool());
+            // View → Reset layout brings the first arrangement back after the user closed the Ranking.
+            w.findChild<QDockWidget*>("RankingDock")->close();
+            QCOMPARE(LayoutReport::rankingVisibleRows(&w), 0);
+            w.action("actionResetLayout")->trigger();
+            QTRY_VERIFY_WITH_TIMEOUT(LayoutReport::rankingVisibleRows(&w) >= want, 5000);
+        }
     }
 
     void trainShowsContoursAndLinksRankingWithView()
@@ -300,6 +337,19 @@ private slots:
         const QString keys = w.shortcutsHtml();
         QVERIFY(keys.contains("Ctrl+T"));
         QVERIFY(keys.contains("Ctrl+O"));
+        // F1 opens them in a dialog that fits the screen (issue #35: a message box ran off-screen
+        // at 1280×720 and 1024×600); the table scrolls inside it.
+        QAction* f1 = w.action("actionShortcuts");
+        QCOMPARE(f1->shortcut(), QKeySequence(QKeySequence::HelpContents));
+        f1->trigger();
+        auto* dialog = w.findChild<QDialog*>("shortcutsDialog");
+        QVERIFY(dialog && dialog->isVisible());
+        const QRect avail = w.screen()->availableGeometry();
+        QVERIFY2(avail.contains(dialog->frameGeometry()) || avail.contains(dialog->geometry()),
+                 qPrintable(QString("dialog %1,%2 %3x%4 outside the screen %5x%6").arg(dialog->x()).arg(dialog->y())
+                                .arg(dialog->width()).arg(dialog->height()).arg(avail.width()).arg(avail.height())));
+        QVERIFY(dialog->height() <= avail.height() * 9 / 10 + 1);
+        dialog->close();
     }
 
     void headlessTrainScreenshotHasContours()
