@@ -19,6 +19,9 @@ PKGS=(
   # pytest runs python/tests under ctest; scikit-learn for the estimator base classes and
   # check_estimator; pandas for DataFrames (column names in view()); Dask for the partitioned test.
   pybind11-dev python3-dev python3-numpy python3-pytest python3-sklearn python3-pandas python3-dask
+  # pip install ./python (setuptools drives CMake; --no-build-isolation) and its test in a fresh venv;
+  # SciPy for predict_confidence's binomial CDF (scikit-learn depends on it too).
+  python3-venv python3-setuptools python3-wheel python3-scipy
 )
 # Extra packages one script needs on top of these (scripts/fuzz.sh: clang, libFuzzer, symbolizer).
 PKGS+=("$@")
