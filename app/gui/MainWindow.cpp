@@ -35,6 +35,7 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QResizeEvent>
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QFrame>
@@ -175,6 +176,27 @@ QAction* MainWindow::action(const QString& objectName) const
 
 CompareView* MainWindow::compareView() const { return m_compare ? m_compare->view() : nullptr; }
 
+void MainWindow::resizeEvent(QResizeEvent* e)
+{
+    QMainWindow::resizeEvent(e);
+    // Made shorter than kTallWindow (a laptop, a projector, the user shrinking it): the Ranking and
+    // Evaluation stacked in the right column share it as tabs, as at a short start. Once only, so
+    // an arrangement the user makes afterwards (or brought from the last session) stays.
+    if (m_defaultLayout.isEmpty() || m_columnArranged || height() >= kTallWindow)
+        return;
+    m_columnArranged = true;
+    auto* ranking = findChild<QDockWidget*>("RankingDock");
+    auto* eval = findChild<QDockWidget*>("EvaluationDock");
+    auto* similarity = findChild<QDockWidget*>("SimilarityDock");
+    if (!ranking || !eval || !similarity || ranking->isFloating() || eval->isFloating()
+        || dockWidgetArea(ranking) != dockWidgetArea(eval) || tabifiedDockWidgets(ranking).contains(eval))
+        return;
+    tabifyDockWidget(ranking, eval);
+    if (!similarity->isFloating() && dockWidgetArea(similarity) == dockWidgetArea(ranking))
+        tabifyDockWidget(ranking, similarity);
+    ranking->raise();
+}
+
 void MainWindow::closeEvent(QCloseEvent* e)
 {
     if (!m_unsaved->confirm(tr("quit"))) {
@@ -253,6 +275,7 @@ void MainWindow::buildDocks()
             tabifyDockWidget(ranking, eval); // moves eval out of its group with Similarity …
             tabifyDockWidget(ranking, similarity); // … so Similarity follows
             ranking->raise();
+            m_columnArranged = true;
         } else {
             resizeDocks({ranking, eval}, {height() * 11 / 20, height() * 7 / 20}, Qt::Vertical);
         }
@@ -260,8 +283,8 @@ void MainWindow::buildDocks()
         m_defaultLayout = saveState(kLayoutVersion);
         if (m_interactive) { // the user's own arrangement from the last session (View → Reset layout undoes it)
             const QByteArray saved = QSettings().value("layout/state").toByteArray();
-            if (!saved.isEmpty())
-                restoreState(saved, kLayoutVersion);
+            if (!saved.isEmpty() && restoreState(saved, kLayoutVersion))
+                m_columnArranged = true;
         }
     });
 }

@@ -70,6 +70,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     void buildDocks();
@@ -103,6 +104,9 @@ private:
     static constexpr int kLayoutVersion = 2;
     /// Below this height (px) Ranking and Evaluation share the right column as tabs.
     static constexpr int kTallWindow = 900;
+    /// The right column was tabbed for a short window, or the user's own layout restored: resizes
+    /// leave it alone from then on.
+    bool m_columnArranged = false;
 };
 
 } // namespace olens

@@ -36,13 +36,19 @@ QDialog* ShortcutsReaction::show(MainWindow* window)
     auto* layout = new QVBoxLayout(dialog);
     layout->addWidget(page);
     layout->addWidget(buttons);
-    // As tall as the table where the screen allows, never beyond 90 % of it: the page scrolls.
+    // 640 px wide (the key column and the action's menu path on one line each), as tall as the
+    // table where the screen allows, never beyond 90 % of it: the page scrolls. Over the window.
     const QScreen* screen = window->screen();
     const QRect avail = screen ? screen->availableGeometry() : QRect(0, 0, 1024, 600);
-    page->document()->setTextWidth(std::min(560, avail.width() * 8 / 10));
-    const QSize content = page->document()->size().toSize() + QSize(40, 80);
-    dialog->resize(std::min(content.width(), avail.width() * 9 / 10), std::min(content.height(), avail.height() * 9 / 10));
-    dialog->move(avail.center() - QPoint(dialog->width() / 2, dialog->height() / 2));
+    const int width = std::min(640, avail.width() * 9 / 10);
+    page->document()->setTextWidth(width - 60);
+    const int height = std::min(static_cast<int>(page->document()->size().height()) + 100, avail.height() * 9 / 10);
+    dialog->resize(width, height);
+    QRect g(QPoint(0, 0), QSize(width, height));
+    g.moveCenter(window->frameGeometry().center());
+    g.moveLeft(std::clamp(g.left(), avail.left(), avail.right() - width + 1));
+    g.moveTop(std::clamp(g.top(), avail.top(), avail.bottom() - height + 1));
+    dialog->move(g.topLeft());
     dialog->show();
     return dialog;
 }

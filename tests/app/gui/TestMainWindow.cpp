@@ -188,6 +188,21 @@ private slots:
             w.action("actionResetLayout")->trigger();
             QTRY_VERIFY_WITH_TIMEOUT(LayoutReport::rankingVisibleRows(&w) >= want, 5000);
         }
+        // A window opened tall and then made laptop-sized (as a user does, or a screen change)
+        // tabs the column the same way: before, the Ranking kept its stacked 8 rows at 1280×720.
+        MainWindow tall;
+        tall.setInteractive(false);
+        tall.resize(1280, 960);
+        tall.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tall));
+        QVERIFY(tall.openFile(sample("wbc.csv")));
+        QSignalSpy trained(tall.trainer(), &TrainingController::finished);
+        QVERIFY(tall.detectorPanel()->setCurrentDetector("knn"));
+        tall.detectorPanel()->train();
+        QVERIFY(trained.wait(30000));
+        tall.resize(1280, 720);
+        QTRY_VERIFY2_WITH_TIMEOUT(LayoutReport::rankingVisibleRows(&tall) >= 12,
+                                  qPrintable(QString::number(LayoutReport::rankingVisibleRows(&tall))), 5000);
     }
 
     void trainShowsContoursAndLinksRankingWithView()
@@ -349,6 +364,9 @@ private slots:
                  qPrintable(QString("dialog %1,%2 %3x%4 outside the screen %5x%6").arg(dialog->x()).arg(dialog->y())
                                 .arg(dialog->width()).arg(dialog->height()).arg(avail.width()).arg(avail.height())));
         QVERIFY(dialog->height() <= avail.height() * 9 / 10 + 1);
+        // Wide enough for a key and its menu path on one line (the first version came out ~110 px
+        // wide, every entry wrapped letter by letter).
+        QVERIFY2(dialog->width() >= std::min(600, avail.width() * 8 / 10), qPrintable(QString::number(dialog->width())));
         dialog->close();
     }
 
