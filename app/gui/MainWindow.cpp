@@ -30,6 +30,8 @@
 #include "Presets.h"
 #include "Reactions.h"
 #include "TrainReactions.h"
+#include "TimelineReactions.h"
+#include "docks/TimelineBar.h"
 #include "jobs/TrainingController.h"
 #include "docks/ViewControls.h"
 
@@ -83,6 +85,8 @@ MainWindow::MainWindow(QWidget* parent)
     layout->setSpacing(0);
     layout->addWidget(new HorizontalScrollArea(m_controls)); // scrolls rather than widening the window
     layout->addWidget(viewFrame, 1);
+    m_timeline = new TimelineBar(m_doc);
+    layout->addWidget(m_timeline);
     setCentralWidget(central);
     // Long texts must not widen the window: the label may shrink (Qt clips it).
     m_status->setMinimumWidth(0);
@@ -344,6 +348,7 @@ void MainWindow::buildMenus()
     QMenu* train = menuBar()->addMenu(tr("&Train"));
     new TrainReaction(train->addAction(tr("&Train detector")), this);              // Ctrl+T
     new CancelTrainingReaction(train->addAction(tr("&Cancel training")), this);    // Esc, Ctrl+.
+    new TimelineReactions(train, m_timeline, this);                                 // P, [, ], End
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* reset = view->addAction(tr("&Reset camera"));

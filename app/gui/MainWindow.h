@@ -25,6 +25,7 @@ class RankingPanel;
 class SimilarityPanel;
 class SplomPanel;
 class TrainingController;
+class TimelineBar;
 class ViewControls;
 
 class MainWindow : public QMainWindow {
@@ -36,6 +37,7 @@ public:
     DataDocument* document() const { return m_doc; }
     CloudView* view() const { return m_view; }
     ViewControls* viewControls() const { return m_controls; }
+    TimelineBar* timeline() const { return m_timeline; }
     LogPanel* log() const { return m_log; }
     TrainingController* trainer() const { return m_trainer; }
     DetectorPanel* detectorPanel() const { return m_detector; }
@@ -82,6 +84,7 @@ private:
     TrainingController* m_trainer;
     CloudView* m_view;
     ViewControls* m_controls;
+    TimelineBar* m_timeline;
     LogPanel* m_log;
     DetectorPanel* m_detector = nullptr;
     RankingPanel* m_ranking = nullptr;

@@ -1,6 +1,7 @@
 #include "SessionManager.h"
 
 #include "base/ParallelFor.h"
+#include "detectors/TrainingHistory.h"
 #include "jobs/Executor.h"
 #include "render/CameraRig.h"
 
@@ -290,12 +291,14 @@ Session SessionManager::capture(bool withModel) const
         s.detector = det;
     }
     s.fitOn = setup.fitOn;
-    if (const auto r = doc->result()) {
+    if (const auto r = doc->trainedResult()) {
         if (withModel) {
-            s.model = r->detector->toJson();
+            // The recorded path (the timeline) travels with the session while it is small.
+            const auto h = r->detector->history();
+            s.model = r->detector->toJson(h && h->bytes <= kSessionHistoryBytes);
             s.model["normalizer"] = r->normalizer.toJson();
         }
-        s.threshold = doc->threshold();
+        s.threshold = doc->trainedThreshold();
         s.trainingRows = r->trainingRows;
     }
     s.selection = doc->pointSelection();
@@ -494,7 +497,7 @@ bool SessionManager::autosave()
         reportProblem(tr("autosave failed, crash recovery is off until it works again: %1").arg(QString::fromUtf8(e.what())));
         return false;
     }
-    std::shared_ptr<const FitResult> result = m_window->document()->result();
+    std::shared_ptr<const FitResult> result = m_window->document()->trainedResult();
     const std::string path = QFile::encodeName(autosavePath()).toStdString();
     const std::string ownerPath = QFile::encodeName(autosaveOwner(m_dir)).toStdString();
     const QByteArray runId = m_runId;

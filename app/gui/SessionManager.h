@@ -83,6 +83,8 @@ public:
 
     static constexpr int kAutosaveIntervalMs = 3 * 60 * 1000;
     static constexpr int kAutosaveDebounceMs = 1500;
+    /// A training's recorded path (the timeline) is saved with the session up to this size.
+    static constexpr std::size_t kSessionHistoryBytes = std::size_t(8) << 20;
 
 public slots:
     /// A meaningful change: autosave after a short quiet period.

@@ -1,6 +1,7 @@
 // outlierlens: the GUI. Headless flags for demos and tests:
 //   --load FILE [--detector ID --param k=v ... --train] --screenshot OUT.png --exit
 #include "LayoutReport.h"
+#include "ReplayFrames.h"
 #include "view/CloudView.h"
 #include "CompareReaction.h"
 #include "CompareStartup.h"
@@ -114,6 +115,10 @@ int main(int argc, char** argv)
     const QCommandLineOption topk("top-k", "Highlight the k highest-scoring points.", "K");
     const QCommandLineOption shot("screenshot", "Save the view as PNG (after training, when --train); OUT.pdf: PDF with vector text and frame.", "OUT.png");
     const QCommandLineOption windowShot("window-screenshot", "Save the whole window as PNG.", "OUT.png");
+    const QCommandLineOption replayFrames("replay-frames",
+                                          "After training, write one PNG per recorded training step (the timeline's "
+                                          "positions) into DIR: frame_0000.png, … (iterative detectors).",
+                                          "DIR");
     const QCommandLineOption exitOpt("exit", "Quit after the screenshots (or right after start).");
     const QCommandLineOption session("session", "Open a saved session (data, detector, model, camera, view).", "FILE");
     const QCommandLineOption preset("preset", "Apply preset N of the Presets menu (1-based) and train.", "N");
@@ -137,6 +142,7 @@ int main(int argc, char** argv)
                                           "JSON: window size, docks' rectangles, clipped controls, Ranking rows visible.",
                                           "FILE.json");
     parser.addOption(layoutReport);
+    parser.addOption(replayFrames);
     parser.addPositionalArgument("file", "Data file to open (same as --load).", "[file]");
     parser.process(app);
     if (parser.isSet(session) && !QFileInfo(parser.value(session)).isFile()) {
@@ -189,7 +195,7 @@ int main(int argc, char** argv)
         else
             std::fprintf(stdout, "outlierlens: session opened from %s (n = %ld)\n", qPrintable(parser.value(session)),
                          long(window.document()->dataset().rows()));
-    } else if (file.isEmpty() && !headless && window.sessions()->recoveryAvailable()) {
+    } else if (file.isEmpty() && !presetApplied && !headless && window.sessions()->recoveryAvailable()) {
         // The previous run did not exit cleanly: offer its autosave.
         const auto answer = QMessageBox::question(
             &window, QObject::tr("Restore session?"),
@@ -349,11 +355,29 @@ int main(int argc, char** argv)
                     finish(img);
             });
         };
-        QObject::connect(window.trainer(), &olens::TrainingController::finished, &window, [&, guard, view, shootWhenSettled](double s) {
-            std::fprintf(stdout, "outlierlens: trained in %.3f s\n", s);
+        auto afterTraining = [&, guard, view, shootWhenSettled] {
             guard->start(15000);
             QObject::connect(view, &olens::CloudView::fieldUpdated, guard, shootWhenSettled);
             shootWhenSettled();
+        };
+        QObject::connect(window.trainer(), &olens::TrainingController::finished, &window, [&, afterTraining](double s) {
+            std::fprintf(stdout, "outlierlens: trained in %.3f s\n", s);
+            if (!parser.isSet(replayFrames)) {
+                afterTraining();
+                return;
+            }
+            // The frames first (each waits for its own field), then the screenshots of the trained model.
+            const QString dir = parser.value(replayFrames);
+            auto* replay = new olens::ReplayFrames(&window, dir);
+            replay->setDone([&, replay, dir, afterTraining](const QString& error) {
+                if (!error.isEmpty())
+                    fail(error);
+                else
+                    std::fprintf(stdout, "outlierlens: %d replay frames written to %s\n", replay->framesWritten(),
+                                 qPrintable(dir));
+                afterTraining();
+            });
+            replay->start();
         });
         QObject::connect(window.trainer(), &olens::TrainingController::failed, &window, [&, guard](const QString& m) {
             fail(QStringLiteral("training failed: %1").arg(m));

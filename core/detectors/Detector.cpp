@@ -5,6 +5,7 @@
 #include "base/Errors.h"
 #include "base/Json.h"
 #include "base/Stats.h"
+#include "detectors/TrainingHistory.h"
 
 #include <algorithm>
 #include <cmath>
@@ -72,15 +73,20 @@ void Detector::fit(const Eigen::MatrixXd& X, const ProgressCallback& progress)
     // `auto` parameters are resolved anew from this data; a failed fit keeps the previous ones.
     const ParamSet previous = m_params;
     m_params.clearResolved();
+    const std::string unit = historyUnit();
+    m_recorder = m_recordHistory && !unit.empty() ? std::make_shared<HistoryRecorder>(unit) : nullptr;
     Eigen::VectorXd train;
     try {
         train = doFit(X, p);
     } catch (...) {
         m_params = previous;
+        m_recorder.reset();
         throw;
     }
     // Commit only after the method's work succeeded (doFit commits its own members last).
     commitFit(static_cast<int>(X.cols()), std::move(train), matrixFingerprint(X));
+    m_history = m_recorder && !m_recorder->empty() ? std::make_shared<TrainingHistory>(m_recorder->take()) : nullptr;
+    m_recorder.reset();
     p.report(1.0, "done");
 }
 
@@ -204,7 +210,7 @@ double Detector::threshold() const
     return m_threshold;
 }
 
-nlohmann::json Detector::toJson() const
+nlohmann::json Detector::toJson(bool withHistory) const
 {
     requireFitted("toJson");
     nlohmann::json j;
@@ -220,7 +226,35 @@ nlohmann::json Detector::toJson() const
     j["state"] = saveState();
     if (m_fingerprint != 0)
         j["training_fingerprint"] = std::to_string(m_fingerprint);
+    if (withHistory && m_history)
+        j["history"] = m_history->toJson();
     return j;
+}
+
+std::unique_ptr<Detector> Detector::modelAtStep(int index, const Eigen::MatrixXd& trainingRows) const
+{
+    requireFitted("modelAtStep");
+    if (!m_history || m_history->empty())
+        throw ParamError(id() + ": this model has no recorded training history (train it in the app, or with "
+                         "history recording on)");
+    if (!m_remake)
+        throw ParamError(id() + ": modelAtStep needs a detector built by the registry");
+    if (index < 0 || index >= m_history->size())
+        throw ParamError(id() + ": recorded step " + std::to_string(index) + " does not exist (0.."
+                         + std::to_string(m_history->size() - 1) + ")");
+    if (trainingRows.cols() != m_dim)
+        throw DataError(id() + ": modelAtStep got rows with " + std::to_string(trainingRows.cols())
+                        + " columns, the model has " + std::to_string(m_dim));
+    // A sibling with the same parameters (auto values as this fit resolved them) and the state of
+    // that step; its training scores and threshold are those of that state on the training rows.
+    std::unique_ptr<Detector> d = m_remake(m_params);
+    d->m_remake = m_remake;
+    d->m_dim = m_dim;
+    d->loadState(m_history->steps[static_cast<std::size_t>(index)].state);
+    d->m_fitted = true;
+    Eigen::VectorXd s = d->doScore(trainingRows);
+    d->commitFit(m_dim, std::move(s), matrixFingerprint(trainingRows));
+    return d;
 }
 
 void Detector::restore(const nlohmann::json& j)
@@ -233,6 +267,8 @@ void Detector::restore(const nlohmann::json& j)
         if (j.contains("resolved"))
             m_params.setResolvedFromJson(j.at("resolved"));
         loadState(j.at("state"));
+        m_history = j.contains("history") ? std::make_shared<TrainingHistory>(TrainingHistory::fromJson(j.at("history")))
+                                          : nullptr;
         if (j.contains("training_fingerprint") && j["training_fingerprint"].is_string()) {
             try {
                 m_fingerprint = std::stoull(j["training_fingerprint"].get<std::string>());

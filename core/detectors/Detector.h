@@ -11,6 +11,7 @@
 
 #include <Eigen/Dense>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -20,6 +21,9 @@
 #include <vector>
 
 namespace olens {
+
+class HistoryRecorder;
+struct TrainingHistory;
 
 /// Thread safety: a fitted detector's const methods (score, isOutlier, explain, geometry,
 /// scoreComponent, capability queries …) may be called from several threads at once; they do not
@@ -89,8 +93,23 @@ public:
     bool isFitted() const { return m_fitted; }
     int inputDimension() const { return m_dim; }
 
-    /// Fitted model as JSON: {"detector", "params", "dimension", "threshold", "training_scores", "state"}.
-    nlohmann::json toJson() const;
+    // ---- recorded training history (the timeline; iterative methods only) ----
+    /// Whether the next fit records its path (off by default: the CLI and Python do not pay for
+    /// it; the GUI turns it on). Methods without steps record nothing either way.
+    void setRecordHistory(bool on) { m_recordHistory = on; }
+    bool recordsHistory() const { return m_recordHistory; }
+    /// The recorded path of the last fit (or of a loaded model that kept one), or null.
+    std::shared_ptr<const TrainingHistory> history() const { return m_history; }
+    /// This model as it was at recorded step `index` (0 ≤ index < history()->size()): the same
+    /// parameters with the state of that step, fitted on `trainingRows` (the rows it was trained
+    /// on, in its input space: its training scores and threshold are those of that state). The
+    /// last index gives a model equal to this one. Throws ParamError without a history or for a
+    /// detector that was not built by the registry.
+    std::unique_ptr<Detector> modelAtStep(int index, const Eigen::MatrixXd& trainingRows) const;
+
+    /// Fitted model as JSON: {"detector", "params", "dimension", "threshold", "training_scores",
+    /// "state"}, plus "history" (TrainingHistory::toJson) with `withHistory` when there is one.
+    nlohmann::json toJson(bool withHistory = false) const;
 
 protected:
     explicit Detector(ParamSet params) : m_params(std::move(params)) {}
@@ -125,10 +144,16 @@ protected:
     /// dimension, training scores (threshold from doThreshold) and the training-data fingerprint.
     void commitFit(int dimension, Eigen::VectorXd trainingScores, std::uint64_t fingerprint);
     std::uint64_t trainingFingerprint() const { return m_fingerprint; }
+    /// For doFit of an iterative method: the recorder of this fit (give it the saveState()-format
+    /// state at the steps it wants()), or null when the fit does not record.
+    HistoryRecorder* recorder() const { return m_recorder.get(); }
+    /// The unit of one recorded step ("epoch", "iteration"); empty = the method records nothing.
+    virtual std::string historyUnit() const { return {}; }
 
 private:
     friend class Registry;
     void restore(const nlohmann::json& j);
+    using Remake = std::function<std::unique_ptr<Detector>(ParamSet)>;
 
     ParamSet m_params;
     bool m_fitted = false;
@@ -136,6 +161,10 @@ private:
     double m_threshold = 0.0;
     Eigen::VectorXd m_trainingScores;
     std::uint64_t m_fingerprint = 0; // FNV-1a of the training matrix (0 = unknown, e.g. old models)
+    bool m_recordHistory = false;
+    std::shared_ptr<HistoryRecorder> m_recorder;     // during doFit only
+    std::shared_ptr<const TrainingHistory> m_history; // of the last fit
+    Remake m_remake; // the registry's constructor of this class (modelAtStep builds a sibling)
 };
 
 /// FNV-1a hash of a matrix's shape and values (never 0).

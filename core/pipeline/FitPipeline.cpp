@@ -250,6 +250,24 @@ std::shared_ptr<FitResult> recutResult(const FitResult& r, const Eigen::MatrixXd
     return out;
 }
 
+std::shared_ptr<FitResult> resultAtStep(const FitResult& r, const Eigen::MatrixXd& X, int index)
+{
+    if (!r.detector || !r.detector->history())
+        throw ParamError("this result has no recorded training history to step through");
+    const Eigen::MatrixXd Xn = r.normalizer.transform(X);
+    const bool part = isPart(r.trainingRows, X.rows());
+    const Eigen::MatrixXd train = part ? rowsOf(Xn, r.trainingRows) : Xn;
+    if (!r.detector->trainedOn(train))
+        throw DataError("the data changed since " + r.detectorId
+                        + " was trained, so its recorded steps no longer apply; train again to record them");
+    std::shared_ptr<const Detector> d = r.detector->modelAtStep(index, train);
+    auto out = resultForRows(std::move(d), r.normalizer, X, !r.explanations.empty(), r.trainingRows);
+    out->fitSeconds = r.fitSeconds;
+    if (!r.ranking.empty())
+        out->ranking = rankByScore(out->scores);
+    return out;
+}
+
 Eigen::MatrixXd reconstructedRows(const FitResult& r, const Eigen::MatrixXd& X)
 {
     const Reconstruction* rec = r.detector ? r.detector->reconstruction() : nullptr;

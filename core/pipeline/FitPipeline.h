@@ -99,6 +99,12 @@ std::shared_ptr<FitResult> rescoreAfterEdit(const FitResult& r, const Eigen::Mat
 /// Throws ParamError when the detector cannot be re-cut.
 std::shared_ptr<FitResult> recutResult(const FitResult& r, const Eigen::MatrixXd& X, int L);
 
+/// The result as it was at recorded step `index` of the training (Detector::history(), the
+/// timeline): the model rebuilt from that step's state, its scores, threshold, decisions, ranking
+/// (when `r` has one) and geometry for the rows X the result covers. Throws ParamError without a
+/// recorded history, DataError when X are no longer the rows the model was trained on.
+std::shared_ptr<FitResult> resultAtStep(const FitResult& r, const Eigen::MatrixXd& X, int index);
+
 /// The training rows as the model reconstructs them (Reconstruction capability), in feature
 /// coordinates; empty when the detector has no reconstruction or X are not its training rows.
 Eigen::MatrixXd reconstructedRows(const FitResult& r, const Eigen::MatrixXd& X);

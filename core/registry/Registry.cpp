@@ -84,7 +84,10 @@ std::unique_ptr<Detector> Registry::create(const std::string& id, const ParamAss
 {
     ParamSet p = defaultParams(id);
     p.set(params);
-    return info(id).make(std::move(p));
+    const DetectorInfo& i = info(id);
+    auto d = i.make(std::move(p));
+    d->m_remake = i.make;
+    return d;
 }
 
 std::unique_ptr<Detector> Registry::load(const nlohmann::json& j) const
@@ -99,7 +102,9 @@ std::unique_ptr<Detector> Registry::load(const nlohmann::json& j) const
     ParamSet p = defaultParams(idIt->get<std::string>());
     if (j.contains("params"))
         p.setFromJson(j.at("params"));
-    auto d = info(idIt->get<std::string>()).make(std::move(p));
+    const DetectorInfo& i = info(idIt->get<std::string>());
+    auto d = i.make(std::move(p));
+    d->m_remake = i.make;
     d->restore(j);
     return d;
 }

@@ -1,4 +1,5 @@
 #include "docks/DetectorPanel.h"
+#include "detectors/TrainingHistory.h"
 
 #include "document/DataDocument.h"
 #include "dialogs/ParamForm.h"
@@ -159,6 +160,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
         m_form->showResolved(m_doc->result() && m_doc->result()->detector ? &m_doc->result()->detector->params() : nullptr);
         showTraces();
     });
+    connect(m_doc, &DataDocument::shownStepChanged, this, &DetectorPanel::showShownStep);
     connect(m_controller, &TrainingController::cancelled, this, [this] {
         m_progress->setValue(0);
         if (m_controller->lastCancelWasRestart())
@@ -441,12 +443,36 @@ void DetectorPanel::showTraces()
     // Methods with an iterative optimiser report per-iteration traces (objective, gradient norm):
     // plotted against the iteration on a log axis, which shows linear/superlinear convergence.
     // Values below zero (objectives) are drawn as their distance to the minimum, on a log axis.
-    const auto r = m_doc->result();
+    // The trained model's, also while the timeline shows one of its steps (a step has no traces).
+    const auto r = m_doc->trainedResult();
     if (!r || !r->detector) {
         m_loss->setVisible(m_lossX.size() >= 2);
         return;
     }
-    const auto traces = r->detector->traces();
+    auto traces = r->detector->traces();
+    const auto history = r->detector->history();
+    if (traces.empty() && history && history->size() >= 2) {
+        // No per-iteration trace (quadrics): the recorded steps' losses, on the timeline's axis.
+        Detector::Trace t{tr("loss per %1").arg(QString::fromStdString(history->unit)).toStdString(), {}};
+        QVector<double> x, y;
+        for (const HistoryStep& h : history->steps)
+            if (std::isfinite(h.loss)) {
+                x << double(h.step);
+                y << h.loss;
+            }
+        if (x.size() >= 2) {
+            m_loss->clear();
+            m_lossSeries = -1;
+            m_loss->setLogY(false);
+            m_loss->setTitle(tr("training loss"));
+            m_loss->setAxisTitles(QString::fromStdString(history->unit), tr("loss"));
+            m_loss->addLine(x, y, QColor(30, 90, 160), QString::fromStdString(t.name));
+            m_loss->setAutoRange();
+            m_loss->setVisible(true);
+            showShownStep();
+            return;
+        }
+    }
     if (traces.empty()) {
         m_loss->setVisible(m_lossX.size() >= 2); // the live loss, if there was one
         return;
@@ -484,6 +510,21 @@ void DetectorPanel::showTraces()
     }
     m_loss->setAutoRange();
     m_loss->setVisible(any);
+    showShownStep();
+}
+
+void DetectorPanel::showShownStep()
+{
+    // The timeline's step on the convergence plot (the x axis counts the same steps).
+    const auto r = m_doc->trainedResult();
+    const auto history = r && r->detector ? r->detector->history() : nullptr;
+    const int i = m_doc->shownStep();
+    if (!history || i < 0 || i >= history->size()) {
+        m_loss->setMarker(0.0, false);
+        return;
+    }
+    m_loss->setMarkerLabel(QString::fromStdString(history->unit));
+    m_loss->setMarker(double(history->steps[std::size_t(i)].step), true);
 }
 
 void DetectorPanel::onLoss(const QVector<double>& steps, const QVector<double>& values)

@@ -69,6 +69,7 @@ private:
     void onProgress(double fraction, const QString& message, double eta);
     void onLoss(const QVector<double>& steps, const QVector<double>& values);
     void showTraces();
+    void showShownStep();
     void showWarnings();
     void rebuildLabelValues();
     void updateFitOnControls();

@@ -25,6 +25,7 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     // result, threshold and selection come back, every observer rebuilds from them, and the error
     // reaches the caller (File → Open reports it): the document never holds data the window does
     // not show.
+    const bool stepWasShown = leaveStep();
     Dataset oldData = std::move(m_data);
     const QString oldPath = m_path;
     const bool oldEdited = m_edited;
@@ -62,6 +63,8 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     emit resultChanged();
     emit selectionChanged(-1);
     emit pointSelectionChanged();
+    if (stepWasShown)
+        emit shownStepChanged(-1);
 }
 
 void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> adjusted)
@@ -70,6 +73,12 @@ void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> ad
     // Rows that still exist stay selected (points added, moved, or the last ones removed); an
     // edit that renumbers rows (delete) sets its own selection afterwards.
     std::vector<int> selection = normalizedSelection(m_selection, static_cast<int>(data.rows()));
+    // An edit adjusts the trained result (its callers adjust trainedResult()), not a shown step.
+    const bool stepWasShown = leaveStep();
+    if (stepWasShown) {
+        m_threshold = m_trainedThreshold;
+        m_userThreshold = m_trainedUserThreshold;
+    }
     const double threshold = m_threshold;
     m_data = std::move(data);
     m_edited = true;
@@ -89,6 +98,8 @@ void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> ad
     emit thresholdChanged(m_threshold);
     emit selectionChanged(m_selected);
     emit pointSelectionChanged();
+    if (stepWasShown)
+        emit shownStepChanged(-1);
 }
 
 std::shared_ptr<const FitResult> adjustResult(const FitResult& r, const Dataset& data, const std::vector<int>& keep)
@@ -102,9 +113,47 @@ std::shared_ptr<const FitResult> adjustResult(const FitResult& r, const Dataset&
 
 void DataDocument::setResult(std::shared_ptr<const FitResult> result, ThresholdPolicy policy)
 {
+    if (leaveStep()) {
+        m_threshold = m_trainedThreshold; // the policy applies to the trained result's threshold
+        m_userThreshold = m_trainedUserThreshold;
+    }
     installResult(std::move(result), policy == ThresholdPolicy::KeepUserThreshold && m_userThreshold);
     emit resultChanged();
     emit thresholdChanged(m_threshold);
+    if (m_step < 0)
+        emit shownStepChanged(-1);
+}
+
+bool DataDocument::leaveStep()
+{
+    if (m_step < 0)
+        return false;
+    m_result = std::move(m_trained);
+    m_trained.reset();
+    m_step = -1;
+    return true;
+}
+
+void DataDocument::showStep(int index, std::shared_ptr<const FitResult> stepResult)
+{
+    if (index < 0 || !stepResult || stepResult->scores.size() != m_data.rows()) {
+        if (!leaveStep())
+            return;
+        installResult(m_result, true);
+        m_threshold = m_trainedThreshold;
+        m_userThreshold = m_trainedUserThreshold;
+    } else {
+        if (m_step < 0) {
+            m_trained = m_result;
+            m_trainedThreshold = m_threshold;
+            m_trainedUserThreshold = m_userThreshold;
+        }
+        installResult(std::move(stepResult));
+        m_step = index;
+    }
+    emit resultChanged();
+    emit thresholdChanged(m_threshold);
+    emit shownStepChanged(m_step);
 }
 
 void DataDocument::installResult(std::shared_ptr<const FitResult> result, bool keepThreshold)

@@ -53,8 +53,19 @@ public:
     /// is cleared. Emits pointSelectionChanged / selectionChanged for what changed.
     void setPointSelection(std::vector<int> rows, int current = kKeepCurrent);
 
-    /// The current trained result, or null.
+    /// The result shown, or null: the trained result, or one of its recorded steps while the
+    /// timeline shows one (shownStep() ≥ 0).
     std::shared_ptr<const FitResult> result() const { return m_result; }
+    /// The trained result (what sessions save and edits adjust), also while a step is shown.
+    std::shared_ptr<const FitResult> trainedResult() const { return m_trained ? m_trained : m_result; }
+    /// The recorded step shown (an index into trainedResult()'s Detector::history()), -1 = the
+    /// trained result itself.
+    int shownStep() const { return m_step; }
+    /// Shows `stepResult` (resultAtStep of trainedResult() at recorded step `index`) in its place,
+    /// with that step's own threshold; index < 0 or a null result: back to the trained result and
+    /// its threshold. Emits resultChanged, thresholdChanged and shownStepChanged. Any new result,
+    /// edit or data set ends the step view.
+    void showStep(int index, std::shared_ptr<const FitResult> stepResult);
     /// What a new result does to the threshold: reset it to the detector's own, or keep one the
     /// user set (auto-retrain after edits must not silently undo a dragged threshold).
     enum class ThresholdPolicy { Detector, KeepUserThreshold };
@@ -65,6 +76,8 @@ public:
     /// metrics (user-adjustable).
     double threshold() const { return m_threshold; }
     void setThreshold(double t);
+    /// The threshold of the trained result (threshold() itself while no step is shown).
+    double trainedThreshold() const { return m_step >= 0 ? m_trainedThreshold : m_threshold; }
     /// True when the user (or a session) set the threshold, until a result resets it.
     bool thresholdIsUserSet() const { return m_userThreshold; }
 
@@ -98,8 +111,10 @@ signals:
     void topKChanged(int k);
     void liveGeometryChanged();
     void trainingSetupChanged();
+    void shownStepChanged(int index);
 
 private:
+    bool leaveStep(); // forgets the step view (no signals); true when one was shown
     void installResult(std::shared_ptr<const FitResult> result, bool keepThreshold = false); // no signals
 
     Dataset m_data;
@@ -107,6 +122,10 @@ private:
     int m_selected = -1;
     std::vector<int> m_selection; // sorted, distinct; contains m_selected when that is ≥ 0
     std::shared_ptr<const FitResult> m_result;
+    std::shared_ptr<const FitResult> m_trained; // set while a recorded step is shown in m_result
+    int m_step = -1;
+    double m_trainedThreshold = 0.0;
+    bool m_trainedUserThreshold = false;
     std::shared_ptr<const Geometry> m_live;
     std::shared_ptr<const Normalizer> m_liveNorm;
     std::vector<int> m_ranking;

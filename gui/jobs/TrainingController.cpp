@@ -67,6 +67,7 @@ bool TrainingController::train(const TrainingSetup& setup, bool keepUserThreshol
     FitOptions options;
     try {
         detector = Registry::instance().create(setup.detectorId, setup.params);
+        detector->setRecordHistory(true); // the timeline under the view replays the fit
         // Which rows: resolved here (a selection or a label needs the document), fitted on by the
         // pipeline, which also fits the normaliser on them.
         if (!setup.fitOn.isAll()) {

@@ -52,7 +52,7 @@ public:
 private:
     void apply(const Dataset& d, const std::vector<int>& map, const std::vector<int>& selection)
     {
-        const auto r = m_doc->result();
+        const auto r = m_doc->trainedResult();
         if (m_hasSelections)
             m_doc->setPointSelection({}); // the old row numbers mean other points in `d`
         m_doc->editDataset(d, r ? adjustResult(*r, d, map) : nullptr);
@@ -166,7 +166,7 @@ void DataEditor::movePoint(int index, const std::vector<double>& x, bool finalSt
     std::vector<int> map = identityMap(cur.rows());
     map[static_cast<std::size_t>(index)] = -1;
     if (!finalStep) { // live while dragging; the whole drag becomes one undo step on release
-        const auto r = m_doc->result();
+        const auto r = m_doc->trainedResult();
         m_doc->editDataset(after, r ? adjustResult(*r, after, map) : nullptr);
         return;
     }

@@ -1,4 +1,5 @@
 #include "detectors/gods/GodsDetector.h"
+#include "detectors/TrainingHistory.h"
 
 #include "base/Errors.h"
 #include "linalg/Grassmann.h"
@@ -558,6 +559,8 @@ Eigen::VectorXd GodsDetector::doFit(const Eigen::MatrixXd& Xraw, const Progress&
                 snap->frames.push_back(std::move(fr));
             }
         }
+        if (HistoryRecorder* rec = recorder(); rec && rec->wants(it.iteration))
+            rec->record(it.iteration, it.cost, pointState(manifold, *it.x, eta));
         char buf[128];
         std::snprintf(buf, sizeof buf, "%s: iteration %d, objective %.6g, |grad| %.3g", who.c_str(), it.iteration,
                       it.cost, it.gradNorm);
@@ -568,6 +571,8 @@ Eigen::VectorXd GodsDetector::doFit(const Eigen::MatrixXd& Xraw, const Progress&
     opt.maxIterations = maxIter;
     opt.gradientTolerance = 1e-6;
     riemannian::CgResult r = riemannian::conjugateGradient(M, cost, std::move(x0), opt, callback);
+    if (HistoryRecorder* rec = recorder())
+        rec->record(r.iterations, r.cost, pointState(manifold, r.x, eta), true);
     auto [W1, W2] = effectiveFrames(manifold, r.x);
     Eigen::VectorXd b1 = r.x[2].col(0), b2 = r.x[3].col(0);
     Eigen::VectorXd train = scoreWith(X, W1, W2, b1, b2, eta);
@@ -759,20 +764,35 @@ std::vector<std::string> GodsDetector::explain(const Eigen::MatrixXd& X) const
     return out;
 }
 
+nlohmann::json GodsDetector::pointState(GodsManifold manifold, const riemannian::Point& x, double eta)
+{
+    const auto [W1, W2] = effectiveFrames(manifold, x);
+    nlohmann::json j = {{"K", W1.cols()},      {"W1", flat(W1)},  {"W2", flat(W2)},
+                        {"b1", flat(x[2])},    {"b2", flat(x[3])}, {"eta", eta},
+                        {"train_eta", eta},    {"manifold", manifoldName(manifold)}};
+    if (manifold == GodsManifold::NonCompact) {
+        j["Q1"] = flat(x[0]);
+        j["Q2"] = flat(x[1]);
+        j["r1"] = flat(x[4]);
+        j["r2"] = flat(x[5]);
+    }
+    return j;
+}
+
 nlohmann::json GodsDetector::saveState() const
 {
-    nlohmann::json j = {{"K", m_W1.cols()},     {"W1", flat(m_W1)},           {"W2", flat(m_W2)},
-                        {"b1", flat(m_b1)},     {"b2", flat(m_b2)},           {"eta", m_eta},
-                        {"train_eta", m_trainEta}, {"manifold", manifoldName(m_manifold)},
-                        {"objective", m_objective}, {"gradient_norm", m_gradNorm}, {"iterations", m_iterations},
-                        {"stop_reason", m_stopReason}, {"loss_history", m_lossHistory},
-                        {"gradient_norm_history", m_gradHistory}};
-    if (m_manifold == GodsManifold::NonCompact) {
-        j["Q1"] = flat(m_point[0]);
-        j["Q2"] = flat(m_point[1]);
-        j["r1"] = flat(m_point[4]);
-        j["r2"] = flat(m_point[5]);
-    }
+    nlohmann::json j = pointState(m_manifold, m_point, m_trainEta);
+    j["W1"] = flat(m_W1); // after calibrate() the frames are unchanged, η is not
+    j["W2"] = flat(m_W2);
+    j["b1"] = flat(m_b1);
+    j["b2"] = flat(m_b2);
+    j["eta"] = m_eta;
+    j["objective"] = m_objective;
+    j["gradient_norm"] = m_gradNorm;
+    j["iterations"] = m_iterations;
+    j["stop_reason"] = m_stopReason;
+    j["loss_history"] = m_lossHistory;
+    j["gradient_norm_history"] = m_gradHistory;
     return j;
 }
 

@@ -139,6 +139,7 @@ protected:
     double doThreshold(const Eigen::VectorXd& trainingScores) const override;
     nlohmann::json saveState() const override;
     void loadState(const nlohmann::json& state) override;
+    std::string historyUnit() const override { return "iteration"; }
 
     int hyperplanes() const;
     static Eigen::VectorXd scoreWith(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W1, const Eigen::MatrixXd& W2,
@@ -146,6 +147,9 @@ protected:
     Eigen::MatrixXd prepare(const Eigen::MatrixXd& X) const; ///< the normalize option
 
 private:
+    /// The part of saveState() that a point on the manifold determines (a recorded step's state).
+    static nlohmann::json pointState(GodsManifold manifold, const riemannian::Point& x, double eta);
+
     bool m_bods = false;
     GodsManifold m_manifold = GodsManifold::Stiefel;
     riemannian::Point m_point;

@@ -135,6 +135,7 @@ public:
 protected:
     Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;
     Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const override;
+    std::string historyUnit() const override { return "epoch"; }
     nlohmann::json saveState() const override;
     void loadState(const nlohmann::json& state) override;
 

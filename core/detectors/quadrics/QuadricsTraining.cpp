@@ -7,6 +7,7 @@
 #include "base/Errors.h"
 #include "base/Messages.h"
 #include "base/Rng.h"
+#include "detectors/TrainingHistory.h"
 #include "optim/Optimizers.h"
 
 #include <algorithm>
@@ -119,6 +120,17 @@ Eigen::VectorXd QuadricsDetector::doFit(const Eigen::MatrixXd& X, const Progress
         lastSnapshot = Clock::now();
         return std::shared_ptr<const Geometry>(std::move(g));
     };
+    // The recorded path (the timeline): the state after each recorded epoch, in saveState()'s
+    // format without the figures of the finished fit (loadState defaults them).
+    auto record = [&](int step, double loss, bool final) {
+        if (HistoryRecorder* rec = recorder(); rec && (final || rec->wants(step)))
+            rec->record(step, loss,
+                        {{"m", m}, {"mean", quadrics_detail::flat(mu)}, {"scale", s},
+                         {"theta", quadrics_detail::flat(theta)}},
+                        final);
+    };
+    if (recorder())
+        record(0, obj.loss(theta, Y), false);
     auto message = [&](int e) { return "epoch " + std::to_string(e + 1) + "/" + std::to_string(epochs); };
 
     Eigen::MatrixXd P;
@@ -148,6 +160,7 @@ Eigen::VectorXd QuadricsDetector::doFit(const Eigen::MatrixXd& X, const Progress
     };
     auto afterEpoch = [&](const EpochInfo& e) {
         history.push_back(e.meanLoss);
+        record(e.epoch + 1, e.meanLoss, false);
         runningSum = 0.0;
         runningCount = 0;
         const bool last = e.epoch + 1 == epochs;
@@ -160,6 +173,8 @@ Eigen::VectorXd QuadricsDetector::doFit(const Eigen::MatrixXd& X, const Progress
         progress.report(1.0, "converged after " + std::to_string(history.size()) + " epochs",
                         history.empty() ? 0.0 : history.back(), snapshot());
 
+    if (recorder())
+        record(static_cast<int>(history.size()), history.empty() ? obj.loss(theta, Y) : history.back(), true);
     if (!theta.allFinite())
         throw ParamError("quadrics: the optimisation diverged (non-finite coefficients); lower lr");
     const Eigen::MatrixXd dist = obj.distances(theta, Y);

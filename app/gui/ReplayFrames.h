@@ -1,0 +1,39 @@
+#pragma once
+// `--replay-frames DIR`: after training, one PNG per recorded step of the fit (the timeline's
+// positions, first to last), each the view as it showed that step — geometry, score field,
+// threshold — with the step and loss written in a corner: frame_0000.png, frame_0001.png, …
+// Each frame waits for its step's score field, as a plain --screenshot does.
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+namespace olens {
+
+class MainWindow;
+
+class ReplayFrames : public QObject {
+    Q_OBJECT
+public:
+    ReplayFrames(MainWindow* window, QString dir);
+    /// `done(error)` is called once, with an empty error when every frame was written.
+    void setDone(std::function<void(const QString&)> done) { m_done = std::move(done); }
+    /// Starts with the first recorded step (call after training has finished).
+    void start();
+    int framesWritten() const { return m_written; }
+
+private:
+    void onStepShown(int index);
+    void shootWhenSettled();
+    void finish(const QString& error);
+
+    MainWindow* m_window;
+    QString m_dir;
+    std::function<void(const QString&)> m_done;
+    int m_index = -1;   // the step being shot
+    int m_written = 0;
+    bool m_waiting = false; // a step was shown and awaits its frame
+    bool m_finished = false;
+};
+
+} // namespace olens

@@ -1,0 +1,79 @@
+#pragma once
+// The timeline under the view: replays a training from its recorded path (Detector::history()).
+// Play / pause, step back / forward, a slider to scrub, the step counter with the loss, a speed,
+// and Live (the trained model). Each position shows the model as it was at that step: the
+// document shows resultAtStep() in place of the trained result, so the view's geometry and score
+// field, the threshold, the Ranking and the Evaluation all follow. Results are built off the GUI
+// thread (newest request wins); hidden while the result has no recorded path.
+#include <QWidget>
+
+#include <memory>
+
+class QComboBox;
+class QLabel;
+class QSlider;
+class QTimer;
+class QToolButton;
+
+namespace olens {
+
+class DataDocument;
+class Worker;
+struct FitResult;
+struct TrainingHistory;
+
+class TimelineBar : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineBar(DataDocument* document, QWidget* parent = nullptr);
+
+    /// Recorded steps of the trained result (0 = none, the bar is hidden).
+    int stepCount() const;
+    /// The recorded step shown (index into the history), or the last one when the trained
+    /// result is shown (it equals the last recorded step).
+    int currentIndex() const;
+    bool isPlaying() const;
+    /// Frames per second while playing.
+    int speed() const;
+
+public slots:
+    /// Shows recorded step `index` (clamped); the last index is the trained result (Live).
+    void showIndex(int index);
+    void stepForward();
+    void stepBack();
+    void togglePlay();
+    void pause();
+    void goLive();
+    /// The first recorded step (the starting point of the fit).
+    void goFirst();
+
+signals:
+    /// The document now shows recorded step `index` (the last index: the trained result).
+    void stepShown(int index);
+    /// The trained result changed: a new recorded path, or none (stepCount()).
+    void historyChanged();
+    /// A step could not be built (message for the log).
+    void failed(const QString& message);
+
+private:
+    void onResultChanged();
+    void onShownStepChanged(int index);
+    void updateLabel();
+    void tick();
+
+    DataDocument* m_doc;
+    Worker* m_worker;
+    QTimer* m_timer;
+    QToolButton* m_back;
+    QToolButton* m_play;
+    QToolButton* m_forward;
+    QToolButton* m_live;
+    QSlider* m_slider;
+    QLabel* m_label;
+    QComboBox* m_speed;
+    std::shared_ptr<const FitResult> m_trained;      // whose history the bar replays
+    std::shared_ptr<const TrainingHistory> m_history;
+    int m_requested = -1; // the index last asked for (the slider's position)
+};
+
+} // namespace olens
