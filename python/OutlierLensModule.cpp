@@ -23,6 +23,7 @@
 #include "metrics/Thresholds.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
+#include "detectors/TrainingHistory.h"
 #include "session/Session.h"
 #include "similarity/Verification.h"
 
@@ -72,6 +73,8 @@ py::list detectorInfos()
         d["reference"] = info.reference;
         d["normalization"] = info.normalization;
         d["leave_one_out"] = info.leaveOneOutTraining;
+        // Iterative methods record their training path on request (record_history=True).
+        d["history_unit"] = Registry::instance().create(info.id)->historyUnit();
         py::list params;
         for (const ParamSpec& s : info.params)
             params.append(specToDict(s));
@@ -114,9 +117,10 @@ public:
     /// The CLI's `score` path: registry parameters, fitPipeline (which fits the normaliser on X).
     static FittedModel fit(const std::string& id, const std::map<std::string, std::string>& params,
                            const std::string& normalization, const Eigen::MatrixXd& X,
-                           const ProgressCallback& progress = {})
+                           const ProgressCallback& progress = {}, bool recordHistory = false)
     {
         std::shared_ptr<Detector> detector = Registry::instance().create(id, toAssignments(params));
+        detector->setRecordHistory(recordHistory);
         const Normalizer normalizer(parseNormalization(normalization));
         FitOptions options;
         options.explanations = false;
@@ -197,6 +201,16 @@ public:
     }
     const Detector& detector() const { return *m_detector; }
     const Normalizer& normalizer() const { return m_normalizer; }
+
+    /// The model at recorded training step `index` (Detector::modelAtStep) for the training matrix X.
+    FittedModel atStep(int index, const Eigen::MatrixXd& X) const
+    {
+        checkColumns(X);
+        const Eigen::MatrixXd Xn = m_normalizer.transform(X);
+        if (!m_detector->trainedOn(Xn))
+            throw DataError("at_step needs the matrix the model was fitted on (X differs from it)");
+        return FittedModel(std::shared_ptr<const Detector>(m_detector->modelAtStep(index, Xn)), m_normalizer);
+    }
     double fitSeconds() const { return m_fitSeconds; }
     /// The fit's label-free warnings (FitDiagnostics) as (code, message); empty for a loaded model.
     const std::vector<std::pair<std::string, std::string>>& warnings() const { return m_warnings; }
@@ -289,7 +303,7 @@ PYBIND11_MODULE(_core, m)
         .def_static(
             "fit",
             [](const std::string& id, const std::map<std::string, std::string>& params, const std::string& normalization,
-               const Eigen::MatrixXd& X, int threads) {
+               const Eigen::MatrixXd& X, int threads, bool recordHistory) {
                 // Ctrl+C in a notebook or shell stops a long fit (kods on 1000 points takes a minute):
                 // the core's progress callback polls Python's signal handlers (at most every 100 ms,
                 // with the GIL) and asks for cancellation; Cancelled becomes KeyboardInterrupt.
@@ -310,9 +324,10 @@ PYBIND11_MODULE(_core, m)
                 };
                 py::gil_scoped_release release;
                 const ThreadLimit limit(threads); // n_jobs (0 = every core)
-                return FittedModel::fit(id, params, normalization, X, poll);
+                return FittedModel::fit(id, params, normalization, X, poll, recordHistory);
             },
             py::arg("detector"), py::arg("params"), py::arg("normalization"), py::arg("X"), py::arg("threads") = 0,
+            py::arg("record_history") = false,
             "Normalise (fitted on X), fit, training scores and threshold: the CLI's `score` pipeline.")
         .def("score_rows", &FittedModel::scoreRows, py::arg("X"), py::call_guard<py::gil_scoped_release>(),
              "(scores, outlier 0/1) for X; the training scores when X is the training matrix.")
@@ -334,6 +349,22 @@ PYBIND11_MODULE(_core, m)
             "the detector's own 0/1 decisions for X treated as new rows.")
         .def("training_decisions", &FittedModel::trainingDecisions,
              "0/1 decisions of the training rows (training score > threshold).")
+        .def("at_step", &FittedModel::atStep, py::arg("index"), py::arg("X"), py::call_guard<py::gil_scoped_release>(),
+             "The model at recorded training step `index` (history), for its training matrix X.")
+        .def_property_readonly("history",
+                               [](const FittedModel& f) -> py::object {
+                                   const auto h = f.detector().history();
+                                   if (!h)
+                                       return py::none();
+                                   py::list steps;
+                                   for (const HistoryStep& s : h->steps)
+                                       steps.append(py::make_tuple(s.step, s.loss));
+                                   py::dict d;
+                                   d["unit"] = h->unit;
+                                   d["steps"] = steps;
+                                   d["bytes"] = h->bytes;
+                                   return std::move(d);
+                               })
         .def("to_json", &FittedModel::toJson, "The model JSON of `outlierlens-cli score --save-model`.")
         .def_static("from_json", &FittedModel::fromJson, py::arg("text"))
         .def_property_readonly("detector_id", [](const FittedModel& f) { return f.detector().id(); })

@@ -32,6 +32,8 @@
 #include "TrainReactions.h"
 #include "TimelineReactions.h"
 #include "docks/TimelineBar.h"
+#include "docks/LessonCaption.h"
+#include "ClassroomReaction.h"
 #include "jobs/TrainingController.h"
 #include "docks/ViewControls.h"
 
@@ -83,7 +85,11 @@ MainWindow::MainWindow(QWidget* parent)
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    layout->addWidget(new HorizontalScrollArea(m_controls)); // scrolls rather than widening the window
+    auto* strip = new HorizontalScrollArea(m_controls); // scrolls rather than widening the window
+    strip->setObjectName(QStringLiteral("ViewControlsStrip"));
+    layout->addWidget(strip);
+    m_caption = new LessonCaption(m_doc);
+    layout->addWidget(m_caption);
     layout->addWidget(viewFrame, 1);
     m_timeline = new TimelineBar(m_doc);
     layout->addWidget(m_timeline);
@@ -209,6 +215,7 @@ void MainWindow::closeEvent(QCloseEvent* e)
     }
     // Stop training promptly: the worker sees the flag at its next progress report.
     m_trainer->cancel();
+    m_classroom->leave(); // the layout to remember is the one with the docks
     if (m_interactive && !m_defaultLayout.isEmpty())
         QSettings().setValue("layout/state", saveState(kLayoutVersion)); // docks and their sizes, next time
     QMainWindow::closeEvent(e);
@@ -348,7 +355,7 @@ void MainWindow::buildMenus()
     QMenu* train = menuBar()->addMenu(tr("&Train"));
     new TrainReaction(train->addAction(tr("&Train detector")), this);              // Ctrl+T
     new CancelTrainingReaction(train->addAction(tr("&Cancel training")), this);    // Esc, Ctrl+.
-    new TimelineReactions(train, m_timeline, this);                                 // P, [, ], End
+    new TimelineReactions(train, m_timeline, this);                                 // P, [, ], {, }
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     QAction* reset = view->addAction(tr("&Reset camera"));
@@ -373,6 +380,7 @@ void MainWindow::buildMenus()
     new OrientationTriadReaction(view->addAction(tr("Orientation &triad")), this);
     view->addSeparator();
     m_compare = new CompareReaction(view->addAction(tr("&Compare detectors")), this); // Ctrl+M
+    m_classroom = new ClassroomReaction(view->addAction(tr("C&lassroom (full screen)")), this); // F11
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());

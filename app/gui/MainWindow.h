@@ -25,6 +25,8 @@ class RankingPanel;
 class SimilarityPanel;
 class SplomPanel;
 class TrainingController;
+class ClassroomReaction;
+class LessonCaption;
 class TimelineBar;
 class ViewControls;
 
@@ -38,6 +40,7 @@ public:
     CloudView* view() const { return m_view; }
     ViewControls* viewControls() const { return m_controls; }
     TimelineBar* timeline() const { return m_timeline; }
+    LessonCaption* lessonCaption() const { return m_caption; }
     LogPanel* log() const { return m_log; }
     TrainingController* trainer() const { return m_trainer; }
     DetectorPanel* detectorPanel() const { return m_detector; }
@@ -85,6 +88,8 @@ private:
     CloudView* m_view;
     ViewControls* m_controls;
     TimelineBar* m_timeline;
+    LessonCaption* m_caption;
+    ClassroomReaction* m_classroom = nullptr;
     LogPanel* m_log;
     DetectorPanel* m_detector = nullptr;
     RankingPanel* m_ranking = nullptr;

@@ -23,6 +23,7 @@ struct Preset {
     std::string detector;
     ParamAssignments detectorParams;
     std::string normalization = "none";
+    QString caption;     ///< what to look at (the lesson shown above the view while its data are loaded)
 };
 
 /// Presets whose detector is registered (others are left out until their detector exists).

@@ -245,12 +245,17 @@ std::unique_ptr<Detector> Detector::modelAtStep(int index, const Eigen::MatrixXd
     if (trainingRows.cols() != m_dim)
         throw DataError(id() + ": modelAtStep got rows with " + std::to_string(trainingRows.cols())
                         + " columns, the model has " + std::to_string(m_dim));
+    const nlohmann::json& state = m_history->steps[static_cast<std::size_t>(index)].state;
+    if (std::unique_ptr<Detector> replayed = replayStep(state)) {
+        replayed->m_remake = m_remake;
+        return replayed; // fitted by the method itself (its own training scores)
+    }
     // A sibling with the same parameters (auto values as this fit resolved them) and the state of
     // that step; its training scores and threshold are those of that state on the training rows.
     std::unique_ptr<Detector> d = m_remake(m_params);
     d->m_remake = m_remake;
     d->m_dim = m_dim;
-    d->loadState(m_history->steps[static_cast<std::size_t>(index)].state);
+    d->loadState(state);
     d->m_fitted = true;
     Eigen::VectorXd s = d->doScore(trainingRows);
     d->commitFit(m_dim, std::move(s), matrixFingerprint(trainingRows));

@@ -100,6 +100,8 @@ public:
     bool recordsHistory() const { return m_recordHistory; }
     /// The recorded path of the last fit (or of a loaded model that kept one), or null.
     std::shared_ptr<const TrainingHistory> history() const { return m_history; }
+    /// The unit of one recorded step ("epoch", "iteration"); empty = the method records nothing.
+    virtual std::string historyUnit() const { return {}; }
     /// This model as it was at recorded step `index` (0 ≤ index < history()->size()): the same
     /// parameters with the state of that step, fitted on `trainingRows` (the rows it was trained
     /// on, in its input space: its training scores and threshold are those of that state). The
@@ -147,8 +149,14 @@ protected:
     /// For doFit of an iterative method: the recorder of this fit (give it the saveState()-format
     /// state at the steps it wants()), or null when the fit does not record.
     HistoryRecorder* recorder() const { return m_recorder.get(); }
-    /// The unit of one recorded step ("epoch", "iteration"); empty = the method records nothing.
-    virtual std::string historyUnit() const { return {}; }
+    /// For a method whose recorded steps are not loadState() states: the fitted model at a
+    /// recorded step's state (acdt: the dendrogram cut at that step's cluster count). Null: the
+    /// default, a sibling given the state by loadState() and its training scores by doScore().
+    virtual std::unique_ptr<Detector> replayStep(const nlohmann::json& state) const
+    {
+        (void)state;
+        return nullptr;
+    }
 
 private:
     friend class Registry;

@@ -49,7 +49,10 @@ TimelineBar::TimelineBar(DataDocument* document, QWidget* parent)
     m_slider->setPageStep(10);
     m_label = new QLabel(this);
     m_label->setObjectName(QStringLiteral("TimelineLabel"));
-    m_label->setMinimumWidth(m_label->fontMetrics().horizontalAdvance(QStringLiteral("iteration 9999 / 9999 · loss -0.000000")));
+    // The counter takes what room there is but never widens the window (a laptop's 1024 px).
+    m_label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_label->setMinimumWidth(0);
+    m_slider->setMinimumWidth(60);
     m_speed = new QComboBox(this);
     m_speed->setToolTip(tr("Playback speed (recorded steps per second)"));
     for (int fps : {2, 5, 10, 20})
@@ -59,12 +62,11 @@ TimelineBar::TimelineBar(DataDocument* document, QWidget* parent)
     m_live->setText(tr("Live"));
     m_live->setToolTip(tr("Back to the trained model (})"));
     m_live->setAutoRaise(true);
-    row->addWidget(new QLabel(tr("Training:"), this));
     row->addWidget(m_back);
     row->addWidget(m_play);
     row->addWidget(m_forward);
-    row->addWidget(m_slider, 1);
-    row->addWidget(m_label);
+    row->addWidget(m_slider, 2);
+    row->addWidget(m_label, 3);
     row->addWidget(m_speed);
     row->addWidget(m_live);
 
@@ -96,6 +98,11 @@ int TimelineBar::stepCount() const { return m_history ? m_history->size() : 0; }
 int TimelineBar::currentIndex() const
 {
     return m_doc->shownStep() >= 0 ? m_doc->shownStep() : stepCount() - 1;
+}
+
+QSize TimelineBar::minimumSizeHint() const
+{
+    return {0, QWidget::minimumSizeHint().height()};
 }
 
 bool TimelineBar::isPlaying() const { return m_timer->isActive(); }

@@ -33,6 +33,9 @@ public:
     /// result is shown (it equals the last recorded step).
     int currentIndex() const;
     bool isPlaying() const;
+    /// No minimum width of its own: the timeline never widens the window (it clips at the right
+    /// in a very narrow one, as a toolbar does).
+    QSize minimumSizeHint() const override;
     /// Frames per second while playing.
     int speed() const;
 

@@ -13,6 +13,7 @@ Sign conventions (the one thing to remember):
   exactly when the detector's own rule (score > threshold) calls the row an outlier.
 * ``predict``: +1 inlier, -1 outlier.
 """
+import copy
 import inspect
 import json
 import keyword
@@ -278,12 +279,15 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
         method stopped at max_iter, OutlierLensWarning otherwise)."""
         X = self._validate(X, reset=True)
         try:
+            record = bool(getattr(self, "record_history", False))
             model = _core.FittedModel.fit(self.detector_id, self._core_params(), str(self.normalization), X,
-                                          self._n_threads())
+                                          self._n_threads(), record)
         except ValueError as e:
             # Shape in the message: the reason is often "too few rows" or "p = 1".
             raise ValueError(f"{e} [n_samples = {X.shape[0]}, n_features = {X.shape[1]}]") from e
         self._set_model(model)
+        # The training matrix, for at_step (only kept when the path is recorded).
+        self._fit_X = X if model.history is not None else None
         for code, message in self.warnings_:
             category = ConvergenceWarning if code == "not_converged" else OutlierLensWarning
             warnings.warn(f"{type(self).__name__}: [{code}] {message}", category, stacklevel=2)
@@ -299,6 +303,15 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
         self.labels_ = np.asarray(model.training_decisions(), dtype=np.int64)
         self.figures_ = dict(model.figures)
         self.traces_ = {k: np.asarray(v) for k, v in model.traces.items()}
+        # record_history=True: the recorded training path, as the app's timeline replays it.
+        history = model.history
+        if history is not None:
+            self.history_ = {"unit": history["unit"],
+                             "step": np.array([s for s, _ in history["steps"]], dtype=np.int64),
+                             "loss": np.array([l for _, l in history["steps"]], dtype=float),
+                             "bytes": int(history["bytes"])}
+        elif hasattr(self, "history_"):
+            del self.history_  # a refit without recording
         self.params_ = dict(model.params)
         # What each parameter left at "auto" became on the training data (e.g. {"K": 16}).
         self.resolved_params_ = dict(model.resolved_params)
@@ -315,6 +328,24 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
                 break
         if not hasattr(self, "n_features_in_"):
             self.n_features_in_ = int(model.n_features_in)
+
+    def at_step(self, index):
+        """The fitted estimator as it was at recorded training step ``index`` (0 = the start,
+        -1 = the end; ``history_["step"][index]`` says which epoch or iteration): a copy whose
+        scores, threshold and ``decision_scores_`` are those of the model stopped there. Needs a
+        fit with ``record_history=True``."""
+        self._check_fitted()
+        if getattr(self, "_fit_X", None) is None or not hasattr(self, "history_"):
+            raise ValueError(f"{type(self).__name__}.at_step needs a fit with record_history=True")
+        n = len(self.history_["step"])
+        if not -n <= index < n:
+            raise IndexError(f"recorded step {index} does not exist ({n} recorded)")
+        index = index % n
+        est = copy.copy(self)
+        est._set_model(self._model.at_step(index, self._fit_X))
+        est.history_ = self.history_
+        est.step_ = int(self.history_["step"][index])
+        return est
 
     def _chunked(self, method, X):
         threads = self._n_threads()
@@ -471,6 +502,10 @@ def _docstring(info, py_params):
         lines.append("    False: rank the training rows (fit_predict, decision_scores_, labels_), each scored "
                      "without itself. True: score_samples / decision_function / predict / predict_proba score "
                      "new rows (LocalOutlierFactor's switch).")
+    if info.get("history_unit"):
+        lines.append("record_history : bool, default False")
+        lines.append(f"    Record the training path (the model every {info['history_unit']}, bounded to 200 "
+                     f"states): ``history_`` and ``at_step(i)``, as the app's timeline replays it.")
     return "\n".join(lines)
 
 
@@ -485,6 +520,8 @@ def make_estimator_class(info, module_name="outlierlens"):
     parameters.append(inspect.Parameter("n_jobs", kw, default=None))
     if info.get("leave_one_out"):
         parameters.append(inspect.Parameter("novelty", kw, default=False))
+    if info.get("history_unit"):
+        parameters.append(inspect.Parameter("record_history", kw, default=False))
     signature = inspect.Signature(parameters)
 
     def __init__(self, **kwargs):

@@ -1,4 +1,5 @@
 #include "detectors/acdt/AcdtDetector.h"
+#include "detectors/TrainingHistory.h"
 
 #include "base/Errors.h"
 #include "linalg/Grassmann.h"
@@ -531,6 +532,22 @@ Eigen::VectorXd AcdtDetector::doFit(const Eigen::MatrixXd& X, const Progress& pr
     // Final flats (lines 14–17) at the chosen L, reconstruction error and scores.
     const int minL = n - static_cast<int>(history.size());
     const int L = std::clamp(Lparam, minL, n);
+    if (HistoryRecorder* rec = recorder()) {
+        // The timeline: the merges from n singletons down to the L clusters kept — every one of
+        // the last 60 (where whole flats join, what a class watches) and evenly spaced before.
+        const int merges = n - L;
+        const int tail = std::min(merges, 60);
+        const int early = std::min(merges - tail, HistoryRecorder::kMaxSteps - tail - 1);
+        std::vector<int> steps;
+        for (int i = 0; i <= early; ++i)
+            steps.push_back(early == 0 ? 0 : static_cast<int>(std::lround(double(i) * (merges - tail) / early)));
+        for (int m = merges - tail + 1; m <= merges; ++m)
+            steps.push_back(m);
+        steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+        for (int m : steps)
+            rec->record(m, m == 0 ? 0.0 : history[static_cast<std::size_t>(m - 1)].partitionCost, {{"clusters", n - m}},
+                        true);
+    }
     std::vector<int> labels = acdt::labelsAfterMerges(n, history, n - L);
     std::vector<Flat> flats = acdt::flatsOf(X, labels, L, d);
     const double err = msre(X, acdt::reconstruct(X, labels, flats));
@@ -771,6 +788,15 @@ void AcdtDetector::installCut(int L)
     m_flats = std::move(flats);
     m_scoring = std::move(scoring);
     m_msre = err;
+}
+
+std::unique_ptr<Detector> AcdtDetector::replayStep(const nlohmann::json& state) const
+{
+    try {
+        return cutAt(static_cast<int>(jsonInt(state.at("clusters"), "acdt recorded step: clusters")));
+    } catch (const nlohmann::json::exception& e) {
+        throw DataError(std::string("acdt recorded step is malformed: ") + e.what());
+    }
 }
 
 std::unique_ptr<Detector> AcdtDetector::cutAt(int L) const

@@ -126,6 +126,8 @@ public:
 
     static DetectorInfo info();
     explicit AcdtDetector(ParamSet params) : Detector(std::move(params)) {}
+    /// One recorded step is one merge of the greedy merging (lines 7–13).
+    std::string historyUnit() const override { return "merge"; }
 
     Geometry geometry() const override;
     /// msre, clusters (L used), scoring_flats (flats with ≥ k points), partition_cost (P(C) at
@@ -165,6 +167,8 @@ protected:
     Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;
     Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const override;
     int minSamples() const override;
+    /// A recorded merge count: the dendrogram cut there ({"clusters": L}, cutAt).
+    std::unique_ptr<Detector> replayStep(const nlohmann::json& state) const override;
     nlohmann::json saveState() const override;
     void loadState(const nlohmann::json& state) override;
 

@@ -74,6 +74,7 @@ struct GodsCalibration {
 class GodsDetector : public Detector, public Calibration {
 public:
     static DetectorInfo info();
+    std::string historyUnit() const override { return "iteration"; }
     explicit GodsDetector(ParamSet params) : Detector(std::move(params)) {}
 
     Geometry geometry() const override;
@@ -139,7 +140,6 @@ protected:
     double doThreshold(const Eigen::VectorXd& trainingScores) const override;
     nlohmann::json saveState() const override;
     void loadState(const nlohmann::json& state) override;
-    std::string historyUnit() const override { return "iteration"; }
 
     int hyperplanes() const;
     static Eigen::VectorXd scoreWith(const Eigen::MatrixXd& X, const Eigen::MatrixXd& W1, const Eigen::MatrixXd& W2,

@@ -1,5 +1,6 @@
 #include "linalg/BlockedCholesky.h"
 #include "detectors/gods/KodsDetector.h"
+#include "detectors/TrainingHistory.h"
 
 #include "base/BlasThreads.h"
 
@@ -514,8 +515,25 @@ Eigen::VectorXd KodsDetector::doFit(const Eigen::MatrixXd& Xall, const Progress&
         (*g)[1] = G.rightCols(K);
         return f;
     };
+    // A recorded step (the timeline): the primal recovery of eq. 19–22 at that point, in
+    // saveState()'s format, so the step's model scores as a fit stopped there would.
+    const auto stepState = [&](const riemannian::Point& x) {
+        const Eigen::MatrixXd U = duals(x);
+        const Eigen::MatrixXd Ys = U.leftCols(K).transpose(), Zs = U.rightCols(K).transpose();
+        Eigen::MatrixXd R1, R2;
+        kernelResponses(kernel, train, Ys.cwiseProduct(Ys), Zs.cwiseProduct(Zs), train, R1, R2);
+        const Eigen::VectorXd r1 = R1.colwise().minCoeff().transpose(), r2 = R2.colwise().minCoeff().transpose();
+        return nlohmann::json{{"kernel", KodsKernel::name(kernel.kind)}, {"sigma", kernel.sigma},
+                              {"degree", kernel.degree}, {"ridge_epsilon", eps}, {"eta", eta},
+                              {"n", train.rows()}, {"K", K}, {"shift", flat(shift)}, {"train", flat(train)},
+                              {"Y", flat(Ys)}, {"Z", flat(Zs)}, {"b1", flat((eta - r1.array()).matrix())},
+                              {"b2", flat((r2.array() - eta).matrix())}, {"min_response1", flat(r1)},
+                              {"min_response2", flat(r2)}};
+    };
     const riemannian::CgCallback callback = [&](const riemannian::CgIterate& it) {
         iteration = it.iteration;
+        if (HistoryRecorder* rec = recorder(); rec && rec->wants(it.iteration))
+            rec->record(it.iteration, it.cost, stepState(*it.x));
         lastReport = Clock::now();
         char buf[128];
         std::snprintf(buf, sizeof buf, "kods: iteration %d, objective %.6g, |grad| %.3g", it.iteration, it.cost,
@@ -539,6 +557,8 @@ Eigen::VectorXd KodsDetector::doFit(const Eigen::MatrixXd& Xall, const Progress&
         throw DataError(std::string("kods: optimisation failed on the kernel matrix (n=") + std::to_string(n)
                         + "): " + e.what() + "; increase ridge");
     }
+    if (HistoryRecorder* rec = recorder(); rec && std::isfinite(r.cost))
+        rec->record(r.iterations, r.cost, stepState(r.x), true);
     if (!std::isfinite(r.cost))
         throw DataError("kods: the objective is not finite (n=" + std::to_string(n) + "); rescale the features");
     const Eigen::MatrixXd Uopt = duals(r.x);

@@ -75,6 +75,7 @@ struct KodsKernel {
 class KodsDetector : public Detector {
 public:
     static DetectorInfo info();
+    std::string historyUnit() const override { return "iteration"; }
     explicit KodsDetector(ParamSet params) : Detector(std::move(params)) {}
 
     /// Empty: KODS has no hyperplanes in input space; the GUI draws score contours.

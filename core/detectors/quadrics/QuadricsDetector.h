@@ -106,6 +106,7 @@ private:
 class QuadricsDetector : public Detector {
 public:
     static DetectorInfo info();
+    std::string historyUnit() const override { return "epoch"; }
     explicit QuadricsDetector(ParamSet params) : Detector(std::move(params)) {}
 
     Geometry geometry() const override;
@@ -135,7 +136,6 @@ public:
 protected:
     Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;
     Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const override;
-    std::string historyUnit() const override { return "epoch"; }
     nlohmann::json saveState() const override;
     void loadState(const nlohmann::json& state) override;
 

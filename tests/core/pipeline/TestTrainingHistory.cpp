@@ -120,6 +120,48 @@ private slots:
         }
     }
 
+    void kodsStepEqualsAFitStoppedThere()
+    {
+        const Eigen::MatrixXd X = generate("seam", 120, 4).X;
+        auto full = make("kods", {{"max_iter", "15"}}, true);
+        full->fit(X);
+        const auto h = full->history();
+        QVERIFY(h);
+        for (int k : {1, 3}) {
+            const int index = h->indexAtOrBefore(k);
+            QCOMPARE(h->steps[static_cast<std::size_t>(index)].step, k);
+            auto stopped = make("kods", {{"max_iter", std::to_string(k)}}, false);
+            stopped->fit(X);
+            QVERIFY2(maxDiff(full->modelAtStep(index, X)->score(X), stopped->score(X)) <= 1e-9, std::to_string(k).c_str());
+        }
+        QVERIFY(maxDiff(full->modelAtStep(h->size() - 1, X)->score(X), full->score(X)) <= 1e-12);
+    }
+
+    void acdtMergeStepEqualsAFitWithThatManyClusters()
+    {
+        // acdt's steps are merges of the dendrogram: after m merges of n points there are n − m
+        // clusters, the model an independent fit with L = n − m gives (patch scores follow the flats).
+        const Eigen::MatrixXd X = generate("seam", 150, 2).X;
+        auto full = make("acdt", {{"L", "3"}, {"score_rule", "patch"}}, true);
+        full->fit(X);
+        const auto h = full->history();
+        QVERIFY(h);
+        QCOMPARE(QString::fromStdString(h->unit), QString("merge"));
+        QCOMPARE(h->steps.front().step, 0);
+        QCOMPARE(h->steps.back().step, 150 - 3);
+        QVERIFY(h->size() <= HistoryRecorder::kMaxSteps);
+        const int index = h->size() - 5; // 7 clusters
+        const int clusters = 150 - h->steps[static_cast<std::size_t>(index)].step;
+        QCOMPARE(clusters, 7);
+        auto stopped = make("acdt", {{"L", std::to_string(clusters)}, {"score_rule", "patch"}}, false);
+        stopped->fit(X);
+        const auto atK = full->modelAtStep(index, X);
+        QVERIFY(maxDiff(atK->trainingScores(), stopped->trainingScores()) <= 1e-12);
+        QVERIFY(maxDiff(atK->score(X), stopped->score(X)) <= 1e-12);
+        QCOMPARE(atK->geometry().flats.size(), std::size_t(7));
+        QVERIFY(maxDiff(full->modelAtStep(h->size() - 1, X)->trainingScores(), full->trainingScores()) <= 1e-12);
+    }
+
     void historySurvivesTheModelJson()
     {
         const Eigen::MatrixXd X = generate("seam", 200, 5).X;

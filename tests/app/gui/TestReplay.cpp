@@ -1,0 +1,250 @@
+// Issue #37 in the window: the timeline under the view replays a training. Quadrics on the seam
+// curve: after training the bar shows every recorded epoch; a step shows the model stopped there
+// (scores, threshold and ranking equal to an independent fit with epochs = k — not the recorded
+// state read back), the trained result stays what sessions save; the Replay actions ([ ] { } P)
+// step and return; a new training or an edit ends the step view; a saved session brings the path
+// back; presets carry a lesson caption and View → Classroom shows only the view, caption and
+// timeline; `--replay-frames` writes one changing frame per step and refuses a detector without steps.
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "SessionManager.h"
+#include "detectors/TrainingHistory.h"
+#include "docks/DetectorPanel.h"
+#include "docks/LessonCaption.h"
+#include "docks/TimelineBar.h"
+#include "Presets.h"
+#include "view/CloudView.h"
+#include "document/DataDocument.h"
+#include "jobs/TrainingController.h"
+#include "pipeline/FitPipeline.h"
+#include "registry/Registry.h"
+
+#include <QAction>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QImage>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <set>
+
+using namespace olens;
+
+namespace {
+
+QString sample(const char* name)
+{
+    return QStringLiteral(OLENS_SOURCE_DIR "/samples/") + name;
+}
+
+void trainQuadrics(MainWindow& w, int epochs)
+{
+    QVERIFY(w.detectorPanel()->setCurrentDetector("quadrics"));
+    TrainingSetup setup = w.document()->trainingSetup();
+    ParamSet params = Registry::instance().defaultParams(setup.detectorId);
+    params.set(setup.params);
+    params.set("epochs", std::to_string(epochs));
+    params.set("tol", "0");
+    setup.params = params.assignments();
+    w.document()->setTrainingSetup(setup);
+    QSignalSpy finished(w.trainer(), &TrainingController::finished);
+    w.detectorPanel()->train();
+    QVERIFY(finished.wait(60000));
+}
+
+QAction* actionWithKey(MainWindow& w, const QString& key)
+{
+    for (QAction* a : w.findChildren<QAction*>())
+        if (a->shortcut() == QKeySequence(key))
+            return a;
+    return nullptr;
+}
+
+bool showAndWait(TimelineBar* t, int index)
+{
+    QSignalSpy shown(t, &TimelineBar::stepShown);
+    t->showIndex(index);
+    return !shown.isEmpty() || shown.wait(20000);
+}
+
+double differingPixels(const QImage& a, const QImage& b)
+{
+    if (a.size() != b.size())
+        return 1.0;
+    long differ = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x)
+            differ += a.pixel(x, y) != b.pixel(x, y);
+    return double(differ) / double(a.width() * a.height());
+}
+
+} // namespace
+
+class TestReplay : public QObject {
+    Q_OBJECT
+private slots:
+    void aStepShowsTheModelStoppedThere()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(sample("seam3d.csv")));
+        TimelineBar* t = w.timeline();
+        QVERIFY(t->isHidden()); // nothing trained: no timeline
+        trainQuadrics(w, 30);
+        QCOMPARE(t->stepCount(), 31); // epochs 0 … 30, all within the dense start
+        QVERIFY(!t->isHidden());
+        const auto trained = w.document()->result();
+        QCOMPARE(t->currentIndex(), 30);
+
+        QVERIFY(showAndWait(t, 3));
+        QCOMPARE(w.document()->shownStep(), 3);
+        QCOMPARE(w.document()->trainedResult(), trained); // sessions and edits still see the trained model
+        const auto shown = w.document()->result();
+        QVERIFY(shown != trained);
+        // The reference: an independent fit stopped after 3 epochs, through the same pipeline.
+        TrainingSetup setup = w.document()->trainingSetup();
+        ParamSet params = Registry::instance().defaultParams("quadrics");
+        params.set(setup.params);
+        params.set("epochs", "3");
+        auto ref = fitPipeline(Registry::instance().create("quadrics", params.assignments()),
+                               Normalizer(setup.normalization), w.document()->dataset().X);
+        QVERIFY((shown->scores - ref->scores).cwiseAbs().maxCoeff() <= 1e-12);
+        QCOMPARE(w.document()->threshold(), ref->threshold);
+        QCOMPARE(w.document()->ranking(), rankByScore(ref->scores));
+        QVERIFY((shown->scores - trained->scores).cwiseAbs().maxCoeff() > 1e-4); // the fit moved after epoch 3
+
+        // The Replay actions: ] forward, [ back, { the start, } the trained model.
+        QAction* forward = actionWithKey(w, "]");
+        QAction* back = actionWithKey(w, "[");
+        QAction* first = actionWithKey(w, "{");
+        QAction* live = actionWithKey(w, "}");
+        QVERIFY(forward && back && first && live && actionWithKey(w, "P"));
+        QVERIFY(forward->isEnabled());
+        QSignalSpy shownSpy(t, &TimelineBar::stepShown);
+        forward->trigger();
+        QVERIFY(shownSpy.wait(20000));
+        QCOMPARE(w.document()->shownStep(), 4);
+        first->trigger();
+        QVERIFY(shownSpy.wait(20000));
+        QCOMPARE(w.document()->shownStep(), 0);
+        live->trigger();
+        QCOMPARE(w.document()->shownStep(), -1);
+        QCOMPARE(w.document()->result(), trained);
+        QCOMPARE(w.document()->threshold(), trained->threshold);
+
+        // Playing walks forward on its own and stops at the trained model.
+        QVERIFY(showAndWait(t, 26));
+        t->togglePlay();
+        QVERIFY(t->isPlaying());
+        QTRY_VERIFY_WITH_TIMEOUT(!t->isPlaying(), 20000);
+        QCOMPARE(w.document()->shownStep(), -1);
+
+        // A new training ends the step view and brings a new path.
+        QVERIFY(showAndWait(t, 5));
+        trainQuadrics(w, 12);
+        QCOMPARE(w.document()->shownStep(), -1);
+        QCOMPARE(t->stepCount(), 13);
+    }
+
+    void aSessionKeepsThePath()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("replay.olens");
+        int steps = 0;
+        {
+            MainWindow w;
+            w.setInteractive(false);
+            QVERIFY(w.openFile(sample("seam3d.csv")));
+            trainQuadrics(w, 15);
+            steps = w.timeline()->stepCount();
+            QVERIFY(showAndWait(w.timeline(), 2)); // saved while a step is shown: the trained model is saved
+            QString error;
+            QVERIFY2(w.sessions()->save(path, &error), qPrintable(error));
+        }
+        MainWindow w2;
+        w2.setInteractive(false);
+        QString error;
+        QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
+        QCOMPARE(w2.timeline()->stepCount(), steps);
+        QCOMPARE(w2.document()->shownStep(), -1);
+        QVERIFY(showAndWait(w2.timeline(), 1));
+        QCOMPARE(w2.document()->shownStep(), 1);
+    }
+
+    void aPresetIsALessonAndClassroomShowsOnlyTheView()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        w.show();
+        const auto presets = availablePresets();
+        QVERIFY(!presets.empty());
+        for (const Preset& p : presets)
+            QVERIFY2(p.caption.contains("eq.") || p.caption.contains("fig.") || p.caption.contains("lines "),
+                     qPrintable(p.title)); // every lesson names what of the paper it shows
+        QVERIFY(PresetsReaction::apply(&w, presets.front(), false));
+        LessonCaption* caption = w.lessonCaption();
+        QVERIFY(caption->isVisible());
+        QCOMPARE(caption->lessonText(), presets.front().caption);
+        QVERIFY(w.openFile(sample("moons2d.csv"))); // other data: the lesson is over
+        QVERIFY(!caption->isVisible());
+
+        QVERIFY(PresetsReaction::apply(&w, presets.front(), false));
+        QAction* classroom = actionWithKey(w, "F11");
+        QVERIFY(classroom);
+        QList<QDockWidget*> shownBefore;
+        for (QDockWidget* d : w.findChildren<QDockWidget*>())
+            if (d->isVisible())
+                shownBefore << d;
+        QVERIFY(!shownBefore.isEmpty());
+        classroom->trigger();
+        QVERIFY(classroom->isChecked());
+        for (QDockWidget* d : w.findChildren<QDockWidget*>())
+            QVERIFY2(!d->isVisible(), qPrintable(d->objectName()));
+        QVERIFY(!w.menuBar()->isVisible());
+        QVERIFY(caption->isVisible());
+        QVERIFY(w.view()->isVisible());
+        classroom->trigger(); // F11 again: everything back
+        QVERIFY(!classroom->isChecked());
+        QVERIFY(w.menuBar()->isVisible());
+        for (QDockWidget* d : shownBefore)
+            QVERIFY2(d->isVisible(), qPrintable(d->objectName()));
+    }
+
+    void replayFramesAreWrittenHeadless()
+    {
+        QTemporaryDir dir;
+        const QString frames = dir.filePath("frames");
+        QProcess p;
+        p.start(QStringLiteral(OLENS_GUI_PATH), {"--preset", "1", "--replay-frames", frames, "--exit"});
+        QVERIFY(p.waitForFinished(180000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QStringList files = QDir(frames).entryList({"frame_*.png"}, QDir::Files, QDir::Name);
+        QVERIFY2(files.size() >= 10, qPrintable(QString::number(files.size())));
+        std::set<QByteArray> distinct;
+        for (const QString& f : files) {
+            QFile file(QDir(frames).filePath(f));
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            distinct.insert(QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha1));
+        }
+        QVERIFY(distinct.size() >= 5);
+        const QImage firstImg(QDir(frames).filePath(files.first())), lastImg(QDir(frames).filePath(files.last()));
+        QVERIFY(!firstImg.isNull() && !lastImg.isNull());
+        QVERIFY2(differingPixels(firstImg, lastImg) > 0.05, "the first and last frames look alike");
+
+        // knn has no steps: a clear refusal, exit status 1.
+        QProcess q;
+        q.start(QStringLiteral(OLENS_GUI_PATH),
+                {"--load", sample("moons2d.csv"), "--detector", "knn", "--train", "--replay-frames", dir.filePath("none"), "--exit"});
+        QVERIFY(q.waitForFinished(60000));
+        QCOMPARE(q.exitCode(), 1);
+        QVERIFY(q.readAllStandardError().contains("recorded no training steps"));
+    }
+};
+
+QTEST_MAIN(TestReplay)
+#include "TestReplay.moc"
