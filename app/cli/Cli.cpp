@@ -60,6 +60,10 @@ usage:
       decisions (the outlier column, flagged) without guessing the contamination: mad = median +
       3 x 1.4826 x MAD of the training scores, iqr = Q3 + 1.5 x IQR, otsu = Otsu's histogram cut;
       detector (default) = the (1 - contamination) quantile or the method's own rule
+  outlierlens-cli score|evaluate ... --record-history
+      iterative detectors (quadrics, gods, bods, kods and variants, acdt) record their training
+      path (<= 200 states): --save-model keeps it (the GUI's timeline replays it), evaluate --json
+      adds "history": unit and per recorded step its step, loss, auroc and auprc
   outlierlens-cli agree --input F.csv [--detectors knn,lof,iforest,mcd] [--normalize zscore] [--top K]
                         [--json]
       how much several detectors agree without labels: Spearman rank correlations of their scores,
@@ -131,12 +135,12 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         if (cmd == "score") {
             auto opts = common;
             opts.insert({"output", "save-model", "model", "inliers", "outliers", "explain"});
-            cli::Args a = cli::parseArgs(args, opts, {"quiet", "progress", "percentile"});
+            cli::Args a = cli::parseArgs(args, opts, {"quiet", "progress", "percentile", "record-history"});
             a.errIsTerminal = errIsTerminal;
             return cli::cmdScore(a, out, err);
         }
         if (cmd == "evaluate") {
-            cli::Args a = cli::parseArgs(args, common, {"json", "quiet", "progress"});
+            cli::Args a = cli::parseArgs(args, common, {"json", "quiet", "progress", "record-history"});
             a.errIsTerminal = errIsTerminal;
             return cli::cmdEvaluate(a, out, err);
         }

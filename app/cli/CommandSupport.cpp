@@ -182,6 +182,7 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
 
     const std::string id = require(a, "detector");
     std::shared_ptr<Detector> detector = Registry::instance().create(id, a.params);
+    detector->setRecordHistory(a.flags.count("record-history") > 0);
 
     const bool separateFit = a.options.count("fit-input") > 0;
     if (separateFit && r.fitOn)

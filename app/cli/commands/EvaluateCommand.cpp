@@ -1,5 +1,6 @@
 // outlierlens-cli evaluate ... --json: fit, score and print the metrics against the labels.
 #include "commands/Commands.h"
+#include "detectors/TrainingHistory.h"
 
 #include "Args.h"
 #include "CommandSupport.h"
@@ -104,6 +105,20 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
         j["auroc_held_out"] = bothClasses ? numberOrNull(auroc(hs, hy)) : nlohmann::json();
         j["auprc_held_out"] = bothClasses ? numberOrNull(averagePrecision(hs, hy)) : nlohmann::json();
         j["f1_held_out"] = m > 0 ? nlohmann::json(f1(confusion(ho, hy))) : nlohmann::json();
+    }
+    if (const auto h = r.detector->history()) {
+        // --record-history: how the ranking got there — the metrics of the model at each step.
+        nlohmann::json steps = nlohmann::json::array();
+        for (int i = 0; i < h->size(); ++i) {
+            const auto at = resultAtStep(r, prepared.input.X, i);
+            const HistoryStep& s = h->steps[static_cast<std::size_t>(i)];
+            steps.push_back({{"step", s.step}, {"loss", numberOrNull(s.loss)},
+                             {"auroc", numberOrNull(auroc(at->scores, y))},
+                             {"auprc", numberOrNull(averagePrecision(at->scores, y))}});
+        }
+        j["history"] = {{"unit", h->unit}, {"bytes", h->bytes}, {"steps", std::move(steps)}};
+    } else if (a.flags.count("record-history")) {
+        j["history"] = nullptr; // the method has no steps to record
     }
     for (const auto& [k, v] : r.detector->figures())
         j[k] = numberOrNull(v);

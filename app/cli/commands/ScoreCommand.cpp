@@ -121,7 +121,7 @@ int cmdScore(const Args& a, std::ostream& out, std::ostream& err)
         writer.add(file.first, [&](std::ostream& f) { ply ? writePointsPly(f, e) : writePointsCsv(f, e); }, inputs);
     }
     if (modelWanted) {
-        nlohmann::json model = r.result->detector->toJson();
+        nlohmann::json model = r.result->detector->toJson(a.flags.count("record-history") > 0);
         model["normalizer"] = r.result->normalizer.toJson();
         const std::string text = model.dump(1) + "\n";
         writer.add(modelPath, [&](std::ostream& m) { m << text; }, inputs);

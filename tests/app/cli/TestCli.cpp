@@ -65,6 +65,40 @@ class TestCli : public QObject {
     std::string path(const char* name) { return m_dir.filePath(name).toStdString(); }
 
 private slots:
+    void recordHistoryReportsTheMetricsOfEveryRecordedStep()
+    {
+        // Issue #37 from the command line: evaluate --record-history lists the recorded steps with the
+        // AUROC of the model at each; the last is the fitted model's (the top-level auroc); a
+        // detector without steps says null; --save-model keeps the path, a plain save does not.
+        QCOMPARE(cli({"generate", "blobs", "--n", "150", "--seed", "3", "--param", "centers=1", "--param", "outliers=0.1",
+                      "--output", path("hblobs.csv")}).code, 0);
+        const Run r = cli({"evaluate", "--input", path("hblobs.csv"), "--detector", "gods", "--param", "max_iter=30",
+                           "--record-history", "--json"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        const auto j = nlohmann::json::parse(r.out);
+        const auto& steps = j.at("history").at("steps");
+        QCOMPARE(QString::fromStdString(j["history"]["unit"].get<std::string>()), QString("iteration"));
+        QVERIFY(steps.size() >= 5);
+        QCOMPARE(steps.front()["step"].get<int>(), 0);
+        for (std::size_t i = 1; i < steps.size(); ++i)
+            QVERIFY(steps[i]["step"].get<int>() > steps[i - 1]["step"].get<int>());
+        QCOMPARE(steps.back()["auroc"].get<double>(), j["auroc"].get<double>());
+        QVERIFY(!nlohmann::json::parse(cli({"evaluate", "--input", path("hblobs.csv"), "--detector", "gods",
+                                            "--param", "max_iter=30", "--json"}).out).contains("history"));
+        const Run knn = cli({"evaluate", "--input", path("hblobs.csv"), "--detector", "knn", "--record-history", "--json"});
+        QVERIFY2(knn.code == 0, knn.err.c_str());
+        QVERIFY(nlohmann::json::parse(knn.out)["history"].is_null());
+
+        QVERIFY(cli({"score", "--input", path("hblobs.csv"), "--detector", "quadrics", "--param", "epochs=8",
+                     "--record-history", "--save-model", path("hq.json"), "--output", path("hq.csv")}).code == 0);
+        QVERIFY(cli({"score", "--input", path("hblobs.csv"), "--detector", "quadrics", "--param", "epochs=8",
+                     "--save-model", path("hq0.json"), "--output", path("hq0.csv")}).code == 0);
+        std::ifstream with(path("hq.json")), without(path("hq0.json"));
+        const auto mw = nlohmann::json::parse(with), m0 = nlohmann::json::parse(without);
+        QCOMPARE(int(mw.at("history").at("steps").size()), 9); // epochs 0 … 8
+        QVERIFY(!m0.contains("history"));
+    }
+
     void calibrateAppliesEq24ToGodsOnly()
     {
         // train: a blob; validation: blob + far points; the calibrated eta differs from the trained one
