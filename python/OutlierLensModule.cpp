@@ -167,9 +167,9 @@ public:
         return (s.array() > m_detector->threshold()).cast<int>();
     }
 
-    std::string toJson() const
+    std::string toJson(bool withHistory = false) const
     {
-        nlohmann::json model = m_detector->toJson();
+        nlohmann::json model = m_detector->toJson(withHistory);
         model["normalizer"] = m_normalizer.toJson();
         return model.dump(1) + "\n"; // the same text as `score --save-model`
     }
@@ -365,7 +365,8 @@ PYBIND11_MODULE(_core, m)
                                    d["bytes"] = h->bytes;
                                    return std::move(d);
                                })
-        .def("to_json", &FittedModel::toJson, "The model JSON of `outlierlens-cli score --save-model`.")
+        .def("to_json", &FittedModel::toJson, py::arg("with_history") = false,
+             "The model JSON of `outlierlens-cli score --save-model` (with the recorded path when asked).")
         .def_static("from_json", &FittedModel::fromJson, py::arg("text"))
         .def_property_readonly("detector_id", [](const FittedModel& f) { return f.detector().id(); })
         .def_property_readonly("params", [](const FittedModel& f) { return jsonToPy(f.detector().params().toJson()); })

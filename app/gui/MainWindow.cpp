@@ -93,6 +93,9 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(viewFrame, 1);
     m_timeline = new TimelineBar(m_doc);
     layout->addWidget(m_timeline);
+    connect(m_timeline, &TimelineBar::failed, m_log, [this](const QString& m) {
+        m_log->warning(tr("replay: %1").arg(m));
+    });
     setCentralWidget(central);
     // Long texts must not widen the window: the label may shrink (Qt clips it).
     m_status->setMinimumWidth(0);

@@ -463,7 +463,7 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
     def __getstate__(self):
         state = dict(self.__dict__)
         if "_model" in state:
-            state["_model"] = state["_model"].to_json()
+            state["_model"] = state["_model"].to_json(True)  # a recorded path survives pickling
         return state
 
     def __setstate__(self, state):

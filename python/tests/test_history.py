@@ -49,6 +49,15 @@ def test_gods_step_and_refusals():
     assert not hasattr(est, "history_")
 
 
+def test_the_path_survives_pickling():
+    import pickle
+    X = _seam(120, 8)
+    est = ol.Quadrics(epochs=6, tol=0.0, record_history=True).fit(X)
+    back = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(back.history_["step"], est.history_["step"])
+    np.testing.assert_allclose(back.at_step(2).decision_scores_, est.at_step(2).decision_scores_, rtol=0, atol=0)
+
+
 def test_only_iterative_detectors_have_the_parameter():
     assert "record_history" in ol.Quadrics().get_params()
     assert "record_history" in ol.Bods().get_params()
