@@ -246,7 +246,7 @@ std::unique_ptr<Detector> Detector::modelAtStep(int index, const Eigen::MatrixXd
         throw DataError(id() + ": modelAtStep got rows with " + std::to_string(trainingRows.cols())
                         + " columns, the model has " + std::to_string(m_dim));
     const nlohmann::json& state = m_history->steps[static_cast<std::size_t>(index)].state;
-    if (std::unique_ptr<Detector> replayed = replayStep(state)) {
+    if (std::unique_ptr<Detector> replayed = replayStep(state, trainingRows)) {
         replayed->m_remake = m_remake;
         return replayed; // fitted by the method itself (its own training scores)
     }

@@ -150,11 +150,13 @@ protected:
     /// state at the steps it wants()), or null when the fit does not record.
     HistoryRecorder* recorder() const { return m_recorder.get(); }
     /// For a method whose recorded steps are not loadState() states: the fitted model at a
-    /// recorded step's state (acdt: the dendrogram cut at that step's cluster count). Null: the
-    /// default, a sibling given the state by loadState() and its training scores by doScore().
-    virtual std::unique_ptr<Detector> replayStep(const nlohmann::json& state) const
+    /// recorded step's state, for the rows it was trained on (acdt: the dendrogram cut at that
+    /// step's cluster count; kods: the primal recovery from the step's duals). Null: the default,
+    /// a sibling given the state by loadState() and its training scores by doScore().
+    virtual std::unique_ptr<Detector> replayStep(const nlohmann::json& state, const Eigen::MatrixXd& trainingRows) const
     {
         (void)state;
+        (void)trainingRows;
         return nullptr;
     }
 

@@ -37,12 +37,13 @@ struct TrainingHistory {
 /// stride-th step, the stride doubling whenever more than maxSteps() are held (so a fit of any
 /// length ends with between maxSteps()/2 and maxSteps() states, dense where the fit changes
 /// most, at its start). The state size of the first record sets maxSteps() so that the states
-/// stay under kBudgetBytes. Ask wants(step) before building a state: most steps are skipped.
+/// stay under kBudgetBytes (at least 4 are kept: the start, the end and two between). Ask
+/// wants(step) before building a state: most steps are skipped.
 class HistoryRecorder {
 public:
     static constexpr int kMaxSteps = 200;
     static constexpr int kDense = 20;
-    static constexpr std::size_t kBudgetBytes = std::size_t(64) << 20;
+    static constexpr std::size_t kBudgetBytes = std::size_t(16) << 20;
 
     explicit HistoryRecorder(std::string unit) { m_history.unit = std::move(unit); }
 

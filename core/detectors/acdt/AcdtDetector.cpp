@@ -790,7 +790,7 @@ void AcdtDetector::installCut(int L)
     m_msre = err;
 }
 
-std::unique_ptr<Detector> AcdtDetector::replayStep(const nlohmann::json& state) const
+std::unique_ptr<Detector> AcdtDetector::replayStep(const nlohmann::json& state, const Eigen::MatrixXd&) const
 {
     try {
         return cutAt(static_cast<int>(jsonInt(state.at("clusters"), "acdt recorded step: clusters")));

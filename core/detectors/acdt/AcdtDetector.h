@@ -168,7 +168,7 @@ protected:
     Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const override;
     int minSamples() const override;
     /// A recorded merge count: the dendrogram cut there ({"clusters": L}, cutAt).
-    std::unique_ptr<Detector> replayStep(const nlohmann::json& state) const override;
+    std::unique_ptr<Detector> replayStep(const nlohmann::json& state, const Eigen::MatrixXd& trainingRows) const override;
     nlohmann::json saveState() const override;
     void loadState(const nlohmann::json& state) override;
 

@@ -515,20 +515,11 @@ Eigen::VectorXd KodsDetector::doFit(const Eigen::MatrixXd& Xall, const Progress&
         (*g)[1] = G.rightCols(K);
         return f;
     };
-    // A recorded step (the timeline): the primal recovery of eq. 19–22 at that point, in
-    // saveState()'s format, so the step's model scores as a fit stopped there would.
+    // A recorded step (the timeline): the duals at that point; replayStep recovers the primal
+    // (eq. 19–22) when the step is shown, so recording costs a copy, not a kernel pass.
     const auto stepState = [&](const riemannian::Point& x) {
         const Eigen::MatrixXd U = duals(x);
-        const Eigen::MatrixXd Ys = U.leftCols(K).transpose(), Zs = U.rightCols(K).transpose();
-        Eigen::MatrixXd R1, R2;
-        kernelResponses(kernel, train, Ys.cwiseProduct(Ys), Zs.cwiseProduct(Zs), train, R1, R2);
-        const Eigen::VectorXd r1 = R1.colwise().minCoeff().transpose(), r2 = R2.colwise().minCoeff().transpose();
-        return nlohmann::json{{"kernel", KodsKernel::name(kernel.kind)}, {"sigma", kernel.sigma},
-                              {"degree", kernel.degree}, {"ridge_epsilon", eps}, {"eta", eta},
-                              {"n", train.rows()}, {"K", K}, {"shift", flat(shift)}, {"train", flat(train)},
-                              {"Y", flat(Ys)}, {"Z", flat(Zs)}, {"b1", flat((eta - r1.array()).matrix())},
-                              {"b2", flat((r2.array() - eta).matrix())}, {"min_response1", flat(r1)},
-                              {"min_response2", flat(r2)}};
+        return nlohmann::json{{"Y", flat(U.leftCols(K).transpose())}, {"Z", flat(U.rightCols(K).transpose())}};
     };
     const riemannian::CgCallback callback = [&](const riemannian::CgIterate& it) {
         iteration = it.iteration;
@@ -609,6 +600,33 @@ Eigen::VectorXd KodsDetector::doFit(const Eigen::MatrixXd& Xall, const Progress&
         return doScore(Xall); // rows of the subset get the same values as s
     }
     return s;
+}
+
+std::unique_ptr<Detector> KodsDetector::replayStep(const nlohmann::json& state, const Eigen::MatrixXd& trainingRows) const
+{
+    const Eigen::Index K = m_Y.rows(), n = m_train.rows();
+    std::vector<double> Yv, Zv;
+    try {
+        Yv = state.at("Y").get<std::vector<double>>();
+        Zv = state.at("Z").get<std::vector<double>>();
+    } catch (const nlohmann::json::exception& e) {
+        throw DataError(std::string("kods recorded step is malformed: ") + e.what());
+    }
+    if (static_cast<Eigen::Index>(Yv.size()) != K * n || static_cast<Eigen::Index>(Zv.size()) != K * n)
+        throw DataError("kods recorded step: the duals do not match n=" + std::to_string(n) + " and K=" + std::to_string(K));
+    const Eigen::Map<const Eigen::MatrixXd> Ys(Yv.data(), K, n), Zs(Zv.data(), K, n);
+    Eigen::MatrixXd R1, R2;
+    kernelResponses(m_kernel, m_train, Ys.cwiseProduct(Ys), Zs.cwiseProduct(Zs), m_train, R1, R2);
+    nlohmann::json s = saveState(); // kernel, training rows, shift, η of this fit …
+    s["Y"] = Yv;
+    s["Z"] = Zv;
+    s["min_response1"] = flat(R1.colwise().minCoeff().transpose()); // m1 (eq. 21)
+    s["min_response2"] = flat(R2.colwise().minCoeff().transpose()); // m2 (eq. 22)
+    auto d = std::make_unique<KodsDetector>(params());
+    d->commitFit(inputDimension(), Eigen::VectorXd(), 0); // the dimension loadState checks against
+    d->loadState(s);
+    d->commitFit(inputDimension(), d->doScore(trainingRows), matrixFingerprint(trainingRows));
+    return d;
 }
 
 void KodsDetector::responses(const Eigen::MatrixXd& X, Eigen::MatrixXd* R1, Eigen::MatrixXd* R2) const

@@ -124,6 +124,8 @@ protected:
     Eigen::VectorXi doIsOutlier(const Eigen::MatrixXd& X) const override;
     double doThreshold(const Eigen::VectorXd& trainingScores) const override;
     nlohmann::json saveState() const override;
+    /// A recorded iteration holds the duals Y, Z only; the primal recovery (eq. 19–22) runs here.
+    std::unique_ptr<Detector> replayStep(const nlohmann::json& state, const Eigen::MatrixXd& trainingRows) const override;
     void loadState(const nlohmann::json& state) override;
 
 private:

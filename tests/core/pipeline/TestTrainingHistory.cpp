@@ -58,7 +58,7 @@ private slots:
     void recorderKeepsStatesUnderTheMemoryBudget()
     {
         HistoryRecorder rec("iteration");
-        const std::vector<double> big(400000, 1.0); // ~6 MB a state as JSON nodes
+        const std::vector<double> big(100000, 1.0); // ~1.6 MB a state as JSON nodes: ~10 fit in the budget
         for (int step = 0; step < 100; ++step)
             if (rec.wants(step))
                 rec.record(step, 0.0, {{"w", big}});
