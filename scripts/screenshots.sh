@@ -34,6 +34,17 @@ run --load /tmp/olens-torus1m.csv --detector knn --train --screenshot "$OUT/toru
 for k in 1 2 3 4 5 6 7 8; do
   run --preset "$k" --screenshot "$OUT/preset-$k.png" || echo "preset $k: no screenshot"
 done
+# Replays (issue #37): one animation per paper whose method iterates — the quadrics, GODS and ACDT
+# presets' recorded training (--replay-frames), every frame of the dense start then every 4th, as a
+# looping GIF 420 px wide.
+for spec in "1:replay-quadrics" "5:replay-gods" "7:replay-acdt"; do
+  k=${spec%%:*}; name=${spec#*:}
+  rm -rf "/tmp/olens-$name" && run --preset "$k" --replay-frames "/tmp/olens-$name" >/dev/null
+  frames=$(ls "/tmp/olens-$name"/frame_*.png | awk 'NR <= 21 || NR % 4 == 0'; ls "/tmp/olens-$name"/frame_*.png | tail -1)
+  # shellcheck disable=SC2086
+  convert -delay 12 -loop 0 $frames -delay 150 "$(ls "/tmp/olens-$name"/frame_*.png | tail -1)" \
+    -resize 420x -layers Optimize "$OUT/$name.gif"
+done
 # The import dialog (File → Import, Ctrl+I) on a PLY the CLI wrote (x, y, z, label, score, outlier),
 # score and outlier set to "ignore": driven like a person with ../shared/tools/gui-drive.sh (Xvfb +
 # xdotool; coordinates for a 1280×720 window on its 1600×1000 screen), the dialog cropped out.

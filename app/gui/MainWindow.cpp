@@ -358,6 +358,8 @@ void MainWindow::buildMenus()
     QMenu* train = menuBar()->addMenu(tr("&Train"));
     new TrainReaction(train->addAction(tr("&Train detector")), this);              // Ctrl+T
     new CancelTrainingReaction(train->addAction(tr("&Cancel training")), this);    // Esc, Ctrl+.
+    new StepTrainingReaction(train->addAction(tr("&Step training (one epoch / iteration)")),
+                             train->addAction(tr("&Run to the end")), this);  // N, Shift+N
     new TimelineReactions(train, m_timeline, this);                                 // P, [, ], {, }
 
     QMenu* view = menuBar()->addMenu(tr("&View"));

@@ -26,6 +26,41 @@ void TrainReaction::updateEnabled()
     m_action->setEnabled(!m_window->document()->isEmpty() && !m_window->trainer()->isRunning());
 }
 
+StepTrainingReaction::StepTrainingReaction(QAction* step, QAction* runToEnd, MainWindow* window)
+    : QObject(step), m_step(step), m_run(runToEnd), m_window(window)
+{
+    step->setObjectName("actionStepTraining");
+    step->setShortcut(QKeySequence(tr("N")));
+    step->setToolTip(tr("Train one epoch / iteration at a time: N starts and pauses after the first, each N takes "
+                        "one more (quadrics, gods, bods, kods and variants)"));
+    runToEnd->setObjectName("actionRunToEnd");
+    runToEnd->setShortcut(QKeySequence(tr("Shift+N")));
+    runToEnd->setToolTip(tr("Let a step-by-step training run on to its end (Shift+N)"));
+    connect(step, &QAction::triggered, this, &StepTrainingReaction::onStep);
+    connect(runToEnd, &QAction::triggered, window->trainer(), &TrainingController::runToEnd);
+    connect(window->document(), &DataDocument::datasetChanged, this, &StepTrainingReaction::updateEnabled);
+    connect(window->trainer(), &TrainingController::runningChanged, this, &StepTrainingReaction::updateEnabled);
+    updateEnabled();
+}
+
+void StepTrainingReaction::onStep()
+{
+    TrainingController* t = m_window->trainer();
+    if (!t->isRunning())
+        m_window->detectorPanel()->trainStepwise();
+    else if (t->isStepwise())
+        t->step();
+    updateEnabled();
+}
+
+void StepTrainingReaction::updateEnabled()
+{
+    TrainingController* t = m_window->trainer();
+    const bool stepwise = t->isRunning() && t->isStepwise();
+    m_step->setEnabled(!m_window->document()->isEmpty() && (!t->isRunning() || stepwise));
+    m_run->setEnabled(stepwise);
+}
+
 CancelTrainingReaction::CancelTrainingReaction(QAction* action, MainWindow* window)
     : QObject(action), m_action(action), m_window(window)
 {

@@ -36,4 +36,21 @@ private:
     MainWindow* m_window;
 };
 
+/// Train → Step training (N) and Run to the end (Shift+N): a training a class follows one epoch or
+/// iteration at a time. N starts a step-by-step training when none runs (it pauses after the
+/// first step), then each N lets it take one more; Shift+N lets it run on. The live geometry and
+/// loss show where it is; afterwards the timeline replays it.
+class StepTrainingReaction : public QObject {
+    Q_OBJECT
+public:
+    StepTrainingReaction(QAction* step, QAction* runToEnd, MainWindow* window);
+
+private:
+    void onStep();
+    void updateEnabled();
+    QAction* m_step;
+    QAction* m_run;
+    MainWindow* m_window;
+};
+
 } // namespace olens

@@ -300,7 +300,12 @@ void DetectorPanel::retrain()
     start(true);
 }
 
-void DetectorPanel::start(bool keepUserThreshold)
+void DetectorPanel::trainStepwise()
+{
+    start(false, true);
+}
+
+void DetectorPanel::start(bool keepUserThreshold, bool stepwise)
 {
     try {
         m_form->values(); // a value the form cannot accept is reported, not trained past
@@ -336,7 +341,10 @@ void DetectorPanel::start(bool keepUserThreshold)
     m_progress->setValue(0);
     m_status->setText(tr("starting…"));
     m_barShown.invalidate(); // the first report is shown at once
-    m_controller->train(setup, keepUserThreshold);
+    if (stepwise)
+        m_controller->trainStepwise(setup);
+    else
+        m_controller->train(setup, keepUserThreshold);
 }
 
 FitSubset DetectorPanel::fitSubset() const
@@ -432,7 +440,10 @@ void DetectorPanel::onProgress(double fraction, const QString& message, double e
     if (m_barShown.isValid() && m_barShown.elapsed() < kBarIntervalMs && m_status->text() == message)
         return;
     m_barShown.start();
-    m_progress->setFormat(eta >= 0 ? tr("%p% — about %1 s left").arg(eta, 0, 'f', eta < 10 ? 1 : 0) : QStringLiteral("%p%"));
+    if (m_controller->isPaused()) // step by step: no time left to promise, the next key to press
+        m_progress->setFormat(tr("%p% — paused: N next step, Shift+N run on"));
+    else
+        m_progress->setFormat(eta >= 0 ? tr("%p% — about %1 s left").arg(eta, 0, 'f', eta < 10 ? 1 : 0) : QStringLiteral("%p%"));
     m_progress->setValue(int(fraction * 1000));
     if (m_status->text() != message)
         m_status->setText(message);

@@ -49,6 +49,9 @@ public slots:
     void train();
     /// The same, for automatic retraining (after data edits): a threshold the user set is kept.
     void retrain();
+    /// Starts a step-by-step training (TrainingController::trainStepwise): it pauses after each
+    /// epoch / iteration until the trainer's step().
+    void trainStepwise();
 
 signals:
     void errorMessage(const QString& text);
@@ -62,7 +65,7 @@ private:
     void pushSetup();
     /// The document's training setup → the controls (sessions, presets, the command line set it).
     void pullSetup();
-    void start(bool keepUserThreshold);
+    void start(bool keepUserThreshold, bool stepwise = false);
     void onDetectorChanged();
     void updateGuidance();
     void onRunning(bool running);

@@ -7,6 +7,9 @@
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 
+#include <atomic>
+#include <condition_variable>
+#include <regex>
 #include <mutex>
 
 namespace olens {
@@ -53,7 +56,64 @@ void TrainingController::cancel()
     m_worker->cancel();
 }
 
+struct TrainingController::StepGate {
+    std::mutex mutex;
+    std::condition_variable wake;
+    std::atomic<bool> stepwise{false};
+    int allowed = 0;     // the job may pass reports of steps up to this one
+    int waitingAt = -1;  // the step it waits after (-1: running)
+};
+
 bool TrainingController::train(const TrainingSetup& setup, bool keepUserThreshold)
+{
+    return start(setup, keepUserThreshold, false);
+}
+
+bool TrainingController::trainStepwise(const TrainingSetup& setup)
+{
+    return start(setup, false, true);
+}
+
+bool TrainingController::isStepwise() const
+{
+    if (!m_running || !m_gate)
+        return false;
+    return m_gate->stepwise;
+}
+
+bool TrainingController::isPaused() const { return pausedStep() >= 0; }
+
+int TrainingController::pausedStep() const
+{
+    if (!m_running || !m_gate)
+        return -1;
+    std::lock_guard<std::mutex> lock(m_gate->mutex);
+    return m_gate->waitingAt;
+}
+
+void TrainingController::step()
+{
+    if (!m_gate)
+        return;
+    {
+        std::lock_guard<std::mutex> lock(m_gate->mutex);
+        m_gate->allowed = std::max(m_gate->allowed, m_gate->waitingAt); // the step it waits at may finish
+    }
+    m_gate->wake.notify_all();
+}
+
+void TrainingController::runToEnd()
+{
+    if (!m_gate)
+        return;
+    {
+        std::lock_guard<std::mutex> lock(m_gate->mutex); // not lost between the job's test and its wait
+        m_gate->stepwise = false;
+    }
+    m_gate->wake.notify_all();
+}
+
+bool TrainingController::start(const TrainingSetup& setup, bool keepUserThreshold, bool stepwise)
 {
     if (m_running) {
         emit failed(tr("a training is already running; cancel it first"));
@@ -94,6 +154,9 @@ bool TrainingController::train(const TrainingSetup& setup, bool keepUserThreshol
     };
     m_live = live;
     m_liveNorm.reset();
+    auto gate = std::make_shared<StepGate>();
+    gate->stepwise = stepwise;
+    m_gate = gate;
     m_running = true;
     m_stale = false;
     m_keepUserThreshold = keepUserThreshold;
@@ -104,7 +167,7 @@ bool TrainingController::train(const TrainingSetup& setup, bool keepUserThreshol
 
     const Normalization normalization = setup.normalization;
     m_worker->run<std::shared_ptr<FitResult>>(
-        [data, detector, normalization, live, options](const ProgressCallback& progress) {
+        [data, detector, normalization, live, options, gate](const ProgressCallback& progress) {
             return fitPipeline(detector, Normalizer(normalization), *data, options, [&](const ProgressInfo& info) {
                 if (info.loss || info.snapshot) {
                     std::lock_guard<std::mutex> lock(live->mutex);
@@ -114,6 +177,24 @@ bool TrainingController::train(const TrainingSetup& setup, bool keepUserThreshol
                     }
                     if (info.snapshot)
                         live->snapshot = info.snapshot;
+                }
+                // Step by step: after each whole epoch / iteration the detector reports, wait for
+                // step() (polling the cancel flag, so Esc still stops within ~50 ms). Whole: a
+                // quadrics report at the end of epoch k has the fraction k/N (mid-epoch reports,
+                // "epoch k/N" too, have fractions between); GODS names its iterations.
+                const TraceStep t = gate->stepwise ? traceStep(info.message, info.fraction) : TraceStep{};
+                const int k = static_cast<int>(std::lround(t.x));
+                if ((t.axis == "epoch" || t.axis == "iteration") && std::abs(t.x - k) < 1e-6) {
+                    std::unique_lock<std::mutex> lock(gate->mutex);
+                    while (gate->stepwise && k > gate->allowed) {
+                        gate->waitingAt = k;
+                        lock.unlock();
+                        if (progress(info))
+                            return true; // cancelled while paused
+                        lock.lock();
+                        gate->wake.wait_for(lock, std::chrono::milliseconds(50));
+                    }
+                    gate->waitingAt = -1;
                 }
                 return progress(info);
             });

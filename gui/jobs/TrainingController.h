@@ -37,12 +37,24 @@ public:
     /// set (auto-retrain after edits). Every row is scored; the result's trainingRows name the rows
     /// fitted on (setup.fitOn; Rows must list them).
     bool train(const TrainingSetup& setup, bool keepUserThreshold = false);
+    /// The same, step by step: the training pauses after each epoch or iteration the detector
+    /// reports (quadrics, the GODS family) until step() — the live geometry and loss show where
+    /// it is — or runs on after runToEnd(). Detectors that report no such steps run through.
+    bool trainStepwise(const TrainingSetup& setup);
+    /// True while a step-by-step training waits for step() (pausedStep(): the step reached).
+    bool isPaused() const;
+    int pausedStep() const;
+    bool isStepwise() const;
 
     /// What the loss steps count in this run: "epoch", "iteration", "clusters", or empty (reports).
     QString lossAxis() const { return m_lossAxis; }
 
 public slots:
     void cancel();
+    /// One more epoch / iteration of a step-by-step training.
+    void step();
+    /// A step-by-step training runs on to its end.
+    void runToEnd();
 
 signals:
     void started(const QString& detectorId);
@@ -74,6 +86,9 @@ private:
     bool m_stale = false; // data changed while training: drop the result
     bool m_cancelWasRestart = false;
     bool m_keepUserThreshold = false;
+    struct StepGate; // shared with the training job: where it waits and how far it may go
+    std::shared_ptr<StepGate> m_gate;
+    bool start(const TrainingSetup& setup, bool keepUserThreshold, bool stepwise);
     QString m_detectorId;
     std::shared_ptr<const Normalizer> m_liveNorm;
 };
