@@ -267,11 +267,13 @@ private slots:
         QTemporaryDir dir;
         const QString frames = dir.filePath("frames");
         QProcess p;
-        p.start(QStringLiteral(OLENS_GUI_PATH), {"--preset", "1", "--replay-frames", frames, "--exit"});
-        QVERIFY(p.waitForFinished(600000)); // ~30 s idle (101 frames, each with its 3-D field); minutes on a loaded machine
+        // Preset 1 as the paper sets it records 101 epochs (~30 s of frames idle, each with its 3-D
+        // field); 20 epochs keep the test short on a loaded machine.
+        p.start(QStringLiteral(OLENS_GUI_PATH), {"--preset", "1", "--param", "epochs=20", "--replay-frames", frames, "--exit"});
+        QVERIFY(p.waitForFinished(240000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         const QStringList files = QDir(frames).entryList({"frame_*.png"}, QDir::Files, QDir::Name);
-        QVERIFY2(files.size() >= 10, qPrintable(QString::number(files.size())));
+        QCOMPARE(files.size(), 21); // epochs 0 … 20
         std::set<QByteArray> distinct;
         for (const QString& f : files) {
             QFile file(QDir(frames).filePath(f));
