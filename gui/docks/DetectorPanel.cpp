@@ -460,11 +460,10 @@ void DetectorPanel::showTraces()
         m_loss->setVisible(m_lossX.size() >= 2);
         return;
     }
-    auto traces = r->detector->traces();
+    const auto traces = r->detector->traces();
     const auto history = r->detector->history();
     if (traces.empty() && history && history->size() >= 2) {
         // No per-iteration trace (quadrics): the recorded steps' losses, on the timeline's axis.
-        Detector::Trace t{tr("loss per %1").arg(QString::fromStdString(history->unit)).toStdString(), {}};
         QVector<double> x, y;
         for (const HistoryStep& h : history->steps)
             if (std::isfinite(h.loss)) {
@@ -477,7 +476,7 @@ void DetectorPanel::showTraces()
             m_loss->setLogY(false);
             m_loss->setTitle(tr("training loss"));
             m_loss->setAxisTitles(QString::fromStdString(history->unit), tr("loss"));
-            m_loss->addLine(x, y, QColor(30, 90, 160), QString::fromStdString(t.name));
+            m_loss->addLine(x, y, QColor(30, 90, 160), tr("loss per %1").arg(QString::fromStdString(history->unit)));
             m_loss->setAutoRange();
             m_loss->setVisible(true);
             showShownStep();

@@ -117,6 +117,8 @@ void TimelineBar::onResultChanged()
     pause();
     m_trained = trained;
     m_history = trained && trained->detector ? trained->detector->history() : nullptr;
+    // Any edit or new data installs a new trained result, so this copy stays the result's rows.
+    m_rows = m_history ? std::make_shared<const Eigen::MatrixXd>(m_doc->dataset().X) : nullptr;
     const int n = stepCount();
     setVisible(n > 1);
     m_requested = n - 1;
@@ -184,7 +186,7 @@ void TimelineBar::showIndex(int index)
         return;
     }
     auto trained = m_trained;
-    auto X = std::make_shared<const Eigen::MatrixXd>(m_doc->dataset().X);
+    auto X = m_rows;
     m_worker->run<std::shared_ptr<const FitResult>>(
         [trained, X, index](const ProgressCallback&) -> std::shared_ptr<const FitResult> {
             return resultAtStep(*trained, *X, index);

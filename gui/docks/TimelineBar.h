@@ -5,6 +5,7 @@
 // document shows resultAtStep() in place of the trained result, so the view's geometry and score
 // field, the threshold, the Ranking and the Evaluation all follow. Results are built off the GUI
 // thread (newest request wins); hidden while the result has no recorded path.
+#include <Eigen/Core>
 #include <QWidget>
 
 #include <memory>
@@ -76,6 +77,7 @@ private:
     QComboBox* m_speed;
     std::shared_ptr<const FitResult> m_trained;      // whose history the bar replays
     std::shared_ptr<const TrainingHistory> m_history;
+    std::shared_ptr<const Eigen::MatrixXd> m_rows; // the rows the trained result covers (one copy per result)
     int m_requested = -1; // the index last asked for (the slider's position)
 };
 
