@@ -1,4 +1,5 @@
 #include "detectors/mcd/McdDetector.h"
+#include "detectors/TrainingHistory.h"
 
 #include "base/Errors.h"
 #include "base/Rng.h"
@@ -186,13 +187,15 @@ void factor(Estimate& e, Eigen::MatrixXd* precision, int m, int n)
 
 // C-steps (theorem 1) from a support or from an estimate, as scikit-learn's _c_step.
 Estimate cSteps(const Eigen::MatrixXd& Z, const Eigen::VectorXd& floor, int h, Estimate start, bool fromSupport,
-                const std::vector<int>& support,
-                int steps)
+                const std::vector<int>& support, int steps, std::vector<Estimate>* path = nullptr)
 {
     const int n = static_cast<int>(Z.rows());
     Estimate e;
     if (fromSupport) {
         e = meanCov(Z, support, floor);
+        factor(e, nullptr, h, n);
+        if (path) // the start of a recorded path: the random h-subset itself
+            path->push_back(e);
     } else {
         Eigen::MatrixXd P;
         factor(start, &P, h, n);
@@ -200,8 +203,9 @@ Estimate cSteps(const Eigen::MatrixXd& Z, const Eigen::VectorXd& floor, int h, E
         factor(e, nullptr, h, n);
         if (!better(e, start))
             return start; // the first step too may not move into an exact fit
+        if (path)
+            path->push_back(e);
     }
-    factor(e, nullptr, h, n);
     // Theorem 1: each step lowers det S. A step into an exact fit (more null directions) is not
     // taken: the full-rank subset before it is kept (see better()).
     while (steps-- > 0) {
@@ -212,8 +216,66 @@ Estimate cSteps(const Eigen::MatrixXd& Z, const Eigen::VectorXd& floor, int h, E
         if (!better(next, e))
             break;
         e = std::move(next);
+        if (path)
+            path->push_back(e);
     }
     return e;
+}
+
+std::vector<double> toVector(const Eigen::MatrixXd& M) { return std::vector<double>(M.data(), M.data() + M.size()); }
+
+// The raw MCD made consistent at the normal model and reweighted (sec. 6; scikit-learn's
+// correct_covariance and reweight_covariance).
+struct Reweighted {
+    Estimate estimate; // its covariance carries factor()'s ridge when an exact fit (for drawing and saving)
+    Eigen::MatrixXd precision;
+    int support = 0; // rows within the χ²_p(0.975) cut
+    int nullity = 0; // near-null directions
+};
+
+Reweighted reweight(const Eigen::MatrixXd& Z, const Eigen::VectorXd& floor, Estimate raw, int h)
+{
+    const int n = static_cast<int>(Z.rows());
+    const int p = static_cast<int>(Z.cols());
+    Eigen::MatrixXd rawPrecision;
+    factor(raw, &rawPrecision, h, n);
+    Eigen::VectorXd dist = mahalanobis2(Z, raw.loc, rawPrecision);
+    const double correction = median(dist) / McdDetector::chi2Isf(0.5, p);
+    if (!(correction > 0.0) || !std::isfinite(correction))
+        throw DataError("mcd: half of the " + std::to_string(n) + " points coincide with the robust centre (median "
+                        "distance 0); the data are (nearly) identical points");
+    dist /= correction;
+    const double cut = McdDetector::chi2Isf(0.025, p);
+    std::vector<int> keep;
+    for (int i = 0; i < n; ++i)
+        if (dist(i) < cut)
+            keep.push_back(i);
+    if (static_cast<int>(keep.size()) < p + 1)
+        throw DataError("mcd: only " + std::to_string(keep.size()) + " points within the 97.5 % chi-square quantile "
+                        "of the raw MCD; a covariance needs " + std::to_string(p + 1));
+    Reweighted r;
+    r.estimate = meanCov(Z, keep, floor);
+    factor(r.estimate, &r.precision, static_cast<int>(keep.size()), n);
+    r.support = static_cast<int>(keep.size());
+    r.nullity = std::max(r.estimate.nullity, nearNullDirections(r.estimate.cov));
+    if (r.estimate.nullity > 0)
+        r.estimate.cov.diagonal().array()
+            += kExactFitRidge
+               * Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(r.estimate.cov, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
+    return r;
+}
+
+// saveState()'s format (also a recorded step's).
+nlohmann::json mcdState(const Eigen::VectorXd& offset, const Eigen::VectorXd& scale, const Eigen::VectorXd& loc,
+                        const Eigen::MatrixXd& cov, int support, int h, int nullity)
+{
+    return {{"offset", toVector(offset)}, {"scale", toVector(scale)}, {"location_scaled", toVector(loc)},
+            {"covariance_scaled", toVector(cov)}, {"support", support}, {"h", h}, {"null_directions", nullity}};
+}
+
+nlohmann::json mcdState(const Eigen::VectorXd& offset, const Eigen::VectorXd& scale, const Reweighted& r, int h)
+{
+    return mcdState(offset, scale, r.estimate.loc, r.estimate.cov, r.support, h, r.nullity);
 }
 } // namespace
 
@@ -300,6 +362,7 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     const Eigen::VectorXd floor = roundingVariance(Z);
 
     Estimate raw;
+    std::vector<Estimate> rawPath; // the winner's C-steps, when recording
     if (p == 1) {
         // Exact one-dimensional MCD: the shortest half (scikit-learn's fast_mcd, n_features == 1).
         Eigen::VectorXd z = Z.col(0);
@@ -329,6 +392,10 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
         factor(raw, nullptr, h, n);
     } else {
         Rng rng(static_cast<std::uint64_t>(params().getInt("seed")));
+        // A recorded fit keeps each start's C-step path, then shows the winner's from its random
+        // h-subset on (theorem 1: det S falls at every step).
+        const bool recording = recorder() != nullptr;
+        std::vector<std::vector<Estimate>> paths(recording ? kTrials : 0);
         std::vector<Estimate> candidates;
         std::vector<int> perm(static_cast<std::size_t>(n));
         for (int t = 0; t < kTrials; ++t) {
@@ -336,60 +403,65 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
             for (int i = 0; i < h; ++i)
                 std::swap(perm[static_cast<std::size_t>(i)],
                           perm[static_cast<std::size_t>(i) + rng.index(static_cast<std::uint64_t>(n - i))]);
-            candidates.push_back(cSteps(Z, floor, h, {}, true, std::vector<int>(perm.begin(), perm.begin() + h), 2));
+            candidates.push_back(cSteps(Z, floor, h, {}, true, std::vector<int>(perm.begin(), perm.begin() + h), 2,
+                                        recording ? &paths[static_cast<std::size_t>(t)] : nullptr));
             progress.report(0.5 * (t + 1) / kTrials, "C-steps from random subsets");
         }
-        std::stable_sort(candidates.begin(), candidates.end(), better);
-        candidates.resize(kBest);
+        std::vector<int> order(static_cast<std::size_t>(kTrials));
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&candidates](int a, int b) {
+            return better(candidates[static_cast<std::size_t>(a)], candidates[static_cast<std::size_t>(b)]);
+        });
         bool first = true;
         for (int t = 0; t < kBest; ++t) {
-            Estimate e = cSteps(Z, floor, h, candidates[static_cast<std::size_t>(t)], false, {}, kMaxSteps);
-            if (first || better(e, raw))
+            const int trial = order[static_cast<std::size_t>(t)];
+            std::vector<Estimate> more;
+            Estimate e = cSteps(Z, floor, h, candidates[static_cast<std::size_t>(trial)], false, {}, kMaxSteps,
+                                recording ? &more : nullptr);
+            if (first || better(e, raw)) {
                 raw = e;
+                if (recording) {
+                    rawPath = paths[static_cast<std::size_t>(trial)];
+                    rawPath.insert(rawPath.end(), more.begin(), more.end());
+                }
+            }
             first = false;
             progress.report(0.5 + 0.4 * (t + 1) / kBest, "C-steps to convergence");
         }
     }
 
-    // Consistency at the normal model, then reweighting (sec. 6; scikit-learn's correct_covariance
-    // and reweight_covariance).
-    Eigen::MatrixXd rawPrecision;
-    factor(raw, &rawPrecision, h, n);
-    Eigen::VectorXd dist = mahalanobis2(Z, raw.loc, rawPrecision);
-    const double correction = median(dist) / chi2Isf(0.5, p);
-    if (!(correction > 0.0) || !std::isfinite(correction))
-        throw DataError("mcd: half of the " + std::to_string(n) + " points coincide with the robust centre (median "
-                        "distance 0); the data are (nearly) identical points");
-    dist /= correction;
-    const double cut = chi2Isf(0.025, p);
-    std::vector<int> keep;
-    for (int i = 0; i < n; ++i)
-        if (dist(i) < cut)
-            keep.push_back(i);
-    if (static_cast<int>(keep.size()) < p + 1)
-        throw DataError("mcd: only " + std::to_string(keep.size()) + " points within the 97.5 % chi-square quantile "
-                        "of the raw MCD; a covariance needs " + std::to_string(p + 1));
-    Estimate rw = meanCov(Z, keep, floor);
-    Eigen::MatrixXd precision;
-    factor(rw, &precision, static_cast<int>(keep.size()), n);
-    Eigen::VectorXd train = mahalanobis2(Z, rw.loc, precision);
-
-    const int nullity = std::max(rw.nullity, nearNullDirections(rw.cov));
-    if (rw.nullity > 0) // the covariance the precision was computed from (factor's ridge), for drawing and saving
-        rw.cov.diagonal().array()
-            += kExactFitRidge
-               * Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(rw.cov, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
+    const Reweighted rw = reweight(Z, floor, raw, h);
+    const Eigen::VectorXd train = mahalanobis2(Z, rw.estimate.loc, rw.precision);
+    if (HistoryRecorder* rec = recorder(); rec && !rawPath.empty()) {
+        const int last = static_cast<int>(rawPath.size()) - 1;
+        for (int k = 0; k < last; ++k) {
+            if (!rec->wants(k))
+                continue;
+            try { // an early subset may not reweight (too few points within the cut): not shown
+                const Reweighted at = reweight(Z, floor, rawPath[static_cast<std::size_t>(k)], h);
+                nlohmann::json state = mcdState(lo.transpose(), range.transpose(), at, h);
+                state["raw_location_scaled"] = toVector(rawPath[static_cast<std::size_t>(k)].loc);
+                state["raw_covariance_scaled"] = toVector(rawPath[static_cast<std::size_t>(k)].cov);
+                rec->record(k, rawPath[static_cast<std::size_t>(k)].logdet, std::move(state));
+            } catch (const DataError&) {
+            }
+        }
+        nlohmann::json state = mcdState(lo.transpose(), range.transpose(), rw, h);
+        state["raw_location_scaled"] = toVector(raw.loc);
+        state["raw_covariance_scaled"] = toVector(raw.cov);
+        rec->record(last, raw.logdet, std::move(state), true);
+    }
     // Commit: scoring runs on the scaled coordinates; location/covariance are kept in input units.
-    m_location = lo.transpose() + range.transpose().cwiseProduct(rw.loc);
-    m_covariance = range.transpose().asDiagonal() * rw.cov * range.asDiagonal();
+    m_location = lo.transpose() + range.transpose().cwiseProduct(rw.estimate.loc);
+    m_covariance = range.transpose().asDiagonal() * rw.estimate.cov * range.asDiagonal();
     m_offset = lo.transpose();
     m_scale = range.transpose();
-    m_locZ = rw.loc;
-    m_covZ = rw.cov;
-    m_precision = precision;
-    m_support = static_cast<int>(keep.size());
+    m_locZ = rw.estimate.loc;
+    m_covZ = rw.estimate.cov;
+    m_precision = rw.precision;
+    m_support = rw.support;
     m_h = h;
-    m_nullity = nullity;
+    m_nullity = rw.nullity;
     return train;
 }
 
@@ -449,9 +521,7 @@ std::map<std::string, double> McdDetector::figures() const
 
 nlohmann::json McdDetector::saveState() const
 {
-    auto vec = [](const Eigen::MatrixXd& M) { return std::vector<double>(M.data(), M.data() + M.size()); };
-    return {{"offset", vec(m_offset)}, {"scale", vec(m_scale)}, {"location_scaled", vec(m_locZ)},
-            {"covariance_scaled", vec(m_covZ)}, {"support", m_support}, {"h", m_h}, {"null_directions", m_nullity}};
+    return mcdState(m_offset, m_scale, m_locZ, m_covZ, m_support, m_h, m_nullity);
 }
 
 void McdDetector::loadState(const nlohmann::json& state)

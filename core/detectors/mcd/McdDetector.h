@@ -47,6 +47,11 @@ public:
     std::string attributionTotal() const override { return "score"; }
     Eigen::VectorXd attribute(const Eigen::VectorXd& x, int trainingRow = -1) const override;
     std::map<std::string, double> figures() const override;
+    /// A recorded fit keeps the winning start's C-steps (sec. 3, theorem 1): step 0 is its random
+    /// h-subset, the last the raw MCD; each step's model is that raw estimate made consistent and
+    /// reweighted (sec. 6), its loss the raw log det S (never rising). The state also holds
+    /// "raw_location_scaled" and "raw_covariance_scaled", the raw T and S of that step.
+    std::string historyUnit() const override { return "C-step"; }
 
 protected:
     Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;

@@ -6,13 +6,17 @@
 // the step's result covers every row.
 #include "base/Errors.h"
 #include "data/Generators.h"
+#include "base/Rng.h"
 #include "detectors/TrainingHistory.h"
+#include "detectors/mcd/McdDetector.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 
 using namespace olens;
 
@@ -160,6 +164,84 @@ private slots:
         QVERIFY(maxDiff(atK->score(X), stopped->score(X)) <= 1e-12);
         QCOMPARE(atK->geometry().flats.size(), std::size_t(7));
         QVERIFY(maxDiff(full->modelAtStep(h->size() - 1, X)->trainingScores(), full->trainingScores()) <= 1e-12);
+    }
+
+    void mcdStepsAreTheWinningStartsCSteps()
+    {
+        // mcd has no iteration limit to stop at; the reference is the C-step itself (FastMCD sec. 3),
+        // computed here from the previous recorded raw estimate: the h rows of smallest d² give the
+        // next raw T and S, det S never rises (theorem 1), and a step's model is the raw estimate
+        // made consistent and reweighted (sec. 6), written out below.
+        Rng rng(11);
+        Eigen::MatrixXd X(230, 3);
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            for (Eigen::Index j = 0; j < X.cols(); ++j)
+                X(i, j) = rng.normal() * (j + 1.0) + (i >= 200 ? 9.0 : 0.0); // 30 shifted rows
+        auto full = make("mcd", {{"seed", "3"}}, true);
+        full->fit(X);
+        const auto h = full->history();
+        QVERIFY(h);
+        QCOMPARE(QString::fromStdString(h->unit), QString("C-step"));
+        QVERIFY(h->size() >= 3);
+        auto vec = [](const nlohmann::json& j, const char* key) {
+            const auto v = j.at(key).get<std::vector<double>>();
+            return Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(v.size())).eval();
+        };
+        const nlohmann::json& last = h->steps.back().state;
+        const Eigen::VectorXd offset = vec(last, "offset"), scale = vec(last, "scale");
+        const Eigen::MatrixXd Z = (X.rowwise() - offset.transpose()).array().rowwise() / scale.transpose().array();
+        const int hRows = last.at("h").get<int>();
+        QCOMPARE(hRows, (230 + 3 + 2) / 2); // ⌈(n + p + 1)/2⌉
+        auto d2 = [&Z](const Eigen::VectorXd& loc, Eigen::MatrixXd cov) {
+            const Eigen::MatrixXd C = Z.rowwise() - loc.transpose();
+            return (C * cov.inverse()).cwiseProduct(C).rowwise().sum().eval();
+        };
+        auto meanCovOf = [&Z](const std::vector<int>& rows, Eigen::VectorXd& mean, Eigen::MatrixXd& cov) {
+            Eigen::MatrixXd S(static_cast<Eigen::Index>(rows.size()), Z.cols());
+            for (std::size_t i = 0; i < rows.size(); ++i)
+                S.row(static_cast<Eigen::Index>(i)) = Z.row(rows[i]);
+            mean = S.colwise().mean().transpose();
+            const Eigen::MatrixXd C = S.rowwise() - mean.transpose();
+            cov = C.transpose() * C / static_cast<double>(rows.size());
+        };
+        for (int i = 1; i < h->size(); ++i) {
+            const auto& before = h->steps[static_cast<std::size_t>(i - 1)];
+            const auto& at = h->steps[static_cast<std::size_t>(i)];
+            QCOMPARE(at.step, before.step + 1); // a short path: every step kept
+            QVERIFY(at.loss <= before.loss + 1e-12); // theorem 1
+            Eigen::MatrixXd prevCov = vec(before.state, "raw_covariance_scaled");
+            prevCov.resize(3, 3);
+            const Eigen::VectorXd d = d2(vec(before.state, "raw_location_scaled"), prevCov);
+            std::vector<int> order(static_cast<std::size_t>(d.size()));
+            std::iota(order.begin(), order.end(), 0);
+            std::stable_sort(order.begin(), order.end(), [&d](int a, int b) { return d(a) < d(b); });
+            order.resize(static_cast<std::size_t>(hRows));
+            Eigen::VectorXd mean;
+            Eigen::MatrixXd cov;
+            meanCovOf(order, mean, cov);
+            QVERIFY(maxDiff(mean, vec(at.state, "raw_location_scaled")) <= 1e-12);
+            QVERIFY(maxDiff(Eigen::Map<const Eigen::VectorXd>(cov.data(), 9), vec(at.state, "raw_covariance_scaled"))
+                    <= 1e-12);
+        }
+        // Step 1's model: consistency d² · χ²_3(0.5) / median d², keep d² < χ²_3(0.975), mean/cov of those.
+        const auto& s1 = h->steps[1].state;
+        Eigen::MatrixXd rawCov = vec(s1, "raw_covariance_scaled");
+        rawCov.resize(3, 3);
+        Eigen::VectorXd d = d2(vec(s1, "raw_location_scaled"), rawCov);
+        Eigen::VectorXd sorted = d;
+        std::sort(sorted.data(), sorted.data() + sorted.size());
+        const double med = 0.5 * (sorted(114) + sorted(115));
+        d *= McdDetector::chi2Isf(0.5, 3) / med;
+        std::vector<int> keep;
+        for (int i = 0; i < d.size(); ++i)
+            if (d(i) < McdDetector::chi2Isf(0.025, 3))
+                keep.push_back(i);
+        Eigen::VectorXd mean;
+        Eigen::MatrixXd cov;
+        meanCovOf(keep, mean, cov);
+        const Eigen::VectorXd expected = d2(mean, cov);
+        QVERIFY(maxDiff(full->modelAtStep(1, X)->score(X), expected) <= 1e-8 * expected.maxCoeff());
+        QVERIFY(maxDiff(full->modelAtStep(h->size() - 1, X)->score(X), full->score(X)) <= 1e-12);
     }
 
     void historySurvivesTheModelJson()
