@@ -1,6 +1,8 @@
 #include "compare/ComparePanel.h"
 
 #include "view/CloudView.h"
+#include "detectors/TrainingHistory.h"
+#include "docks/TimelineBar.h"
 #include "document/DataDocument.h"
 #include "metrics/Metrics.h"
 #include "jobs/TrainingController.h"
@@ -52,6 +54,8 @@ ComparePanel::ComparePanel(const CompareView::Entry& e, QObject* owner)
     fl->setSpacing(0);
     fl->addLayout(header);
     fl->addWidget(view, 1);
+    timeline = new TimelineBar(doc, frame);
+    timeline->setAutoShow(false);
 
     // The title follows the training; the owner (the context of these connections) wires the rest.
     QObject::connect(trainer, &TrainingController::progress, owner, [this](double done, const QString&, double) {
@@ -136,6 +140,14 @@ void ComparePanel::updateTitle()
     }
     if (const auto r = doc->result(); r && state != State::Training) {
         head += QStringLiteral(" · ") + QString::fromStdString(formatDuration(r->fitSeconds));
+        if (const auto h = timeline->history(); h && doc->shownStep() >= 0) { // a replayed step
+            const HistoryStep& s = h->steps[static_cast<std::size_t>(doc->shownStep())];
+            head += QStringLiteral(" · ") + QStringLiteral("<span style='color:#1f5fa8'>%1</span>")
+                                                 .arg(tr("%1 %2 / %3")
+                                                          .arg(QString::fromStdString(h->unit))
+                                                          .arg(s.step)
+                                                          .arg(h->steps.back().step));
+        }
         if (!std::isnan(auroc))
             line = tr("AUROC %1 · AUPRC %2").arg(fmt3(auroc), fmt3(auprc));
         else

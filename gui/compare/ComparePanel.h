@@ -16,6 +16,7 @@ namespace olens {
 
 class CloudView;
 class DataDocument;
+class TimelineBar;
 class TrainingController;
 
 struct ComparePanel {
@@ -46,6 +47,7 @@ public:
     QLabel* title = nullptr;
     QToolButton* edit = nullptr;
     CloudView* view = nullptr;
+    TimelineBar* timeline = nullptr; // hidden: builds the recorded steps CompareView's replay slider asks for
     State state = State::Idle;
     double fraction = 0.0;
     QString error;

@@ -7,6 +7,8 @@
 #include "view/CloudView.h"
 #include "compare/CompareKey.h"
 #include "compare/ComparePanel.h"
+#include "compare/CompareReplay.h"
+#include "docks/TimelineBar.h"
 #include "document/DataDocument.h"
 #include "dialogs/PanelSettingsDialog.h"
 #include "registry/Registry.h"
@@ -151,6 +153,15 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addLayout(strip);
+    m_replay = new CompareReplay(
+        [this] {
+            std::vector<TimelineBar*> bars;
+            for (const auto& p : m_panels)
+                bars.push_back(p->timeline);
+            return bars;
+        },
+        this);
+    layout->addWidget(m_replay);
     layout->addWidget(m_figure, 1);
     auto* figure = new QGridLayout(m_figure);
     figure->setContentsMargins(0, 0, 0, 0);
@@ -256,6 +267,7 @@ CompareView::Panel* CompareView::makePanel(const Entry& entry)
             onPanelStopped(p);
     });
     connect(p->doc, &DataDocument::resultChanged, this, [this, p] { onPanelResult(p); });
+    connect(p->timeline, &TimelineBar::historyChanged, m_replay, &CompareReplay::refresh);
     connect(p->doc, &DataDocument::selectionChanged, this, [this, p](int index) { syncSelection(p, index); });
     connect(p->view, &VtkView::cameraChanged, this, [this, p] { syncCamera(p->view); });
     p->updateTitle();
@@ -268,7 +280,9 @@ void CompareView::destroyPanel(std::unique_ptr<Panel> p)
     p->trainer->disconnect(this);
     p->doc->disconnect(this);
     p->view->disconnect(this);
+    p->timeline->disconnect(m_replay);
     p.reset(); // ~ComparePanel: worker, then view, then document
+    m_replay->refresh();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -452,8 +466,8 @@ void CompareView::onPanelResult(Panel* p)
     applyThreshold(p);
     p->updateTitle();
     updateHeaders(); // the metrics may make a header wrap
-    if (!m_userCamera)
-        uniformFit(); // the colour bar may have narrowed this panel's scene
+    if (!m_userCamera && p->doc->shownStep() < 0)
+        uniformFit(); // the colour bar may have narrowed this panel's scene (not while replaying: no jumps)
 }
 
 void CompareView::setQuantile(double q)

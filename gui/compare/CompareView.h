@@ -32,6 +32,7 @@ namespace olens {
 
 class CloudView;
 class CompareKey;
+class CompareReplay;
 struct ComparePanel;
 class DataDocument;
 class TrainingController;
@@ -97,6 +98,8 @@ public:
     QCheckBox* decisionBox() const { return m_decisionBox; }
     /// The figure's one key (colour bar "score percentile" and legend) for every panel.
     CompareKey* key() const { return m_key; }
+    /// The one replay control of every panel's recorded training (hidden without one).
+    CompareReplay* replay() const { return m_replay; }
 
     /// Every panel shows only its decision: inlier and outlier regions as two flat colours split
     /// at its own threshold (scikit-learn's anomaly-detection comparison figure), points coloured
@@ -177,6 +180,7 @@ private:
     QWidget* m_figure; // m_grid and m_key: what figureImage() shows
     QWidget* m_grid;
     CompareKey* m_key;
+    CompareReplay* m_replay;
     QLabel* m_caption; // the projection note (p > 3), once for all panels
     QCheckBox* m_decisionBox;
     QPushButton* m_export;

@@ -93,6 +93,12 @@ TimelineBar::TimelineBar(DataDocument* document, QWidget* parent)
     onResultChanged();
 }
 
+void TimelineBar::setAutoShow(bool on)
+{
+    m_autoShow = on;
+    setVisible(on && stepCount() > 1);
+}
+
 int TimelineBar::stepCount() const { return m_history ? m_history->size() : 0; }
 
 int TimelineBar::currentIndex() const
@@ -120,7 +126,7 @@ void TimelineBar::onResultChanged()
     // Any edit or new data installs a new trained result, so this copy stays the result's rows.
     m_rows = m_history ? std::make_shared<const Eigen::MatrixXd>(m_doc->dataset().X) : nullptr;
     const int n = stepCount();
-    setVisible(n > 1);
+    setVisible(m_autoShow && n > 1);
     m_requested = n - 1;
     {
         const QSignalBlocker block(m_slider);

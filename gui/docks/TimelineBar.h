@@ -39,6 +39,11 @@ public:
     QSize minimumSizeHint() const override;
     /// Frames per second while playing.
     int speed() const;
+    /// Off: the bar stays hidden and serves only as the engine of another control (compare mode's
+    /// one replay slider drives each panel's bar). On by default: shown while there is a path.
+    void setAutoShow(bool on);
+    /// The recorded path replayed (null without one).
+    std::shared_ptr<const TrainingHistory> history() const { return m_history; }
 
 public slots:
     /// Shows recorded step `index` (clamped); the last index is the trained result (Live).
@@ -79,6 +84,7 @@ private:
     std::shared_ptr<const TrainingHistory> m_history;
     std::shared_ptr<const Eigen::MatrixXd> m_rows; // the rows the trained result covers (one copy per result)
     int m_requested = -1; // the index last asked for (the slider's position)
+    bool m_autoShow = true;
 };
 
 } // namespace olens

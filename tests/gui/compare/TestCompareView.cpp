@@ -4,6 +4,9 @@
 #include "metrics/Agreement.h"
 #include "view/CloudView.h"
 #include "compare/CompareView.h"
+#include "compare/CompareReplay.h"
+#include "detectors/TrainingHistory.h"
+#include "pipeline/FitPipeline.h"
 #include "dialogs/DetectorChooserDialog.h"
 #include "base/Format.h"
 #include "document/DataDocument.h"
@@ -411,6 +414,56 @@ private slots:
         QVERIFY(cv.combinePanels());
         QCOMPARE(cv.panelCount(), 3);
         QVERIFY(all.wait(30000));
+    }
+
+    void replayMovesEveryRecordedPanelTogether()
+    {
+        // One slider, every panel at the same share of its own recorded path; each panel's step is
+        // the model rebuilt at that step (resultAtStep, tested against stopped fits in
+        // TestTrainingHistory), its title names the step, a panel without a path keeps its model.
+        DataDocument source;
+        source.setDataset(moons(200, 4), "m");
+        CompareView cv(&source);
+        CompareView::Entry quadrics = CompareView::defaultEntry("quadrics");
+        quadrics.params = {{"epochs", "20"}};
+        CompareView::Entry gods = CompareView::defaultEntry("gods");
+        gods.params = {{"max_iter", "10"}};
+        QVERIFY(cv.setDetectors({quadrics, gods, CompareView::defaultEntry("knn")}));
+        cv.resize(1000, 420);
+        cv.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&cv));
+        QVERIFY(!cv.replay()->isVisible()); // nothing recorded yet
+        QSignalSpy all(&cv, &CompareView::allFinished);
+        cv.trainAll();
+        QVERIFY(all.wait(60000));
+        QTRY_VERIFY(cv.replay()->isVisible());
+        QCOMPARE(cv.replay()->fraction(), 1.0);
+        const auto trained0 = cv.panelDocument(0)->trainedResult();
+        const auto trained1 = cv.panelDocument(1)->trainedResult();
+        const auto knn = cv.panelDocument(2)->result();
+        const int n0 = trained0->detector->history()->size(), n1 = trained1->detector->history()->size();
+        QVERIFY(n0 > 2 && n1 > 2);
+        const Eigen::MatrixXd& X = cv.panelDocument(0)->dataset().X;
+        for (double f : {0.0, 0.5}) {
+            cv.replay()->scrubTo(f);
+            const int i0 = int(std::lround(f * (n0 - 1))), i1 = int(std::lround(f * (n1 - 1)));
+            QTRY_COMPARE(cv.panelDocument(0)->shownStep(), i0);
+            QTRY_COMPARE(cv.panelDocument(1)->shownStep(), i1);
+            QCOMPARE(cv.panelDocument(2)->shownStep(), -1);
+            QVERIFY(cv.panelDocument(2)->result() == knn);
+            const Eigen::VectorXd expected = resultAtStep(*trained0, X, i0)->scores;
+            QVERIFY((cv.panelDocument(0)->result()->scores - expected).cwiseAbs().maxCoeff() <= 1e-12);
+            const int step = trained0->detector->history()->steps[static_cast<std::size_t>(i0)].step;
+            QVERIFY2(cv.panelTitle(0).contains(QString("epoch %1 / 20").arg(step)), qPrintable(cv.panelTitle(0)));
+            // The shared threshold quantile applies to the step's own scores.
+            QCOMPARE(cv.panelDocument(0)->threshold(), CompareView::quantileOf(expected, cv.quantile()));
+        }
+        QVERIFY(cv.panelDocument(0)->result()->scores != cv.panelDocument(0)->trainedResult()->scores);
+        cv.replay()->scrubTo(1.0);
+        QTRY_COMPARE(cv.panelDocument(0)->shownStep(), -1);
+        QTRY_COMPARE(cv.panelDocument(1)->shownStep(), -1);
+        QVERIFY(cv.panelDocument(0)->result() == trained0);
+        QVERIFY(!cv.panelTitle(0).contains(QRegularExpression("epoch \\d+ / 20")));
     }
 
     void failingPanelShowsItsErrorAndOthersFinish()
