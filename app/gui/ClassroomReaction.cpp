@@ -4,21 +4,62 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QMenu>
 #include <QMenuBar>
+#include <QSettings>
 #include <QStatusBar>
 #include <QToolBar>
 
 namespace olens {
 
-ClassroomReaction::ClassroomReaction(QAction* action, MainWindow* window)
-    : QObject(window), m_action(action), m_window(window)
+namespace {
+const char* kPanelsKey = "classroom/panels";
+}
+
+ClassroomReaction::ClassroomReaction(QAction* action, QMenu* keep, MainWindow* window)
+    : QObject(window), m_action(action), m_window(window), m_keep(keep),
+      m_panels(QSettings().value(kPanelsKey).toStringList())
 {
     action->setCheckable(true);
     action->setShortcut(QKeySequence(tr("F11")));
     action->setShortcutContext(Qt::WindowShortcut);
-    action->setToolTip(tr("Full screen with only the view, the lesson caption and the timeline (F11 again to leave)"));
+    action->setToolTip(tr("Full screen with only the view, the lesson caption, the timeline and the docks chosen "
+                          "in View → Keep in classroom (F11 again to leave)"));
     window->addAction(action); // the key works while the menu bar is hidden
     connect(action, &QAction::toggled, this, &ClassroomReaction::setActive);
+    keep->setToolTipsVisible(true);
+    for (QDockWidget* dock : window->findChildren<QDockWidget*>()) {
+        QAction* a = keep->addAction(dock->windowTitle());
+        a->setObjectName(dock->objectName());
+        a->setCheckable(true);
+        a->setChecked(m_panels.contains(dock->objectName()));
+        a->setToolTip(tr("Keep the %1 dock visible in classroom mode").arg(dock->windowTitle()));
+        connect(a, &QAction::toggled, this, [this, a](bool on) {
+            QStringList p = m_panels;
+            p.removeAll(a->objectName());
+            if (on)
+                p << a->objectName();
+            setPanels(p);
+        });
+    }
+}
+
+void ClassroomReaction::setPanels(const QStringList& objectNames)
+{
+    m_panels = objectNames;
+    QSettings().setValue(kPanelsKey, m_panels);
+    for (QAction* a : m_keep->actions()) {
+        const QSignalBlocker block(a);
+        a->setChecked(m_panels.contains(a->objectName()));
+    }
+    if (m_active)
+        showChosenDocks();
+}
+
+void ClassroomReaction::showChosenDocks()
+{
+    for (QDockWidget* d : m_window->findChildren<QDockWidget*>())
+        d->setVisible(m_panels.contains(d->objectName()));
 }
 
 void ClassroomReaction::setActive(bool on)
@@ -32,8 +73,7 @@ void ClassroomReaction::setActive(bool on)
     if (on) {
         m_state = m_window->saveState();
         m_wasFullScreen = m_window->isFullScreen();
-        for (QDockWidget* d : m_window->findChildren<QDockWidget*>())
-            d->hide();
+        showChosenDocks();
         for (QToolBar* t : m_window->findChildren<QToolBar*>())
             t->hide();
         m_window->menuBar()->hide();

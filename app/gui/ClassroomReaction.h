@@ -1,11 +1,15 @@
 #pragma once
 // View → Classroom (F11): only what a lecture hall needs — full screen with the view, the
 // lesson's caption and the training timeline; the docks, toolbars, menu bar, status bar and the
-// view's control strip are hidden, and come back as they were when F11 is pressed again.
+// view's control strip are hidden, and come back as they were when F11 is pressed again. View →
+// Keep in classroom chooses docks that stay (the Ranking, the loss plot in the Detector dock);
+// the choice is remembered and saved with a session, as is the mode itself.
 #include <QByteArray>
 #include <QObject>
+#include <QStringList>
 
 class QAction;
+class QMenu;
 
 namespace olens {
 
@@ -14,15 +18,22 @@ class MainWindow;
 class ClassroomReaction : public QObject {
     Q_OBJECT
 public:
-    ClassroomReaction(QAction* action, MainWindow* window);
+    /// `keep`: the submenu that lists the docks with a check box each (filled here).
+    ClassroomReaction(QAction* action, QMenu* keep, MainWindow* window);
     bool isActive() const { return m_active; }
+    void setActive(bool on);
     /// Leaves classroom mode (before the window saves its layout).
     void leave() { setActive(false); }
+    /// The docks (object names) kept visible in classroom mode.
+    QStringList panels() const { return m_panels; }
+    void setPanels(const QStringList& objectNames);
 
 private:
-    void setActive(bool on);
+    void showChosenDocks();
     QAction* m_action;
     MainWindow* m_window;
+    QMenu* m_keep;
+    QStringList m_panels;
     bool m_active = false;
     bool m_wasFullScreen = false;
     QByteArray m_state; // the window's docks and toolbars before

@@ -34,6 +34,7 @@
 #include "docks/TimelineBar.h"
 #include "docks/LessonCaption.h"
 #include "ClassroomReaction.h"
+#include "LessonReaction.h"
 #include "jobs/TrainingController.h"
 #include "docks/ViewControls.h"
 
@@ -385,7 +386,9 @@ void MainWindow::buildMenus()
     new OrientationTriadReaction(view->addAction(tr("Orientation &triad")), this);
     view->addSeparator();
     m_compare = new CompareReaction(view->addAction(tr("&Compare detectors")), this); // Ctrl+M
-    m_classroom = new ClassroomReaction(view->addAction(tr("C&lassroom (full screen)")), this); // F11
+    QAction* classroom = view->addAction(tr("C&lassroom (full screen)"));
+    m_classroom = new ClassroomReaction(classroom, view->addMenu(tr("&Keep in classroom")), this); // F11
+    new LessonReaction(view, this); // Page Down / Page Up: the lesson's steps
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());

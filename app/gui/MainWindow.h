@@ -41,6 +41,8 @@ public:
     ViewControls* viewControls() const { return m_controls; }
     TimelineBar* timeline() const { return m_timeline; }
     LessonCaption* lessonCaption() const { return m_caption; }
+    /// View → Classroom (F11) and the docks it keeps.
+    ClassroomReaction* classroom() const { return m_classroom; }
     LogPanel* log() const { return m_log; }
     TrainingController* trainer() const { return m_trainer; }
     DetectorPanel* detectorPanel() const { return m_detector; }

@@ -2,6 +2,7 @@
 // The papers' toy set-ups, one menu entry each: generate the data, pick the detector and its
 // parameters, train. A teacher reaches each figure in two clicks.
 #include "base/Params.h"
+#include "session/Session.h"
 
 #include <QObject>
 #include <QString>
@@ -23,7 +24,10 @@ struct Preset {
     std::string detector;
     ParamAssignments detectorParams;
     std::string normalization = "none";
-    QString caption;     ///< what to look at (the lesson shown above the view while its data are loaded)
+    QString caption;     ///< what to look at (the lesson's first step, shown above the view while its data are loaded)
+    std::vector<LessonStep> steps; ///< the lesson's further steps (Page Down): a training step, a point to look at
+    /// The caption, then the steps.
+    Lesson lesson() const;
 };
 
 /// Presets whose detector is registered (others are left out until their detector exists).

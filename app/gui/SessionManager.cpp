@@ -6,7 +6,9 @@
 #include "render/CameraRig.h"
 
 #include "view/CloudView.h"
+#include "ClassroomReaction.h"
 #include "CompareReaction.h"
+#include "docks/LessonCaption.h"
 #include "compare/CompareView.h"
 #include "document/DataDocument.h"
 #include "data/DataLoader.h"
@@ -325,6 +327,11 @@ Session SessionManager::capture(bool withModel) const
         s.compareQuantile = cv->quantile();
         s.compareActive = m_window->compareReaction()->isActive();
     }
+    if (m_window->lessonCaption()->hasLesson())
+        s.lesson = m_window->lessonCaption()->lesson();
+    s.classroom = m_window->classroom()->isActive();
+    for (const QString& name : m_window->classroom()->panels())
+        s.classroomPanels.push_back(name.toStdString());
     return s;
 }
 
@@ -402,6 +409,15 @@ bool SessionManager::apply(const Session& s, QString* error)
     } else if (m_window->compareReaction()->isActive()) {
         m_window->compareReaction()->setActive(false);
     }
+    // The lesson belongs to the data just loaded; its current step is shown again (a training step
+    // as soon as the restored model's recorded path is there: it is).
+    m_window->lessonCaption()->setLesson(s.lesson ? *s.lesson : Lesson{});
+    QStringList panels;
+    for (const auto& name : s.classroomPanels)
+        panels << QString::fromStdString(name);
+    if (!panels.isEmpty() || s.classroom)
+        m_window->classroom()->setPanels(panels);
+    m_window->classroom()->setActive(s.classroom);
     return true;
 }
 

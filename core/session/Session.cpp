@@ -201,6 +201,19 @@ std::string serializeSession(const Session& s)
     json cmp = json::array();
     for (const auto& d : s.compare) cmp.push_back(detectorToJson(d));
     j["compare"] = {{"detectors", cmp}, {"quantile", s.compareQuantile}, {"active", s.compareActive}};
+    if (s.lesson) {
+        json steps = json::array();
+        for (const LessonStep& st : s.lesson->steps) {
+            json o = {{"text", st.text}};
+            if (st.atStep == LessonStep::kLive) o["at_step"] = "trained";
+            else if (st.atStep >= 0) o["at_step"] = st.atStep;
+            if (st.highlight == LessonStep::kTop) o["highlight"] = "top";
+            else if (st.highlight >= 0) o["highlight"] = st.highlight;
+            steps.push_back(std::move(o));
+        }
+        j["lesson"] = {{"title", s.lesson->title}, {"steps", std::move(steps)}, {"current", s.lesson->current}};
+    }
+    j["classroom"] = {{"active", s.classroom}, {"panels", s.classroomPanels}};
     return j.dump(1) + "\n";
 }
 
@@ -289,6 +302,52 @@ Session parseSession(const std::string& text)
         if (c.contains("quantile")) {
             s.compareQuantile = asNumber(c["quantile"], "/compare/quantile");
             if (s.compareQuantile <= 0 || s.compareQuantile >= 1) fail("/compare/quantile", "must be in (0, 1)");
+        }
+    }
+    if (j.contains("lesson") && !j["lesson"].is_null()) {
+        const json& l = j["lesson"];
+        if (!l.is_object()) fail("/lesson", "expected an object");
+        Lesson lesson;
+        if (l.contains("title")) lesson.title = asString(l["title"], "/lesson/title");
+        const json& steps = member(l, "/lesson", "steps");
+        if (!steps.is_array() || steps.empty() || steps.size() > 200)
+            fail("/lesson/steps", "expected an array of 1 to 200 steps");
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            const std::string p = "/lesson/steps/" + std::to_string(i);
+            const json& o = steps[i];
+            if (!o.is_object()) fail(p, "expected an object");
+            LessonStep st;
+            st.text = asString(member(o, p, "text"), p + "/text");
+            if (st.text.size() > 4000) fail(p + "/text", "longer than 4000 characters");
+            // A count, or one word standing for a special value ("trained", "top").
+            auto countOr = [&o, &p](const char* key, const char* word, int special) {
+                const json& v = o[key];
+                if (v.is_string() && v == word)
+                    return special;
+                if (v.is_string())
+                    fail(p + "/" + key, std::string("expected a number or \"") + word + "\"");
+                return asInt(v, p + "/" + key, 0, 1 << 30);
+            };
+            if (o.contains("at_step")) st.atStep = countOr("at_step", "trained", LessonStep::kLive);
+            if (o.contains("highlight")) st.highlight = countOr("highlight", "top", LessonStep::kTop);
+            lesson.steps.push_back(std::move(st));
+        }
+        if (l.contains("current"))
+            lesson.current = asInt(l["current"], "/lesson/current", 0, static_cast<int>(lesson.steps.size()) - 1);
+        s.lesson = std::move(lesson);
+    }
+    if (j.contains("classroom") && !j["classroom"].is_null()) {
+        const json& c = j["classroom"];
+        if (!c.is_object()) fail("/classroom", "expected an object");
+        if (c.contains("active")) {
+            if (!c["active"].is_boolean()) fail("/classroom/active", "expected true or false");
+            s.classroom = c["active"].get<bool>();
+        }
+        if (c.contains("panels")) {
+            const json& ps = c["panels"];
+            if (!ps.is_array() || ps.size() > 32) fail("/classroom/panels", "expected an array of panel names");
+            for (std::size_t i = 0; i < ps.size(); ++i)
+                s.classroomPanels.push_back(asString(ps[i], "/classroom/panels/" + std::to_string(i)));
         }
     }
     return s;

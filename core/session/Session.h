@@ -40,6 +40,27 @@ struct SessionDetector {
     std::string normalization = "none";
 };
 
+/// One step of a lesson: what to say, and what to show while it is said.
+struct LessonStep {
+    static constexpr int kTop = -2; ///< highlight: the point ranked first at the shown step
+    std::string text;
+    /// The recorded training step to show (epoch, iteration, merge; the nearest recorded one at or
+    /// before it); -1 = leave the timeline as it is, kLive = the trained model.
+    int atStep = -1;
+    static constexpr int kLive = -2;
+    /// The row to select and centre on, kTop, or -1 = none.
+    int highlight = -1;
+};
+
+/// A teaching preset's lesson, or one a teacher saved with a session: steps the class goes through
+/// with Next / Back (PageDown / PageUp, what a presenter's remote sends).
+struct Lesson {
+    std::string title;
+    std::vector<LessonStep> steps;
+    int current = 0; ///< the step shown
+    bool empty() const { return steps.empty(); }
+};
+
 struct Session {
     /// 2: "fit_on", "training_rows" and "selection" (version-1 files load with all rows, no selection).
     static constexpr int kVersion = 2;
@@ -71,6 +92,12 @@ struct Session {
     std::vector<SessionDetector> compare;
     double compareQuantile = 0.95;
     bool compareActive = false; ///< the compare page was showing
+
+    /// The lesson shown with the data (none: no "lesson" member).
+    std::optional<Lesson> lesson;
+    /// View → Classroom: on, and the docks kept visible in it (by object name).
+    bool classroom = false;
+    std::vector<std::string> classroomPanels;
 };
 
 /// Pretty-printed JSON text.

@@ -5,6 +5,7 @@
 // step and return; a new training or an edit ends the step view; a saved session brings the path
 // back; presets carry a lesson caption and View → Classroom shows only the view, caption and
 // timeline; `--replay-frames` writes one changing frame per step and refuses a detector without steps.
+#include "ClassroomReaction.h"
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "SessionManager.h"
@@ -260,6 +261,97 @@ private slots:
         QVERIFY(w.menuBar()->isVisible());
         for (QDockWidget* d : shownBefore)
             QVERIFY2(d->isVisible(), qPrintable(d->objectName()));
+    }
+
+    void aLessonStepsThroughTheTrainingAndTravelsWithTheSession()
+    {
+        // Preset 1's lesson: the caption, then epochs 0, 3, 10 and the trained model, each with the
+        // point ranked first at that step highlighted. Page Down / Page Up go through it; the step
+        // shown is the recorded one (its scores are resultAtStep's, an independent argmax picks
+        // the point); a saved session brings the lesson back at its step, with classroom mode and
+        // the dock kept in it.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("lesson.olens");
+        auto argmax = [](const Eigen::VectorXd& v) {
+            Eigen::Index i = 0;
+            v.maxCoeff(&i);
+            return static_cast<int>(i);
+        };
+        {
+            MainWindow w;
+            w.setInteractive(false);
+            w.resize(1280, 720);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            Preset preset = availablePresets().front();
+            preset.detectorParams = {{"epochs", "20"}};
+            QSignalSpy finished(w.trainer(), &TrainingController::finished);
+            QVERIFY(PresetsReaction::apply(&w, preset));
+            LessonCaption* caption = w.lessonCaption();
+            QCOMPARE(int(caption->lesson().steps.size()), 5);
+            QCOMPARE(caption->lesson().current, 0);
+            QVERIFY(finished.wait(60000));
+            QTRY_VERIFY(w.timeline()->stepCount() > 10);
+            const auto trained = w.document()->trainedResult();
+            const Eigen::MatrixXd X = w.document()->dataset().X;
+            const auto h = trained->detector->history();
+
+            w.activateWindow(); // window shortcuts need the active window
+            QApplication::setActiveWindow(&w);
+            QVERIFY(QTest::qWaitForWindowActive(&w));
+            QTest::keyClick(&w, Qt::Key_PageDown); // epoch 0, the point ranked first there
+            QCOMPARE(caption->lesson().current, 1);
+            QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), 0, 20000);
+            QTRY_COMPARE(w.document()->selectedPoint(), argmax(resultAtStep(*trained, X, 0)->scores));
+            QTest::keyClick(&w, Qt::Key_PageDown); // epoch 10
+            QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), h->indexAtOrBefore(10), 20000);
+            QCOMPARE(h->steps[static_cast<std::size_t>(w.document()->shownStep())].step, 10);
+            QTRY_COMPARE(w.document()->selectedPoint(), argmax(resultAtStep(*trained, X, h->indexAtOrBefore(10))->scores));
+            QTest::keyClick(&w, Qt::Key_PageDown); // epoch 40: after the last of 20 epochs, the trained model
+            QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), -1, 20000);
+            QTest::keyClick(&w, Qt::Key_PageUp); // back to epoch 10
+            QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), h->indexAtOrBefore(10), 20000);
+            QTest::keyClick(&w, Qt::Key_PageDown);
+            QTest::keyClick(&w, Qt::Key_PageDown); // trained
+            QCOMPARE(caption->lesson().current, 4);
+            QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), -1, 20000);
+            QTRY_COMPARE(w.document()->selectedPoint(), argmax(trained->scores));
+            QVERIFY(caption->lessonText().startsWith("Trained"));
+            QTest::keyClick(&w, Qt::Key_PageDown); // the last step: nothing further
+            QCOMPARE(caption->lesson().current, 4);
+            QTest::keyClick(&w, Qt::Key_PageUp);
+            QTest::keyClick(&w, Qt::Key_PageUp); // epoch 10 again
+            QCOMPARE(caption->lesson().current, 2);
+            QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), h->indexAtOrBefore(10), 20000);
+
+            w.classroom()->setPanels({"RankingDock"});
+            w.classroom()->setActive(true);
+            QTRY_VERIFY(w.findChild<QDockWidget*>("RankingDock")->isVisible());
+            QVERIFY(!w.findChild<QDockWidget*>("DetectorDock")->isVisible());
+            QString error;
+            QVERIFY2(w.sessions()->save(path, &error), qPrintable(error));
+            w.classroom()->setActive(false);
+        }
+        MainWindow w2;
+        w2.setInteractive(false);
+        w2.resize(1280, 720);
+        w2.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w2));
+        QString error;
+        QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
+        QCOMPARE(w2.lessonCaption()->lesson().current, 2);
+        QVERIFY(w2.lessonCaption()->isVisible());
+        const auto h2 = w2.document()->trainedResult()->detector->history();
+        QTRY_COMPARE_WITH_TIMEOUT(w2.document()->shownStep(), h2->indexAtOrBefore(10), 20000);
+        QVERIFY(w2.classroom()->isActive());
+        QTRY_VERIFY(w2.findChild<QDockWidget*>("RankingDock")->isVisible());
+        QVERIFY(!w2.findChild<QDockWidget*>("DetectorDock")->isVisible());
+        QVERIFY(!w2.menuBar()->isVisible());
+        w2.classroom()->setActive(false);
+        w2.classroom()->setPanels({}); // remembered in the settings: the other cases start without
+        QVERIFY(w2.menuBar()->isVisible());
+        QVERIFY(w2.openFile(sample("moons2d.csv"))); // other data end the lesson
+        QVERIFY(!w2.lessonCaption()->hasLesson());
     }
 
     void replayFramesAreWrittenHeadless()

@@ -157,6 +157,38 @@ private slots:
         }
     }
 
+    void lessonAndClassroomRoundTrip()
+    {
+        // A teacher's lesson travels with the session: steps, what each shows, the current step,
+        // and classroom mode with the panels kept in it. Files without them read as none.
+        Session s = fittedSession();
+        QVERIFY(!parseSession(serializeSession(s)).lesson);
+        Lesson lesson;
+        lesson.title = "Seam";
+        lesson.steps = {{"Random quadrics", 0, LessonStep::kTop}, {"Epoch 5", 5, 17}, {"Trained", LessonStep::kLive, -1}};
+        lesson.current = 1;
+        s.lesson = lesson;
+        s.classroom = true;
+        s.classroomPanels = {"RankingDock"};
+        const std::string text = serializeSession(s);
+        QVERIFY(text.find("\"trained\"") != std::string::npos && text.find("\"top\"") != std::string::npos);
+        const Session r = parseSession(text);
+        QVERIFY(r.lesson);
+        QCOMPARE(r.lesson->title, std::string("Seam"));
+        QCOMPARE(r.lesson->current, 1);
+        QCOMPARE(r.lesson->steps.size(), std::size_t(3));
+        QCOMPARE(r.lesson->steps[0].highlight, LessonStep::kTop);
+        QCOMPARE(r.lesson->steps[1].atStep, 5);
+        QCOMPARE(r.lesson->steps[1].highlight, 17);
+        QCOMPARE(r.lesson->steps[2].atStep, LessonStep::kLive);
+        QCOMPARE(r.lesson->steps[2].text, std::string("Trained"));
+        QVERIFY(r.classroom);
+        QCOMPARE(r.classroomPanels, std::vector<std::string>{"RankingDock"});
+        nlohmann::json j = nlohmann::json::parse(text);
+        j.erase("classroom");
+        QVERIFY(!parseSession(j.dump()).classroom);
+    }
+
     void fileReferenceRoundTrip()
     {
         Session s;
@@ -216,6 +248,18 @@ private slots:
         row("fit_on fraction", edited([](nlohmann::json& j) { j["fit_on"] = {{"kind", "fraction"}, {"fraction", 0}}; }),
             "/fit_on/fraction");
         row("no data", replaced(good, "\"data\"", "\"datum\""), "missing \"data\"");
+        const nlohmann::json lesson = {{"title", "t"}, {"steps", {{{"text", "a"}}, {{"text", "b"}, {"at_step", 3}}}}};
+        row("lesson no steps", edited([](nlohmann::json& j) { j["lesson"] = {{"steps", nlohmann::json::array()}}; }),
+            "/lesson/steps");
+        row("lesson step word", edited([&](nlohmann::json& j) { j["lesson"] = lesson; j["lesson"]["steps"][1]["at_step"] = "end"; }),
+            "/lesson/steps/1/at_step");
+        row("lesson highlight", edited([&](nlohmann::json& j) { j["lesson"] = lesson; j["lesson"]["steps"][0]["highlight"] = -4; }),
+            "/lesson/steps/0/highlight");
+        row("lesson current", edited([&](nlohmann::json& j) { j["lesson"] = lesson; j["lesson"]["current"] = 2; }),
+            "/lesson/current");
+        row("lesson text", edited([&](nlohmann::json& j) { j["lesson"] = lesson; j["lesson"]["steps"][0].erase("text"); }),
+            "/lesson/steps/0");
+        row("classroom panels", edited([](nlohmann::json& j) { j["classroom"] = {{"panels", "all"}}; }), "/classroom/panels");
     }
 
     void malformedFilesNameThePath()

@@ -1,0 +1,96 @@
+#include "LessonReaction.h"
+
+#include "MainWindow.h"
+#include "detectors/TrainingHistory.h"
+#include "docks/LessonCaption.h"
+#include "docks/TimelineBar.h"
+#include "document/DataDocument.h"
+#include "pipeline/FitPipeline.h"
+
+#include <QAction>
+#include <QMenu>
+
+namespace olens {
+
+LessonReaction::LessonReaction(QMenu* menu, MainWindow* window) : QObject(window), m_window(window)
+{
+    m_next = menu->addAction(tr("Next lesson step"));
+    m_next->setShortcut(QKeySequence(Qt::Key_PageDown));
+    m_next->setToolTip(tr("The lesson's next step (Page Down, a presenter's remote)"));
+    m_back = menu->addAction(tr("Previous lesson step"));
+    m_back->setShortcut(QKeySequence(Qt::Key_PageUp));
+    m_back->setToolTip(tr("The lesson's previous step (Page Up)"));
+    for (QAction* a : {m_next, m_back}) {
+        a->setShortcutContext(Qt::WindowShortcut);
+        window->addAction(a); // the keys work in classroom mode, with the menu bar hidden
+    }
+    LessonCaption* caption = window->lessonCaption();
+    connect(m_next, &QAction::triggered, caption, &LessonCaption::next);
+    connect(m_back, &QAction::triggered, caption, &LessonCaption::back);
+    connect(caption, &LessonCaption::stepEntered, this, &LessonReaction::enter);
+    connect(caption, &LessonCaption::lessonEnded, this, [this] {
+        m_pending = -1;
+        m_awaitingStep = false;
+        updateEnabled();
+    });
+    TimelineBar* timeline = window->timeline();
+    connect(timeline, &TimelineBar::historyChanged, this, [this] {
+        if (m_pending >= 0 && m_window->timeline()->stepCount() > 1)
+            enter(m_pending);
+    });
+    connect(timeline, &TimelineBar::stepShown, this, [this] {
+        if (m_awaitingStep) {
+            m_awaitingStep = false;
+            highlight();
+        }
+    });
+    updateEnabled();
+}
+
+void LessonReaction::enter(int index)
+{
+    updateEnabled();
+    const Lesson& lesson = m_window->lessonCaption()->lesson();
+    if (index < 0 || index >= static_cast<int>(lesson.steps.size()))
+        return;
+    const LessonStep& step = lesson.steps[static_cast<std::size_t>(index)];
+    m_pending = -1;
+    m_highlight = step.highlight;
+    m_awaitingStep = false;
+    if (step.atStep == -1) {
+        highlight();
+        return;
+    }
+    TimelineBar* timeline = m_window->timeline();
+    const auto history = timeline->history();
+    if (!history || timeline->stepCount() < 2) {
+        m_pending = index; // shown when the training's recorded path arrives
+        return;
+    }
+    timeline->pause();
+    m_awaitingStep = true; // the step's result is built off the GUI thread
+    if (step.atStep == LessonStep::kLive)
+        timeline->goLive();
+    else
+        timeline->showIndex(history->indexAtOrBefore(step.atStep));
+}
+
+void LessonReaction::highlight()
+{
+    DataDocument* doc = m_window->document();
+    int row = m_highlight;
+    if (row == LessonStep::kTop)
+        row = doc->ranking().empty() ? -1 : doc->ranking().front();
+    if (row >= 0 && row < doc->dataset().rows())
+        doc->setSelectedPoint(row);
+}
+
+void LessonReaction::updateEnabled()
+{
+    const LessonCaption* caption = m_window->lessonCaption();
+    const int n = static_cast<int>(caption->lesson().steps.size());
+    m_next->setEnabled(n > 1 && caption->lesson().current < n - 1);
+    m_back->setEnabled(n > 1 && caption->lesson().current > 0);
+}
+
+} // namespace olens

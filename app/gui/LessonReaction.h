@@ -1,0 +1,33 @@
+#pragma once
+// View → Next / Previous lesson step (Page Down / Page Up, what a presenter's remote sends), enabled
+// while a lesson of two or more steps is shown, and what a step asks for: the timeline at a recorded
+// training step (or the trained model) and a highlighted point (a row, or the one ranked first at
+// that step). A step that needs a training not finished yet is shown when the recorded path arrives.
+#include <QObject>
+
+class QAction;
+class QMenu;
+
+namespace olens {
+
+class MainWindow;
+
+class LessonReaction : public QObject {
+    Q_OBJECT
+public:
+    LessonReaction(QMenu* menu, MainWindow* window);
+
+private:
+    void enter(int index);
+    void highlight();
+    void updateEnabled();
+
+    MainWindow* m_window;
+    QAction* m_next;
+    QAction* m_back;
+    int m_pending = -1;         // a step waiting for a recorded path
+    int m_highlight = -1;       // LessonStep::highlight of the step entered
+    bool m_awaitingStep = false; // highlight once the timeline has shown the step
+};
+
+} // namespace olens
