@@ -12,6 +12,7 @@ PKGS=(
   libopenblas-dev                  # multi-threaded BLAS behind Eigen (OLENS_BLAS)
   libnanoflann-dev                 # kd-tree k-nearest-neighbour search
   libsvm-dev                       # libsvm: the one-class SVM baseline (ocsvm)
+  libgif-dev                       # giflib: animated GIF of a replayed training (--replay-video)
   nlohmann-json3-dev               # JSON in the Qt-free core (models, CLI --json)
   libgl-dev libgl1-mesa-dri        # OpenGL headers and the Mesa software driver
   xvfb xauth                       # virtual X display for GUI tests and headless screenshots

@@ -5,7 +5,9 @@
 #include "detectors/TrainingHistory.h"
 #include "docks/TimelineBar.h"
 #include "document/DataDocument.h"
+#include "base/AtomicWriter.h"
 #include "pipeline/FitPipeline.h"
+#include "render/GifAnimation.h"
 #include "view/CloudView.h"
 
 #include <QDir>
@@ -15,11 +17,19 @@
 #include <QPainter>
 
 #include <cmath>
+#include <ostream>
 
 namespace olens {
 
-ReplayFrames::ReplayFrames(MainWindow* window, QString dir)
-    : QObject(window), m_window(window), m_dir(std::move(dir))
+namespace {
+constexpr int kFrameMs = 200;  // 5 recorded steps per second, the timeline's default speed
+constexpr int kLastFrameMs = 2000; // the trained model stays a moment before the loop starts again
+} // namespace
+
+ReplayFrames::~ReplayFrames() = default;
+
+ReplayFrames::ReplayFrames(MainWindow* window, QString dir, QString video)
+    : QObject(window), m_window(window), m_dir(std::move(dir)), m_video(std::move(video))
 {
     connect(window->timeline(), &TimelineBar::stepShown, this, &ReplayFrames::onStepShown);
     connect(window->view(), &CloudView::fieldUpdated, this, [this] {
@@ -39,14 +49,32 @@ void ReplayFrames::start()
                    .arg(r ? QString::fromStdString(r->detectorId) : tr("nothing trained")));
         return;
     }
-    const QFileInfo info(m_dir);
-    if (info.exists() && !info.isDir()) {
-        finish(tr("--replay-frames: '%1' exists and is not a folder").arg(m_dir));
-        return;
+    if (!m_video.isEmpty()) {
+        if (QFileInfo(m_video).suffix().compare(QStringLiteral("gif"), Qt::CaseInsensitive) != 0) {
+            finish(tr("--replay-video: '%1' is not a .gif file; an animated GIF is what OutlierLens writes (for WebM "
+                      "or MP4, write PNG frames with --replay-frames DIR and run e.g. ffmpeg -i DIR/frame_%04d.png "
+                      "out.webm)")
+                       .arg(m_video));
+            return;
+        }
+        try {
+            checkOutputPath(m_video.toStdString(), {}, "--replay-video");
+        } catch (const std::exception& e) {
+            finish(QString::fromUtf8(e.what()));
+            return;
+        }
+        m_gif = std::make_unique<GifAnimation>();
     }
-    if (!QDir().mkpath(m_dir)) {
-        finish(tr("--replay-frames: cannot create the folder '%1'").arg(m_dir));
-        return;
+    if (!m_dir.isEmpty()) {
+        const QFileInfo info(m_dir);
+        if (info.exists() && !info.isDir()) {
+            finish(tr("--replay-frames: '%1' exists and is not a folder").arg(m_dir));
+            return;
+        }
+        if (!QDir().mkpath(m_dir)) {
+            finish(tr("--replay-frames: cannot create the folder '%1'").arg(m_dir));
+            return;
+        }
     }
     m_index = 0;
     t->showIndex(0);
@@ -93,14 +121,25 @@ void ReplayFrames::shootWhenSettled()
             p.setPen(Qt::black);
             p.drawText(at, Qt::AlignCenter, text);
         }
-        const QString path = QDir(m_dir).filePath(QStringLiteral("frame_%1.png").arg(index, 4, 10, QLatin1Char('0')));
-        const QString err = ScreenshotReaction::saveImage(img, path);
-        if (!err.isEmpty()) {
-            finish(tr("--replay-frames: %1").arg(err));
-            return;
+        const bool last = index + 1 >= t->stepCount();
+        if (!m_dir.isEmpty()) {
+            const QString path = QDir(m_dir).filePath(QStringLiteral("frame_%1.png").arg(index, 4, 10, QLatin1Char('0')));
+            const QString err = ScreenshotReaction::saveImage(img, path);
+            if (!err.isEmpty()) {
+                finish(tr("--replay-frames: %1").arg(err));
+                return;
+            }
+        }
+        if (m_gif) {
+            try {
+                m_gif->addFrame(img, last ? kLastFrameMs : kFrameMs);
+            } catch (const std::exception& e) {
+                finish(tr("--replay-video: %1").arg(QString::fromUtf8(e.what())));
+                return;
+            }
         }
         ++m_written;
-        if (index + 1 >= t->stepCount()) {
+        if (last) {
             finish({});
             return;
         }
@@ -114,8 +153,19 @@ void ReplayFrames::finish(const QString& error)
     if (std::exchange(m_finished, true))
         return;
     m_window->timeline()->goLive();
+    QString why = error;
+    if (why.isEmpty() && m_gif) {
+        try { // the whole animation, or nothing: an existing file is replaced only when this one is complete
+            const QByteArray bytes = m_gif->finish();
+            AtomicWriter writer;
+            writer.add(m_video.toStdString(), [&bytes](std::ostream& out) { out.write(bytes.constData(), bytes.size()); });
+            writer.commit();
+        } catch (const std::exception& e) {
+            why = tr("--replay-video: %1").arg(QString::fromUtf8(e.what()));
+        }
+    }
     if (m_done)
-        m_done(error);
+        m_done(why);
 }
 
 } // namespace olens

@@ -2,20 +2,26 @@
 // `--replay-frames DIR`: after training, one PNG per recorded step of the fit (the timeline's
 // positions, first to last), each the view as it showed that step — geometry, score field,
 // threshold — with the step and loss written in a corner: frame_0000.png, frame_0001.png, …
-// Each frame waits for its step's score field, as a plain --screenshot does.
+// Each frame waits for its step's score field, as a plain --screenshot does. `--replay-video F.gif`
+// puts the same frames into one looping animated GIF (render/GifAnimation), 5 steps per second
+// with the trained model held for 2 s, written only when complete.
 #include <QObject>
 #include <QString>
 
 #include <functional>
+#include <memory>
 
 namespace olens {
 
+class GifAnimation;
 class MainWindow;
 
 class ReplayFrames : public QObject {
     Q_OBJECT
 public:
-    ReplayFrames(MainWindow* window, QString dir);
+    /// `dir`: the folder of PNG frames, or empty; `video`: the animated GIF, or empty.
+    ReplayFrames(MainWindow* window, QString dir, QString video = {});
+    ~ReplayFrames() override;
     /// `done(error)` is called once, with an empty error when every frame was written.
     void setDone(std::function<void(const QString&)> done) { m_done = std::move(done); }
     /// Starts with the first recorded step (call after training has finished).
@@ -29,6 +35,8 @@ private:
 
     MainWindow* m_window;
     QString m_dir;
+    QString m_video;
+    std::unique_ptr<GifAnimation> m_gif;
     std::function<void(const QString&)> m_done;
     int m_index = -1;   // the step being shot
     int m_written = 0;

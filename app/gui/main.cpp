@@ -119,6 +119,10 @@ int main(int argc, char** argv)
                                           "After training, write one PNG per recorded training step (the timeline's "
                                           "positions) into DIR: frame_0000.png, … (iterative detectors).",
                                           "DIR");
+    const QCommandLineOption replayVideo("replay-video",
+                                         "After training, write the recorded training as one looping animated GIF "
+                                         "(5 steps per second, the trained model held 2 s).",
+                                         "F.gif");
     const QCommandLineOption exitOpt("exit", "Quit after the screenshots (or right after start).");
     const QCommandLineOption session("session", "Open a saved session (data, detector, model, camera, view).", "FILE");
     const QCommandLineOption preset("preset", "Apply preset N of the Presets menu (1-based) and train.", "N");
@@ -143,6 +147,7 @@ int main(int argc, char** argv)
                                           "FILE.json");
     parser.addOption(layoutReport);
     parser.addOption(replayFrames);
+    parser.addOption(replayVideo);
     parser.addPositionalArgument("file", "Data file to open (same as --load).", "[file]");
     parser.process(app);
     if (parser.isSet(session) && !QFileInfo(parser.value(session)).isFile()) {
@@ -362,19 +367,20 @@ int main(int argc, char** argv)
         };
         QObject::connect(window.trainer(), &olens::TrainingController::finished, &window, [&, afterTraining](double s) {
             std::fprintf(stdout, "outlierlens: trained in %.3f s\n", s);
-            if (!parser.isSet(replayFrames)) {
+            if (!parser.isSet(replayFrames) && !parser.isSet(replayVideo)) {
                 afterTraining();
                 return;
             }
             // The frames first (each waits for its own field), then the screenshots of the trained model.
             const QString dir = parser.value(replayFrames);
-            auto* replay = new olens::ReplayFrames(&window, dir);
-            replay->setDone([&, replay, dir, afterTraining](const QString& error) {
+            const QString video = parser.value(replayVideo);
+            auto* replay = new olens::ReplayFrames(&window, dir, video);
+            replay->setDone([&, replay, dir, video, afterTraining](const QString& error) {
                 if (!error.isEmpty())
                     fail(error);
                 else
                     std::fprintf(stdout, "outlierlens: %d replay frames written to %s\n", replay->framesWritten(),
-                                 qPrintable(dir));
+                                 qPrintable(video.isEmpty() ? dir : dir.isEmpty() ? video : dir + " and " + video));
                 afterTraining();
             });
             replay->start();

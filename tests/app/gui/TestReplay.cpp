@@ -26,6 +26,8 @@
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QImage>
+#include <QImageReader>
+#include <QFileInfo>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -361,7 +363,9 @@ private slots:
         QProcess p;
         // Preset 1 as the paper sets it records 101 epochs (~30 s of frames idle, each with its 3-D
         // field); 20 epochs keep the test short on a loaded machine.
-        p.start(QStringLiteral(OLENS_GUI_PATH), {"--preset", "1", "--param", "epochs=20", "--replay-frames", frames, "--exit"});
+        const QString gif = dir.filePath("seam.gif");
+        p.start(QStringLiteral(OLENS_GUI_PATH),
+                {"--preset", "1", "--param", "epochs=20", "--replay-frames", frames, "--replay-video", gif, "--exit"});
         QVERIFY(p.waitForFinished(240000));
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         const QStringList files = QDir(frames).entryList({"frame_*.png"}, QDir::Files, QDir::Name);
@@ -376,6 +380,39 @@ private slots:
         const QImage firstImg(QDir(frames).filePath(files.first())), lastImg(QDir(frames).filePath(files.last()));
         QVERIFY(!firstImg.isNull() && !lastImg.isNull());
         QVERIFY2(differingPixels(firstImg, lastImg) > 0.05, "the first and last frames look alike");
+
+        // The same frames as one looping GIF, read back by Qt's own GIF decoder: 21 frames at
+        // 200 ms (the last held 2 s), each the PNG frame within the error of a 256-colour palette (median cut on a shaded 3-D
+        // frame: ~7 levels of 255 per channel; swapped channels or a shifted frame give > 40).
+        QImageReader reader(gif);
+        QCOMPARE(reader.format(), QByteArray("gif"));
+        QCOMPARE(reader.imageCount(), 21);
+        QVERIFY(reader.loopCount() != 0); // the NETSCAPE2.0 loop: forever
+        for (int i = 0; i < 21; ++i) {
+            const QImage frame = reader.read();
+            QVERIFY2(!frame.isNull(), qPrintable(reader.errorString()));
+            QCOMPARE(reader.nextImageDelay(), i < 20 ? 200 : 2000);
+            if (i == 0 || i == 20) {
+                const QImage png(QDir(frames).filePath(files[i]));
+                QCOMPARE(frame.size(), png.size());
+                double sum = 0;
+                for (int y = 0; y < png.height(); ++y)
+                    for (int x = 0; x < png.width(); ++x) {
+                        const QRgb a = frame.pixel(x, y), b = png.pixel(x, y);
+                        sum += std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) + std::abs(qBlue(a) - qBlue(b));
+                    }
+                const double mean = sum / (3.0 * png.width() * png.height());
+                QVERIFY2(mean < 12.0, qPrintable(QString("frame %1: mean colour error %2").arg(i).arg(mean)));
+            }
+        }
+
+        // Only GIF is written: another extension is refused (exit 1), nothing is written.
+        QProcess v;
+        v.start(QStringLiteral(OLENS_GUI_PATH), {"--preset", "1", "--param", "epochs=3", "--replay-video", dir.filePath("a.webm"), "--exit"});
+        QVERIFY(v.waitForFinished(60000));
+        QCOMPARE(v.exitCode(), 1);
+        QVERIFY(v.readAllStandardError().contains("not a .gif file"));
+        QVERIFY(!QFileInfo::exists(dir.filePath("a.webm")));
 
         // knn has no steps: a clear refusal, exit status 1.
         QProcess q;
