@@ -441,7 +441,7 @@ void DetectorPanel::onProgress(double fraction, const QString& message, double e
         return;
     m_barShown.start();
     if (m_controller->isPaused()) // step by step: no time left to promise, the next key to press
-        m_progress->setFormat(tr("%p% — paused: N next step, Shift+N run on"));
+        m_progress->setFormat(tr("paused after step %1: N next, Shift+N run on").arg(m_controller->pausedStep()));
     else
         m_progress->setFormat(eta >= 0 ? tr("%p% — about %1 s left").arg(eta, 0, 'f', eta < 10 ? 1 : 0) : QStringLiteral("%p%"));
     m_progress->setValue(int(fraction * 1000));
