@@ -249,6 +249,29 @@ void SessionManager::addActions(QMenu* file)
         settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
         saveAs(path);
     });
+    QAction* withData = file->addAction(tr("Save session &with data…"));
+    withData->setObjectName("actionSaveSessionWithData");
+    withData->setToolTip(tr("Save the session with the data's rows inside, whatever their size: one file to hand out "
+                            "(Save session does so for data files up to %1 MB)")
+                             .arg(embedLimitBytes() / (1024 * 1024)));
+    connect(withData, &QAction::triggered, this, [this, filter] {
+        QSettings settings;
+        QString path = QFileDialog::getSaveFileName(
+            m_window, tr("Save session with data"), QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json"),
+            filter);
+        if (path.isEmpty())
+            return;
+        if (!path.endsWith(".json", Qt::CaseInsensitive))
+            path += ".olens.json";
+        settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
+        QString error;
+        if (!save(path, &error, DataPolicy::Embed)) {
+            m_window->log()->error(error);
+            QMessageBox::warning(m_window, tr("Cannot save session"), error);
+            return;
+        }
+        m_window->log()->info(tr("session saved with its data to %1").arg(path));
+    });
     QAction* restore = file->addAction(tr("Restore &autosave"));
     restore->setToolTip(tr("Load the session saved automatically (every %1 minutes and after each training)")
                             .arg(kAutosaveIntervalMs / 60000));
@@ -263,17 +286,30 @@ void SessionManager::addActions(QMenu* file)
     });
 }
 
-Session SessionManager::capture(bool withModel) const
+qint64 SessionManager::embedLimitBytes()
+{
+    return qint64(QSettings().value("sessions/embed_limit_mb", 20).toDouble() * 1024 * 1024);
+}
+
+Session SessionManager::capture(bool withModel, DataPolicy data, const QString& sessionPath) const
 {
     Session s;
     const DataDocument* doc = m_window->document();
     const Dataset& d = doc->dataset();
-    if (doc->isEdited() || doc->filePath().isEmpty()) {
+    const QFileInfo file(doc->filePath());
+    const bool fromFile = !doc->isEdited() && !doc->filePath().isEmpty();
+    if (fromFile) {
+        s.dataPath = file.absoluteFilePath().toStdString();
+        if (!sessionPath.isEmpty())
+            s.dataRelativePath = QFileInfo(sessionPath).absoluteDir().relativeFilePath(file.absoluteFilePath()).toStdString();
+    }
+    // A file that is gone (a session opened elsewhere with its rows) can only be saved with its rows.
+    const bool embed = !fromFile || !file.isFile() || data == DataPolicy::Embed
+                       || (data == DataPolicy::Auto && file.size() <= embedLimitBytes());
+    if (embed) {
         s.embedded = true;
         s.data = d;
         s.data.warnings.clear();
-    } else {
-        s.dataPath = QFileInfo(doc->filePath()).absoluteFilePath().toStdString();
     }
     if (!d.labelName.empty())
         s.labelColumn = d.labelName;
@@ -346,6 +382,7 @@ bool SessionManager::apply(const Session& s, QString* error)
     try {
         if (s.embedded) {
             data = s.data;
+            path = QString::fromStdString(s.dataPath); // the file the rows came from, if any
         } else {
             path = QString::fromStdString(s.dataPath);
             data = loadCloudFile(path);
@@ -365,7 +402,7 @@ bool SessionManager::apply(const Session& s, QString* error)
     m_window->trainer()->cancel();
     DataDocument* doc = m_window->document();
     doc->setDataset(std::move(data), path);
-    doc->setEdited(s.embedded);
+    doc->setEdited(s.embedded && path.isEmpty()); // a file's rows saved with the session are not an edit
     {
         // The dock follows the document's setup (it shows what will be trained).
         TrainingSetup setup = doc->trainingSetup();
@@ -421,10 +458,10 @@ bool SessionManager::apply(const Session& s, QString* error)
     return true;
 }
 
-bool SessionManager::save(const QString& path, QString* error) const
+bool SessionManager::save(const QString& path, QString* error, DataPolicy data) const
 {
     try {
-        const std::string text = serializeSession(capture());
+        const std::string text = serializeSession(capture(true, data, path));
         writeFileAtomically(QFile::encodeName(path).toStdString(), [&](std::ostream& out) { out << text; });
         return true;
     } catch (const std::exception& e) {
@@ -447,6 +484,37 @@ bool SessionManager::saveAs(const QString& path)
     m_current = path;
     emit sessionSaved(path);
     return true;
+}
+
+QString SessionManager::locateData(const Session& s, const QString& sessionPath, QString* error) const
+{
+    const QString original = QString::fromStdString(s.dataPath);
+    const QDir here = QFileInfo(sessionPath).absoluteDir();
+    QStringList tried{original};
+    if (!s.dataRelativePath.empty())
+        tried << QDir::cleanPath(here.filePath(QString::fromStdString(s.dataRelativePath)));
+    tried << here.filePath(QFileInfo(original).fileName());
+    tried.removeDuplicates();
+    for (const QString& candidate : tried)
+        if (QFileInfo(candidate).isFile())
+            return candidate;
+    if (m_window->isInteractive()
+        && QMessageBox::question(m_window, tr("Data file not found"),
+                                 tr("The session's data file %1 is not there (nor %2).\n\nLocate it?")
+                                     .arg(original, tried.mid(1).join(tr(" nor "))),
+                                 QMessageBox::Open | QMessageBox::Cancel)
+               == QMessageBox::Open) {
+        const QString chosen = QFileDialog::getOpenFileName(m_window, tr("Locate %1").arg(QFileInfo(original).fileName()),
+                                                            here.absolutePath(),
+                                                            tr("Data (*.csv *.tsv *.txt *.xyz *.ply);;All files (*)"));
+        if (!chosen.isEmpty())
+            return chosen;
+    }
+    if (error)
+        *error = tr("the session's data file was not found: looked for %1. Put the data file next to the session, "
+                    "or save the session with its data (File → Save session with data)")
+                     .arg(tried.join(QStringLiteral(", ")));
+    return {};
 }
 
 bool SessionManager::saveInteractively()
@@ -474,7 +542,15 @@ bool SessionManager::open(const QString& path, QString* error)
             throw DataError("cannot open '" + path.toStdString() + "'");
         std::ostringstream text;
         text << in.rdbuf();
-        const Session s = parseSession(text.str());
+        Session s = parseSession(text.str());
+        if (!s.embedded && !QFileInfo(QString::fromStdString(s.dataPath)).isFile()) {
+            const QString found = locateData(s, path, &why);
+            if (found.isEmpty())
+                throw DataError(why.toStdString());
+            m_window->log()->warning(
+                tr("the session's data file %1 is not there; using %2").arg(QString::fromStdString(s.dataPath), found));
+            s.dataPath = found.toStdString();
+        }
         if (apply(s, &why)) {
             m_window->log()->info(tr("session loaded from %1").arg(path));
             if (path != autosavePath())

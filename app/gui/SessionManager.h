@@ -39,15 +39,26 @@ public:
     /// Adds Save/Open session actions to a menu.
     void addActions(QMenu* file);
 
+    /// What a saved session holds of data read from a file: a reference (the autosave), the rows
+    /// themselves when the file is at most embedLimitBytes() (a session a teacher can hand out), or
+    /// the rows always (File → Save session with data). Edited or generated data are always embedded.
+    enum class DataPolicy { Reference, Auto, Embed };
+    /// Settings "sessions/embed_limit_mb", default 20 MB.
+    static qint64 embedLimitBytes();
     /// withModel = false leaves Session::model empty (autosave adds it off the GUI thread).
-    Session capture(bool withModel = true) const;
+    /// `sessionPath`: where it will be written (for the data's path relative to it).
+    Session capture(bool withModel = true, DataPolicy data = DataPolicy::Reference, const QString& sessionPath = {}) const;
     /// Applies a session; on failure the window keeps its previous state and *error says why.
     bool apply(const Session& s, QString* error = nullptr);
 
-    bool save(const QString& path, QString* error = nullptr) const;
+    bool save(const QString& path, QString* error = nullptr, DataPolicy data = DataPolicy::Auto) const;
     /// Save for the user: to the session file last opened or saved, or else to a path asked for
     /// in a file dialog. Returns false when cancelled or failed (the user was told why).
     bool saveInteractively();
+    /// A path-based session whose data file is gone: the same file relative to the session, then
+    /// the file's name next to the session; interactively the user is then asked to locate it.
+    /// Returns the path to use, or empty with *error naming every place looked at.
+    QString locateData(const Session& s, const QString& sessionPath, QString* error) const;
     /// Reads, validates and applies; errors name the file and the JSON path.
     bool open(const QString& path, QString* error = nullptr);
 

@@ -146,6 +146,11 @@ int main(int argc, char** argv)
                                           "JSON: window size, docks' rectangles, clipped controls, Ranking rows visible.",
                                           "FILE.json");
     parser.addOption(layoutReport);
+    const QCommandLineOption saveSession("save-session",
+                                         "After the other steps (training, screenshots), save the session: data (their rows "
+                                         "embedded when the file is at most 20 MB), detector, model, camera, view.",
+                                         "FILE");
+    parser.addOption(saveSession);
     parser.addOption(replayFrames);
     parser.addOption(replayVideo);
     parser.addPositionalArgument("file", "Data file to open (same as --load).", "[file]");
@@ -296,6 +301,13 @@ int main(int argc, char** argv)
             if (!err.isEmpty())
                 fail(QStringLiteral("--layout-report: %1").arg(err));
         }
+        if (parser.isSet(saveSession)) {
+            QString err;
+            if (!window.sessions()->save(parser.value(saveSession), &err))
+                fail(QStringLiteral("--save-session: %1").arg(err));
+            else
+                std::fprintf(stdout, "outlierlens: session saved to %s\n", qPrintable(parser.value(saveSession)));
+        }
         if (parser.isSet(windowShot)) {
             const QString err = olens::ScreenshotReaction::save(&window, olens::ScreenshotReaction::Target::Window, parser.value(windowShot));
             if (!err.isEmpty())
@@ -394,6 +406,7 @@ int main(int argc, char** argv)
         // At once: the worker trains while the first frame is being drawn.
         window.detectorPanel()->train();
     } else if (parser.isSet(shot) || parser.isSet(windowShot) || parser.isSet(exportPlots) || parser.isSet(layoutReport)
+               || parser.isSet(saveSession)
                || headless) {
         // After the first events are processed the GL context exists and the view has its size.
         QTimer::singleShot(300, &window, [&] { finish(); });

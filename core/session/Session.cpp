@@ -113,8 +113,10 @@ void parseData(const json& v, Session& s)
     if (v.contains("path")) {
         s.dataPath = asString(v["path"], path + "/path");
         if (s.dataPath.empty()) fail(path + "/path", "empty file name");
-        return;
     }
+    if (v.contains("relative_path")) s.dataRelativePath = asString(v["relative_path"], path + "/relative_path");
+    if (v.contains("path") && !v.contains("embedded"))
+        return;
     const json& e = member(v, path, "embedded");
     const std::string ep = path + "/embedded";
     if (!e.is_object()) fail(ep, "expected an object");
@@ -181,8 +183,10 @@ std::string serializeSession(const Session& s)
         }
         if (d.hasSigma()) e["sigma"] = matrixToJson(d.sigma);
         data["embedded"] = std::move(e);
+        if (!s.dataPath.empty()) data["path"] = s.dataPath; // where the embedded rows came from
     } else {
         data["path"] = s.dataPath;
+        if (!s.dataRelativePath.empty()) data["relative_path"] = s.dataRelativePath;
     }
     j["data"] = std::move(data);
     j["detector"] = s.detector ? detectorToJson(*s.detector) : json();

@@ -65,8 +65,13 @@ struct Session {
     /// 2: "fit_on", "training_rows" and "selection" (version-1 files load with all rows, no selection).
     static constexpr int kVersion = 2;
 
-    /// Data: either a file (path + label column) or embedded rows (generated or edited data).
+    /// Data: a file (path + label column), or embedded rows (generated or edited data, or a file's
+    /// rows saved with the session so that it can be handed out: dataPath then names where they
+    /// came from).
     std::string dataPath;
+    /// The data file relative to the session file's folder ("relative_path"): a session moved
+    /// together with its data finds them there.
+    std::string dataRelativePath;
     std::string labelColumn = "label";
     bool embedded = false;
     Dataset data; ///< only when embedded

@@ -424,5 +424,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestReplay)
+OLENS_GUI_TEST_MAIN(TestReplay)
 #include "TestReplay.moc"

@@ -194,7 +194,16 @@ private slots:
         Session s;
         s.dataPath = "/data/cloud.csv";
         s.labelColumn = "is_outlier";
+        s.dataRelativePath = "../data/cloud.csv";
         const Session r = parseSession(serializeSession(s));
+        QCOMPARE(r.dataRelativePath, s.dataRelativePath);
+        // A file's rows saved with the session keep the file's name as their origin.
+        Session e = fittedSession();
+        e.dataPath = "/data/cloud.csv";
+        const Session re = parseSession(serializeSession(e));
+        QVERIFY(re.embedded);
+        QCOMPARE(re.dataPath, e.dataPath);
+        QCOMPARE(re.data.rows(), e.data.rows());
         QVERIFY(!r.embedded);
         QCOMPARE(r.dataPath, s.dataPath);
         QCOMPARE(r.labelColumn, s.labelColumn);

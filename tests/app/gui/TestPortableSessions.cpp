@@ -1,0 +1,128 @@
+// Issue #35 item 3: a session a teacher can hand out. `--save-session` (headless, after training)
+// embeds the rows of a data file up to the size limit, so the session opens in another folder after
+// the data file is deleted, with the same scores; over the limit it refers to the file by its path
+// and by its path relative to the session, so a folder moved as a whole still opens; a file that is
+// nowhere is refused with a message that names every place looked at (never the old state lost).
+#include "GuiTestSupport.h"
+#include "MainWindow.h"
+#include "SessionManager.h"
+#include "document/DataDocument.h"
+#include "docks/DetectorPanel.h"
+#include "jobs/TrainingController.h"
+#include "pipeline/FitPipeline.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+using namespace olens;
+
+namespace {
+
+QString sample(const char* name)
+{
+    return QStringLiteral(OLENS_SOURCE_DIR "/samples/") + name;
+}
+
+nlohmann::json readJson(const QString& path)
+{
+    std::ifstream in(QFile::encodeName(path).toStdString());
+    return nlohmann::json::parse(in);
+}
+
+} // namespace
+
+class TestPortableSessions : public QObject {
+    Q_OBJECT
+private slots:
+    void aSavedSessionOpensElsewhereWithoutItsDataFile()
+    {
+        QTemporaryDir root;
+        QVERIFY(QDir(root.path()).mkpath("teacher") && QDir(root.path()).mkpath("student"));
+        const QString data = root.filePath("teacher/moons.csv");
+        QVERIFY(QFile::copy(sample("moons2d.csv"), data));
+        const QString session = root.filePath("teacher/lesson.olens.json");
+        QProcess p;
+        p.start(QStringLiteral(OLENS_GUI_PATH),
+                {"--load", data, "--detector", "knn", "--train", "--save-session", session, "--exit"});
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const nlohmann::json j = readJson(session);
+        QVERIFY(j["data"].contains("embedded")); // 10 KB of rows: inside the session
+        QCOMPARE(QString::fromStdString(j["data"]["path"].get<std::string>()), QFileInfo(data).absoluteFilePath());
+
+        const QString moved = root.filePath("student/lesson.olens.json");
+        QVERIFY(QFile::rename(session, moved));
+        QVERIFY(QFile::remove(data));
+        MainWindow w;
+        w.setInteractive(false);
+        QString error;
+        QVERIFY2(w.sessions()->open(moved, &error), qPrintable(error));
+        QCOMPARE(w.document()->dataset().rows(), Eigen::Index(300));
+        const auto r = w.document()->result();
+        QVERIFY(r);
+        QCOMPARE(r->detectorId, std::string("knn"));
+        // The restored model scores the rows as a fresh fit on the original file does (knn: deterministic).
+        MainWindow fresh;
+        fresh.setInteractive(false);
+        QVERIFY(fresh.openFile(sample("moons2d.csv")));
+        QVERIFY(fresh.detectorPanel()->setCurrentDetector("knn"));
+        QSignalSpy trained(fresh.trainer(), &TrainingController::finished);
+        fresh.detectorPanel()->train();
+        QVERIFY(trained.wait(60000));
+        QVERIFY((fresh.document()->result()->scores - r->scores).cwiseAbs().maxCoeff() <= 1e-12);
+        QVERIFY(!w.document()->isEdited()); // the file's rows, not an edit
+        // Saved again there: the file is gone, so the rows stay inside.
+        const QString again = root.filePath("student/again.olens.json");
+        QVERIFY(w.sessions()->save(again, &error));
+        QVERIFY(readJson(again)["data"].contains("embedded"));
+    }
+
+    void overTheLimitTheFileIsFoundRelativeToTheSession()
+    {
+        QSettings().setValue("sessions/embed_limit_mb", 0); // every file is "large"
+        QTemporaryDir root;
+        QVERIFY(QDir(root.path()).mkpath("course/data"));
+        const QString data = root.filePath("course/data/moons.csv");
+        QVERIFY(QFile::copy(sample("moons2d.csv"), data));
+        const QString session = root.filePath("course/lesson.olens.json");
+        {
+            MainWindow w;
+            w.setInteractive(false);
+            QVERIFY(w.openFile(data));
+            QString error;
+            QVERIFY2(w.sessions()->save(session, &error), qPrintable(error));
+        }
+        const nlohmann::json j = readJson(session);
+        QVERIFY(!j["data"].contains("embedded"));
+        QCOMPARE(j["data"]["relative_path"].get<std::string>(), std::string("data/moons.csv"));
+        // The whole folder moved: found by the relative path.
+        QVERIFY(QDir(root.path()).rename("course", "moved"));
+        MainWindow w;
+        w.setInteractive(false);
+        QString error;
+        QVERIFY2(w.sessions()->open(root.filePath("moved/lesson.olens.json"), &error), qPrintable(error));
+        QCOMPARE(QFileInfo(w.document()->filePath()).absoluteFilePath(), QFileInfo(root.filePath("moved/data/moons.csv")).absoluteFilePath());
+        // Only the session and the file side by side: found next to the session.
+        QVERIFY(QFile::rename(root.filePath("moved/data/moons.csv"), root.filePath("moved/moons.csv")));
+        QVERIFY2(w.sessions()->open(root.filePath("moved/lesson.olens.json"), &error), qPrintable(error));
+        QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QString("moons.csv"));
+        // Nowhere: refused, naming the places, the window keeps its data.
+        QVERIFY(QFile::remove(root.filePath("moved/moons.csv")));
+        QVERIFY(!w.sessions()->open(root.filePath("moved/lesson.olens.json"), &error));
+        QVERIFY2(error.contains("data/moons.csv") && error.contains("Save session with data"), qPrintable(error));
+        QCOMPARE(w.document()->dataset().rows(), Eigen::Index(300));
+        QSettings().remove("sessions/embed_limit_mb");
+    }
+};
+
+OLENS_GUI_TEST_MAIN(TestPortableSessions)
+#include "TestPortableSessions.moc"
