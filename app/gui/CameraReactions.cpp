@@ -40,8 +40,8 @@ const char* objectSuffix(ViewPreset p)
 ViewPresetReaction::ViewPresetReaction(QAction* action, MainWindow* window, ViewPreset preset) : QObject(action)
 {
     action->setObjectName(QStringLiteral("actionView") + QLatin1String(objectSuffix(preset)));
-    // Ctrl+1 … Ctrl+6: +X −X +Y −Y +Z −Z; Ctrl+0: isometric.
-    static const char* keys[] = {"Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5", "Ctrl+6", "Ctrl+0"};
+    // Ctrl+1 … Ctrl+6: +X −X +Y −Y +Z −Z; Ctrl+7: isometric (Ctrl+0 is the default text size, as in a browser).
+    static const char* keys[] = {"Ctrl+1", "Ctrl+2", "Ctrl+3", "Ctrl+4", "Ctrl+5", "Ctrl+6", "Ctrl+7"};
     action->setShortcut(QKeySequence(tr(keys[static_cast<int>(preset)])));
     const QString name = QString::fromStdString(viewPresetName(preset));
     action->setToolTip(preset == ViewPreset::Isometric ? tr("Look at the data along (-1, -1, -1), +Z up")

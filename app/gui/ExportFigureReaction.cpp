@@ -8,6 +8,8 @@
 #include "plots/PlotExporter.h"
 #include "plots/PlotWidget.h"
 #include "base/AtomicWriter.h"
+#include "TextSizeReaction.h"
+#include "render/VtkSupport.h"
 
 #include <QAction>
 #include <QBuffer>
@@ -21,6 +23,7 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <cmath>
 
 namespace olens {
 
@@ -83,7 +86,14 @@ QString ExportFigureReaction::save(MainWindow* window, const Target& target, con
                 return tr("the vector export wrote nothing");
             return writeBytes(path, f.readAll());
         }
+        // A text size of its own: every view lays its text out again for the export, then as before.
+        const double shown = textScale();
+        const bool rescale = o.textScale > 0.0 && std::abs(o.textScale - shown) > 1e-9;
+        if (rescale)
+            TextSizeReaction::apply(window, o.textScale, false);
         QImage img = compare ? window->compareView()->figureImage(o.transparent) : window->view()->renderImage(o.size, o.transparent);
+        if (rescale)
+            TextSizeReaction::apply(window, shown, false);
         // The compare figure is grabbed at its size on screen; another size asked for is a smooth
         // rescale of it (aspect kept).
         if (compare && !img.isNull() && o.size.isValid() && o.size != window->compareView()->figureSize())
@@ -147,6 +157,7 @@ void ExportFigureReaction::onTriggered()
         names << t.name;
     const bool compare = m_window->compareReaction() && m_window->compareReaction()->isActive();
     FigureExportDialog dialog(names, compare ? m_window->compareView()->figureSize() : m_window->view()->size(), m_window);
+    dialog.setTextScale(textScale());
     if (dialog.exec() != QDialog::Accepted)
         return;
     const FigureOptions o = dialog.options();

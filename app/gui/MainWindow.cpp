@@ -35,6 +35,7 @@
 #include "docks/LessonCaption.h"
 #include "ClassroomReaction.h"
 #include "LessonReaction.h"
+#include "TextSizeReaction.h"
 #include "jobs/TrainingController.h"
 #include "docks/ViewControls.h"
 
@@ -381,7 +382,7 @@ void MainWindow::buildMenus()
                          {ViewPreset::PlusZ, QT_TR_NOOP("View along +&Z")}, {ViewPreset::MinusZ, QT_TR_NOOP("View along -Z")},
                          {ViewPreset::Isometric, QT_TR_NOOP("&Isometric view")}};
     for (const auto& p : cameraPresets)
-        new ViewPresetReaction(view->addAction(tr(p.text)), this, p.preset); // Ctrl+1…6, Ctrl+0
+        new ViewPresetReaction(view->addAction(tr(p.text)), this, p.preset); // Ctrl+1…7
     new ProjectionReaction(view->addAction(tr("&Orthographic projection")), this); // O
     new OrientationTriadReaction(view->addAction(tr("Orientation &triad")), this);
     view->addSeparator();
@@ -389,6 +390,7 @@ void MainWindow::buildMenus()
     QAction* classroom = view->addAction(tr("C&lassroom (full screen)"));
     m_classroom = new ClassroomReaction(classroom, view->addMenu(tr("&Keep in classroom")), this); // F11
     new LessonReaction(view, this); // Page Down / Page Up: the lesson's steps
+    new TextSizeReaction(view, this); // Ctrl+=, Ctrl+-, Ctrl+0
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());

@@ -9,6 +9,8 @@
 #include "ClassroomReaction.h"
 #include "CompareReaction.h"
 #include "docks/LessonCaption.h"
+#include "TextSizeReaction.h"
+#include "render/VtkSupport.h"
 #include "compare/CompareView.h"
 #include "document/DataDocument.h"
 #include "data/DataLoader.h"
@@ -350,6 +352,7 @@ Session SessionManager::capture(bool withModel, DataPolicy data, const QString& 
     s.camera.viewAngle = cam.viewAngle;
     s.camera.parallel = CameraRig::of(m_window->view())->parallelProjection();
     s.view = toJson(m_window->viewControls()->settings());
+    s.view["text_scale"] = textScale(); // View → Text size: a lecture's session opens readable
     if (CompareView* cv = m_window->compareView()) {
         for (const auto& e : cv->entries()) {
             SessionDetector d;
@@ -415,6 +418,8 @@ bool SessionManager::apply(const Session& s, QString* error)
         doc->setTrainingSetup(setup);
     }
     m_window->viewControls()->applySettings(toVariantMap(s.view));
+    if (s.view.contains("text_scale") && s.view["text_scale"].is_number())
+        TextSizeReaction::apply(m_window, s.view["text_scale"].get<double>());
     if (result) {
         doc->setResult(result);
         m_window->viewControls()->applySettings(toVariantMap(s.view)); // result-dependent settings (clusters)

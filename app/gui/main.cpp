@@ -19,6 +19,8 @@
 #include "RecentFilesMenu.h"
 #include "SessionManager.h"
 #include "StartupTimeline.h"
+#include "TextSizeReaction.h"
+#include "render/VtkSupport.h"
 #include "jobs/TrainingController.h"
 #include "jobs/Worker.h"
 
@@ -151,6 +153,11 @@ int main(int argc, char** argv)
                                          "embedded when the file is at most 20 MB), detector, model, camera, view.",
                                          "FILE");
     parser.addOption(saveSession);
+    const QCommandLineOption textSize("text-size",
+                                      "Scale every text of the view and the plots (View → Text size; 1 = default, 1.5 "
+                                      "for a projector or a 1920×1080 figure).",
+                                      "SCALE");
+    parser.addOption(textSize);
     parser.addOption(replayFrames);
     parser.addOption(replayVideo);
     parser.addPositionalArgument("file", "Data file to open (same as --load).", "[file]");
@@ -162,6 +169,16 @@ int main(int argc, char** argv)
 
     olens::MainWindow window;
     QApplication::setWindowIcon(window.windowIcon()); // resources/icons/outlierlens.svg
+    if (parser.isSet(textSize)) {
+        bool ok = false;
+        const double scale = parser.value(textSize).toDouble(&ok);
+        if (!ok || !(scale >= olens::kMinTextScale && scale <= olens::kMaxTextScale)) {
+            std::fprintf(stderr, "outlierlens: --text-size: expected a number from %g to %g, got '%s'\n",
+                         olens::kMinTextScale, olens::kMaxTextScale, qPrintable(parser.value(textSize)));
+            return 1;
+        }
+        olens::TextSizeReaction::apply(&window, scale, false); // a scripted run leaves the user's setting alone
+    }
     QGuiApplication::setDesktopFileName("outlierlens");
     const bool headless = parser.isSet(exitOpt);
     window.setInteractive(!headless);

@@ -20,6 +20,7 @@ struct FigureOptions {
     QSize size;              ///< the view's size in pixels
     double scale = 2.0;      ///< plots: drawn this many times as large
     bool transparent = false;
+    double textScale = 0.0;  ///< the view: its text size (View → Text size) for this export; 0 = as shown
 };
 
 class FigureExportDialog : public QDialog {
@@ -29,6 +30,8 @@ public:
     FigureExportDialog(const QStringList& targets, QSize viewSize, QWidget* parent = nullptr);
 
     FigureOptions options() const;
+    /// The view's text size to start from (the one shown).
+    void setTextScale(double scale);
     /// The file name suffix the options call for (png, svg or pdf).
     QString suffix() const;
 
@@ -39,6 +42,8 @@ private:
     QSpinBox* m_width;
     QSpinBox* m_height;
     QDoubleSpinBox* m_scale;
+    QDoubleSpinBox* m_text;
+    QLabel* m_textLabel;
     QCheckBox* m_transparent;
     QLabel* m_sizeLabel;
     QLabel* m_scaleLabel;

@@ -6,6 +6,7 @@
 #include "plots/PlotModel.h"
 #include "display/Ticks.h"
 
+#include <QApplication>
 #include <QFontMetricsF>
 #include <QMouseEvent>
 #include <QPainter>
@@ -34,6 +35,14 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), d(std::make_shared<Im
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+}
+
+void PlotWidget::setTextScale(double scale)
+{
+    QFont f = QApplication::font(this);
+    f.setPointSizeF(f.pointSizeF() * scale);
+    setFont(f); // every layout and text of the plot derives from font()
+    update();
 }
 
 void PlotWidget::setTitle(const QString& title)

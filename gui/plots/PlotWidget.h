@@ -17,6 +17,8 @@ class PlotWidget : public QWidget {
     Q_OBJECT
 public:
     explicit PlotWidget(QWidget* parent = nullptr);
+    /// View → Text size: the application font × scale for every text of the plot (titles, ticks).
+    void setTextScale(double scale);
 
     void setTitle(const QString& title);
     QString title() const;

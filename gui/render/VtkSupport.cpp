@@ -18,6 +18,7 @@
 #include <vtkTextProperty.h>
 #include <vtkTextRenderer.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace olens {
@@ -40,10 +41,25 @@ vtkSmartPointer<vtkPolyData> vertexCloud(const Eigen::MatrixX3d& P)
     return poly;
 }
 
+namespace {
+double g_userScale = 1.0;
+double g_pixelRatio = 1.0;
+} // namespace
+
+void setTextScale(double userScale, double devicePixelRatio)
+{
+    g_userScale = std::clamp(userScale, kMinTextScale, kMaxTextScale);
+    g_pixelRatio = devicePixelRatio > 0.0 ? devicePixelRatio : 1.0;
+}
+
+double textScale() { return g_userScale; }
+
+int fontPx(int base) { return std::max(6, static_cast<int>(std::lround(base * g_userScale * g_pixelRatio))); }
+
 void styleText(vtkTextProperty* t, int size)
 {
     t->SetColor(0.1, 0.1, 0.1);
-    t->SetFontSize(size);
+    t->SetFontSize(fontPx(size));
     t->SetFontFamilyToArial();
     t->ShadowOff();
     t->BoldOff();

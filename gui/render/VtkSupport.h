@@ -21,7 +21,16 @@ namespace olens {
 
 /// One vertex cell per row (display coordinates).
 vtkSmartPointer<vtkPolyData> vertexCloud(const Eigen::MatrixX3d& P);
-/// The view's text style: dark grey Arial of this size, no shadow, bold or italics.
+/// View → Text size: every text the views draw (axes, ticks, legends, colour bars, notes) is
+/// `base` pixels × the user's scale × the screen's device pixel ratio (VTK sizes text in device
+/// pixels: without the ratio, text shrinks as QT_SCALE_FACTOR grows). One setting for all views.
+constexpr double kMinTextScale = 0.5;
+constexpr double kMaxTextScale = 4.0;
+void setTextScale(double userScale, double devicePixelRatio);
+double textScale(); ///< the user's scale (1 = default)
+/// A base size in pixels as drawn now.
+int fontPx(int base);
+/// The view's text style: dark grey Arial of `size` (a base size, fontPx), no shadow, bold or italics.
 void styleText(vtkTextProperty* t, int size);
 /// Width and height in pixels of a text set in this style, unrotated.
 std::array<double, 2> textSize(vtkTextProperty* p, const std::string& s, int dpi = 72);

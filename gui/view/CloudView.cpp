@@ -204,6 +204,13 @@ void CloudView::holdRepaintForField()
     holdRepaint(int(std::min(1000.0, 2.0 * frame)));
 }
 
+void CloudView::refreshText()
+{
+    // Every layer rebuilds its text (legend entries, tick labels, titles) with the new size; the
+    // margins of the 2-D frame and the colour bar follow.
+    updateLayers(~0u);
+}
+
 void CloudView::applySceneViewport()
 {
     // Margins in pixels, whatever the window's size: the 2-D frame's labels and titles (left,

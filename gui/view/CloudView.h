@@ -81,6 +81,8 @@ public:
     /// Sprite size in pixels; ≤ 0 = automatic (display/PointSizing: from n and the data's area on
     /// screen, re-evaluated before every render so it follows the zoom).
     void setPointSize(double pixels);
+    /// Lays out and redraws every text after View → Text size changed (render/VtkSupport's fontPx).
+    void refreshText();
     bool pointSizeIsAuto() const;
     /// The base sprite size drawn now, in device pixels (score colouring grows outliers up to 1.8×).
     double effectivePointSize() const;

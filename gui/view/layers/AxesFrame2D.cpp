@@ -90,6 +90,7 @@ vtkTextActor* AxesFrame2D::label(std::vector<vtkSmartPointer<vtkTextActor>>& poo
             m_overlay->AddActor2D(a);
         pool.push_back(a);
     }
+    pool[k]->GetTextProperty()->SetFontSize(fontPx(kLabelSize)); // View → Text size may have changed
     return pool[k];
 }
 
@@ -204,6 +205,8 @@ void AxesFrame2D::layout()
     m_lines->Modified();
     m_frame->VisibilityOn();
 
+    m_xTitleActor->GetTextProperty()->SetFontSize(fontPx(kTitleSize));
+    m_yTitleActor->GetTextProperty()->SetFontSize(fontPx(kTitleSize));
     m_xTitleActor->SetInput(m_xTitle.c_str());
     m_xTitleActor->SetPosition(std::round(0.5 * (L + R)), B - kTick - kLabelGap - labelH - kTitleGap);
     m_xTitleActor->SetVisibility(!m_xTitle.empty());

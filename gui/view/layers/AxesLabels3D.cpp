@@ -125,7 +125,7 @@ void AxesLabels3D::layout()
     // Places a text centred at p unless it would touch one placed before or leave the window.
     auto place = [&](const std::string& s, const Eigen::Vector2d& p, int fontSize) {
         vtkTextActor* a = text(used);
-        a->GetTextProperty()->SetFontSize(fontSize);
+        a->GetTextProperty()->SetFontSize(fontPx(fontSize));
         a->SetInput(s.c_str());
         a->SetPosition(std::round(p.x()), std::round(p.y()));
         const Box b = textBox(a, m_overlay);

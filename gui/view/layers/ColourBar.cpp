@@ -115,6 +115,7 @@ vtkTextActor* ColourBar::labelActor(std::size_t k)
             m_overlay->AddActor2D(a);
         m_labels.push_back(a);
     }
+    m_labels[k]->GetTextProperty()->SetFontSize(fontPx(kLabelSize)); // View → Text size may have changed
     return m_labels[k];
 }
 
@@ -194,7 +195,7 @@ void ColourBar::layout(vtkViewport* vp)
         widest = std::max(widest, textSize(lp, s, dpi)[0]);
 
     // Title: vertical, at the right edge; smaller when longer than the bar.
-    int titleSize = kTitleSize;
+    int titleSize = fontPx(kTitleSize);
     m_titleActor->GetTextProperty()->SetFontSize(titleSize);
     std::array<double, 2> ts = textSize(m_titleActor->GetTextProperty(), m_title, dpi);
     while (!m_title.empty() && ts[0] > span + 40 && titleSize > 8) {
@@ -285,6 +286,7 @@ void ColourBar::layout(vtkViewport* vp)
         keepInside(m_titleActor, vp, W, H);
 
     auto placeMarker = [&](vtkTextActor* a, const std::string& text, double y) {
+        a->GetTextProperty()->SetFontSize(fontPx(kLabelSize));
         a->SetVisibility(!text.empty());
         if (text.empty())
             return;

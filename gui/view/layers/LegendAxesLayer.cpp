@@ -78,7 +78,7 @@ void LegendAxesLayer::layoutLegend(vtkObject*, unsigned long, void*)
     // Entries of kLegendSize-pixel text: the box is as tall and wide as they need (VTK scales the
     // text to the box), at the scene's top right, never more than its size.
     const int* size = m_scene->GetSize();
-    const double lineH = kLegendSize + 5.0;
+    const double lineH = fontPx(kLegendSize) + 5.0;
     const double h = std::min(lineH * m_legendLines + 6.0, 0.9 * size[1]);
     // Narrow panels: the legend may span the scene's width rather than shrink its text.
     const double w = std::min(m_legendWidest + lineH + 14.0, size[0] - 16.0);
@@ -110,6 +110,7 @@ void LegendAxesLayer::updateNote()
     std::string text = m_bare ? std::string() : m_note; // a figure's panels: said once, under them
     if (m_gridShown && !m_gridText.empty())
         text += (text.empty() ? "" : "\n") + m_gridText;
+    m_noteActor->GetTextProperty()->SetFontSize(fontPx(11)); // View → Text size may have changed
     m_noteActor->SetInput(text.c_str());
     m_noteActor->SetVisibility(!text.empty());
 }

@@ -1,0 +1,24 @@
+#pragma once
+// View → Text size: Larger (Ctrl+= or Ctrl++), Smaller (Ctrl+−), Default (Ctrl+0). Scales every
+// text the views draw — axes, ticks, legends, colour bars, notes, the compare panels — and the
+// plots' text, for a projector or a figure; kept in the settings and in sessions. The scale also
+// follows the screen's device pixel ratio (render/VtkSupport::fontPx).
+#include <QObject>
+
+class QMenu;
+
+namespace olens {
+
+class MainWindow;
+
+class TextSizeReaction : public QObject {
+    Q_OBJECT
+public:
+    static constexpr double kStep = 1.25;
+    TextSizeReaction(QMenu* view, MainWindow* window);
+    /// Applies a scale (clamped to [0.5, 4]) to every view and plot of the window; remembered in
+    /// the settings unless `remember` is false (a scripted run's --text-size).
+    static void apply(MainWindow* window, double scale, bool remember = true);
+};
+
+} // namespace olens

@@ -1,0 +1,162 @@
+// Issue #35 item 2: View → Text size. Ctrl+= / Ctrl+− / Ctrl+0 scale every text the view draws
+// (the 2-D frame's ticks and titles, the colour bar, the legend) — measured as the boxes VTK
+// lays the texts out in, and as the ink of an exported figure — follow the device pixel ratio,
+// travel with a session and are a parameter of the figure export, which leaves the view as shown.
+#include "GuiTestSupport.h"
+#include "ExportFigureReaction.h"
+#include "MainWindow.h"
+#include "SessionManager.h"
+#include "TextSizeReaction.h"
+#include "dialogs/FigureExportDialog.h"
+#include "docks/DetectorPanel.h"
+#include "jobs/TrainingController.h"
+#include "render/VtkSupport.h"
+#include "view/CloudView.h"
+#include "view/layers/AxesFrame2D.h"
+#include "view/layers/ColourBar.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <vtkRenderer.h>
+
+#include <algorithm>
+#include <vector>
+
+using namespace olens;
+
+namespace {
+
+QString sample(const char* name)
+{
+    return QStringLiteral(OLENS_SOURCE_DIR "/samples/") + name;
+}
+
+// Median height of the texts the view drew: the 2-D frame's and the colour bar's.
+double medianTextHeight(MainWindow& w)
+{
+    w.view()->grabImage();
+    std::vector<double> h;
+    for (const auto& b : w.view()->axesFrame2D().textBoxes())
+        h.push_back(b[3] - b[2]);
+    for (const auto& b : w.view()->colourBar().textBoxes(w.view()->overlayRenderer()))
+        h.push_back(b[3] - b[2]);
+    if (h.empty())
+        return 0.0;
+    std::sort(h.begin(), h.end());
+    return h[h.size() / 2];
+}
+
+// The y tick labels' glyph height in an image: in the strip left of the frame (2.3 % of the width,
+// where no data point is drawn), the median length of the runs of rows with dark pixels ("ink").
+double labelGlyphHeight(const QImage& img)
+{
+    std::vector<int> runs;
+    int run = 0;
+    for (int y = 0; y < img.height(); ++y) {
+        bool ink = false;
+        for (int x = 0; x < img.width() * 23 / 1000 && !ink; ++x)
+            ink = qGray(img.pixel(x, y)) < 200; // antialiased thin strokes are light grey
+        if (ink) {
+            ++run;
+        } else if (run > 0) {
+            runs.push_back(run);
+            run = 0;
+        }
+    }
+    if (runs.empty())
+        return 0.0;
+    std::sort(runs.begin(), runs.end());
+    return runs[runs.size() / 2];
+}
+
+} // namespace
+
+class TestTextSize : public QObject {
+    Q_OBJECT
+private slots:
+    void keysScaleEveryTextAndSessionsKeepIt()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.activateWindow();
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
+        QSignalSpy trained(w.trainer(), &TrainingController::finished);
+        w.detectorPanel()->train();
+        QVERIFY(trained.wait(60000));
+        QCOMPARE(textScale(), 1.0);
+        const double h1 = medianTextHeight(w);
+        QVERIFY(h1 > 5);
+
+        QTest::keyClick(&w, Qt::Key_Equal, Qt::ControlModifier);
+        QTest::keyClick(&w, Qt::Key_Equal, Qt::ControlModifier);
+        QCOMPARE(textScale(), 1.25 * 1.25);
+        const double h2 = medianTextHeight(w);
+        QVERIFY2(h2 / h1 > 1.35 && h2 / h1 < 1.8, qPrintable(QString("text %1 px → %2 px").arg(h1).arg(h2)));
+        // Still inside the window at the larger size.
+        const int* win = w.view()->overlayRenderer()->GetSize();
+        for (const auto& b : w.view()->axesFrame2D().textBoxes())
+            QVERIFY(b[0] >= 0 && b[1] <= win[0] && b[2] >= 0 && b[3] <= win[1]);
+
+        QTemporaryDir dir;
+        const QString session = dir.filePath("big.olens.json");
+        QString error;
+        QVERIFY2(w.sessions()->save(session, &error), qPrintable(error));
+        QTest::keyClick(&w, Qt::Key_0, Qt::ControlModifier);
+        QCOMPARE(textScale(), 1.0);
+        QCOMPARE(medianTextHeight(w), h1);
+        QTest::keyClick(&w, Qt::Key_Minus, Qt::ControlModifier);
+        QCOMPARE(textScale(), 1.0 / 1.25);
+        QVERIFY(w.sessions()->open(session, &error));
+        QCOMPARE(textScale(), 1.25 * 1.25);
+        TextSizeReaction::apply(&w, 1.0);
+    }
+
+    void fontsFollowTheDevicePixelRatio()
+    {
+        // VTK sizes text in device pixels: at a 1.5 pixel ratio an 11 px label is drawn with 17.
+        const double user = textScale();
+        setTextScale(1.0, 1.5);
+        QCOMPARE(fontPx(11), 17);
+        setTextScale(2.0, 1.5);
+        QCOMPARE(fontPx(11), 33);
+        setTextScale(user, qApp->devicePixelRatio());
+        QCOMPARE(fontPx(11), int(std::lround(11 * user * qApp->devicePixelRatio())));
+    }
+
+    void anExportTakesItsOwnTextSize()
+    {
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QTemporaryDir dir;
+        FigureOptions o;
+        o.size = QSize(1920, 1080);
+        o.textScale = 1.0;
+        QVERIFY(ExportFigureReaction::save(&w, {}, o, dir.filePath("a.png")).isEmpty());
+        o.textScale = 2.0;
+        QVERIFY(ExportFigureReaction::save(&w, {}, o, dir.filePath("b.png")).isEmpty());
+        const QImage a(dir.filePath("a.png")), b(dir.filePath("b.png"));
+        QCOMPARE(a.size(), QSize(1920, 1080));
+        // Twice the text: the labels' glyph runs grow from 9 to 14 px here (the strip cuts some of
+        // the wider labels); an export that ignored its text size would measure the same height.
+        const double ha = labelGlyphHeight(a), hb = labelGlyphHeight(b);
+        QVERIFY2(ha > 3 && hb / ha > 1.35 && hb / ha < 2.5, qPrintable(QString("glyphs %1 px → %2 px").arg(ha).arg(hb)));
+        QCOMPARE(textScale(), 1.0); // the view keeps its own size
+    }
+};
+
+OLENS_GUI_TEST_MAIN(TestTextSize)
+#include "TestTextSize.moc"
