@@ -14,7 +14,6 @@
 #include "ExportFigureReaction.h"
 #include "ExportPointsReaction.h"
 #include "FieldProgressIndicator.h"
-#include "HorizontalScrollArea.h"
 #include "dialogs/ImportDialog.h"
 #include "ImportReaction.h"
 #include "RecentFilesMenu.h"
@@ -87,9 +86,11 @@ MainWindow::MainWindow(QWidget* parent)
     auto* layout = new QVBoxLayout(central);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
-    auto* strip = new HorizontalScrollArea(m_controls); // scrolls rather than widening the window
-    strip->setObjectName(QStringLiteral("ViewControlsStrip"));
-    layout->addWidget(strip);
+    // The strip wraps its controls into more rows in a narrow window (FlowLayout): none is ever
+    // reachable only through a scroll bar, and it never widens the window.
+    m_controls->setObjectName(QStringLiteral("ViewControlsStrip"));
+    m_controls->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    layout->addWidget(m_controls);
     m_caption = new LessonCaption(m_doc);
     layout->addWidget(m_caption);
     layout->addWidget(viewFrame, 1);

@@ -1,4 +1,5 @@
 #include "docks/ViewControls.h"
+#include "docks/FlowLayout.h"
 
 #include "dialogs/GeometryChooserDialog.h"
 
@@ -68,13 +69,21 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     m_grid->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_grid->setMinimumWidth(0);
 
-    auto* row1 = new QHBoxLayout;
-    row1->setContentsMargins(0, 0, 0, 0);
-    row1->addWidget(new QLabel(tr("Colour")));
-    row1->addWidget(m_colourBy);
-    row1->addWidget(m_colourMap);
-    row1->addWidget(m_pointSize);
+    // Groups that stay together when the strip wraps (FlowLayout): a narrow window gets another row
+    // of controls, never controls behind a scroll bar.
+    auto group = [] {
+        auto* w = new QWidget;
+        auto* l = new QHBoxLayout(w);
+        l->setContentsMargins(0, 0, 0, 0);
+        return std::make_pair(w, l);
+    };
+    auto [colourGroup, colourRow] = group();
+    colourRow->addWidget(new QLabel(tr("Colour")));
+    colourRow->addWidget(m_colourBy);
+    colourRow->addWidget(m_colourMap);
+    colourRow->addWidget(m_pointSize);
     // Colour range of the score map (and of the colour bar): a mode, its numbers, log.
+    auto [rangeGroup, rangeRow] = group();
     m_range = new QComboBox;
     m_range->addItems({tr("auto range"), tr("min–max"), tr("symmetric"), tr("percentile"), tr("manual")});
     m_range->setToolTip(tr("Range of the score colour map: auto = [min, 99th percentile]; min–max of the scores; "
@@ -100,7 +109,7 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
                          "lowest colour)"));
     for (QWidget* w : {static_cast<QWidget*>(m_range), static_cast<QWidget*>(m_percentile),
                        static_cast<QWidget*>(m_lo), static_cast<QWidget*>(m_hi), static_cast<QWidget*>(m_log)})
-        row1->addWidget(w);
+        rangeRow->addWidget(w);
     m_percentile->setVisible(false);
     m_lo->setVisible(false);
     m_hi->setVisible(false);
@@ -161,7 +170,6 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
             m_view->setGeometryChoice(dialog.choice());
     });
     layerButton->setMenu(menu);
-    row1->addWidget(layerButton);
     m_sigmaScale = new QDoubleSpinBox;
     m_sigmaScale->setRange(0.5, 5.0);
     m_sigmaScale->setSingleStep(0.5);
@@ -171,17 +179,13 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     m_sigmaScale->setToolTip(tr("Size of the uncertainty glyphs: semi-axes = this factor × the per-feature standard "
                                 "deviations (1 = one-sigma ellipses, 2 ≈ 86 % of the mass in 2D)"));
     connect(m_sigmaScale, &QDoubleSpinBox::valueChanged, m_view, &CloudView::setUncertaintyScale);
-    row1->addWidget(m_sigmaScale);
-    row1->addStretch(1);
 
-    auto* row2 = new QHBoxLayout;
-    row2->setContentsMargins(0, 0, 0, 0);
-    row2->addWidget(new QLabel(tr("Grid")));
-    row2->addWidget(m_res2d);
-    row2->addWidget(m_res3d);
-    row2->addWidget(m_margin);
-    row2->addWidget(m_opacity); // the 3-D iso-surface's: beside the 3-D grid it is sampled on
-    row2->addWidget(m_grid, 1);
+    auto [gridGroup, gridRow] = group();
+    gridRow->addWidget(new QLabel(tr("Grid")));
+    gridRow->addWidget(m_res2d);
+    gridRow->addWidget(m_res3d);
+    gridRow->addWidget(m_margin);
+    gridRow->addWidget(m_opacity); // the 3-D iso-surface's: beside the 3-D grid it is sampled on
     auto* pl = new QHBoxLayout(m_projectionBox);
     pl->setContentsMargins(0, 0, 0, 0);
     pl->addWidget(new QLabel(tr("Projection")));
@@ -198,7 +202,6 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
         pl->addWidget(a);
         connect(a, &QComboBox::currentIndexChanged, this, &ViewControls::applyProjection);
     }
-    row2->addWidget(m_projectionBox);
     // Clustering results (acdt): cut the recorded merge history at another number of clusters.
     auto* cl = new QHBoxLayout(m_clusterBox);
     cl->setContentsMargins(0, 0, 0, 0);
@@ -213,7 +216,6 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     cl->addWidget(m_reconstruction);
     connect(m_reconstruction, &QCheckBox::toggled, m_view, &CloudView::setShowReconstruction);
     m_clusterBox->setVisible(false);
-    row2->addWidget(m_clusterBox);
     // Detectors whose score is the maximum of parts (GODS/KODS frames) can draw each part alone.
     m_component = new QComboBox;
     m_component->setToolTip(tr("Field drawn: the score, or one part of it (GODS/KODS: the margin violation of "
@@ -221,7 +223,6 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     m_component->setVisible(false);
     m_component->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_component->setMinimumContentsLength(10);
-    row2->addWidget(m_component);
     connect(m_component, &QComboBox::currentIndexChanged, this,
             [this](int i) { m_view->setFieldComponent(i - 1); });
     connect(m_clusterSlider, &QSlider::valueChanged, m_clusterSpin, &QSpinBox::setValue);
@@ -229,11 +230,16 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     connect(m_clusterSpin, &QSpinBox::valueChanged, this, &ViewControls::applyClusterCount);
     connect(m_doc, &DataDocument::resultChanged, this, &ViewControls::onResult);
 
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 2, 4, 2);
-    layout->setSpacing(2);
-    layout->addLayout(row1);
-    layout->addLayout(row2);
+    auto* flow = new FlowLayout(this, 8, 2);
+    flow->setContentsMargins(4, 2, 4, 2);
+    for (QWidget* w : {colourGroup, rangeGroup, static_cast<QWidget*>(layerButton), static_cast<QWidget*>(m_sigmaScale),
+                       gridGroup, static_cast<QWidget*>(m_projectionBox), static_cast<QWidget*>(m_clusterBox),
+                       static_cast<QWidget*>(m_component)})
+        flow->addWidget(w);
+    // The grid's extent is written in the view's corner note already; the strip keeps the label
+    // (its text and tooltip) out of sight instead of a row of its own.
+    m_grid->setParent(this);
+    m_grid->hide();
 
     connect(m_colourBy, &QComboBox::currentIndexChanged, this,
             [this](int i) { m_view->setColourBy(static_cast<CloudView::ColourBy>(i)); });
