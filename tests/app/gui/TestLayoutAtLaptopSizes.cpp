@@ -1,0 +1,54 @@
+// Issue #35 item 1 and 7: the window on a laptop's screen. The app opens on an Xvfb screen of
+// 1280×720 and of 1024×600 (its own server per size, so the window takes the screen as on a
+// laptop), loads a real labelled set (Shuttle rows), trains knn and writes --layout-report: the
+// Ranking shows ≥ 12 rows at 1280×720 and ≥ 6 at 1024×600, and no control is clipped or reachable
+// only through a scroll bar.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+class TestLayoutAtLaptopSizes : public QObject {
+    Q_OBJECT
+private slots:
+    void rankingAndControlsFit_data()
+    {
+        QTest::addColumn<QSize>("screen");
+        QTest::addColumn<int>("minRows");
+        QTest::newRow("1280x720") << QSize(1280, 720) << 12;
+        QTest::newRow("1024x600") << QSize(1024, 600) << 6;
+    }
+
+    void rankingAndControlsFit()
+    {
+        QFETCH(QSize, screen);
+        QFETCH(int, minRows);
+        QTemporaryDir dir;
+        const QString report = dir.filePath("layout.json");
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_CONFIG_HOME", dir.filePath("config")); // the first start's layout
+        env.insert("OLENS_STATE_DIR", dir.filePath("state"));
+        p.setProcessEnvironment(env);
+        p.start("xvfb-run", {"-a", "-s", QString("-screen 0 %1x%2x24").arg(screen.width()).arg(screen.height()),
+                             QStringLiteral(OLENS_GUI_PATH), "--load", QStringLiteral(OLENS_SOURCE_DIR "/tests/data/shuttle300.csv"),
+                             "--detector", "knn", "--train", "--layout-report", report, "--exit"});
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QFile f(report);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject j = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(j["window"].toObject()["width"].toInt(), screen.width());
+        QCOMPARE(j["window"].toObject()["height"].toInt(), screen.height());
+        const int rows = j["ranking_visible_rows"].toInt();
+        QVERIFY2(rows >= minRows, qPrintable(QString("%1 Ranking rows visible").arg(rows)));
+        const QJsonArray clipped = j["controls_clipped"].toArray();
+        QVERIFY2(clipped.isEmpty(), QJsonDocument(clipped).toJson(QJsonDocument::Compact).constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayoutAtLaptopSizes)
+#include "TestLayoutAtLaptopSizes.moc"
