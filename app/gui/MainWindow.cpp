@@ -137,10 +137,9 @@ MainWindow::MainWindow(QWidget* parent)
         updateStatus();
     });
     connect(m_doc, &DataDocument::resultChanged, this, &MainWindow::updateStatus);
-    connect(m_doc, &DataDocument::selectionChanged, this, [this](int index) {
-        if (index >= 0)
-            statusBar()->showMessage(tr("selected point %1").arg(index), 5000);
-    });
+    // The selected point is part of the summary (not a temporary message: one shown while the
+    // summary was being replaced was drawn over it, and it outlived the selection).
+    connect(m_doc, &DataDocument::selectionChanged, this, &MainWindow::updateStatus);
     connect(m_trainer, &TrainingController::started, this,
             [this](const QString& id) { m_log->info(tr("training %1 …").arg(id)); });
     connect(m_trainer, &TrainingController::finished, this, [this](double s) {
@@ -512,6 +511,8 @@ void MainWindow::updateStatus()
         if (!r->trainingRows.empty()) // fit on a part, score all
             text += tr(" (fitted on %1 of %2 points)").arg(r->trainingRows.size()).arg(r->scores.size());
     }
+    if (m_doc->selectedPoint() >= 0)
+        text += tr("   selected point %1").arg(m_doc->selectedPoint());
     m_status->setText(text);
     m_status->setToolTip(m_doc->filePath().isEmpty() ? m_sessionPath : m_doc->filePath());
     setWindowTitle(tr("%1[*] — OutlierLens").arg(name));
