@@ -514,6 +514,9 @@ void CloudView::requestField()
     const auto live = m_doc->liveGeometry();
     const auto liveNorm = m_doc->liveNormalizer();
     if (m_display.rows() == 0 || (!result && !(live && liveNorm))) {
+        // Nothing to show (a training cancelled before its first result): a field of its live
+        // geometry still being computed must not arrive after this.
+        m_fields.cancel();
         m_field.reset();
         updateLayers(ViewLayer::Field | ViewLayer::Flats);
         return;

@@ -186,11 +186,23 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(t->pausedStep(), 3, 20000);
         QTRY_VERIFY_WITH_TIMEOUT(w.document()->liveGeometry() != nullptr, 20000); // the quadrics as they are
 
+        // One more step on a fine grid: its live quadrics' field is still being computed when the
+        // user cancels. That field must not arrive afterwards (it drew every live quadric over a
+        // view that had no result; issue #35 item 5).
+        w.view()->setGridResolution3D(128);
+        step->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(t->pausedStep(), 4, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.view()->isFieldBusy(), 20000);
         QSignalSpy cancelled(t, &TrainingController::cancelled);
         t->cancel(); // Esc while paused
         QVERIFY(cancelled.wait(5000));
         QVERIFY(!t->isRunning());
         QVERIFY(!w.document()->result());
+        QVERIFY(!w.document()->liveGeometry());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.view()->isFieldBusy(), 20000);
+        QTest::qWait(500);
+        QVERIFY2(!w.view()->field(), "the cancelled training's live field arrived after the cancel");
+        w.view()->setGridResolution3D(48);
 
         QSignalSpy finished(t, &TrainingController::finished);
         step->trigger();
