@@ -35,6 +35,7 @@
 #include "ClassroomReaction.h"
 #include "LessonReaction.h"
 #include "TextSizeReaction.h"
+#include "StartPage.h"
 #include "jobs/TrainingController.h"
 #include "docks/ViewControls.h"
 
@@ -117,6 +118,7 @@ MainWindow::MainWindow(QWidget* parent)
     buildMenus();
     buildToolBar();
     m_editIndicator = new EditModeIndicator(m_editReaction->editModeAction(), viewFrame, statusBar());
+    new StartPage(this, viewFrame); // over the view until there are data
     connect(m_sessions, &SessionManager::sessionOpened, this, [this](const QString& path) {
         m_sessionPath = path;
         m_unsaved->markSaved();

@@ -25,6 +25,7 @@
 #include <QStatusBar>
 #include "docks/LogPanel.h"
 #include "MainWindow.h"
+#include "Presets.h"
 #include "jobs/TrainingController.h"
 
 #include <QAbstractButton>
@@ -581,6 +582,40 @@ private slots:
         for (int v : values)
             QVERIFY(v >= 0 && v <= 100);
         QVERIFY(std::is_sorted(values.begin(), values.end()) || values.isEmpty());
+    }
+
+    void aNewcomerStartsOnTheStartPage()
+    {
+        // No data: a start page over the view (not a blank white view) with the File actions, the
+        // recent files and the presets' gallery; a preset's thumbnail loads it and the page gives
+        // way to the view; New data's empty canvas (columns, no rows) shows the view as well.
+        MainWindow w;
+        activate(w);
+        w.setInteractive(false);
+        auto* start = w.findChild<QWidget*>("StartPage");
+        QVERIFY(start);
+        QTRY_VERIFY(start->isVisible());
+        QCOMPARE(start->geometry().size(), w.view()->parentWidget()->size()); // it covers the view's frame
+        QVERIFY(start->findChild<QPushButton*>("start_actionOpen"));
+        QVERIFY(start->findChild<QPushButton*>("start_actionNewData"));
+        const auto presets = availablePresets();
+        for (int i = 1; i <= int(presets.size()); ++i) {
+            auto* b = start->findChild<QToolButton*>(QString("start_preset_%1").arg(i));
+            QVERIFY(b);
+            QVERIFY2(!b->icon().pixmap(QSize(176, 132)).isNull(), qPrintable(b->objectName())); // its thumbnail
+        }
+        QSignalSpy trained(w.trainer(), &TrainingController::finished);
+        start->findChild<QToolButton*>("start_preset_4")->click(); // kNN on two moons
+        QVERIFY(!start->isVisible());
+        QCOMPARE(w.document()->dataset().rows(), Eigen::Index(presets[3].n));
+        QVERIFY(trained.wait(30000));
+        Dataset canvas;
+        canvas.featureNames = {"x", "y"};
+        canvas.X.resize(0, 2);
+        w.document()->setDataset(canvas, QString());
+        QVERIFY(!start->isVisible());
+        w.document()->setDataset(Dataset{}, QString()); // no data at all: the page again
+        QVERIFY(start->isVisible());
     }
 
     void theSelectedPointIsPartOfTheSummary()

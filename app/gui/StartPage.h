@@ -1,0 +1,34 @@
+#pragma once
+// What a newcomer sees before any data: instead of an empty white view, a welcome page with
+// Open / Import / New data / Open session, the recent files, and the papers' presets as a
+// gallery (a thumbnail and a line on what each teaches). It gives way to the view as soon as
+// data are loaded, and comes back when the data are closed.
+#include <QWidget>
+
+class QListWidget;
+
+namespace olens {
+
+class MainWindow;
+
+class StartPage : public QWidget {
+    Q_OBJECT
+public:
+    /// Covers `parent` (the view's frame) while the window has no data.
+    StartPage(MainWindow* window, QWidget* parent);
+    /// The recent files list (for tests).
+    QListWidget* recentList() const { return m_recent; }
+
+protected:
+    void showEvent(QShowEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void fillRecent();
+    void updateShown();
+
+    MainWindow* m_window;
+    QListWidget* m_recent;
+};
+
+} // namespace olens
