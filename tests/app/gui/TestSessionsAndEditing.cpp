@@ -394,7 +394,7 @@ private slots:
             << "unknown detector";
         QTest::newRow("missing data file")
             << QByteArray("{\"format\":\"outlierlens-session\",\"version\":1,\"data\":{\"path\":\"/nonexistent/x.csv\"}}")
-            << "no such file";
+            << "data file was not found: looked for /nonexistent/x.csv"; // and next to the session
     }
 
     void corruptedSessionGivesErrorAndAppStaysUsable()
