@@ -96,6 +96,23 @@ private slots:
         QCOMPARE(bar->text(), QStringLiteral("70%"));
     }
 
+    void newDataClearTheLastTrainingsState()
+    {
+        // After training, loading other data left "100 %" and "trained in 0.04 s" in the dock.
+        Panel p;
+        QVERIFY(p.train("knn"));
+        auto* bar = p.panel.findChild<QProgressBar*>();
+        QCOMPARE(bar->value(), bar->maximum());
+        p.doc.setDataset(generate("blobs", 150, 2), "other.csv");
+        QCOMPARE(bar->value(), 0);
+        bool said = false;
+        for (QLabel* l : p.panel.findChildren<QLabel*>())
+            said = said || l->text().contains("not trained on these data yet");
+        QVERIFY(said);
+        for (QLabel* l : p.panel.findChildren<QLabel*>())
+            QVERIFY2(!l->text().contains("trained in"), qPrintable(l->text()));
+    }
+
     void noPlotWithoutATrace()
     {
         Panel p;
