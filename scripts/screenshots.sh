@@ -6,18 +6,21 @@ BUILD_DIR=${BUILD_DIR:-build}
 APP="$BUILD_DIR/app/gui/outlierlens"
 OUT=docs/images
 mkdir -p "$OUT"
-run() { xvfb-run -a -s "-screen 0 1600x1000x24" "$APP" "$@" --exit; }
+# A 1280×720 screen: the window opens at a laptop's size (the README's tour shows what a laptop shows).
+run() { xvfb-run -a -s "-screen 0 1280x720x24" "$APP" "$@" --exit; }
+# The detector list once: `list | grep -q` under pipefail failed whenever grep closed the pipe early.
+DETECTORS=$("$BUILD_DIR/app/cli/outlierlens-cli" list)
 run --load samples/moons2d.csv --detector knn --train --top-k 5 --window-screenshot "$OUT/tour-knn-moons.png"
 run --load samples/seam3d.csv --detector knn --train --screenshot "$OUT/tour-knn-seam.png"
 run --load samples/blobs5d.csv --detector pca --param k=2 --train --screenshot "$OUT/tour-pca-5d.png"
-if "$BUILD_DIR/app/cli/outlierlens-cli" list | grep -q "^  quadrics "; then
+if grep -q "^  quadrics " <<<"$DETECTORS"; then
   run --load samples/seam100.csv --detector quadrics --train --screenshot "$OUT/tour-quadrics-seam.png"
 fi
-if "$BUILD_DIR/app/cli/outlierlens-cli" list | grep -q "^  acdt "; then
+if grep -q "^  acdt " <<<"$DETECTORS"; then
   "$BUILD_DIR/app/cli/outlierlens-cli" generate swissroll --n 2000 --seed 1 --output /tmp/olens-swissroll.csv
   run --load /tmp/olens-swissroll.csv --detector acdt --train --screenshot "$OUT/tour-acdt-swissroll.png"
 fi
-if "$BUILD_DIR/app/cli/outlierlens-cli" list | grep -q "^  kic "; then
+if grep -q "^  kic " <<<"$DETECTORS"; then
   run --load samples/moons2d.csv --detector kic --train --screenshot "$OUT/tour-kic-moons.png"
 fi
 # Uncertainty layer: 1-sigma ellipses of labelled classes with sigma_ columns (issue 7).
