@@ -1,4 +1,5 @@
 #include "ExportFigureReaction.h"
+#include "Reactions.h"
 
 #include "view/CloudView.h"
 #include "CompareReaction.h"
@@ -29,11 +30,14 @@ namespace olens {
 
 namespace {
 
-QString writeBytes(const QString& path, const QByteArray& bytes)
+QString writeBytes(const QString& path, const QByteArray& bytes, const QStringList& inputs = {})
 {
-    try { // the one atomic writer (core/base/AtomicWriter)
+    try { // the one atomic writer (core/base/AtomicWriter); never over the loaded data
+        std::vector<std::string> guarded;
+        for (const QString& f : inputs)
+            guarded.push_back(QFile::encodeName(f).toStdString());
         writeFileAtomically(QFile::encodeName(path).toStdString(),
-                            [&](std::ostream& out) { out.write(bytes.constData(), bytes.size()); });
+                            [&](std::ostream& out) { out.write(bytes.constData(), bytes.size()); }, guarded);
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());
     }
@@ -84,7 +88,7 @@ QString ExportFigureReaction::save(MainWindow* window, const Target& target, con
             QFile f(file);
             if (!f.open(QIODevice::ReadOnly))
                 return tr("the vector export wrote nothing");
-            return writeBytes(path, f.readAll());
+            return writeBytes(path, f.readAll(), ScreenshotReaction::inputsOf(window));
         }
         // A text size of its own: every view lays its text out again for the export, then as before.
         const double shown = textScale();
@@ -104,21 +108,21 @@ QString ExportFigureReaction::save(MainWindow* window, const Target& target, con
         QBuffer buffer(&png);
         if (!buffer.open(QIODevice::WriteOnly) || !img.save(&buffer, "PNG"))
             return tr("cannot encode the PNG image for '%1'").arg(path);
-        return writeBytes(path, png);
+        return writeBytes(path, png, ScreenshotReaction::inputsOf(window));
     }
     PlotWidget* plot = target.plot;
     if (!plot->isVisible() && (plot->width() < 320 || plot->height() < 220))
         plot->resize(std::max(plot->width(), 480), std::max(plot->height(), 320)); // never laid out yet
     if (o.format == "svg")
-        return writeBytes(path, PlotExporter::svg(*plot, o.transparent));
+        return writeBytes(path, PlotExporter::svg(*plot, o.transparent), ScreenshotReaction::inputsOf(window));
     if (o.format == "pdf")
-        return writeBytes(path, PlotExporter::pdf(*plot));
+        return writeBytes(path, PlotExporter::pdf(*plot), ScreenshotReaction::inputsOf(window));
     const QImage img = PlotExporter::image(*plot, o.scale, o.transparent);
     QByteArray png;
     QBuffer buffer(&png);
     if (img.isNull() || !buffer.open(QIODevice::WriteOnly) || !img.save(&buffer, "PNG"))
         return tr("cannot encode the PNG image for '%1'").arg(path);
-    return writeBytes(path, png);
+    return writeBytes(path, png, ScreenshotReaction::inputsOf(window));
 }
 
 QString ExportFigureReaction::saveAllPlots(MainWindow* window, const QString& dir, QStringList* written)

@@ -59,10 +59,16 @@ QString ScreenshotReaction::save(MainWindow* window, Target target, const QStrin
     const QImage img = target == Target::Window ? window->grab().toImage()
                        : compare               ? window->compareView()->figureImage()
                                                : window->view()->grabImage();
-    return saveImage(img, path);
+    return saveImage(img, path, inputsOf(window));
 }
 
-QString ScreenshotReaction::saveImage(const QImage& img, const QString& path)
+QStringList ScreenshotReaction::inputsOf(const MainWindow* window)
+{
+    const QString data = window->document()->filePath();
+    return data.isEmpty() ? QStringList() : QStringList{data};
+}
+
+QString ScreenshotReaction::saveImage(const QImage& img, const QString& path, const QStringList& inputs)
 {
     if (img.isNull())
         return tr("the view could not be rendered");
@@ -71,8 +77,11 @@ QString ScreenshotReaction::saveImage(const QImage& img, const QString& path)
     if (!buffer.open(QIODevice::WriteOnly) || !img.save(&buffer, "PNG"))
         return tr("cannot encode the PNG image for '%1'").arg(path);
     try { // the one atomic writer (core/base/AtomicWriter): unique temp file, fsync, rename
+        std::vector<std::string> guarded;
+        for (const QString& f : inputs)
+            guarded.push_back(QFile::encodeName(f).toStdString());
         writeFileAtomically(QFile::encodeName(path).toStdString(),
-                            [&](std::ostream& out) { out.write(png.constData(), png.size()); });
+                            [&](std::ostream& out) { out.write(png.constData(), png.size()); }, guarded);
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());
     }

@@ -30,7 +30,10 @@ public:
     /// Writes the screenshot; returns an error message or an empty string.
     static QString save(MainWindow* window, Target target, const QString& path);
     /// Writes an image already captured (e.g. VtkView::captureNextFrame) as the PNG `path`.
-    static QString saveImage(const QImage& img, const QString& path);
+    /// `inputs`: files the image must not replace (the loaded data: AtomicWriter refuses the same file).
+    static QString saveImage(const QImage& img, const QString& path, const QStringList& inputs = {});
+    /// The files no output of the window may replace: the data file it shows.
+    static QStringList inputsOf(const MainWindow* window);
 
 private:
     void onTriggered();

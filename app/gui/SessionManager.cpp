@@ -467,7 +467,10 @@ bool SessionManager::save(const QString& path, QString* error, DataPolicy data) 
 {
     try {
         const std::string text = serializeSession(capture(true, data, path));
-        writeFileAtomically(QFile::encodeName(path).toStdString(), [&](std::ostream& out) { out << text; });
+        std::vector<std::string> data; // a session never replaces the data file it refers to
+        if (!m_window->document()->filePath().isEmpty())
+            data.push_back(QFile::encodeName(m_window->document()->filePath()).toStdString());
+        writeFileAtomically(QFile::encodeName(path).toStdString(), [&](std::ostream& out) { out << text; }, data);
         return true;
     } catch (const std::exception& e) {
         if (error)

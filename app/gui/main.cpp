@@ -295,7 +295,8 @@ int main(int argc, char** argv)
         } else if (parser.isSet(shot)) {
             const QString err = captured.isNull()
                                     ? olens::ScreenshotReaction::save(&window, olens::ScreenshotReaction::Target::View, parser.value(shot))
-                                    : olens::ScreenshotReaction::saveImage(captured, parser.value(shot));
+                                    : olens::ScreenshotReaction::saveImage(captured, parser.value(shot),
+                                                                           olens::ScreenshotReaction::inputsOf(&window));
             if (!err.isEmpty())
                 fail(QStringLiteral("screenshot failed: %1").arg(err));
             else

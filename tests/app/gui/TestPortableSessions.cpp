@@ -3,6 +3,7 @@
 // the data file is deleted, with the same scores; over the limit it refers to the file by its path
 // and by its path relative to the session, so a folder moved as a whole still opens; a file that is
 // nowhere is refused with a message that names every place looked at (never the old state lost).
+// No writer of the GUI replaces the data file it shows.
 #include "GuiTestSupport.h"
 #include "MainWindow.h"
 #include "SessionManager.h"
@@ -121,6 +122,34 @@ private slots:
         QVERIFY2(error.contains("data/moons.csv") && error.contains("Save session with data"), qPrintable(error));
         QCOMPARE(w.document()->dataset().rows(), Eigen::Index(300));
         QSettings().remove("sessions/embed_limit_mb");
+    }
+
+    void noWriterReplacesTheLoadedData()
+    {
+        // `--screenshot d.csv` after `--load d.csv` replaced the data with a PNG (issue #34); the
+        // GUI's writers now refuse the file they show, like the CLI's: exit 1, the data intact.
+        QTemporaryDir dir;
+        const QString data = dir.filePath("d.csv");
+        QVERIFY(QFile::copy(sample("moons2d.csv"), data));
+        QFile f(data);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray before = f.readAll();
+        f.close();
+        QProcess p;
+        p.start(QStringLiteral(OLENS_GUI_PATH), {"--load", data, "--screenshot", data, "--exit"});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), before);
+        f.close();
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(data));
+        QString error;
+        QVERIFY(!w.sessions()->save(data, &error)); // a session over its own data file
+        QVERIFY2(!error.isEmpty(), "no reason given");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), before);
     }
 };
 
