@@ -30,7 +30,7 @@ LessonReaction::LessonReaction(QMenu* menu, MainWindow* window) : QObject(window
     connect(caption, &LessonCaption::stepEntered, this, &LessonReaction::enter);
     connect(caption, &LessonCaption::lessonEnded, this, [this] {
         m_pending = -1;
-        m_awaitingStep = false;
+        m_awaitIndex = -1;
         updateEnabled();
     });
     TimelineBar* timeline = window->timeline();
@@ -38,12 +38,13 @@ LessonReaction::LessonReaction(QMenu* menu, MainWindow* window) : QObject(window
         if (m_pending >= 0 && m_window->timeline()->stepCount() > 1)
             enter(m_pending);
     });
-    connect(timeline, &TimelineBar::stepShown, this, [this] {
-        if (m_awaitingStep) {
-            m_awaitingStep = false;
+    connect(timeline, &TimelineBar::stepShown, this, [this](int index) {
+        if (m_awaitIndex >= 0 && index == m_awaitIndex) { // not a step the user asked for meanwhile
+            m_awaitIndex = -1;
             highlight();
         }
     });
+    connect(timeline, &TimelineBar::failed, this, [this] { m_awaitIndex = -1; });
     updateEnabled();
 }
 
@@ -56,7 +57,7 @@ void LessonReaction::enter(int index)
     const LessonStep& step = lesson.steps[static_cast<std::size_t>(index)];
     m_pending = -1;
     m_highlight = step.highlight;
-    m_awaitingStep = false;
+    m_awaitIndex = -1;
     if (step.atStep == -1) {
         highlight();
         return;
@@ -68,11 +69,9 @@ void LessonReaction::enter(int index)
         return;
     }
     timeline->pause();
-    m_awaitingStep = true; // the step's result is built off the GUI thread
-    if (step.atStep == LessonStep::kLive)
-        timeline->goLive();
-    else
-        timeline->showIndex(history->indexAtOrBefore(step.atStep));
+    // The step's result is built off the GUI thread: the point is highlighted when it is shown.
+    m_awaitIndex = step.atStep == LessonStep::kLive ? timeline->stepCount() - 1 : history->indexAtOrBefore(step.atStep);
+    timeline->showIndex(m_awaitIndex);
 }
 
 void LessonReaction::highlight()

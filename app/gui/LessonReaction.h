@@ -27,7 +27,7 @@ private:
     QAction* m_back;
     int m_pending = -1;         // a step waiting for a recorded path
     int m_highlight = -1;       // LessonStep::highlight of the step entered
-    bool m_awaitingStep = false; // highlight once the timeline has shown the step
+    int m_awaitIndex = -1; // highlight once the timeline has shown this recorded index (-1: nothing awaited)
 };
 
 } // namespace olens

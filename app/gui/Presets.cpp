@@ -54,7 +54,9 @@ std::vector<Preset> availablePresets()
         {"ACDT: S-curve", "ACDT slides: S-curve, k = 15, d = 2", "scurve", 2000, 1, {}, "acdt", {}, "none", "ACDT on the S-curve: the greedy merging of tangent spaces (lines 7-13) ends with L flats along the curve; replay the merges with P."},
     };
     std::vector<Preset> out;
-    for (const auto& p : all) {
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        Preset p = all[k];
+        p.number = static_cast<int>(k) + 1;
         try {
             Registry::instance().info(p.detector);
             out.push_back(p);

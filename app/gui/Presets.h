@@ -26,6 +26,7 @@ struct Preset {
     std::string normalization = "none";
     QString caption;     ///< what to look at (the lesson's first step, shown above the view while its data are loaded)
     std::vector<LessonStep> steps; ///< the lesson's further steps (Page Down): a training step, a point to look at
+    int number = 0;      ///< 1-based place in the full list (its thumbnail :/presets/preset-N.png), set by availablePresets()
     /// The caption, then the steps.
     Lesson lesson() const;
 };

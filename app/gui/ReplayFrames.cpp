@@ -44,8 +44,9 @@ void ReplayFrames::start()
     TimelineBar* t = m_window->timeline();
     if (t->stepCount() < 2) {
         const auto r = m_window->document()->result();
-        finish(tr("--replay-frames: %1 recorded no training steps (the iterative detectors record them: "
-                  "quadrics, gods, bods and the other GODS variants)")
+        finish(tr("%1: %2 recorded no training steps (the iterative detectors record them: quadrics, the GODS "
+                  "family, kods, acdt, mcd)")
+                   .arg(m_dir.isEmpty() ? QStringLiteral("--replay-video") : QStringLiteral("--replay-frames"))
                    .arg(r ? QString::fromStdString(r->detectorId) : tr("nothing trained")));
         return;
     }

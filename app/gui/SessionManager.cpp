@@ -266,13 +266,7 @@ void SessionManager::addActions(QMenu* file)
         if (!path.endsWith(".json", Qt::CaseInsensitive))
             path += ".olens.json";
         settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
-        QString error;
-        if (!save(path, &error, DataPolicy::Embed)) {
-            m_window->log()->error(error);
-            QMessageBox::warning(m_window, tr("Cannot save session"), error);
-            return;
-        }
-        m_window->log()->info(tr("session saved with its data to %1").arg(path));
+        saveAs(path, DataPolicy::Embed); // as Save session: the title, recent files, Ctrl+S follow
     });
     QAction* restore = file->addAction(tr("Restore &autosave"));
     restore->setToolTip(tr("Load the session saved automatically (every %1 minutes and after each training)")
@@ -419,7 +413,7 @@ bool SessionManager::apply(const Session& s, QString* error)
     }
     m_window->viewControls()->applySettings(toVariantMap(s.view));
     if (s.view.contains("text_scale") && s.view["text_scale"].is_number())
-        TextSizeReaction::apply(m_window, s.view["text_scale"].get<double>());
+        TextSizeReaction::apply(m_window, s.view["text_scale"].get<double>(), false); // the user's own setting stays
     if (result) {
         doc->setResult(result);
         m_window->viewControls()->applySettings(toVariantMap(s.view)); // result-dependent settings (clusters)
@@ -479,10 +473,10 @@ bool SessionManager::save(const QString& path, QString* error, DataPolicy data) 
     }
 }
 
-bool SessionManager::saveAs(const QString& path)
+bool SessionManager::saveAs(const QString& path, DataPolicy data)
 {
     QString error;
-    if (!save(path, &error)) {
+    if (!save(path, &error, data)) {
         m_window->log()->error(error);
         if (m_window->isInteractive())
             QMessageBox::warning(m_window, tr("Cannot save session"), error);

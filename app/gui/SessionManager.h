@@ -107,7 +107,7 @@ signals:
     void sessionSaved(const QString& path);
 
 private:
-    bool saveAs(const QString& path); // writes, reports, remembers the path
+    bool saveAs(const QString& path, DataPolicy data = DataPolicy::Auto); // writes, reports, remembers the path
     void reportProblem(const QString& text); // once until an autosave succeeds again
     QString m_current;
     MainWindow* m_window;

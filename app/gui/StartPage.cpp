@@ -63,7 +63,7 @@ StartPage::StartPage(MainWindow* window, QWidget* parent) : QWidget(parent), m_w
         auto* b = new QToolButton;
         b->setObjectName(QStringLiteral("start_preset_%1").arg(i + 1));
         b->setToolButtonStyle(Qt::ToolButtonTextUnderIcon);
-        b->setIcon(QIcon(QStringLiteral(":/presets/preset-%1.png").arg(i + 1)));
+        b->setIcon(QIcon(QStringLiteral(":/presets/preset-%1.png").arg(p.number)));
         b->setIconSize(QSize(176, 132));
         b->setAutoRaise(true);
         QString shortTitle = p.title;

@@ -162,6 +162,13 @@ int main(int argc, char** argv)
     parser.addOption(replayVideo);
     parser.addPositionalArgument("file", "Data file to open (same as --load).", "[file]");
     parser.process(app);
+    if (parser.isSet(replayVideo) && QFileInfo(parser.value(replayVideo)).suffix().compare("gif", Qt::CaseInsensitive) != 0) {
+        // Before any training: a typo must not cost one.
+        std::fprintf(stderr, "outlierlens: --replay-video: '%s' is not a .gif file; an animated GIF is what OutlierLens "
+                             "writes (for WebM or MP4 write PNG frames with --replay-frames DIR and run ffmpeg on them)\n",
+                     qPrintable(parser.value(replayVideo)));
+        return 1;
+    }
     if (parser.isSet(session) && !QFileInfo(parser.value(session)).isFile()) {
         std::fprintf(stderr, "outlierlens: --session: cannot open '%s': no such file\n", qPrintable(parser.value(session)));
         return 1;
@@ -220,8 +227,12 @@ int main(int argc, char** argv)
         if (!window.sessions()->open(parser.value(session), &error))
             fail(error);
         else
+        {
             std::fprintf(stdout, "outlierlens: session opened from %s (n = %ld)\n", qPrintable(parser.value(session)),
                          long(window.document()->dataset().rows()));
+            if (parser.isSet(textSize)) // the command line's text size over the session's
+                olens::TextSizeReaction::apply(&window, parser.value(textSize).toDouble(), false);
+        }
     } else if (file.isEmpty() && !presetApplied && !headless && window.sessions()->recoveryAvailable()) {
         // The previous run did not exit cleanly: offer its autosave.
         const auto answer = QMessageBox::question(

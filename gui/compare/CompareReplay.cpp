@@ -109,6 +109,9 @@ void CompareReplay::refresh()
         m_slider->setValue(kPositions);
     }
     const auto bars = m_bars();
+    for (TimelineBar* b : bars) // the control says "trained models": every panel shows its own
+        if (b->stepCount() > 1)
+            b->goLive();
     setVisible(std::any_of(bars.begin(), bars.end(), [](TimelineBar* b) { return b->stepCount() > 1; }));
     updateLabel();
 }

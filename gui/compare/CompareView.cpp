@@ -326,6 +326,7 @@ bool CompareView::setDetectors(const std::vector<Entry>& entries, QString* error
             makePanel(entries[k]);
         }
     }
+    m_replay->refresh(); // the kept panels are back in the list
     relayout(true);
     if (keptView && m_userCamera)
         syncCamera(keptView); // new panels join the user's camera

@@ -111,7 +111,7 @@ FigureOptions FigureExportDialog::options() const
     o.size = QSize(m_width->value(), m_height->value());
     o.scale = m_scale->value();
     o.transparent = m_transparent->isChecked();
-    o.textScale = m_text->isVisible() || m_target->currentIndex() == 0 ? m_text->value() : 0.0;
+    o.textScale = m_target->currentIndex() == 0 ? m_text->value() : 0.0; // the view's text (not the plots')
     return o;
 }
 

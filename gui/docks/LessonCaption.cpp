@@ -36,7 +36,9 @@ LessonCaption::LessonCaption(DataDocument* document, QWidget* parent)
     connect(m_next, &QToolButton::clicked, this, &LessonCaption::next);
     setVisible(false);
     connect(m_doc, &DataDocument::datasetChanged, this, [this] {
-        if (hasLesson() && m_doc->filePath() != m_path && !m_doc->changeIsEdit()) {
+        // Any other data end it (also data without a file name: New data, an embedded session);
+        // a lesson is always set after its own data.
+        if (hasLesson() && !m_doc->changeIsEdit()) {
             m_lesson = {};
             setVisible(false);
             emit lessonEnded();
@@ -46,7 +48,6 @@ LessonCaption::LessonCaption(DataDocument* document, QWidget* parent)
 
 void LessonCaption::setLesson(const Lesson& lesson)
 {
-    m_path = m_doc->filePath();
     m_lesson = lesson;
     setVisible(hasLesson());
     if (!hasLesson()) {

@@ -46,7 +46,6 @@ private:
     QToolButton* m_back;
     QToolButton* m_next;
     QLabel* m_count;
-    QString m_path; // the document's file path the lesson belongs to
     Lesson m_lesson;
 };
 

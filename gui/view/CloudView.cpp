@@ -523,8 +523,10 @@ void CloudView::requestField()
     }
     std::optional<FieldRequest> req = FieldComputer::requestFor(result.get(), live && liveNorm ? live.get() : nullptr,
                                                                 liveNorm.get(), m_projection, gridSpec(), m_fieldComponent);
-    if (!req) {
-        updateLayers(ViewLayer::Flats);
+    if (!req) { // nothing to sample (no field for this result): none of an earlier one either
+        m_fields.cancel();
+        m_field.reset();
+        updateLayers(ViewLayer::Field | ViewLayer::Flats);
         return;
     }
     m_fields.request(std::move(*req));
