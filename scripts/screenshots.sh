@@ -49,17 +49,38 @@ for spec in "1:replay-quadrics" "5:replay-gods" "7:replay-acdt"; do
     -resize 420x -layers Optimize "$OUT/$name.gif"
 done
 # The import dialog (File → Import, Ctrl+I) on a PLY the CLI wrote (x, y, z, label, score, outlier),
-# score and outlier set to "ignore": driven like a person with ../shared/tools/gui-drive.sh (Xvfb +
-# xdotool; coordinates for a 1280×720 window on its 1600×1000 screen), the dialog cropped out.
-DRIVE=../shared/tools/gui-drive.sh
-if [ -x "$DRIVE" ]; then
+# score and outlier set to "ignore": driven like a person with xdotool on a private Xvfb screen of
+# 1600×1000 (coordinates for a 1280×720 window), the dialog cropped out of the screen grab.
+if command -v xdotool >/dev/null && command -v Xvfb >/dev/null; then
   "$BUILD_DIR/app/cli/outlierlens-cli" score --input samples/seam3d.csv --detector knn \
     --inliers /tmp/olens-seam-clean.ply --outliers /tmp/olens-seam-flagged.ply
-  "$DRIVE" "$APP" --load samples/moons2d.csv -- size:1280,720 wait:4 key:ctrl+i wait:2 \
-    type:/tmp/olens-seam-clean.ply wait:1 key:Return wait:2 click:690,158 wait:1 click:675,199 wait:1 \
-    click:770,158 wait:1 click:770,199 wait:1 shot:/tmp/olens-import-screen.png
-  convert /tmp/olens-import-screen.png -crop 757x474+252+82 +repage -strip "$OUT/import-dialog.png"
+  for d in $(seq 140 180); do [ -e "/tmp/.X11-unix/X$d" ] || [ -e "/tmp/.X$d-lock" ] || break; done
+  Xvfb ":$d" -screen 0 1600x1000x24 >/dev/null 2>&1 & xvfb=$!
+  sleep 1
+  DISPLAY=":$d" "$APP" --load samples/moons2d.csv >/dev/null 2>&1 & app=$!
+  wid=""
+  for _ in $(seq 1 60); do
+    wid=$(DISPLAY=":$d" xdotool search --onlyvisible --name OutlierLens 2>/dev/null | head -n 1 || true)
+    [ -n "$wid" ] && break
+    sleep 0.5
+  done
+  if [ -n "$wid" ]; then
+    x() { DISPLAY=":$d" xdotool "$@"; }
+    x windowsize "$wid" 1280 720; sleep 4
+    x key --window "$wid" ctrl+i; sleep 2
+    x type --window "$wid" /tmp/olens-seam-clean.ply; sleep 1
+    x key --window "$wid" Return; sleep 2
+    for at in "690 158" "675 199" "770 158" "770 199"; do # score: ignore, outlier: ignore
+      # shellcheck disable=SC2086
+      x mousemove --window "$wid" $at click 1; sleep 1
+    done
+    DISPLAY=":$d" import -window root /tmp/olens-import-screen.png
+    convert /tmp/olens-import-screen.png -crop 757x474+252+82 +repage -strip "$OUT/import-dialog.png"
+  else
+    echo "screenshots: the app's window did not appear; import-dialog.png not regenerated"
+  fi
+  kill "$app" "$xvfb" 2>/dev/null || true
 else
-  echo "no $DRIVE: import-dialog.png not regenerated"
+  echo "screenshots: xdotool and Xvfb are needed for import-dialog.png (apt-get install xdotool xvfb)"
 fi
 ls -la "$OUT"
