@@ -7,8 +7,14 @@
 #include "document/DataDocument.h"
 #include "pipeline/FitPipeline.h"
 
+#include <QAbstractItemView>
+#include <QAbstractSpinBox>
 #include <QAction>
+#include <QApplication>
+#include <QKeyEvent>
 #include <QMenu>
+#include <QPlainTextEdit>
+#include <QTextEdit>
 
 namespace olens {
 
@@ -25,8 +31,29 @@ LessonReaction::LessonReaction(QMenu* menu, MainWindow* window) : QObject(window
         window->addAction(a); // the keys work in classroom mode, with the menu bar hidden
     }
     LessonCaption* caption = window->lessonCaption();
-    connect(m_next, &QAction::triggered, caption, &LessonCaption::next);
-    connect(m_back, &QAction::triggered, caption, &LessonCaption::back);
+    // The keys page a table, a list, a text or a spin box that has the focus (the Ranking, the
+    // Log): the shortcut hands them the key instead of stepping the lesson.
+    // The action is disabled while the key is resent, so that the shortcut does not take it again.
+    auto pass = [](QAction* action, Qt::Key key) {
+        QWidget* w = QApplication::focusWidget();
+        if (!w || !(qobject_cast<QAbstractItemView*>(w) || qobject_cast<QAbstractSpinBox*>(w)
+                    || qobject_cast<QTextEdit*>(w) || qobject_cast<QPlainTextEdit*>(w)))
+            return false;
+        const bool enabled = action->isEnabled();
+        action->setEnabled(false);
+        QKeyEvent press(QEvent::KeyPress, key, Qt::NoModifier);
+        QCoreApplication::sendEvent(w, &press);
+        action->setEnabled(enabled);
+        return true;
+    };
+    connect(m_next, &QAction::triggered, caption, [this, caption, pass] {
+        if (!pass(m_next, Qt::Key_PageDown))
+            caption->next();
+    });
+    connect(m_back, &QAction::triggered, caption, [this, caption, pass] {
+        if (!pass(m_back, Qt::Key_PageUp))
+            caption->back();
+    });
     connect(caption, &LessonCaption::stepEntered, this, &LessonReaction::enter);
     connect(caption, &LessonCaption::lessonEnded, this, [this] {
         m_pending = -1;

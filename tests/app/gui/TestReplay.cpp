@@ -31,6 +31,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTableView>
 #include <QtTest>
 
 #include <set>
@@ -336,6 +337,16 @@ private slots:
             QTest::keyClick(&w, Qt::Key_PageUp);
             QTest::keyClick(&w, Qt::Key_PageUp); // epoch 10 again
             QCOMPARE(caption->lesson().current, 2);
+            // With the Ranking table focused the keys page the table, not the lesson.
+            auto* table = w.findChild<QDockWidget*>("RankingDock")->findChild<QTableView*>();
+            QVERIFY(table);
+            table->setFocus();
+            QTRY_VERIFY(table->hasFocus());
+            table->setCurrentIndex(table->model()->index(0, 0));
+            QTest::keyClick(&w, Qt::Key_PageDown);
+            QCOMPARE(caption->lesson().current, 2);
+            QVERIFY2(table->currentIndex().row() > 0, "the table did not page");
+            w.view()->setFocus();
             QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), h->indexAtOrBefore(10), 20000);
 
             w.classroom()->setPanels({"RankingDock"});
