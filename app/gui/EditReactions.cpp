@@ -69,6 +69,13 @@ EditReaction::EditReaction(QMenu* menu, MainWindow* window, DataEditor* editor)
             m_window->detectorPanel()->retrain(); // keeps a threshold the user set
     });
     connect(editor, &DataEditor::edited, this, &EditReaction::onEdited);
+    // An empty canvas (New data, or every point deleted from 2-3 columns) exists to be clicked
+    // on: edit mode comes on by itself, so the first click already adds a point.
+    connect(window->document(), &DataDocument::datasetChanged, this, [this] {
+        const Dataset& d = m_window->document()->dataset();
+        if (d.rows() == 0 && d.cols() > 0 && d.cols() <= 3 && !m_editMode->isChecked())
+            m_editMode->setChecked(true);
+    });
 }
 
 void EditReaction::onEdited()

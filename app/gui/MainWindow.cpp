@@ -493,7 +493,8 @@ void MainWindow::updateStatus()
 {
     const Dataset& d = m_doc->dataset();
     if (d.rows() == 0) {
-        m_status->setText(tr("no data — File → Open (Ctrl+O)"));
+        m_status->setText(d.cols() > 0 ? tr("empty canvas (p = %1) — click adds a point, shift-click an outlier").arg(d.cols())
+                                       : tr("no data — File → Open (Ctrl+O)"));
         setWindowTitle(tr("OutlierLens[*]"));
         return;
     }

@@ -159,12 +159,16 @@ void VtkView::resetCamera()
         cam->SetFocalPoint(0, 0, 0);
         cam->SetPosition(0, 0, 1);
     }
-    m_renderer->ResetCamera();
+    // Nothing visible (an empty canvas): fit the box a caller set, so clicks land on sensible
+    // coordinates and the axes have a range (VTK alone would keep whatever camera it had).
+    double b[6];
+    m_renderer->ComputeVisiblePropBounds(b);
+    if (!(b[0] <= b[1]))
+        std::copy(m_emptyBounds.begin(), m_emptyBounds.end(), b);
+    m_renderer->ResetCamera(b);
     if (m_mode == Mode::View2D) {
         // Fit the visible props' box to the viewport's aspect (VTK fits a bounding sphere in the
         // height only), with a margin so points on the border stay fully visible.
-        double b[6];
-        m_renderer->ComputeVisiblePropBounds(b);
         double vp[4];
         m_renderer->GetViewport(vp);
         const int* size = m_window->GetSize();

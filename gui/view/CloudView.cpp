@@ -173,6 +173,7 @@ ViewContext CloudView::context() const
     c.canShowUncertainty = canShowUncertainty();
     c.selected = m_selected;
     c.gridText = gridDescription();
+    c.sameCamera = m_sameCamera;
     c.geometryChoice = &m_geometryChoice;
     c.bareOverlay = m_panelStyle.bareOverlay;
     return c;
@@ -255,6 +256,11 @@ const AxesFrame2D& CloudView::axesFrame2D() const
     return m_legendAxesLayer->frame2D();
 }
 
+bool CloudView::canvasHintShown() const
+{
+    return m_legendAxesLayer->canvasHintShown();
+}
+
 std::vector<std::array<double, 4>> CloudView::axesLabelBoxes3D() const
 {
     return m_legendAxesLayer->axes3D().textBoxes();
@@ -334,7 +340,10 @@ void CloudView::rebuild(bool keepCamera)
     const Dataset& d = m_doc->dataset();
     const Eigen::Index n = d.rows();
     if ((!m_userProjection && !keepCamera) || m_projection.origin.size() != d.cols())
-        m_projection = n > 0 ? Projection::automatic(d.X, d.featureNames) : Projection{};
+        // No rows but columns (New data → empty canvas): the features as they are, so the canvas
+        // has axes to click on.
+        m_projection = n > 0 || (d.cols() > 0 && d.cols() <= 3) ? Projection::automatic(d.X, d.featureNames)
+                                                                : Projection{};
     m_userProjection = m_userProjection && m_projection.origin.size() == d.cols();
     m_display = n > 0 ? m_projection.toDisplay(d.X) : Eigen::MatrixX3d(0, 3);
     if (m_showReconstruction && n > 0)
@@ -346,7 +355,9 @@ void CloudView::rebuild(bool keepCamera)
     m_sizer->setDisplay(m_display);
     m_colouring->update(d, m_doc->result().get(), effectiveColourBy(), m_custom, m_customLo, m_customHi,
                         m_sizer->baseSize() * float(devicePixelRatioF()));
+    m_sameCamera = keepCamera;
     updateLayers(ViewLayer::Points | ViewLayer::Colours);
+    m_sameCamera = false;
 
     const bool flat = twoD();
     setMode(flat ? Mode::View2D : Mode::View3D);

@@ -77,6 +77,8 @@ public:
     std::vector<QRgb> pointColours() const;
     /// The 2-D plot frame, and the boxes of the 3-D axes' texts (for tests).
     const AxesFrame2D& axesFrame2D() const;
+    /// The empty canvas's "click to add a point" hint is shown (data with columns and no rows).
+    bool canvasHintShown() const;
     std::vector<std::array<double, 4>> axesLabelBoxes3D() const;
     /// Sprite size in pixels; ≤ 0 = automatic (display/PointSizing: from n and the data's area on
     /// screen, re-evaluated before every render so it follows the zoom).
@@ -207,6 +209,7 @@ private:
     DataDocument* m_doc;
     Projection m_projection;
     bool m_userProjection = false;
+    bool m_sameCamera = false; // during rebuild(true): the points must stay under the cursor
     int m_fieldComponent = -1;
     Eigen::MatrixX3d m_display;
     ColourBy m_colourBy = ColourBy::Auto;

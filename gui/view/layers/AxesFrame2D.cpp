@@ -110,10 +110,14 @@ void AxesFrame2D::setVisible(bool on)
     }
 }
 
-void AxesFrame2D::setAxes(const std::string& xTitle, const std::string& yTitle, const std::array<double, 4>& box)
+void AxesFrame2D::setAxes(const std::string& xTitle, const std::string& yTitle, const std::array<double, 4>& box,
+                          bool keepMargins)
 {
+    const bool titlesSame = xTitle == m_xTitle && yTitle == m_yTitle;
     m_xTitle = xTitle;
     m_yTitle = yTitle;
+    if (keepMargins && titlesSame && m_visible)
+        return;
     // Margins for labels like those of the data box (zooming changes them little).
     vtkNew<vtkTextProperty> lp, tp;
     styleText(lp, kLabelSize);

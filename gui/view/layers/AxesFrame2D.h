@@ -26,7 +26,10 @@ public:
     void setVisible(bool on);
     bool visible() const { return m_visible; }
     /// Axis titles and the data box the labels will show (for the margins).
-    void setAxes(const std::string& xTitle, const std::string& yTitle, const std::array<double, 4>& dataBox);
+    /// `keepMargins` (an edit under the same camera): the margins stay, so the data area does not
+    /// shift under the cursor between two clicks (the labels follow the camera, not the data).
+    void setAxes(const std::string& xTitle, const std::string& yTitle, const std::array<double, 4>& dataBox,
+                 bool keepMargins = false);
     /// Pixels needed left of and below the data area for labels and titles: {left, bottom}.
     std::array<int, 2> margins() const { return m_margins; }
 

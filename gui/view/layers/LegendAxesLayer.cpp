@@ -63,6 +63,17 @@ LegendAxesLayer::LegendAxesLayer()
     m_noteActor->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
     m_noteActor->GetPositionCoordinate()->SetValue(0.008, 0.995);
     m_noteActor->PickableOff();
+
+    styleText(m_hintActor->GetTextProperty(), 13);
+    m_hintActor->GetTextProperty()->SetColor(0.45, 0.45, 0.45);
+    m_hintActor->GetTextProperty()->SetJustificationToCentered();
+    m_hintActor->GetTextProperty()->SetVerticalJustificationToCentered();
+    m_hintActor->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+    m_hintActor->GetPositionCoordinate()->SetValue(0.5, 0.5);
+    m_hintActor->SetInput(tr("Empty canvas\nclick to add a point, shift-click to add an outlier\n"
+                             "(Edit points: E switches it on and off)").toUtf8().constData());
+    m_hintActor->SetVisibility(false);
+    m_hintActor->PickableOff();
 }
 
 LegendAxesLayer::~LegendAxesLayer()
@@ -90,6 +101,7 @@ void LegendAxesLayer::attach(vtkRenderer* scene, vtkRenderer* overlay)
 {
     m_axes3D.attach(scene, overlay);
     scene->AddActor2D(m_legend); // in the scene's viewport: never under the colour bar's strip
+    scene->AddActor2D(m_hintActor);
     m_scene = scene;
     m_legendObserver = scene->AddObserver(vtkCommand::StartEvent, this, &LegendAxesLayer::layoutLegend);
     m_bar.attach(overlay);
@@ -103,6 +115,11 @@ std::array<int, 4> LegendAxesLayer::sceneMargins() const
     const int lines = (m_note.empty() || m_bare ? 0 : 1) + (m_gridShown && !m_gridText.empty() ? 1 : 0);
     return {frame ? m_frame2D.margins()[0] : 0, frame ? m_frame2D.margins()[1] : 0, colourBarStrip(),
             lines * 15 + (frame ? 8 : 2)};
+}
+
+bool LegendAxesLayer::canvasHintShown() const
+{
+    return m_hintActor->GetVisibility() != 0;
 }
 
 void LegendAxesLayer::updateNote()
@@ -138,7 +155,8 @@ void LegendAxesLayer::updateAxes(const ViewContext& ctx)
     const Eigen::MatrixX3d& display = *ctx.display;
     const Projection& projection = *ctx.projection;
     const Eigen::Index n = display.rows();
-    double bounds[6] = {0, 1, 0, 1, 0, 0};
+    double bounds[6] = {-1, 1, -1, 1, -1, 1}; // an empty canvas: the box the camera fits (VtkView)
+    const bool canvas = n == 0 && projection.displayDims() > 0;
     if (n > 0)
         for (int j = 0; j < 3; ++j) {
             bounds[2 * j] = display.col(j).minCoeff();
@@ -149,16 +167,20 @@ void LegendAxesLayer::updateAxes(const ViewContext& ctx)
     for (std::size_t j = 0; j < projection.axisNames.size() && j < 3; ++j)
         titles[j] = projection.axisNames[j];
     // 2D: a plot frame outside the data area (AxesFrame2D); 3D: outer box edges with ticks.
-    m_axes3D.setVisible(n > 0 && !flat);
+    m_axes3D.setVisible((n > 0 || canvas) && !flat);
     if (!flat)
         m_axes3D.setAxes({bounds[0], bounds[1], bounds[2], bounds[3], bounds[4], bounds[5]}, titles);
-    m_frame2D.setVisible(n > 0 && flat);
+    m_frame2D.setVisible((n > 0 || canvas) && flat);
     if (flat)
         m_frame2D.setAxes(titles[0], projection.displayDims() >= 2 ? titles[1] : std::string(),
-                          {bounds[0], bounds[1], bounds[2], bounds[3]});
+                          {bounds[0], bounds[1], bounds[2], bounds[3]}, ctx.sameCamera);
 
     m_note = projection.note;
     updateNote();
+    // The canvas hint sits in the middle of the data area, not in the note strip: the strip's
+    // height is part of the scene's margins, and the first point must not shift the canvas.
+    m_hintActor->GetTextProperty()->SetFontSize(fontPx(13));
+    m_hintActor->SetVisibility(canvas && !m_bare);
 }
 
 void LegendAxesLayer::updateLegend(const ViewContext& ctx)

@@ -36,6 +36,8 @@ public:
     /// The 2-D plot frame (its labels' boxes, for tests).
     const AxesFrame2D& frame2D() const { return m_frame2D; }
     const AxesLabels3D& axes3D() const { return m_axes3D; }
+    /// The empty canvas's "click to add a point" is shown.
+    bool canvasHintShown() const;
     /// Pixels the scene leaves free on each side {left, bottom, right, top}: the 2-D frame's
     /// labels and titles, the colour bar, the projection note and grid text at the top.
     std::array<int, 4> sceneMargins() const;
@@ -50,6 +52,7 @@ private:
     vtkNew<vtkLegendBoxActor> m_legend;
     ColourBar m_bar;
     vtkNew<vtkTextActor> m_noteActor;
+    vtkNew<vtkTextActor> m_hintActor; // "click to add a point" on an empty canvas
     AxesFrame2D m_frame2D;
     std::string m_note, m_gridText; // shown together at the top left
     bool m_gridShown = false;

@@ -63,6 +63,7 @@ struct ViewContext {
     QString gridText;                           ///< grid extent and resolution, shown with a field
     const GeometryChoice* geometryChoice = nullptr; ///< quadrics / frames the user chose to draw (null: all)
     bool bareOverlay = false;                   ///< PanelStyle::bareOverlay: no colour bar, legend, notes
+    bool sameCamera = false;                    ///< an edit: camera kept, so the 2-D frame keeps its margins
 
     bool quadricShown(std::size_t k) const { return !geometryChoice || geometryChoice->quadricShown(k); }
     bool frameShown(std::size_t f) const { return !geometryChoice || geometryChoice->frameShown(f); }

@@ -7,6 +7,7 @@
 #include "compare/CompareView.h"
 #include "document/DataDocument.h"
 #include "view/DataEditor.h"
+#include "view/layers/AxesFrame2D.h"
 #include "docks/DetectorPanel.h"
 #include "EditReactions.h"
 #include "data/DataLoader.h"
@@ -157,6 +158,66 @@ private slots:
         QTest::qWait(EditReaction::kRetrainDelayMs + 100);
         if (w.trainer()->isRunning())
             QVERIFY(QSignalSpy(w.trainer(), &TrainingController::finished).wait(20000));
+    }
+
+    void emptyCanvasHasAxesEditModeAndKeepsTheCameraThroughTraining()
+    {
+        // File → New data → empty canvas (issue #35): the old canvas showed no axes, edit mode was
+        // off (clicks rotated nothing and added nothing) and the status bar said "no data".
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1100, 760);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        Dataset canvas;
+        canvas.featureNames = {"x", "y"};
+        canvas.X.resize(0, 2);
+        w.document()->setDataset(std::move(canvas), QString());
+        QTest::qWait(50);
+        QVERIFY(w.editReaction()->editModeAction()->isChecked());
+        QVERIFY(w.view()->editMode());
+        QVERIFY(w.statusText().contains("click"));
+        CloudView* v = w.view();
+        v->grabImage(); // a render places the frame's ticks
+        QVERIFY(v->axesFrame2D().visible());
+        QVERIFY(v->canvasHintShown());
+        const auto xs = v->axesFrame2D().xLabels();
+        QVERIFY2(xs.size() >= 3, "the empty canvas has no x ticks");
+        // The canvas spans [-1, 1] in both directions (fitted to the viewport's aspect).
+        const QPointF lo = v->worldToWidget(-1.0, -1.0, 0.0), hi = v->worldToWidget(1.0, 1.0, 0.0);
+        QVERIFY(lo.x() >= 0 && hi.x() <= v->width() && hi.y() >= 0 && lo.y() <= v->height());
+        QVERIFY(hi.x() - lo.x() > v->width() / 3.0);
+
+        // Every click adds a point exactly under the cursor, also the first one (8 clicks on a
+        // circle of radius 0.5, then a shift-click far out: an outlier).
+        std::vector<QPoint> clicks;
+        for (int k = 0; k < 8; ++k)
+            clicks.push_back(v->worldToWidget(0.5 * std::cos(k * M_PI / 4), 0.5 * std::sin(k * M_PI / 4), 0.0).toPoint());
+        for (std::size_t k = 0; k < clicks.size(); ++k) {
+            QTest::mouseClick(v, Qt::LeftButton, Qt::NoModifier, clicks[k]);
+            QCOMPARE(w.document()->dataset().rows(), Eigen::Index(k + 1));
+            const Eigen::RowVectorXd x = w.document()->dataset().X.row(Eigen::Index(k));
+            const QPointF at = v->worldToWidget(x(0), x(1), 0.0);
+            QVERIFY2((at - QPointF(clicks[k])).manhattanLength() < 3.0,
+                     qPrintable(QString("click %1 at %2,%3 made a point drawn at %4,%5")
+                                    .arg(k).arg(clicks[k].x()).arg(clicks[k].y()).arg(at.x()).arg(at.y())));
+        }
+        QVERIFY(!v->canvasHintShown());
+        QTest::mouseClick(v, Qt::LeftButton, Qt::ShiftModifier, v->worldToWidget(0.9, 0.9, 0.0).toPoint());
+        QCOMPARE(w.document()->dataset().rows(), Eigen::Index(9));
+        QCOMPARE(w.document()->dataset().labels(8), 1.0);
+
+        // Training (and the colour bar it brings) does not move the camera the user worked in.
+        const auto before = v->cameraState();
+        QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
+        QVERIFY(trainAndWait(w));
+        QTest::qWait(50);
+        v->grabImage();
+        const auto after = v->cameraState();
+        for (int j = 0; j < 3; ++j)
+            QVERIFY(std::abs(after.focalPoint[std::size_t(j)] - before.focalPoint[std::size_t(j)]) < 1e-12);
+        QCOMPARE(after.parallelScale, before.parallelScale);
+        QCOMPARE(w.document()->ranking().front(), 8); // the far shift-clicked point
     }
 
     void editingRefusedForProjectedData()
