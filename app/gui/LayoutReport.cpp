@@ -53,6 +53,18 @@ QString controlName(const QWidget* w)
     return QString::fromLatin1(w->metaObject()->className()) + (text.isEmpty() ? QString() : " '" + text + "'");
 }
 
+/// Shown to a person: visible, and not in a dock behind another dock's tab. (visibleRegion() alone
+/// is empty for every scroll area: its viewport, an opaque child, covers it.)
+bool onScreen(const QWidget* w)
+{
+    if (!w->isVisible())
+        return false;
+    for (const QWidget* p = w; p; p = p->parentWidget())
+        if (const auto* dock = qobject_cast<const QDockWidget*>(p))
+            return !dock->visibleRegion().isEmpty();
+    return true;
+}
+
 } // namespace
 
 int LayoutReport::rankingVisibleRows(const MainWindow* window)
@@ -79,7 +91,7 @@ QStringList LayoutReport::clippedControls(const MainWindow* window)
     QStringList out;
     for (const QScrollArea* area : window->findChildren<QScrollArea*>()) {
         const QWidget* inner = area->widget();
-        if (!inner || !area->isVisible() || area->visibleRegion().isEmpty())
+        if (!inner || !onScreen(area))
             continue;
         const QRect viewport = area->viewport()->rect();
         for (const QWidget* w : inner->findChildren<QWidget*>()) {
@@ -96,6 +108,25 @@ QStringList LayoutReport::clippedControls(const MainWindow* window)
     return out;
 }
 
+QStringList LayoutReport::nestedScrolling(const MainWindow* window)
+{
+    QStringList out;
+    for (const QScrollArea* area : window->findChildren<QScrollArea*>()) {
+        if (!area->widget() || !onScreen(area))
+            continue;
+        for (const QAbstractScrollArea* inner : area->widget()->findChildren<QAbstractScrollArea*>()) {
+            // A scroll area or a list/table; a text box scrolling its own text is expected.
+            const bool scrolls = qobject_cast<const QScrollArea*>(inner) || qobject_cast<const QAbstractItemView*>(inner);
+            if (scrolls && onScreen(inner))
+                out << (inner->objectName().isEmpty() ? QString::fromLatin1(inner->metaObject()->className())
+                                                      : inner->objectName())
+                           + " in " + area->objectName();
+        }
+    }
+    out.removeDuplicates();
+    return out;
+}
+
 QJsonObject LayoutReport::report(const MainWindow* window)
 {
     QJsonObject docks;
@@ -106,13 +137,16 @@ QJsonObject LayoutReport::report(const MainWindow* window)
             o["rect"] = rectJson(QRect(d->mapTo(window, QPoint(0, 0)), d->size()));
         docks[d->objectName()] = o;
     }
-    QJsonArray clipped;
+    QJsonArray clipped, nested;
     for (const QString& c : clippedControls(window))
         clipped.append(c);
+    for (const QString& c : nestedScrolling(window))
+        nested.append(c);
     const QTableView* table = window->rankingPanel() ? window->rankingPanel()->table() : nullptr;
     return {{"window", QJsonObject{{"width", window->width()}, {"height", window->height()}}},
             {"docks", docks},
             {"controls_clipped", clipped},
+            {"nested_scrolling", nested},
             {"ranking_visible_rows", rankingVisibleRows(window)},
             {"ranking_rows", table && table->model() ? table->model()->rowCount() : 0}};
 }

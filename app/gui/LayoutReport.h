@@ -16,6 +16,10 @@ struct LayoutReport {
     /// partly outside their scroll area's viewport — cut off, or reachable only by scrolling.
     /// Named by objectName, else by class and text.
     static QStringList clippedControls(const MainWindow* window);
+    /// Scroll areas and item views shown inside another scroll area (two scroll bars for one
+    /// direction: the inner one steals the wheel, its end is below the outer fold), named by
+    /// objectName, else class.
+    static QStringList nestedScrolling(const MainWindow* window);
     static QJsonObject report(const MainWindow* window);
     /// Writes report() as JSON through the guarded writer; returns an error or "".
     static QString write(const MainWindow* window, const QString& path);

@@ -230,11 +230,16 @@ void MainWindow::closeEvent(QCloseEvent* e)
 
 void MainWindow::buildDocks()
 {
-    auto addDock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+    // Laptop screens: a dock smaller than its contents scrolls instead of widening the window —
+    // unless the panel has its own scrolling list or table (Ranking, Data, Log, scatter-plot
+    // matrix): that one scrolls, and the panel around it must not (two scroll bars for one
+    // direction, the inner one's end below the outer fold; --layout-report "nested_scrolling").
+    enum class Scroll { Dock, Panel };
+    auto addDock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area,
+                          Scroll scroll = Scroll::Dock) {
         auto* dock = new QDockWidget(title, this);
         dock->setObjectName(name);
-        // Laptop screens: a dock smaller than its contents scrolls instead of widening the window.
-        if (qobject_cast<QAbstractScrollArea*>(w)) {
+        if (scroll == Scroll::Panel || qobject_cast<QAbstractScrollArea*>(w)) {
             dock->setWidget(w);
         } else {
             auto* scroll = new QScrollArea;
@@ -247,23 +252,23 @@ void MainWindow::buildDocks()
         addDockWidget(area, dock);
         return dock;
     };
-    auto* data = addDock(tr("Data"), "DataDock", new DataPanel(m_doc), Qt::LeftDockWidgetArea);
+    auto* data = addDock(tr("Data"), "DataDock", new DataPanel(m_doc), Qt::LeftDockWidgetArea, Scroll::Panel);
     m_detector = new DetectorPanel(m_doc, m_trainer);
     auto* det = addDock(tr("Detector"), "DetectorDock", m_detector, Qt::LeftDockWidgetArea);
     tabifyDockWidget(data, det);
     det->raise();
     m_ranking = new RankingPanel(m_doc);
-    auto* ranking = addDock(tr("Ranking"), "RankingDock", m_ranking, Qt::RightDockWidgetArea);
+    auto* ranking = addDock(tr("Ranking"), "RankingDock", m_ranking, Qt::RightDockWidgetArea, Scroll::Panel);
     m_evaluation = new EvaluationPanel(m_doc);
     auto* eval = addDock(tr("Evaluation"), "EvaluationDock", m_evaluation, Qt::RightDockWidgetArea);
     m_similarity = new SimilarityPanel(m_doc, m_view);
     auto* similarity = addDock(tr("Similarity"), "SimilarityDock", m_similarity, Qt::RightDockWidgetArea);
     tabifyDockWidget(eval, similarity);
     eval->raise();
-    auto* log = addDock(tr("Log"), "LogDock", m_log, Qt::BottomDockWidgetArea);
+    auto* log = addDock(tr("Log"), "LogDock", m_log, Qt::BottomDockWidgetArea, Scroll::Panel);
     // The scatter-plot matrix needs room: a floating window, hidden until View → Scatter-plot matrix.
     m_splom = new SplomPanel(m_doc, m_view);
-    auto* splom = addDock(tr("Scatter-plot matrix"), "SplomDock", m_splom, Qt::RightDockWidgetArea);
+    auto* splom = addDock(tr("Scatter-plot matrix"), "SplomDock", m_splom, Qt::RightDockWidgetArea, Scroll::Panel);
     splom->setFloating(true);
     splom->hide();
     QAction* splomAction = splom->toggleViewAction();

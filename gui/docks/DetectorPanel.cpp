@@ -18,7 +18,6 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -40,7 +39,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     m_detector->setToolTip(tr("Detector to train (all registered detectors)"));
     // Long "id — title" entries must not widen the dock (and with it the window).
     m_detector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_detector->setMinimumContentsLength(16);
+    m_detector->setMinimumContentsLength(12);
     m_summary->setWordWrap(true);
     m_summary->setStyleSheet("color: #444;");
     for (const char* n : {"none", "zscore", "l2", "minmax"})
@@ -110,32 +109,31 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     m_guidance->setStyleSheet("color: #1d4f7a;");
     m_guidance->hide();
     top->addRow(m_guidance);
+    // The parameters take the height they need: the dock scrolls as a whole (a scroll area here
+    // scrolled inside the scrolling dock, issue #35).
+    // Train / Cancel and what the training did come before the parameters (ParaView's Apply sits
+    // at the top too): with a dozen parameters on a 600-px screen they stay above the fold.
+    // Defaults / Paper reset the parameters: they close the Parameters box.
     auto* params = new QGroupBox(tr("Parameters"));
     auto* pl = new QVBoxLayout(params);
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(m_form);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    pl->addWidget(scroll);
-    // Two rows: four buttons do not fit the dock's width on a 1280-px screen ("Paper" was cut).
-    auto* buttons = new QVBoxLayout;
-    auto* run = new QHBoxLayout;
-    run->addWidget(m_train);
-    run->addWidget(m_cancel);
+    pl->addWidget(m_form);
     auto* presets = new QHBoxLayout;
     presets->addWidget(m_defaults);
     presets->addWidget(m_paper);
-    buttons->addLayout(run);
-    buttons->addLayout(presets);
+    pl->addLayout(presets);
+    auto* run = new QHBoxLayout;
+    run->addWidget(m_train);
+    run->addWidget(m_cancel);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
-    layout->addWidget(params, 1);
-    layout->addLayout(buttons);
+    layout->addLayout(run);
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
     layout->addWidget(m_warnings);
     layout->addWidget(m_loss, 1);
+    layout->addWidget(params);
+    layout->addStretch(0); // keeps the controls at the top while the loss plot is hidden
 
     connect(m_detector, &QComboBox::currentIndexChanged, this, &DetectorPanel::onDetectorChanged);
     connect(m_train, &QPushButton::clicked, this, &DetectorPanel::train);

@@ -47,6 +47,39 @@ private slots:
         QVERIFY2(rows >= minRows, qPrintable(QString("%1 Ranking rows visible").arg(rows)));
         const QJsonArray clipped = j["controls_clipped"].toArray();
         QVERIFY2(clipped.isEmpty(), QJsonDocument(clipped).toJson(QJsonDocument::Compact).constData());
+        // One scroll bar per direction: the Detector dock's parameters scrolled inside the
+        // scrolling dock, the loss plot below the outer fold.
+        QVERIFY(j.contains("nested_scrolling"));
+        const QJsonArray nested = j["nested_scrolling"].toArray();
+        QVERIFY2(nested.isEmpty(), QJsonDocument(nested).toJson(QJsonDocument::Compact).constData());
+    }
+
+    void trainStaysAboveTheFoldWithManyParameters()
+    {
+        // Quadrics (13 parameters) at 1024×600: the Detector dock must scroll, but Train and
+        // Cancel come before the parameters, and the dock is the only scroller (the parameters
+        // had a scroll area of their own inside it, and Train was below both folds).
+        QTemporaryDir dir;
+        const QString report = dir.filePath("layout.json");
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XDG_CONFIG_HOME", dir.filePath("config"));
+        env.insert("OLENS_STATE_DIR", dir.filePath("state"));
+        p.setProcessEnvironment(env);
+        p.start("xvfb-run", {"-a", "-s", "-screen 0 1024x600x24", QStringLiteral(OLENS_GUI_PATH), "--preset", "1",
+                             "--layout-report", report, "--exit"});
+        QVERIFY(p.waitForFinished(120000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QFile f(report);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject j = QJsonDocument::fromJson(f.readAll()).object();
+        QVERIFY(j.contains("nested_scrolling"));
+        QVERIFY2(j["nested_scrolling"].toArray().isEmpty(),
+                 QJsonDocument(j["nested_scrolling"].toArray()).toJson(QJsonDocument::Compact).constData());
+        const QJsonArray clipped = j["controls_clipped"].toArray();
+        QVERIFY2(!clipped.isEmpty(), "13 parameters in 600 px: some must be below the fold (the check checks)");
+        for (const auto& c : clipped)
+            QVERIFY2(!c.toString().contains("Train") && !c.toString().contains("Cancel"), qPrintable(c.toString()));
     }
 };
 
