@@ -266,22 +266,36 @@ void MainWindow::buildDocks()
     tabifyDockWidget(eval, similarity);
     eval->raise();
     auto* log = addDock(tr("Log"), "LogDock", m_log, Qt::BottomDockWidgetArea, Scroll::Panel);
-    // The scatter-plot matrix needs room: a floating window, hidden until View → Scatter-plot matrix.
+    // The scatter-plot matrix needs room, but a floating window covered the view it is linked to
+    // (issue #35): hidden until View → Scatter-plot matrix, then docked as a column of its own
+    // beside the Ranking (it can still be floated from its title bar).
     m_splom = new SplomPanel(m_doc, m_view);
     auto* splom = addDock(tr("Scatter-plot matrix"), "SplomDock", m_splom, Qt::RightDockWidgetArea, Scroll::Panel);
-    splom->setFloating(true);
     splom->hide();
     QAction* splomAction = splom->toggleViewAction();
     splomAction->setObjectName("actionScatterPlotMatrix");
     splomAction->setShortcut(QKeySequence(tr("Ctrl+Shift+M")));
     splomAction->setToolTip(tr("Small multiples of feature pairs, linked to the selection (Ctrl+Shift+M)"));
-    connect(splomAction, &QAction::toggled, this, [this, splom](bool on) {
-        if (!on || !splom->isFloating() || splom->property("placed").toBool())
+    connect(splomAction, &QAction::toggled, this, [this, splom, det, ranking](bool on) {
+        if (!on || splom->isFloating() || splom->property("placed").toBool())
             return;
-        splom->setProperty("placed", true); // first opening: beside the view, as large as fits
-        const QRect g = geometry();
-        const int side = std::clamp(std::min(g.width() * 3 / 4, g.height() - 40), 420, 1000);
-        splom->setGeometry(g.x() + g.width() - side - 20, g.y() + 30, side, side);
+        splom->setProperty("placed", true);
+        const int detWidth = det->width(), rankingWidth = ranking->width();
+        const int side = std::clamp(std::min(width() * 2 / 5, height() - 120), 260, 900);
+        if (width() - detWidth - rankingWidth - side < width() * 2 / 5 && !ranking->isFloating()) {
+            // A laptop: a column of its own would leave the view a strip. A tab beside the
+            // Ranking, the column widened to the matrix's width (the view keeps the rest).
+            tabifyDockWidget(ranking, splom);
+            splom->show();
+            splom->raise();
+            resizeDocks({det, ranking}, {detWidth, std::max(rankingWidth, side)}, Qt::Horizontal);
+            return;
+        }
+        // A wide screen: a column of its own right of the Ranking's, taken from the view.
+        removeDockWidget(splom);
+        addDockWidget(Qt::RightDockWidgetArea, splom, Qt::Horizontal);
+        splom->show();
+        resizeDocks({det, ranking, splom}, {detWidth, rankingWidth, side}, Qt::Horizontal);
     });
     // The view gets the space; side docks are wide enough for their plots, the log stays short.
     // Dock sizes only stick once the window has its geometry: apply them when first shown.

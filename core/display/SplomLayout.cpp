@@ -19,21 +19,26 @@ SplomLayout::SplomLayout(const Eigen::MatrixXd& X, std::vector<int> features, co
         m_lo.push_back(lo - pad);
         m_hi.push_back(hi + pad);
     }
-    m_size = m > 0 ? std::max(0.0, (std::min(area.w, area.h) - gap * (m - 1)) / m) : 0.0;
+    // Cells fill the area, but no more than 1.6 times wider than tall or taller than wide: a
+    // matrix in a wide, short dock (1280×720) got square 35-pixel cells and names cut to "m…".
+    const double w = m > 0 ? std::max(0.0, (area.w - gap * (m - 1)) / m) : 0.0;
+    const double h = m > 0 ? std::max(0.0, (area.h - gap * (m - 1)) / m) : 0.0;
+    m_w = std::min(w, kMaxAspect * h);
+    m_h = std::min(h, kMaxAspect * w);
 }
 
 SplomRect SplomLayout::cell(int row, int col) const
 {
-    return {m_area.x + col * (m_size + m_gap), m_area.y + row * (m_size + m_gap), m_size, m_size};
+    return {m_area.x + col * (m_w + m_gap), m_area.y + row * (m_h + m_gap), m_w, m_h};
 }
 
 std::pair<int, int> SplomLayout::cellAt(double px, double py) const
 {
-    const double step = m_size + m_gap;
-    if (step <= 0.0 || px < m_area.x || py < m_area.y)
+    const double stepX = m_w + m_gap, stepY = m_h + m_gap;
+    if (stepX <= 0.0 || stepY <= 0.0 || px < m_area.x || py < m_area.y)
         return {-1, -1};
-    const int col = static_cast<int>(std::floor((px - m_area.x) / step));
-    const int row = static_cast<int>(std::floor((py - m_area.y) / step));
+    const int col = static_cast<int>(std::floor((px - m_area.x) / stepX));
+    const int row = static_cast<int>(std::floor((py - m_area.y) / stepY));
     if (row >= count() || col >= count() || !cell(row, col).contains(px, py))
         return {-1, -1};
     return {row, col};
@@ -67,7 +72,7 @@ std::vector<int> SplomLayout::rowsInBox(const Eigen::MatrixXd& X, int row, int c
                                         double y1) const
 {
     std::vector<int> out;
-    if (row < 0 || col < 0 || row >= count() || col >= count() || m_size <= 0.0)
+    if (row < 0 || col < 0 || row >= count() || col >= count() || m_w <= 0.0 || m_h <= 0.0)
         return out;
     const SplomRect c = cell(row, col);
     auto clampX = [&](double v) { return std::clamp(v, c.x, c.x + c.w); };

@@ -49,7 +49,8 @@ private:
     std::vector<double> m_lo, m_hi;
     SplomRect m_area;
     double m_gap = 0.0;
-    double m_size = 0.0; // cell side
+    static constexpr double kMaxAspect = 1.6;
+    double m_w = 0.0, m_h = 0.0; // cell width and height
 };
 
 /// The features a matrix starts with: the first min(p, maxCount).

@@ -27,21 +27,27 @@ SplomPanel::SplomPanel(DataDocument* document, CloudView* view, QWidget* parent)
     m_note->setWordWrap(true);
     m_note->setObjectName("splomNote");
 
-    auto* left = new QVBoxLayout;
-    left->addWidget(new QLabel(tr("Features")));
-    left->addWidget(m_list, 1);
+    // The matrix takes the panel's whole width (a column for the feature list beside it left
+    // 35-pixel cells at 1280×720, every name cut to "m…"); the list and the attribution chart
+    // share the strip under it.
+    auto* bottom = new QWidget;
+    auto* lists = new QVBoxLayout;
+    lists->setContentsMargins(0, 0, 0, 0);
+    lists->addWidget(new QLabel(tr("Features")));
+    lists->addWidget(m_list, 1);
+    auto* strip = new QHBoxLayout(bottom);
+    strip->setContentsMargins(0, 0, 0, 0);
+    strip->addLayout(lists);
+    strip->addWidget(m_chart, 1);
     auto* split = new QSplitter(Qt::Vertical);
     split->addWidget(m_matrix);
-    split->addWidget(m_chart);
-    split->setStretchFactor(0, 4);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
-    auto* right = new QVBoxLayout;
-    right->addWidget(split, 1);
-    right->addWidget(m_note);
-    auto* top = new QHBoxLayout(this);
+    auto* top = new QVBoxLayout(this);
     top->setContentsMargins(4, 4, 4, 4);
-    top->addLayout(left);
-    top->addLayout(right, 1);
+    top->addWidget(split, 1);
+    top->addWidget(m_note);
 
     connect(m_doc, &DataDocument::datasetChanged, this, &SplomPanel::onDataset);
     connect(m_doc, &DataDocument::resultChanged, this, &SplomPanel::updateAttribution);

@@ -2,6 +2,7 @@
 
 #include "document/DataDocument.h"
 #include "display/SelectionGeometry.h"
+#include "display/ShortLabels.h"
 #include "view/layers/PointColouring.h"
 
 #include <QMouseEvent>
@@ -216,17 +217,29 @@ void SplomWidget::drawLabels(QPainter& p)
     small.setPointSizeF(std::max(6.5, font().pointSizeF() * 0.8));
     QFont bold = font();
     bold.setBold(true);
-    const QFontMetricsF fmSmall(small), fmBold(bold);
+    const QFontMetricsF fmSmall(small), fmBold(bold), fm(font());
+    // Names cut word by word, distinct when the names are (display/ShortLabels): the same cell
+    // width for every column, so one call per font and room.
+    std::vector<std::string> names;
+    for (int f : m_layout.features())
+        names.push_back(d.featureNames[std::size_t(f)]);
+    const SplomRect first = m_layout.cell(0, 0);
+    auto fitting = [&names](const QFontMetricsF& metrics, double room) {
+        return shortLabels(names, [&metrics, room](const std::string& s) {
+            return metrics.horizontalAdvance(QString::fromStdString(s)) <= room;
+        });
+    };
+    const std::vector<std::string> diagonal = fitting(fmBold, first.w - 6), below = fitting(fm, first.w),
+                                   beside = fitting(fm, first.h);
     p.setPen(palette().color(QPalette::Text));
     for (int k = 0; k < m; ++k) {
         const int f = m_layout.features()[std::size_t(k)];
-        const QString name = QString::fromStdString(d.featureNames[std::size_t(f)]);
         const double lo = d.X.col(f).minCoeff(), hi = d.X.col(f).maxCoeff();
         // Diagonal: the name inside its histogram cell.
         const SplomRect dg = m_layout.cell(k, k);
         p.setFont(bold);
         p.drawText(QRectF(dg.x + 3, dg.y + 1, dg.w - 6, fmBold.height()), Qt::AlignLeft | Qt::AlignTop,
-                   fmBold.elidedText(name, Qt::ElideRight, dg.w - 6));
+                   QString::fromStdString(diagonal[std::size_t(k)]));
         // Bottom: the column's extremes under the last row, then its name.
         const SplomRect b = m_layout.cell(m - 1, k);
         p.setFont(small);
@@ -235,15 +248,15 @@ void SplomWidget::drawLabels(QPainter& p)
         p.drawText(QRectF(m_layout.toPixelX(k, hi) - b.w / 2 + 2, ty, b.w / 2, fmSmall.height()), Qt::AlignRight,
                    number(hi));
         p.setFont(font());
-        const QFontMetricsF fm(font());
         p.drawText(QRectF(b.x, ty + fmSmall.height(), b.w, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
-                   fm.elidedText(name, Qt::ElideRight, b.w));
+                   QString::fromStdString(below[std::size_t(k)]));
         // Left: the row's name and extremes, rotated to read upwards.
         const SplomRect l = m_layout.cell(k, 0);
         p.save();
         p.translate(0, l.y + l.h);
         p.rotate(-90);
-        p.drawText(QRectF(0, 0, l.h, fm.height()), Qt::AlignHCenter | Qt::AlignTop, fm.elidedText(name, Qt::ElideRight, l.h));
+        p.drawText(QRectF(0, 0, l.h, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
+                   QString::fromStdString(beside[std::size_t(k)]));
         p.setFont(small);
         const double ylo = l.y + l.h - m_layout.toPixelY(k, lo), yhi = l.y + l.h - m_layout.toPixelY(k, hi);
         p.drawText(QRectF(ylo - 2, fm.height(), l.h / 2, fmSmall.height()), Qt::AlignLeft, number(lo));

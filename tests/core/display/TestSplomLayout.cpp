@@ -19,11 +19,16 @@ private slots:
         X << 0, 0, 0, 1, 2, 3;
         const SplomLayout L(X, {0, 1, 2}, {10, 20, 310, 400}, 5);
         QCOMPARE(L.count(), 3);
-        // Side = (min(310, 400) − 2·5) / 3 = 100.
+        // Width (310 − 2·5) / 3 = 100, height (400 − 2·5) / 3 = 130 (within 1.6 × 100).
         const SplomRect c = L.cell(1, 2);
         QCOMPARE(c.x, 10.0 + 2 * 105.0);
-        QCOMPARE(c.y, 20.0 + 105.0);
+        QCOMPARE(c.y, 20.0 + 135.0);
         QCOMPARE(c.w, 100.0);
+        QCOMPARE(c.h, 130.0);
+        // A wide, short area: cells at most 1.6 times wider than tall (height 60 → width 96).
+        const SplomLayout wide(X, {0, 1, 2}, {0, 0, 1000, 190}, 5);
+        QCOMPARE(wide.cell(0, 0).h, 60.0);
+        QCOMPARE(wide.cell(0, 0).w, 96.0);
         QCOMPARE(L.cellAt(c.x + 1, c.y + 99), std::make_pair(1, 2));
         QCOMPARE(L.cellAt(10 + 102, 30), std::make_pair(-1, -1)); // in the gap between columns 0 and 1
         QCOMPARE(L.cellAt(5, 30), std::make_pair(-1, -1));
