@@ -84,11 +84,19 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
         m_userProjection = false;
         rebuild();
     });
-    connect(m_doc, &DataDocument::resultChanged, this, [this] {
-        if (const auto r = m_doc->result(); r && (r->geometry.quadrics.size() != m_geometryChoice.quadrics.size()
-                                                  || r->geometry.frames.size() != m_geometryChoice.frames.size())) {
-            m_geometryChoice = GeometryChoice::defaults(r->geometry.quadrics.size(), r->geometry.frames.size(), twoD());
-        }
+    // New counts of quadrics / frames (a result, or a training's first snapshot): the default
+    // choice, "3 of many" in 3-D — a live preview drew all 35 of Satellite's quadrics (issue #35).
+    auto adoptCounts = [this](const Geometry& g) {
+        if (g.quadrics.size() != m_geometryChoice.quadrics.size() || g.frames.size() != m_geometryChoice.frames.size())
+            m_geometryChoice = GeometryChoice::defaults(g.quadrics.size(), g.frames.size(), twoD());
+    };
+    connect(m_doc, &DataDocument::liveGeometryChanged, this, [this, adoptCounts] {
+        if (const auto live = m_doc->liveGeometry())
+            adoptCounts(*live);
+    });
+    connect(m_doc, &DataDocument::resultChanged, this, [this, adoptCounts] {
+        if (const auto r = m_doc->result())
+            adoptCounts(r->geometry);
         if (m_showReconstruction)
             refreshPositions();
         requestField(); // first: the worker computes while the points are recoloured

@@ -93,6 +93,33 @@ private slots:
             QVERIFY2(entry.find("quadric") == std::string::npos, entry.c_str());
     }
 
+    void aLivePreviewDrawsTheDefaultThreeQuadrics()
+    {
+        // Issue #35: during training every quadric was drawn (all 35 on Satellite), not the "3 of
+        // many" a result shows in 3-D.
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(sample("seam3d.csv")));
+        QVERIFY(w.detectorPanel()->setCurrentDetector("quadrics"));
+        TrainingSetup setup = w.document()->trainingSetup();
+        ParamSet params = Registry::instance().defaultParams(setup.detectorId);
+        params.set(setup.params);
+        params.set("m", "5");
+        params.set("epochs", "1000000");
+        params.set("tol", "0");
+        setup.params = params.assignments();
+        w.document()->setTrainingSetup(setup);
+        QSignalSpy cancelled(w.trainer(), &TrainingController::cancelled);
+        w.action("actionTrain")->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(w.document()->liveGeometry() != nullptr, 30000);
+        QCOMPARE(w.document()->liveGeometry()->quadrics.size(), std::size_t(5));
+        const GeometryChoice& choice = w.view()->geometryChoice();
+        QCOMPARE(choice.quadrics.size(), std::size_t(5));
+        QCOMPARE(std::count(choice.quadrics.begin(), choice.quadrics.end(), true), 3);
+        w.action("actionCancelTraining")->trigger();
+        QVERIFY(cancelled.wait(10000));
+    }
+
     void exportActionsFollowTheResult()
     {
         MainWindow w;
