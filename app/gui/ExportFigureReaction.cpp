@@ -16,6 +16,9 @@
 #include <QBuffer>
 #include <QDir>
 #include <QFile>
+#include "LastFolder.h"
+#include "document/DataDocument.h"
+
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
@@ -166,7 +169,8 @@ void ExportFigureReaction::onTriggered()
         return;
     const FigureOptions o = dialog.options();
     const QString suffix = dialog.suffix();
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Export figure"), "outlierlens-figure." + suffix,
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Export figure"),
+                                                LastFolder::suggest("outlierlens-figure." + suffix, m_window->document()->filePath()),
                                                 suffix == "svg"   ? tr("SVG drawing (*.svg)")
                                                 : suffix == "pdf" ? tr("PDF (*.pdf)")
                                                                   : tr("PNG image (*.png)"));
@@ -176,6 +180,7 @@ void ExportFigureReaction::onTriggered()
         path += "." + suffix;
     const QString error = save(m_window, all[std::size_t(std::clamp(o.target, 0, int(all.size()) - 1))], o, path);
     if (error.isEmpty()) {
+        LastFolder::remember(path);
         m_window->log()->info(tr("figure exported to %1").arg(path));
     } else {
         m_window->log()->error(error);

@@ -8,6 +8,8 @@
 
 #include <QAction>
 #include <QFile>
+#include "LastFolder.h"
+
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -95,10 +97,9 @@ void ExportPointsReaction::onTriggered()
     const int k = static_cast<int>(m_which);
     const QString name = (base.isEmpty() ? QStringLiteral("points") : base) + suffixes[k];
     QString filter;
-    const QString dir = m_window->document()->filePath().isEmpty() ? QString()
-                                                                    : QFileInfo(m_window->document()->filePath()).absolutePath() + '/';
     QString path = QFileDialog::getSaveFileName(m_window, titles[k],
-                                                dir + name + ".csv", tr("CSV (*.csv);;PLY, binary (*.ply)"), &filter);
+                                                LastFolder::suggest(name + ".csv", m_window->document()->filePath()),
+                                                tr("CSV (*.csv);;PLY, binary (*.ply)"), &filter);
     if (path.isEmpty())
         return;
     const QString suffix = QFileInfo(path).suffix().toLower();
@@ -107,6 +108,7 @@ void ExportPointsReaction::onTriggered()
     int count = 0;
     const QString error = save(m_window, m_which, path, &count);
     if (error.isEmpty()) {
+        LastFolder::remember(path);
         m_window->log()->info(tr("exported %1 %2 to %3").arg(count).arg(what[k], path));
     } else {
         m_window->log()->error(error);

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 #include <QAction>
+#include "LastFolder.h"
+
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
@@ -90,7 +92,8 @@ QString ScreenshotReaction::saveImage(const QImage& img, const QString& path, co
 
 void ScreenshotReaction::onTriggered()
 {
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Save screenshot"), "outlierlens.png",
+    QString path = QFileDialog::getSaveFileName(m_window, tr("Save screenshot"),
+                                                LastFolder::suggest("outlierlens.png", m_window->document()->filePath()),
                                                 tr("PNG image (*.png)"));
     if (path.isEmpty())
         return;
@@ -98,6 +101,7 @@ void ScreenshotReaction::onTriggered()
         path += ".png";
     const QString error = save(m_window, m_target, path);
     if (error.isEmpty()) {
+        LastFolder::remember(path);
         m_window->log()->info(tr("screenshot saved to %1").arg(path));
     } else {
         m_window->log()->error(error);
@@ -141,12 +145,14 @@ void ExportReaction::onTriggered()
 {
     const bool scores = m_what == What::Scores;
     const QString path = QFileDialog::getSaveFileName(
-        m_window, scores ? tr("Export scores") : tr("Export model"), scores ? "scores.csv" : "model.json",
+        m_window, scores ? tr("Export scores") : tr("Export model"),
+        LastFolder::suggest(scores ? "scores.csv" : "model.json", m_window->document()->filePath()),
         scores ? tr("CSV (*.csv)") : tr("JSON (*.json)"));
     if (path.isEmpty())
         return;
     const QString error = save(m_window, m_what, path);
     if (error.isEmpty()) {
+        LastFolder::remember(path);
         m_window->log()->info(tr("exported %1").arg(path));
     } else {
         m_window->log()->error(error);

@@ -410,10 +410,16 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName, const
 
     // ---- column roles -----------------------------------------------------------------
     std::vector<Role> role(static_cast<std::size_t>(nCols), Role::Feature);
+    // Excluded columns are not features, but exports write them back (Dataset::carried).
+    std::vector<int> carriedOf(static_cast<std::size_t>(nCols), -1);
     for (const std::string& ex : options.excludeColumns) {
         const int j = findColumn(ex, colNames, hasHeader);
         if (j < 0)
             failFile(sourceName, "excluded column '" + ex + "' not found " + columnListText(colNames, hasHeader));
+        if (role[j] != Role::Excluded) {
+            carriedOf[j] = static_cast<int>(data.carried.size());
+            data.carried.push_back({hasHeader ? colNames[j] : "column_" + std::to_string(j + 1), {}});
+        }
         role[j] = Role::Excluded;
     }
     int labelCol = -1;
@@ -526,7 +532,10 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName, const
         for (int j = 0; j < nCols; ++j) {
             const std::string_view cell = fields[j];
             const Role r = role[j];
-            if (r == Role::Excluded) continue;
+            if (r == Role::Excluded) {
+                data.carried[static_cast<std::size_t>(carriedOf[j])].cells.emplace_back(cell);
+                continue;
+            }
             double v;
             const NumStatus st = parseNumber(cell, v);
             if (r == Role::Feature) {
@@ -756,6 +765,13 @@ void writeCsv(std::ostream& out, const Dataset& data, const std::vector<CsvColum
     if (sigma)
         for (Eigen::Index j = 0; j < p; ++j) { sep(); writeText(out, "sigma_" + featureName(j)); }
     if (labels) { sep(); writeText(out, data.labelName.empty() ? std::string("label") : data.labelName); }
+    for (const CarriedColumn& c : data.carried) {
+        if (static_cast<Eigen::Index>(c.cells.size()) != n)
+            throw DataError("writeCsv: ignored column '" + c.name + "' has " + std::to_string(c.cells.size())
+                            + " cells for " + std::to_string(n) + " rows");
+        sep();
+        writeText(out, c.name);
+    }
     for (const CsvColumn& c : extra) { sep(); writeText(out, c.name); }
     out << '\n';
     for (Eigen::Index i = 0; i < n; ++i) {
@@ -773,6 +789,7 @@ void writeCsv(std::ostream& out, const Dataset& data, const std::vector<CsvColum
             else
                 writeNumber(out, v);
         }
+        for (const CarriedColumn& c : data.carried) { sep(); writeText(out, c.cells[static_cast<std::size_t>(i)]); }
         for (const CsvColumn& c : extra) { sep(); writeNumber(out, c.values(i)); }
         out << '\n';
     }

@@ -6,6 +6,13 @@
 
 namespace olens {
 
+/// A column the user marked *ignore* (LoadOptions::excludeColumns): not a feature, kept as read
+/// (text, one cell per row) so that exports write it back — a PLY's `intensity`, a CSV's id.
+struct CarriedColumn {
+    std::string name;
+    std::vector<std::string> cells;
+};
+
 struct Dataset {
     std::string source;                    ///< file name or generator description
     std::vector<std::string> featureNames; ///< p names, one per column of X
@@ -16,6 +23,8 @@ struct Dataset {
     std::vector<std::string> labelNames;   ///< text labels mapped to ids 0..k-1, when the column was not numeric
 
     Eigen::MatrixXd sigma;                 ///< n×p per-feature standard deviations; empty if none
+
+    std::vector<CarriedColumn> carried;    ///< ignored columns, n cells each (empty: none)
 
     std::vector<std::string> warnings;     ///< non-fatal remarks made while loading
 

@@ -302,9 +302,19 @@ Dataset Reader::read()
         column[xyz[a]] = a;
         data.featureNames.push_back(axes[a]);
     }
+    // Excluded scalar properties are carried (Dataset::carried, written back by exports): codes
+    // kCarried - c, above kSigma's range.
+    constexpr int kCarried = -3;
     for (int k = 0; k < nProps; ++k) {
         const Property& p = vertex.props[k];
-        if (column[k] >= 0 || p.list || excluded(p.name)) continue;
+        if (column[k] < 0 && !p.list && excluded(p.name) && data.carried.size() < 90) {
+            column[k] = kCarried - static_cast<int>(data.carried.size());
+            data.carried.push_back({p.name, {}});
+        }
+    }
+    for (int k = 0; k < nProps; ++k) {
+        const Property& p = vertex.props[k];
+        if (column[k] != -1 || p.list || excluded(p.name)) continue;
         if (labelProp < 0 && isLabel(p.name)) {
             labelProp = k;
             column[k] = -2;
@@ -384,9 +394,17 @@ Dataset Reader::read()
         labels.resize(static_cast<std::size_t>(n));
         data.labelName = vertex.props[labelProp].name;
     }
+    for (CarriedColumn& c : data.carried)
+        c.cells.resize(static_cast<std::size_t>(n));
     auto store = [&](int k, Eigen::Index i, double v, long long line) {
         const int c = column[k];
         if (c == -1) return;
+        if (c <= kCarried && c > kSigma) { // as text, the shortest form that reads back the same
+            char buf[32];
+            const auto r = std::to_chars(buf, buf + sizeof buf, v);
+            data.carried[static_cast<std::size_t>(kCarried - c)].cells[static_cast<std::size_t>(i)].assign(buf, r.ptr);
+            return;
+        }
         if (!std::isfinite(v)) {
             const std::string where = "vertex " + std::to_string(i) + ": property '" + displayValue(vertex.props[k].name)
                                       + "' is not finite";

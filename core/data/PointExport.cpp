@@ -5,6 +5,8 @@
 #include "data/DataLoader.h"
 
 #include <algorithm>
+#include <charconv>
+#include <limits>
 #include <cctype>
 #include <cstdint>
 #include <cstring>
@@ -45,6 +47,7 @@ std::vector<std::string> dataColumnNames(const Dataset& d)
     if (d.hasSigma())
         for (Eigen::Index j = 0; j < d.cols(); ++j) names.push_back("sigma_" + featureName(d, j));
     if (d.hasLabels()) names.push_back(d.labelName.empty() ? std::string("label") : d.labelName);
+    for (const CarriedColumn& c : d.carried) names.push_back(c.name);
     return names;
 }
 
@@ -95,6 +98,13 @@ Dataset selectRows(const Dataset& data, const std::vector<Eigen::Index>& rows)
     out.X.resize(m, data.cols());
     if (data.hasLabels()) out.labels.resize(m);
     if (data.hasSigma()) out.sigma.resize(m, data.sigma.cols());
+    for (const CarriedColumn& c : data.carried) {
+        if (static_cast<Eigen::Index>(c.cells.size()) != data.rows())
+            throw DataError("export: ignored column '" + c.name + "' has " + std::to_string(c.cells.size())
+                            + " cells for " + std::to_string(data.rows()) + " rows");
+        out.carried.push_back({c.name, {}});
+        out.carried.back().cells.reserve(rows.size());
+    }
     for (Eigen::Index r = 0; r < m; ++r) {
         const Eigen::Index i = rows[static_cast<std::size_t>(r)];
         if (i < 0 || i >= data.rows())
@@ -102,6 +112,8 @@ Dataset selectRows(const Dataset& data, const std::vector<Eigen::Index>& rows)
         out.X.row(r) = data.X.row(i);
         if (data.hasLabels()) out.labels(r) = data.labels(i);
         if (data.hasSigma()) out.sigma.row(r) = data.sigma.row(i);
+        for (std::size_t c = 0; c < data.carried.size(); ++c)
+            out.carried[c].cells.push_back(data.carried[c].cells[static_cast<std::size_t>(i)]);
     }
     return out;
 }
@@ -167,6 +179,31 @@ void writePointsPly(std::ostream& out, const PointExport& e)
     if (d.hasSigma())
         for (Eigen::Index j : order) taken.push_back(uniqueName("sigma_" + names[static_cast<std::size_t>(j)], taken));
     if (d.hasLabels()) taken.push_back(uniqueName(plyName(d.labelName.empty() ? std::string("label") : d.labelName), taken));
+    // Ignored columns go back as doubles when every cell is a number (empty: NaN); PLY has no
+    // text properties, so a text column is named in a comment instead.
+    std::vector<std::vector<double>> carriedValues;
+    std::vector<std::string> textColumns;
+    for (const CarriedColumn& c : d.carried) {
+        std::vector<double> v;
+        v.reserve(c.cells.size());
+        bool numeric = c.cells.size() == static_cast<std::size_t>(d.rows());
+        for (std::size_t i = 0; numeric && i < c.cells.size(); ++i) {
+            const std::string& s = c.cells[i];
+            double x = std::numeric_limits<double>::quiet_NaN();
+            if (!s.empty()) {
+                const char* b = s.data() + (s[0] == '+' && s.size() > 1 ? 1 : 0);
+                const auto r = std::from_chars(b, s.data() + s.size(), x);
+                numeric = r.ec == std::errc() && r.ptr == s.data() + s.size();
+            }
+            v.push_back(x);
+        }
+        if (numeric) {
+            carriedValues.push_back(std::move(v));
+            taken.push_back(uniqueName(plyName(c.name), taken));
+        } else {
+            textColumns.push_back(plyName(c.name));
+        }
+    }
     const std::string scoreName = uniqueName("score", taken);
     taken.push_back(scoreName);
     const std::string flagName = uniqueName("outlier", taken);
@@ -174,6 +211,7 @@ void writePointsPly(std::ostream& out, const PointExport& e)
 
     out << "ply\nformat binary_little_endian 1.0\ncomment written by OutlierLens\n";
     if (!renamed.empty()) out << "comment renamed:" << renamed << "\n";
+    for (const std::string& t : textColumns) out << "comment not written (text column): " << t << "\n";
     if (d.hasLabels() && !d.labelNames.empty()) {
         out << "comment label values:";
         for (std::size_t k = 0; k < d.labelNames.size(); ++k) out << " " << k << "=" << plyName(d.labelNames[k]);
@@ -190,6 +228,7 @@ void writePointsPly(std::ostream& out, const PointExport& e)
         if (d.hasSigma())
             for (Eigen::Index j : order) putDouble(out, d.sigma(i, j));
         if (d.hasLabels()) putDouble(out, d.labels(i));
+        for (const auto& v : carriedValues) putDouble(out, v[static_cast<std::size_t>(i)]);
         putDouble(out, e.scores(i));
         out.put(e.outlier(i) != 0 ? char(1) : char(0));
     }

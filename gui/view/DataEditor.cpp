@@ -148,6 +148,8 @@ void DataEditor::addPoint(const std::vector<double>& x, bool outlier)
         after.sigma.conservativeResize(n + 1, p);
         after.sigma.row(n).setZero();
     }
+    for (CarriedColumn& c : after.carried) // ignored columns: an added point has no value there
+        c.cells.emplace_back();
     std::vector<int> forward = identityMap(n);
     forward.push_back(-1);
     m_undo->push(new EditCommand(m_doc, outlier ? tr("add outlier") : tr("add point"), before, after, forward,

@@ -7,6 +7,7 @@
 #include "document/DataDocument.h"
 #include "docks/DetectorPanel.h"
 #include "ExportPointsReaction.h"
+#include "LastFolder.h"
 #include "view/DataEditor.h"
 #include "docks/RankingFilterBar.h"
 #include "docks/RankingPanel.h"
@@ -20,6 +21,8 @@
 #include "registry/Registry.h"
 
 #include <QAction>
+#include <QDir>
+#include <QSettings>
 #include <QItemSelectionModel>
 #include <QTableView>
 #include <QUndoStack>
@@ -118,6 +121,32 @@ private slots:
         QCOMPARE(std::count(choice.quadrics.begin(), choice.quadrics.end(), true), 3);
         w.action("actionCancelTraining")->trigger();
         QVERIFY(cancelled.wait(10000));
+    }
+
+    void saveDialogsStartInTheLastFolder()
+    {
+        // Issue #35: screenshot / figure / export dialogs opened in the working directory. They
+        // start in the folder last written to, else the data's folder, else home.
+        QTemporaryDir data, shots;
+        QSettings().remove("dialogs/lastSaveDir");
+        QCOMPARE(LastFolder::suggest("a.png", data.filePath("d.csv")), QDir(data.path()).filePath("a.png"));
+        QCOMPARE(LastFolder::suggest("a.png"), QDir::home().filePath("a.png"));
+        LastFolder::remember(shots.filePath("shot.png"));
+        QCOMPARE(LastFolder::suggest("b.svg", data.filePath("d.csv")), QDir(shots.path()).filePath("b.svg"));
+        // The export reaction writes and remembers through the same path a dialog would take.
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(sample("seam3d.csv")));
+        train(w, "knn");
+        QTemporaryDir elsewhere;
+        QCOMPARE(ExportPointsReaction::save(&w, ExportPointsReaction::Which::Flagged, elsewhere.filePath("f.csv")), QString());
+        LastFolder::remember(elsewhere.filePath("f.csv"));
+        QCOMPARE(LastFolder::suggest("g.csv", w.document()->filePath()), QDir(elsewhere.path()).filePath("g.csv"));
+        // A folder that no longer exists: the data's folder again.
+        const QString gone = shots.path();
+        LastFolder::remember(QDir(gone).filePath("x.png"));
+        shots.remove();
+        QCOMPARE(LastFolder::suggest("c.png", data.filePath("d.csv")), QDir(data.path()).filePath("c.png"));
     }
 
     void exportActionsFollowTheResult()

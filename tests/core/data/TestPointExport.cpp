@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 using namespace olens;
@@ -102,6 +104,72 @@ private slots:
         QVERIFY(out.str().find("anomaly") != std::string::npos);
         QCOMPARE(back.labels(0), 0.0);
         QCOMPARE(back.labels(1), 1.0);
+    }
+
+    void ignoredColumnsAreWrittenBack_data()
+    {
+        QTest::addColumn<QString>("ext");
+        QTest::newRow("csv") << "csv";
+        QTest::newRow("ply") << "ply";
+    }
+    void ignoredColumnsAreWrittenBack()
+    {
+        // Issue #35: a PLY's `intensity` (or a CSV's id) marked *ignore* on import was missing from
+        // every export. Loaded with the column excluded, it is carried as read and written back
+        // after the label: CSV keeps text and numbers, PLY the numeric column (a text column is
+        // named in a comment: PLY has no text properties).
+        QTemporaryDir dir;
+        const std::string src = dir.filePath("src.csv").toStdString();
+        {
+            std::ofstream f(src);
+            f << "x,y,z,intensity,id,label\n0,0,0,0.5,a1,0\n1,0,0,7,b2,0\n0,1,0,1e-3,\"c,3\",1\n";
+        }
+        LoadOptions o;
+        o.excludeColumns = {"intensity", "id"};
+        const Dataset d = loadDataset(src, o);
+        QCOMPARE(names(d.featureNames), QStringList({"x", "y", "z"}));
+        QCOMPARE(d.carried.size(), std::size_t(2));
+        QCOMPARE(d.carried[1].cells[2], std::string("c,3"));
+        QFETCH(QString, ext);
+        const std::string out = dir.filePath("out." + ext).toStdString();
+        const Eigen::VectorXd scores = Eigen::Vector3d(0.1, 0.2, 0.9);
+        const Eigen::VectorXi flags = Eigen::Vector3i(0, 0, 1);
+        writePoints(out, {d, scores, flags, {2, 1}}); // the flagged row first
+        LoadOptions back;
+        back.excludeColumns = ext == "csv" ? std::vector<std::string>{"id"} : std::vector<std::string>{};
+        const Dataset r = loadDataset(out, back);
+        QCOMPARE(names(r.featureNames), QStringList({"x", "y", "z", "intensity", "score", "outlier"}));
+        QCOMPARE(r.X(0, 3), 1e-3);
+        QCOMPARE(r.X(1, 3), 7.0);
+        if (ext == "csv") {
+            QCOMPARE(r.carried.size(), std::size_t(1));
+            QCOMPARE(r.carried[0].cells, (std::vector<std::string>{"c,3", "b2"}));
+        } else {
+            std::ifstream f(out, std::ios::binary);
+            std::string header((std::istreambuf_iterator<char>(f)), {});
+            QVERIFY(header.find("comment not written (text column): id") != std::string::npos);
+        }
+        // Selecting rows keeps the carried cells with their rows.
+        const Dataset part = selectRows(d, {2, 0});
+        QCOMPARE(part.carried[0].cells, (std::vector<std::string>{"1e-3", "0.5"}));
+    }
+
+    void plyReaderCarriesIgnoredProperties()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("i.ply").toStdString();
+        {
+            std::ofstream f(path);
+            f << "ply\nformat ascii 1.0\nelement vertex 2\nproperty float x\nproperty float y\nproperty float z\n"
+                 "property float intensity\nend_header\n0 0 0 0.25\n1 2 3 4\n";
+        }
+        LoadOptions o;
+        o.excludeColumns = {"intensity"};
+        const Dataset d = loadDataset(path, o);
+        QCOMPARE(d.cols(), Eigen::Index(3));
+        QCOMPARE(d.carried.size(), std::size_t(1));
+        QCOMPARE(d.carried[0].name, std::string("intensity"));
+        QCOMPARE(d.carried[0].cells, (std::vector<std::string>{"0.25", "4"}));
     }
 
     void plyKeepsSigmaColumns()
