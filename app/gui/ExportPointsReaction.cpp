@@ -84,6 +84,8 @@ QString ExportPointsReaction::save(MainWindow* window, Which which, const QStrin
         roles.labelColumn = d.labelName;
     const auto added = addedColumnNames(d);
     roles.excludeColumns = {added.first, added.second};
+    for (const CarriedColumn& c : d.carried) // ignored on import: ignored again
+        roles.excludeColumns.push_back(c.name);
     ImportDialog::remember(path, roles);
     return {};
 }

@@ -555,7 +555,9 @@ private slots:
              {with({"score", "--input", path("fo.csv"), "--fit-on", "label:0", "--fit-input", path("fo_in.csv"), "--output", "-"}),
               with({"score", "--input", path("fo.csv"), "--fit-on", "fraction:1.5", "--output", "-"}),
               with({"score", "--input", path("fo.csv"), "--fit-on", "label:3", "--output", "-"}),
-              with({"score", "--input", path("fo.csv"), "--fit-on", "rows:" + path("nope.txt"), "--output", "-"})}) {
+              with({"score", "--input", path("fo.csv"), "--fit-on", "rows:" + path("nope.txt"), "--output", "-"}),
+              // a device is refused at once (it was read until the OOM killer, 3.9 GB)
+              with({"score", "--input", path("fo.csv"), "--fit-on", "rows:/dev/zero", "--output", "-"})}) {
             const Run e = cli(bad);
             QVERIFY2(e.code != 0 && e.err.find("fit") != std::string::npos, e.err.c_str());
         }
