@@ -1,5 +1,6 @@
 // outlierlens: the GUI. Headless flags for demos and tests:
 //   --load FILE [--detector ID --param k=v ... --train] --screenshot OUT.png --exit
+#include "base/AtomicWriter.h"
 #include "LayoutReport.h"
 #include "ReplayFrames.h"
 #include "view/CloudView.h"
@@ -77,6 +78,7 @@ int quitWithoutWaiting(olens::MainWindow& window, int status)
 int main(int argc, char** argv)
 {
     olens::StartupTimeline timeline; // --timings: seconds since here
+    olens::removeTemporaryFilesOnSignals(); // a kill during a save leaves no hidden .tmp file
     // VTK 9.1 cannot run on Qt's EGL platforms (GLEW); default to xcb unless the user chose.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "xcb");

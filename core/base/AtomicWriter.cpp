@@ -3,7 +3,9 @@
 #include "base/Errors.h"
 #include "base/Messages.h"
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -84,9 +86,65 @@ void checkOutputPath(const std::string& path, const std::vector<std::string>& in
         throw DataError("cannot write " + what + " " + quoted(path) + ": directory " + quoted(dir) + " does not exist");
 }
 
+namespace {
+
+// Temporary files being written, for the signal handler: fixed slots of malloc'ed C strings that
+// the handler only reads and unlinks (both async-signal-safe); more writes at once than slots are
+// simply not cleaned on a signal.
+constexpr int kTempSlots = 64;
+std::atomic<char*> g_temps[kTempSlots];
+
+void trackTemp(const std::string& temp)
+{
+    char* copy = ::strdup(temp.c_str());
+    if (!copy) return;
+    for (auto& slot : g_temps) {
+        char* expected = nullptr;
+        if (slot.compare_exchange_strong(expected, copy)) return;
+    }
+    std::free(copy);
+}
+
+void untrackTemp(const std::string& temp)
+{
+    for (auto& slot : g_temps) {
+        char* p = slot.load();
+        if (p && temp == p && slot.compare_exchange_strong(p, nullptr)) {
+            std::free(p);
+            return;
+        }
+    }
+}
+
+void removeTempsAndReraise(int sig)
+{
+    for (auto& slot : g_temps)
+        if (char* p = slot.load()) ::unlink(p);
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+}
+
+} // namespace
+
+void removeTemporaryFilesOnSignals()
+{
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction old {};
+        if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue; // e.g. nohup: an ignored signal stays ignored
+        struct sigaction sa {};
+        sa.sa_handler = removeTempsAndReraise;
+        ::sigemptyset(&sa.sa_mask);
+        ::sigaction(sig, &sa, nullptr);
+    }
+}
+
 AtomicWriter::~AtomicWriter()
 {
-    for (const Pending& p : m_pending) ::unlink(p.temp.c_str());
+    for (const Pending& p : m_pending) {
+        ::unlink(p.temp.c_str());
+        untrackTemp(p.temp);
+    }
 }
 
 void AtomicWriter::add(const std::string& path, const std::function<void(std::ostream&)>& write,
@@ -112,9 +170,11 @@ void AtomicWriter::add(const std::string& path, const std::function<void(std::os
         throw DataError("cannot write " + quoted(path) + ": cannot create a temporary file in " + quoted(dir) + ": "
                         + std::strerror(errno));
     temp.assign(name.data());
+    trackTemp(temp);
     auto failWith = [&](int err, const std::string& doing) {
         ::close(fd);
         ::unlink(temp.c_str());
+        untrackTemp(temp);
         throw DataError("cannot write " + quoted(path) + ": " + doing + ": " + std::strerror(err)
                         + (err == ENOSPC || err == EDQUOT ? " (free some space; the old file is unchanged)" : ""));
     };
@@ -137,6 +197,7 @@ void AtomicWriter::add(const std::string& path, const std::function<void(std::os
     if (::close(fd) != 0) {
         const int err = errno;
         ::unlink(temp.c_str());
+        untrackTemp(temp);
         throw DataError("cannot write " + quoted(path) + ": closing: " + std::strerror(err));
     }
     m_pending.push_back({path, temp});
@@ -157,10 +218,14 @@ void AtomicWriter::commit()
                 for (const auto& d : done) msg += " " + quoted(d);
                 msg += ")";
             }
-            for (std::size_t j = i; j < m_pending.size(); ++j) ::unlink(m_pending[j].temp.c_str());
+            for (std::size_t j = i; j < m_pending.size(); ++j) {
+                ::unlink(m_pending[j].temp.c_str());
+                untrackTemp(m_pending[j].temp);
+            }
             m_pending.clear();
             throw DataError(msg);
         }
+        untrackTemp(p.temp);
         done.push_back(p.path);
     }
     for (const Pending& p : m_pending) syncDirectory(parentDir(p.path));

@@ -47,6 +47,11 @@ private:
 void writeFileAtomically(const std::string& path, const std::function<void(std::ostream&)>& write,
                          const std::vector<std::string>& inputs = {});
 
+/// Installs SIGINT / SIGTERM / SIGHUP handlers that remove the temporary files of writes in
+/// progress, then let the signal end the process as it would have (a Ctrl+C during a 46 MB write
+/// left a hidden ".name.tmp-XXXXXX" beside the output). For programs (CLI, GUI), not libraries.
+void removeTemporaryFilesOnSignals();
+
 /// The bounded, regular-file-only reader that goes with it (models, row lists, sessions): a FIFO,
 /// a device or a directory is refused without blocking, a file above maxBytes is refused before it
 /// is read. `what` names the input in messages. Throws DataError.

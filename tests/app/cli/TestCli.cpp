@@ -5,7 +5,10 @@
 #include "data/DataLoader.h"
 #include "session/Session.h"
 
+#include <QDir>
+#include <QElapsedTimer>
 #include <QProcess>
+#include <QThread>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -569,6 +572,30 @@ private slots:
         const Run r = cli({"evaluate", "--input", path("nolabel.csv"), "--detector", "knn", "--json"});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.find("label column 'label' not found") != std::string::npos, r.err.c_str());
+    }
+
+    void aSignalDuringAWriteLeavesNoTemporaryFile()
+    {
+        // Issue #34: SIGINT/TERM while the output was written left a 20–46 MB hidden
+        // ".name.tmp-XXXXXX" beside it. The CLI is stopped while its temporary file exists.
+        QTemporaryDir dir;
+        const QString out = dir.filePath("big.csv");
+        QProcess p;
+        p.start(QStringLiteral(OLENS_CLI_PATH), {"generate", "moons", "--n", "3000000", "--output", out});
+        QVERIFY(p.waitForStarted());
+        bool seen = false;
+        QElapsedTimer clock;
+        clock.start();
+        while (!seen && p.state() == QProcess::Running && clock.elapsed() < 60000) {
+            seen = !QDir(dir.path()).entryList({".big.csv.tmp-*"}, QDir::Files | QDir::Hidden).isEmpty();
+            if (!seen)
+                QThread::usleep(500);
+        }
+        QVERIFY2(seen, "the CLI finished before its temporary file was seen; nothing was tested");
+        p.terminate(); // SIGTERM
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::CrashExit); // ended by the signal, as before
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
     }
 
     void readOnlyOutputIsRefusedNotReplaced()
