@@ -9,6 +9,9 @@
 #endif
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <unordered_map>
 #include <cmath>
 #include <utility>
 #include <string>
@@ -22,12 +25,67 @@ struct PointIndex::Tree {
     Kd kd;
 };
 
+struct PointIndex::Duplicates {
+    Eigen::MatrixXd distinct;              ///< p×u, each distinct point once (the tree's points)
+    std::vector<Eigen::Index> start;       ///< u+1: copies of distinct point r are members[start[r] …]
+    std::vector<Eigen::Index> members;     ///< original indices, grouped, ascending in a group
+};
+
 PointIndex::PointIndex(Eigen::MatrixXd pointsAsColumns) : m_points(std::move(pointsAsColumns))
 {
-    if (m_points.rows() >= kBruteMinDim)
+    if (m_points.rows() >= kBruteMinDim) {
         m_norms = m_points.colwise().squaredNorm().transpose();
-    else
-        m_tree = std::make_unique<Tree>(m_points);
+    } else {
+        m_dups = findDuplicates(m_points);
+        m_tree = std::make_unique<Tree>(m_dups ? m_dups->distinct : m_points);
+    }
+}
+
+std::unique_ptr<PointIndex::Duplicates> PointIndex::findDuplicates(const Eigen::MatrixXd& P)
+{
+    const Eigen::Index p = P.rows(), n = P.cols();
+    auto hashOf = [&](Eigen::Index j) {
+        std::size_t h = 1469598103934665603ull;
+        for (Eigen::Index r = 0; r < p; ++r) {
+            const double v = P(r, j) + 0.0; // −0 → +0
+            std::uint64_t bits;
+            std::memcpy(&bits, &v, sizeof bits);
+            h = (h ^ bits) * 1099511628211ull;
+        }
+        return h;
+    };
+    auto equal = [&](Eigen::Index a, Eigen::Index b) {
+        for (Eigen::Index r = 0; r < p; ++r)
+            if (P(r, a) != P(r, b)) return false;
+        return true;
+    };
+    std::unordered_map<Eigen::Index, Eigen::Index, decltype(hashOf), decltype(equal)> first(
+        static_cast<std::size_t>(n), hashOf, equal);
+    std::vector<Eigen::Index> group(static_cast<std::size_t>(n));
+    Eigen::Index u = 0;
+    for (Eigen::Index j = 0; j < n; ++j) {
+        const auto [it, inserted] = first.emplace(j, u);
+        group[static_cast<std::size_t>(j)] = it->second;
+        if (inserted) ++u;
+    }
+    if (u == n)
+        return nullptr;
+    auto d = std::make_unique<PointIndex::Duplicates>();
+    d->distinct.resize(p, u);
+    d->start.assign(static_cast<std::size_t>(u) + 1, 0);
+    for (Eigen::Index j = 0; j < n; ++j)
+        ++d->start[static_cast<std::size_t>(group[static_cast<std::size_t>(j)]) + 1];
+    for (std::size_t r = 1; r < d->start.size(); ++r)
+        d->start[r] += d->start[r - 1];
+    std::vector<Eigen::Index> fill(d->start.begin(), d->start.end() - 1);
+    d->members.resize(static_cast<std::size_t>(n));
+    for (Eigen::Index j = 0; j < n; ++j) {
+        const auto g = static_cast<std::size_t>(group[static_cast<std::size_t>(j)]);
+        if (fill[g] == d->start[g])
+            d->distinct.col(static_cast<Eigen::Index>(g)) = P.col(j);
+        d->members[static_cast<std::size_t>(fill[g]++)] = j;
+    }
+    return d;
 }
 
 PointIndex::~PointIndex() = default;
@@ -38,10 +96,30 @@ std::size_t PointIndex::nearest(const double* q, std::size_t k, Eigen::Index* id
         return 0; // nanoflann's result set reads its last slot: with none, before the array
     if (bruteForce())
         return nearestMany(Eigen::Map<const Eigen::MatrixXd>(q, m_points.rows(), 1), k, idx, d2);
-    nanoflann::KNNResultSet<double, Eigen::Index> result(k);
-    result.init(idx, d2);
+    if (!m_dups) {
+        nanoflann::KNNResultSet<double, Eigen::Index> result(k);
+        result.init(idx, d2);
+        m_tree->kd.index->findNeighbors(result, q, nanoflann::SearchParams());
+        return result.size();
+    }
+    // k distinct neighbours hold at least k points: search them, then write out their copies.
+    const std::size_t kq = std::min<std::size_t>(k, static_cast<std::size_t>(m_dups->distinct.cols()));
+    thread_local std::vector<Eigen::Index> uidx;
+    thread_local std::vector<double> ud2;
+    uidx.resize(kq);
+    ud2.resize(kq);
+    nanoflann::KNNResultSet<double, Eigen::Index> result(kq);
+    result.init(uidx.data(), ud2.data());
     m_tree->kd.index->findNeighbors(result, q, nanoflann::SearchParams());
-    return result.size();
+    std::size_t out = 0;
+    for (std::size_t t = 0; t < result.size() && out < k; ++t) {
+        const auto g = static_cast<std::size_t>(uidx[t]);
+        for (Eigen::Index m = m_dups->start[g]; m < m_dups->start[g + 1] && out < k; ++m, ++out) {
+            idx[out] = m_dups->members[static_cast<std::size_t>(m)];
+            d2[out] = ud2[t];
+        }
+    }
+    return out;
 }
 
 std::size_t PointIndex::nearestMany(const Eigen::Ref<const Eigen::MatrixXd>& Q, std::size_t k, Eigen::Index* idx,

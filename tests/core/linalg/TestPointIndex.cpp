@@ -111,6 +111,41 @@ private slots:
         QVERIFY((std::set<Eigen::Index>{idx[0], idx[1]}) == (std::set<Eigen::Index>{13, 126}));
     }
 
+    void manyCopiesOfOnePointExpandInOrder()
+    {
+        // Issue #34: 200 000 copies of a point made one kd-tree leaf that every query scanned
+        // (quadratic). The tree now holds distinct points; a query expands each into its copies.
+        // The lattice (its origin already copied once, to column 125) plus 500 copies of the origin:
+        // 502 points at 0, then the origin's three lattice neighbours at 1, each index once, copies
+        // in ascending index order.
+        Eigen::MatrixXd P = latticeWithDuplicates();
+        const Eigen::Index lattice = P.cols();
+        P.conservativeResize(3, lattice + 500);
+        P.rightCols(500).setZero();
+        P(0, lattice + 7) = -0.0; // −0 is the same point
+        const PointIndex index(P);
+        const std::size_t k = 505;
+        std::vector<Eigen::Index> idx(k);
+        std::vector<double> d2(k);
+        const Eigen::Vector3d origin(0, 0, 0);
+        QCOMPARE(index.nearest(origin.data(), k, idx.data(), d2.data()), k);
+        for (std::size_t j = 0; j < 502; ++j)
+            QCOMPARE(d2[j], 0.0);
+        for (std::size_t j = 502; j < k; ++j)
+            QCOMPARE(d2[j], 1.0);
+        QCOMPARE(idx[0], Eigen::Index(0)); // the lattice's origin, then its copies in order
+        QCOMPARE(idx[1], Eigen::Index(125));
+        QCOMPARE(idx[2], lattice);
+        QCOMPARE(idx[501], lattice + 499);
+        QCOMPARE(std::set<Eigen::Index>(idx.begin(), idx.end()).size(), k);
+        // The many-queries path and query() agree with nearest().
+        Eigen::MatrixXd dist;
+        Eigen::MatrixXi nn;
+        index.query(P.transpose(), 3, dist, nn);
+        for (Eigen::Index i = lattice; i < P.cols(); ++i)
+            QCOMPARE(dist.row(i).maxCoeff(), 0.0);
+    }
+
     void bruteForceAtHighDimensionEqualsTheReference()
     {
         // p ≥ kBruteMinDim: brute force through BLAS blocks (issue #33 item 7). The lattice with its
