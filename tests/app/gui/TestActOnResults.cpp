@@ -62,6 +62,26 @@ void train(MainWindow& w, const char* id)
     w.detectorPanel()->train();
     QVERIFY(finished.wait(30000));
 }
+
+/// Starts quadrics on seam3d with more epochs than a test waits for and no convergence stop,
+/// plus `extra` parameters, and waits for its first live snapshot.
+void startEndlessQuadrics(MainWindow& w, const std::vector<std::pair<std::string, std::string>>& extra = {})
+{
+    QVERIFY(w.openFile(sample("seam3d.csv")));
+    QVERIFY(w.detectorPanel()->setCurrentDetector("quadrics"));
+    TrainingSetup setup = w.document()->trainingSetup();
+    ParamSet params = Registry::instance().defaultParams(setup.detectorId);
+    params.set(setup.params);
+    params.set("epochs", "1000000");
+    params.set("tol", "0");
+    for (const auto& [name, value] : extra)
+        params.set(name, value);
+    setup.params = params.assignments();
+    w.document()->setTrainingSetup(setup);
+    w.action("actionTrain")->trigger();
+    QVERIFY(w.trainer()->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(w.document()->liveGeometry() != nullptr, 30000);
+}
 } // namespace
 
 class TestActOnResults : public QObject {
@@ -73,19 +93,8 @@ private slots:
         // yet" but the last live snapshot's quadric surfaces and field stayed in the view.
         MainWindow w;
         w.setInteractive(false);
-        QVERIFY(w.openFile(sample("seam3d.csv")));
-        QVERIFY(w.detectorPanel()->setCurrentDetector("quadrics"));
-        TrainingSetup setup = w.document()->trainingSetup();
-        ParamSet params = Registry::instance().defaultParams(setup.detectorId);
-        params.set(setup.params);
-        params.set("epochs", "1000000"); // far longer than the test waits …
-        params.set("tol", "0");          // … and no convergence stop
-        setup.params = params.assignments();
-        w.document()->setTrainingSetup(setup);
         QSignalSpy cancelled(w.trainer(), &TrainingController::cancelled);
-        w.action("actionTrain")->trigger();
-        QVERIFY(w.trainer()->isRunning());
-        QTRY_VERIFY_WITH_TIMEOUT(w.document()->liveGeometry() != nullptr, 30000);
+        startEndlessQuadrics(w);
         QTRY_VERIFY_WITH_TIMEOUT(w.view()->field() != nullptr, 30000); // the snapshot's field is drawn
         w.action("actionCancelTraining")->trigger();
         QVERIFY(cancelled.wait(10000));
@@ -102,19 +111,8 @@ private slots:
         // many" a result shows in 3-D.
         MainWindow w;
         w.setInteractive(false);
-        QVERIFY(w.openFile(sample("seam3d.csv")));
-        QVERIFY(w.detectorPanel()->setCurrentDetector("quadrics"));
-        TrainingSetup setup = w.document()->trainingSetup();
-        ParamSet params = Registry::instance().defaultParams(setup.detectorId);
-        params.set(setup.params);
-        params.set("m", "5");
-        params.set("epochs", "1000000");
-        params.set("tol", "0");
-        setup.params = params.assignments();
-        w.document()->setTrainingSetup(setup);
         QSignalSpy cancelled(w.trainer(), &TrainingController::cancelled);
-        w.action("actionTrain")->trigger();
-        QTRY_VERIFY_WITH_TIMEOUT(w.document()->liveGeometry() != nullptr, 30000);
+        startEndlessQuadrics(w, {{"m", "5"}});
         QCOMPARE(w.document()->liveGeometry()->quadrics.size(), std::size_t(5));
         const GeometryChoice& choice = w.view()->geometryChoice();
         QCOMPARE(choice.quadrics.size(), std::size_t(5));
