@@ -31,6 +31,9 @@ FieldProgressIndicator::FieldProgressIndicator(CloudView* view, QStatusBar* bar)
     m_cancel->setObjectName("fieldCancel");
     m_cancel->setIcon(style()->standardIcon(QStyle::SP_DialogCloseButton));
     m_cancel->setAutoRaise(true);
+    // Shown only while a field computes: holding the keyboard focus, its hiding passed the focus on
+    // to the next widget in the chain (a spin box or table that then ate a presenter's Page Down).
+    m_cancel->setFocusPolicy(Qt::NoFocus);
     m_cancel->setToolTip(tr("Stop computing the score field (Esc when no training runs); the view keeps what it shows"));
     m_cancel->setAccessibleName(tr("Cancel score field"));
     auto* layout = new QHBoxLayout(this);

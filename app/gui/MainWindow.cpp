@@ -119,6 +119,10 @@ MainWindow::MainWindow(QWidget* parent)
     buildToolBar();
     m_editIndicator = new EditModeIndicator(m_editReaction->editModeAction(), viewFrame, statusBar());
     new StartPage(this, viewFrame); // over the view until there are data
+    // The keyboard starts on the view (as ParaView's render view), not on the first spin box or
+    // table of the docks: those keep Page Up / Down for themselves, and a presenter's remote
+    // pressed into the Detector dock's first spin box instead of stepping the lesson.
+    m_view->setFocus(Qt::OtherFocusReason);
     connect(m_sessions, &SessionManager::sessionOpened, this, [this](const QString& path) {
         m_sessionPath = path;
         m_unsaved->markSaved();
