@@ -1,6 +1,7 @@
 #include "ImportReaction.h"
 
 #include "dialogs/ImportDialog.h"
+#include "BackgroundOpen.h"
 #include "MainWindow.h"
 #include "UnsavedChanges.h"
 
@@ -34,7 +35,7 @@ void ImportReaction::onTriggered()
     if (dialog.exec() != QDialog::Accepted)
         return;
     dialog.remember();
-    m_window->openFile(path);
+    m_window->backgroundOpen()->open(path);
 }
 
 } // namespace olens

@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "BackgroundOpen.h"
+
 #include "AboutReaction.h"
 #include "ShortcutsReaction.h"
 #include "CameraReactions.h"
@@ -115,6 +117,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_unsaved = new UnsavedChanges(this, m_editor);
     buildDocks();
     m_sessions = new SessionManager(this);
+    m_backgroundOpen = new BackgroundOpen(this);
     buildMenus();
     buildToolBar();
     m_editIndicator = new EditModeIndicator(m_editReaction->editModeAction(), viewFrame, statusBar());
@@ -488,23 +491,33 @@ bool MainWindow::openFile(const QString& path, QString* error)
         // Column roles chosen in File → Import for this file, else the loader's defaults.
         const auto roles = ImportDialog::remembered(path);
         Dataset d = roles && QFileInfo::exists(path) ? loadDataset(path.toStdString(), *roles) : loadCloudFile(path);
-        for (const auto& w : d.warnings)
-            m_log->warning(QString::fromStdString(w));
-        const auto n = d.rows(), p = d.cols();
-        m_doc->setDataset(std::move(d), path);
-        m_log->info(tr("loaded %1: %2 samples × %3 features").arg(path).arg(n).arg(p));
-        m_recent->add(path);
+        adoptDataset(std::move(d), path);
         return true;
     } catch (const std::exception& e) {
         const QString msg = QString::fromUtf8(e.what());
-        m_log->error(msg);
+        reportOpenFailure(msg);
         if (error)
             *error = msg;
-        if (m_interactive) // only mention earlier data when there are some
-            QMessageBox::warning(this, tr("Cannot open data"),
-                                 m_doc->isEmpty() ? msg : msg + tr("\n\nThe previous data are kept."));
         return false;
     }
+}
+
+void MainWindow::adoptDataset(Dataset&& d, const QString& path)
+{
+    for (const auto& w : d.warnings)
+        m_log->warning(QString::fromStdString(w));
+    const auto n = d.rows(), p = d.cols();
+    m_doc->setDataset(std::move(d), path);
+    m_log->info(tr("loaded %1: %2 samples × %3 features").arg(path).arg(n).arg(p));
+    m_recent->add(path);
+}
+
+void MainWindow::reportOpenFailure(const QString& msg)
+{
+    m_log->error(msg);
+    if (m_interactive) // only mention earlier data when there are some
+        QMessageBox::warning(this, tr("Cannot open data"),
+                             m_doc->isEmpty() ? msg : msg + tr("\n\nThe previous data are kept."));
 }
 
 QString MainWindow::statusText() const

@@ -25,6 +25,8 @@ class RankingPanel;
 class SimilarityPanel;
 class SplomPanel;
 class TrainingController;
+class BackgroundOpen;
+struct Dataset;
 class ClassroomReaction;
 class LessonCaption;
 class TimelineBar;
@@ -69,6 +71,12 @@ public:
 
     /// Loads a data file; on failure logs the reason, keeps the previous data and returns false.
     bool openFile(const QString& path, QString* error = nullptr);
+    /// The menus' open: reads the file on the executor, the window stays live (BackgroundOpen).
+    BackgroundOpen* backgroundOpen() const { return m_backgroundOpen; }
+    /// Puts loaded data into the document (warnings to the Log, recent files); both opens end here.
+    void adoptDataset(Dataset&& data, const QString& path);
+    /// A failed open: the Log, and a message box when interactive (the previous data are kept).
+    void reportOpenFailure(const QString& message);
     /// Interactive use: failures are also shown in a message box.
     void setInteractive(bool on) { m_interactive = on; }
     bool isInteractive() const { return m_interactive; }
@@ -92,6 +100,7 @@ private:
     TimelineBar* m_timeline;
     LessonCaption* m_caption;
     ClassroomReaction* m_classroom = nullptr;
+    BackgroundOpen* m_backgroundOpen = nullptr;
     LogPanel* m_log;
     DetectorPanel* m_detector = nullptr;
     RankingPanel* m_ranking = nullptr;

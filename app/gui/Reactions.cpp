@@ -6,6 +6,7 @@
 #include "document/DataDocument.h"
 #include "data/DataLoader.h"
 #include "docks/LogPanel.h"
+#include "BackgroundOpen.h"
 #include "MainWindow.h"
 #include "UnsavedChanges.h"
 
@@ -44,7 +45,7 @@ void OpenDataReaction::onTriggered()
     if (path.isEmpty())
         return;
     settings.setValue("lastDataDir", QFileInfo(path).absolutePath());
-    m_window->openFile(path);
+    m_window->backgroundOpen()->open(path);
 }
 
 ScreenshotReaction::ScreenshotReaction(QAction* action, MainWindow* window, Target target)

@@ -1,5 +1,6 @@
 #include "RecentFilesMenu.h"
 
+#include "BackgroundOpen.h"
 #include "MainWindow.h"
 #include "SessionManager.h"
 #include "UnsavedChanges.h"
@@ -57,8 +58,9 @@ bool RecentFilesMenu::open(const QString& path)
 {
     if (!m_window->unsavedChanges()->confirm(tr("open %1").arg(QFileInfo(path).fileName())))
         return false;
+    // Data are read on the executor (true = started; BackgroundOpen::finished tells the end).
     const bool ok = path.endsWith(".json", Qt::CaseInsensitive) ? m_window->sessions()->open(path)
-                                                                : m_window->openFile(path);
+                                                                : m_window->backgroundOpen()->open(path);
     if (!ok && !QFileInfo::exists(path))
         remove(path);
     return ok;

@@ -24,7 +24,8 @@ public:
     void setRecording(bool on) { m_recording = on; }
     bool isRecording() const { return m_recording; }
     void remove(const QString& path);
-    /// Opens an entry: a session (*.json) or data, after asking about unsaved changes.
+    /// Opens an entry: a session (*.json) or data (read in the background: true once started),
+    /// after asking about unsaved changes.
     bool open(const QString& path);
 
 private:

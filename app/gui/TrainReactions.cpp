@@ -1,5 +1,6 @@
 #include "TrainReactions.h"
 
+#include "BackgroundOpen.h"
 #include "view/CloudView.h"
 #include "document/DataDocument.h"
 #include "docks/DetectorPanel.h"
@@ -7,6 +8,7 @@
 #include "jobs/TrainingController.h"
 
 #include <QAction>
+#include <QFileInfo>
 
 namespace olens {
 
@@ -70,6 +72,7 @@ CancelTrainingReaction::CancelTrainingReaction(QAction* action, MainWindow* wind
     connect(window->trainer(), &TrainingController::runningChanged, this, &CancelTrainingReaction::updateState);
     connect(window->view(), &CloudView::fieldBusyChanged, this, &CancelTrainingReaction::updateState);
     connect(window->view(), &VtkView::selectionToolChanged, this, &CancelTrainingReaction::updateState);
+    connect(window->backgroundOpen(), &BackgroundOpen::busyChanged, this, &CancelTrainingReaction::updateState);
     updateState();
 }
 
@@ -77,11 +80,13 @@ void CancelTrainingReaction::onTriggered()
 {
     // Esc stops what is going on: the training first (its result is what a field would show), then
     // the box / lasso tool (before, Esc left it on and the next rotate drag drew a box and replaced
-    // the selection), then a score field being computed.
+    // the selection), then a file being read, then a score field being computed.
     if (m_window->trainer()->isRunning())
         m_window->trainer()->cancel();
     else if (m_window->view()->selectionTool() != VtkView::SelectionTool::None)
         m_window->view()->setSelectionTool(VtkView::SelectionTool::None);
+    else if (m_window->backgroundOpen()->isBusy())
+        m_window->backgroundOpen()->cancel();
     else
         m_window->view()->cancelField();
 }
@@ -91,10 +96,15 @@ void CancelTrainingReaction::updateState()
     const bool training = m_window->trainer()->isRunning();
     const bool field = m_window->view()->isFieldBusy();
     const bool tool = m_window->view()->selectionTool() != VtkView::SelectionTool::None;
-    m_action->setEnabled(training || field || tool);
+    const bool loading = m_window->backgroundOpen()->isBusy();
+    m_action->setEnabled(training || field || tool || loading);
     if (!training && tool) {
         m_action->setText(tr("&Leave box / lasso selection"));
         m_action->setToolTip(tr("Put the box / lasso tool away (Esc): the left mouse rotates again"));
+    } else if (!training && loading) {
+        m_action->setText(tr("&Cancel loading"));
+        m_action->setToolTip(tr("Stop reading %1 (Esc); the current data are kept")
+                                 .arg(QFileInfo(m_window->backgroundOpen()->loadingPath()).fileName()));
     } else if (!training && field) {
         m_action->setText(tr("&Cancel score field"));
         m_action->setToolTip(tr("Stop computing the score field (Esc); the view keeps what it shows"));

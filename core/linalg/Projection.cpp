@@ -40,16 +40,16 @@ Projection Projection::automatic(const Eigen::MatrixXd& X, const std::vector<std
 
 Projection Projection::pca(const Eigen::MatrixXd& X, int q)
 {
-    const PcaResult r = olens::pca(X);
     // At most 3: the display has three coordinates (toDisplay writes n×3).
     q = static_cast<int>(std::min<Eigen::Index>(std::min(q, 3), X.cols()));
+    const PcaResult r = pcaLeading(X, q);
     Projection pr;
     pr.origin = r.mean;
     pr.basis = r.components.leftCols(q);
     pr.identity = false;
     for (int k = 0; k < q; ++k)
         pr.axisNames.push_back("PC" + std::to_string(k + 1));
-    const double total = r.variances.sum();
+    const double total = r.totalVariance;
     const double shown = r.variances.head(q).sum();
     char buf[200];
     std::snprintf(buf, sizeof buf,
@@ -65,7 +65,10 @@ Projection Projection::components(const Eigen::MatrixXd& X, const std::vector<in
     const Eigen::Index p = X.cols();
     if (pcs.empty() || pcs.size() > 3)
         throw ParamError("choose 1 to 3 principal components");
-    const PcaResult r = olens::pca(X);
+    for (int pc : pcs)
+        if (pc < 0 || pc >= p)
+            throw ParamError("PC" + std::to_string(pc + 1) + " does not exist (p=" + std::to_string(p) + ")");
+    const PcaResult r = pcaLeading(X, *std::max_element(pcs.begin(), pcs.end()) + 1);
     Projection pr;
     pr.origin = r.mean;
     pr.basis.resize(p, static_cast<Eigen::Index>(pcs.size()));
@@ -82,7 +85,7 @@ Projection Projection::components(const Eigen::MatrixXd& X, const std::vector<in
         list += (k ? ", " : "") + pr.axisNames.back();
         shown += r.variances(pcs[k]);
     }
-    const double total = r.variances.sum();
+    const double total = r.totalVariance;
     char buf[200];
     std::snprintf(buf, sizeof buf, "principal components %s of %d features (%.1f%% of the variance); "
                   "fields on the slice through the mean", list.c_str(), static_cast<int>(p),

@@ -2,22 +2,82 @@
 
 #include "document/DataDocument.h"
 
+#include <QAbstractTableModel>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <vector>
 
 namespace olens {
 
+// One row per feature: name, min, mean, max (before normalisation), formatted when shown.
+class DataPanel::FeatureTable : public QAbstractTableModel {
+public:
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void reset(const Dataset& d)
+    {
+        beginResetModel();
+        m_names.clear();
+        for (const auto& name : d.featureNames)
+            m_names.push_back(QString::fromStdString(name));
+        if (d.rows() > 0) {
+            m_min = d.X.colwise().minCoeff();
+            m_mean = d.X.colwise().mean();
+            m_max = d.X.colwise().maxCoeff();
+        } else {
+            m_names.clear();
+        }
+        endResetModel();
+    }
+
+    int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : int(m_names.size()); }
+    int columnCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : 4; }
+
+    QVariant data(const QModelIndex& index, int role) const override
+    {
+        if (role != Qt::DisplayRole || !index.isValid())
+            return {};
+        const int j = index.row();
+        switch (index.column()) {
+        case 0: return m_names[std::size_t(j)];
+        case 1: return QString::number(m_min(j), 'g', 5);
+        case 2: return QString::number(m_mean(j), 'g', 5);
+        default: return QString::number(m_max(j), 'g', 5);
+        }
+    }
+
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override
+    {
+        if (role != Qt::DisplayRole || orientation != Qt::Horizontal)
+            return {};
+        const char* const titles[] = {"feature", "min", "mean", "max"};
+        return DataPanel::tr(titles[std::clamp(section, 0, 3)]);
+    }
+
+private:
+    std::vector<QString> m_names;
+    Eigen::RowVectorXd m_min, m_mean, m_max;
+};
+
 DataPanel::DataPanel(DataDocument* document, QWidget* parent)
-    : QWidget(parent), m_doc(document), m_summary(new QLabel(this)), m_features(new QTableWidget(this))
+    : QWidget(parent), m_doc(document), m_summary(new QLabel(this)), m_model(new FeatureTable(this)),
+      m_features(new QTableView(this))
 {
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_features->setColumnCount(4);
-    m_features->setHorizontalHeaderLabels({tr("feature"), tr("min"), tr("mean"), tr("max")});
+    m_features->setModel(m_model);
     m_features->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Sizing to contents reads the first 200 rows, not all of a wide table's features.
+    m_features->horizontalHeader()->setResizeContentsPrecision(200);
+    m_features->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_features->verticalHeader()->setDefaultSectionSize(m_features->fontMetrics().height() + 6);
     m_features->verticalHeader()->hide();
     m_features->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_features->setToolTip(tr("Per-feature range of the loaded data (before normalisation)"));
@@ -34,7 +94,7 @@ void DataPanel::refresh()
     const Dataset& d = m_doc->dataset();
     if (d.rows() == 0) {
         m_summary->setText(tr("No data loaded. Use File → Open (Ctrl+O) to load CSV, TSV, TXT, XYZ or PLY."));
-        m_features->setRowCount(0);
+        m_model->reset(d);
         return;
     }
     QString text = tr("<b>%1</b><br>n = %2 samples, p = %3 features")
@@ -51,14 +111,7 @@ void DataPanel::refresh()
     if (d.hasSigma())
         text += tr("<br>per-feature uncertainty (sigma_ columns) present");
     m_summary->setText(text);
-    m_features->setRowCount(static_cast<int>(d.cols()));
-    for (int j = 0; j < d.cols(); ++j) {
-        const auto col = d.X.col(j);
-        m_features->setItem(j, 0, new QTableWidgetItem(QString::fromStdString(d.featureNames[static_cast<std::size_t>(j)])));
-        m_features->setItem(j, 1, new QTableWidgetItem(QString::number(col.minCoeff(), 'g', 5)));
-        m_features->setItem(j, 2, new QTableWidgetItem(QString::number(col.mean(), 'g', 5)));
-        m_features->setItem(j, 3, new QTableWidgetItem(QString::number(col.maxCoeff(), 'g', 5)));
-    }
+    m_model->reset(d);
 }
 
 } // namespace olens

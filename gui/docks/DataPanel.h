@@ -1,9 +1,10 @@
 #pragma once
-// The Data dock: what is loaded (file, n, p, features, label column, uncertainty columns).
+// The Data dock: what is loaded (file, n, p, features, label column, uncertainty columns). The
+// feature table is a model over per-column statistics, so 10 000 columns cost 3 vectors, not 40 000 items.
 #include <QWidget>
 
 class QLabel;
-class QTableWidget;
+class QTableView;
 
 namespace olens {
 
@@ -20,7 +21,9 @@ private slots:
 private:
     DataDocument* m_doc;
     QLabel* m_summary;
-    QTableWidget* m_features;
+    class FeatureTable;
+    FeatureTable* m_model;
+    QTableView* m_features;
 };
 
 } // namespace olens

@@ -9,19 +9,103 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QListWidget>
-#include <QSignalBlocker>
+#include <QAbstractListModel>
+#include <QListView>
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <functional>
+#include <string>
+
 namespace olens {
 
+// Feature names with a check box each; ticking one past the limit is refused (onRefused).
+class SplomPanel::FeatureChecklist : public QAbstractListModel {
+public:
+    using QAbstractListModel::QAbstractListModel;
+    std::function<void()> onEdited;  ///< after a user's tick or untick
+    std::function<void()> onRefused; ///< a tick beyond SplomWidget::kMaxFeatures
+
+    void reset(const std::vector<std::string>& names)
+    {
+        beginResetModel();
+        m_names.clear();
+        m_names.reserve(names.size());
+        for (const auto& n : names)
+            m_names.push_back(QString::fromStdString(n));
+        m_checked.assign(names.size(), 0);
+        endResetModel();
+    }
+    void setChecked(const std::vector<int>& features)
+    {
+        std::fill(m_checked.begin(), m_checked.end(), 0);
+        int kept = 0;
+        for (int f : features)
+            if (f >= 0 && f < int(m_checked.size()) && kept < SplomWidget::kMaxFeatures && !m_checked[std::size_t(f)]) {
+                m_checked[std::size_t(f)] = 1;
+                ++kept;
+            }
+        if (!m_checked.empty())
+            emit dataChanged(index(0), index(int(m_checked.size()) - 1), {Qt::CheckStateRole});
+    }
+    std::vector<int> checked() const
+    {
+        std::vector<int> out;
+        for (std::size_t j = 0; j < m_checked.size(); ++j)
+            if (m_checked[j])
+                out.push_back(int(j));
+        return out;
+    }
+
+    int rowCount(const QModelIndex& parent = {}) const override { return parent.isValid() ? 0 : int(m_names.size()); }
+    Qt::ItemFlags flags(const QModelIndex&) const override
+    {
+        return Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable;
+    }
+    QVariant data(const QModelIndex& index, int role) const override
+    {
+        if (!index.isValid() || index.row() >= rowCount())
+            return {};
+        if (role == Qt::DisplayRole)
+            return m_names[std::size_t(index.row())];
+        if (role == Qt::CheckStateRole)
+            return m_checked[std::size_t(index.row())] ? Qt::Checked : Qt::Unchecked;
+        return {};
+    }
+    bool setData(const QModelIndex& index, const QVariant& value, int role) override
+    {
+        if (role != Qt::CheckStateRole || !index.isValid() || index.row() >= rowCount())
+            return false;
+        const bool on = value.toInt() == Qt::Checked;
+        if (on && !m_checked[std::size_t(index.row())]
+            && std::count(m_checked.begin(), m_checked.end(), 1) >= SplomWidget::kMaxFeatures) {
+            // A 9×9 matrix has cells too small to read.
+            if (onRefused)
+                onRefused();
+            return false;
+        }
+        m_checked[std::size_t(index.row())] = on ? 1 : 0;
+        emit dataChanged(index, index, {Qt::CheckStateRole});
+        if (onEdited)
+            onEdited();
+        return true;
+    }
+
+private:
+    std::vector<QString> m_names;
+    std::vector<char> m_checked;
+};
+
 SplomPanel::SplomPanel(DataDocument* document, CloudView* view, QWidget* parent)
-    : QWidget(parent), m_doc(document), m_view(view), m_list(new QListWidget), m_matrix(new SplomWidget(document)),
+    : QWidget(parent), m_doc(document), m_view(view), m_checklist(new FeatureChecklist(this)), m_list(new QListView),
+      m_matrix(new SplomWidget(document)),
       m_chart(new AttributionChart), m_note(new QLabel)
 {
     setObjectName("splomPanel");
     m_list->setObjectName("splomFeatures");
+    m_list->setModel(m_checklist);
+    m_list->setUniformItemSizes(true);
     m_list->setToolTip(tr("Features shown in the matrix (up to %1)").arg(SplomWidget::kMaxFeatures));
     m_list->setMaximumWidth(170);
     m_note->setWordWrap(true);
@@ -53,18 +137,14 @@ SplomPanel::SplomPanel(DataDocument* document, CloudView* view, QWidget* parent)
     connect(m_doc, &DataDocument::resultChanged, this, &SplomPanel::updateAttribution);
     connect(m_doc, &DataDocument::selectionChanged, this, &SplomPanel::updateAttribution);
     connect(m_doc, &DataDocument::pointSelectionChanged, this, &SplomPanel::updateNote);
-    connect(m_list, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
-        int checked = 0;
-        for (int j = 0; j < m_list->count(); ++j)
-            checked += m_list->item(j)->checkState() == Qt::Checked;
-        // Refuse a feature beyond the limit: a 9×9 matrix has cells too small to read.
-        m_limitHit = item->checkState() == Qt::Checked && checked > SplomWidget::kMaxFeatures;
-        if (m_limitHit) {
-            QSignalBlocker block(m_list);
-            item->setCheckState(Qt::Unchecked);
-        }
+    m_checklist->onEdited = [this] {
+        m_limitHit = false;
         onFeaturesEdited();
-    });
+    };
+    m_checklist->onRefused = [this] {
+        m_limitHit = true;
+        updateNote();
+    };
     if (m_view)
         connect(m_view, &CloudView::coloursChanged, this, [this] { m_matrix->setColours(m_view->pointColours()); });
     onDataset();
@@ -78,15 +158,7 @@ QString SplomPanel::noteText() const
 void SplomPanel::onDataset()
 {
     const Dataset& d = m_doc->dataset();
-    {
-        QSignalBlocker block(m_list);
-        m_list->clear();
-        for (const auto& n : d.featureNames) {
-            auto* item = new QListWidgetItem(QString::fromStdString(n), m_list);
-            item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
-            item->setCheckState(Qt::Unchecked);
-        }
-    }
+    m_checklist->reset(d.featureNames);
     setFeatures(splomDefaultFeatures(int(d.cols())));
     if (m_view)
         m_matrix->setColours(m_view->pointColours());
@@ -95,28 +167,14 @@ void SplomPanel::onDataset()
 
 void SplomPanel::setFeatures(const std::vector<int>& features)
 {
-    {
-        QSignalBlocker block(m_list);
-        for (int j = 0; j < m_list->count(); ++j)
-            m_list->item(j)->setCheckState(Qt::Unchecked);
-        int kept = 0;
-        for (int f : features)
-            if (f >= 0 && f < m_list->count() && kept < SplomWidget::kMaxFeatures) {
-                m_list->item(f)->setCheckState(Qt::Checked);
-                ++kept;
-            }
-    }
+    m_checklist->setChecked(features);
     m_limitHit = false;
     onFeaturesEdited();
 }
 
 void SplomPanel::onFeaturesEdited()
 {
-    std::vector<int> chosen;
-    for (int j = 0; j < m_list->count(); ++j)
-        if (m_list->item(j)->checkState() == Qt::Checked)
-            chosen.push_back(j);
-    m_matrix->setFeatures(chosen);
+    m_matrix->setFeatures(m_checklist->checked());
     updateNote();
 }
 

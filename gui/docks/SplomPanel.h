@@ -7,7 +7,7 @@
 #include <vector>
 
 class QLabel;
-class QListWidget;
+class QListView;
 
 namespace olens {
 
@@ -23,7 +23,9 @@ public:
 
     SplomWidget* matrix() const { return m_matrix; }
     AttributionChart* attribution() const { return m_chart; }
-    QListWidget* featureList() const { return m_list; }
+    /// The checkable feature list (a model over the names: 20 000 features are one string list,
+    /// not 20 000 items); tick with setData(index, Qt::Checked, Qt::CheckStateRole).
+    QListView* featureList() const { return m_list; }
     /// The line under the matrix (decimation, feature limit).
     QString noteText() const;
     /// Checks exactly these features in the list (at most SplomWidget::kMaxFeatures are kept).
@@ -37,7 +39,9 @@ private:
 
     DataDocument* m_doc;
     CloudView* m_view;
-    QListWidget* m_list;
+    class FeatureChecklist;
+    FeatureChecklist* m_checklist;
+    QListView* m_list;
     SplomWidget* m_matrix;
     AttributionChart* m_chart;
     QLabel* m_note;

@@ -9,6 +9,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QStringListModel>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -194,8 +195,10 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     m_projection->setToolTip(tr("p > 3: show the first principal axes, or any three / two features or principal "
                                 "components; fields are evaluated on the slice through the data mean"));
     pl->addWidget(m_projection);
+    m_axisNames = new QStringListModel(this);
     for (auto*& a : m_axis) {
         a = new QComboBox;
+        a->setModel(m_axisNames);
         a->setToolTip(tr("Feature shown on this axis"));
         a->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon); // long feature names
         a->setMinimumContentsLength(8);
@@ -327,19 +330,32 @@ void ViewControls::onDataset()
     for (const auto& [key, action] : m_layerActions)
         if (key == QLatin1String("layer_uncertainty"))
             action->setEnabled(d.hasSigma());
-    for (int k = 0; k < 3; ++k) {
-        QSignalBlocker block(m_axis[k]);
-        m_axis[k]->clear();
-        for (const auto& n : d.featureNames)
-            m_axis[k]->addItem(QString::fromStdString(n));
-        m_axis[k]->setCurrentIndex(std::min<int>(k, int(d.cols()) - 1));
-        m_axis[k]->setProperty("pcs", false);
-        m_axis[k]->setVisible(false);
-    }
+    setAxisChoices(false);
+    for (auto* a : m_axis)
+        a->setVisible(false);
     QSignalBlocker block(m_projection);
     m_projection->setCurrentIndex(0);
     m_grid->setText(m_view->gridDescription());
     m_grid->setToolTip(m_grid->text());
+}
+
+void ViewControls::setAxisChoices(bool pcs)
+{
+    // One list shared by the three combos (10 000 features were 30 000 combo items). Principal
+    // components: the first kMaxChosenComponents at most, each computed by linalg/pcaLeading.
+    const Dataset& d = m_doc->dataset();
+    QStringList names;
+    const int count = pcs ? int(std::min<Eigen::Index>(d.cols(), kMaxChosenComponents)) : int(d.cols());
+    names.reserve(count);
+    for (int j = 0; j < count; ++j)
+        names << (pcs ? QStringLiteral("PC%1").arg(j + 1) : QString::fromStdString(d.featureNames[std::size_t(j)]));
+    const QSignalBlocker b0(m_axis[0]), b1(m_axis[1]), b2(m_axis[2]);
+    m_axisNames->setStringList(names);
+    for (int k = 0; k < 3; ++k) {
+        m_axis[k]->setCurrentIndex(std::min(k, count - 1));
+        m_axis[k]->setProperty("pcs", pcs);
+        m_axis[k]->setToolTip(pcs ? tr("Principal component shown on this axis") : tr("Feature shown on this axis"));
+    }
 }
 
 void ViewControls::applyProjection()
@@ -352,15 +368,7 @@ void ViewControls::applyProjection()
     const bool pcs = mode >= 4;
     const int shown = mode == 2 || mode == 4 ? 3 : mode == 3 || mode == 5 ? 2 : 0;
     if (shown > 0 && m_axis[0]->property("pcs").toBool() != pcs) // the combos list features or PCs
-        for (int k = 0; k < 3; ++k) {
-            QSignalBlocker block(m_axis[k]);
-            m_axis[k]->clear();
-            for (int j = 0; j < d.cols(); ++j)
-                m_axis[k]->addItem(pcs ? QStringLiteral("PC%1").arg(j + 1) : QString::fromStdString(d.featureNames[std::size_t(j)]));
-            m_axis[k]->setCurrentIndex(std::min<int>(k, int(d.cols()) - 1));
-            m_axis[k]->setProperty("pcs", pcs);
-            m_axis[k]->setToolTip(pcs ? tr("Principal component shown on this axis") : tr("Feature shown on this axis"));
-        }
+        setAxisChoices(pcs);
     for (int k = 0; k < 3; ++k)
         m_axis[k]->setVisible(k < shown);
     std::vector<int> chosen;

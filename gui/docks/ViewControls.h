@@ -13,6 +13,7 @@ class QDoubleSpinBox;
 class QLabel;
 class QSlider;
 class QSpinBox;
+class QStringListModel;
 
 namespace olens {
 
@@ -41,6 +42,7 @@ public:
 private:
     void onDataset();
     void applyProjection();
+    void setAxisChoices(bool pcs);
     void onResult();
     void applyClusterCount(int L);
     void applyColourRange();
@@ -55,7 +57,11 @@ private:
     QSpinBox* m_margin;
     QSpinBox* m_opacity;
     QComboBox* m_projection;
+    /// Chosen principal components are offered up to PC50: beyond, a wide table's components are
+    /// noise, and each choice costs a leading decomposition of that size.
+    static constexpr int kMaxChosenComponents = 50;
     QComboBox* m_axis[3];
+    QStringListModel* m_axisNames;
     QLabel* m_grid;
     QWidget* m_projectionBox;
     QWidget* m_clusterBox;

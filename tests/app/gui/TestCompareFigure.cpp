@@ -44,8 +44,11 @@ QString sample(const char* name)
 std::map<QString, QRect> visibleDocks(MainWindow& w)
 {
     std::map<QString, QRect> out;
+    // Docks in a tab group behind another tab report isVisible() but sit off screen (negative
+    // position) and keep a geometry the layout fills in lazily (it changed by 28 px between two
+    // reads on a loaded machine): only docks a user sees are compared.
     for (QDockWidget* d : w.findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
-        if (d->isVisible())
+        if (d->isVisible() && d->x() >= 0 && d->y() >= 0)
             out[d->objectName()] = d->geometry();
     return out;
 }

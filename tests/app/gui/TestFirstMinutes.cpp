@@ -9,6 +9,7 @@
 #include "FieldProgressIndicator.h"
 #include "dialogs/ImportDialog.h"
 #include "RecentFilesMenu.h"
+#include "BackgroundOpen.h"
 #include "UnsavedChanges.h"
 #include "data/DataLoader.h"
 #include "data/Generators.h"
@@ -444,7 +445,10 @@ private slots:
         QCOMPARE(asked.size(), 2);
         QCOMPARE(w->document()->dataset().rows(), Eigen::Index(301));
         answer = QMessageBox::Discard;
+        QSignalSpy loaded(w->backgroundOpen(), &BackgroundOpen::finished);
         QVERIFY(w->recentFiles()->open(sample("seam3d.csv")));
+        QVERIFY(loaded.wait(10000)); // read on the executor; the window stays live meanwhile
+        QCOMPARE(loaded.first().first().toBool(), true);
         QCOMPARE(w->document()->dataset().rows(), Eigen::Index(200));
         QVERIFY(!w->isWindowModified());
 

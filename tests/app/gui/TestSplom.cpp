@@ -19,7 +19,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QListWidget>
+#include <QListView>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -106,7 +106,7 @@ private slots:
         m->repaint();
         QCOMPARE(m->layout().count(), 5);
         QCOMPARE(m->features(), (std::vector<int>{0, 1, 2, 3, 4}));
-        QCOMPARE(panel->featureList()->count(), 5);
+        QCOMPARE(panel->featureList()->model()->rowCount(), 5);
         QVERIFY(!m->isDecimated());
         QCOMPARE(m->drawnCount(), 300);
 
@@ -191,12 +191,13 @@ private slots:
         w.document()->setPointSelection({1, 3, 4});
         QVERIFY2(panel->noteText().contains("6002 of 12000 points drawn"), qPrintable(panel->noteText()));
         QVERIFY2(panel->noteText().contains("6 of 12 features"), qPrintable(panel->noteText()));
-        QListWidget* list = panel->featureList();
-        list->item(8)->setCheckState(Qt::Checked);
-        list->item(9)->setCheckState(Qt::Checked);
+        QAbstractItemModel* list = panel->featureList()->model();
+        const auto tick = [list](int row) { return list->setData(list->index(row, 0), Qt::Checked, Qt::CheckStateRole); };
+        QVERIFY(tick(8));
+        QVERIFY(tick(9));
         QCOMPARE(panel->matrix()->features().size(), std::size_t(8));
-        list->item(10)->setCheckState(Qt::Checked); // a ninth: refused
-        QCOMPARE(list->item(10)->checkState(), Qt::Unchecked);
+        QVERIFY(!tick(10)); // a ninth: refused
+        QCOMPARE(list->index(10, 0).data(Qt::CheckStateRole).toInt(), int(Qt::Unchecked));
         QCOMPARE(panel->matrix()->features(), (std::vector<int>{0, 1, 2, 3, 4, 5, 8, 9}));
         QVERIFY2(panel->noteText().contains("At most 8 features"), qPrintable(panel->noteText()));
     }

@@ -325,6 +325,62 @@ private slots:
         QCOMPARE(U.rows(), X.rows());
     }
 
+    void wideTablesGetTheirLeadingAxesWithoutAp2Matrix_data()
+    {
+        // Wide data (issue #34 item 3): a 40 × 10 000 table used to eigen-decompose a 10 000²
+        // covariance on the GUI thread (minutes; 6.3 GB at 20 × 20 000). Each shape takes another
+        // path of linalg/pcaLeading: few rows → the n×n Gram matrix, many rows and columns → the
+        // seeded randomised subspace iteration, p ≤ 512 → the full covariance as before.
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("p");
+        QTest::newRow("40x10000 Gram") << 40 << 10000;
+        QTest::newRow("20x20000 Gram") << 20 << 20000;
+        QTest::newRow("700x600 randomised") << 700 << 600;
+        QTest::newRow("300x200 covariance") << 300 << 200;
+    }
+
+    void wideTablesGetTheirLeadingAxesWithoutAp2Matrix()
+    {
+        QFETCH(int, n);
+        QFETCH(int, p);
+        // Three planted directions with standard deviations 6, 4, 2.5 over isotropic noise of 0.3,
+        // so PC1-PC3 are well separated from each other and from the noise.
+        const Eigen::MatrixXd G = gaussianMatrix(p, 3, 7);
+        const Eigen::MatrixXd dirs = Eigen::HouseholderQR<Eigen::MatrixXd>(G).householderQ() * Eigen::MatrixXd::Identity(p, 3);
+        const Eigen::MatrixXd Z = gaussianRows(n, 3, 8);
+        Eigen::Vector3d sd(6, 4, 2.5);
+        Eigen::MatrixXd X = Z * sd.asDiagonal() * dirs.transpose() + 0.3 * gaussianRows(n, p, 9);
+        X.rowwise() += Eigen::RowVectorXd::LinSpaced(p, -3, 5);
+        const Reference ref = reference(X);
+        const Projection pr = Projection::automatic(X, names(p));
+        QCOMPARE(pr.displayDims(), 3);
+        QVERIFY((pr.origin - ref.mean).norm() <= 1e-10 * ref.mean.norm());
+        QVERIFY((pr.basis.transpose() * pr.basis - Eigen::Matrix3d::Identity()).norm() <= 1e-10);
+        for (int k = 0; k < 3; ++k)
+            QVERIFY2(signFreeDistance(pr.basis.col(k), ref.axes.col(k)) <= 1e-6,
+                     qPrintable(QString("PC%1 off by %2").arg(k + 1).arg(signFreeDistance(pr.basis.col(k), ref.axes.col(k)))));
+        const double share = ref.variances.head(3).sum() / ref.variances.sum();
+        QVERIFY2(contains(pr.note, percent(share)), pr.note.c_str());
+        // Chosen components beyond the third: PC2 against PC5, from the same leading decomposition.
+        const Projection chosen = Projection::components(X, {1, 4});
+        QVERIFY(signFreeDistance(chosen.basis.col(0), ref.axes.col(1)) <= 1e-6);
+        QVERIFY(signFreeDistance(chosen.basis.col(1), ref.axes.col(4)) <= (n > 3 * p ? 1e-6 : 1.5));
+        QVERIFY(std::abs(chosen.basis.col(0).dot(chosen.basis.col(1))) <= 1e-8);
+    }
+
+    void fewerRowsThanAxesStillGivesAnOrthonormalBasis()
+    {
+        // Two rows in 1 000 columns have one direction of variance: PC2 and PC3 carry none, but
+        // the basis stays orthonormal (the display needs three axes).
+        const Eigen::MatrixXd X = gaussianRows(2, 1000, 10);
+        const Projection pr = Projection::automatic(X, names(1000));
+        QCOMPARE(pr.displayDims(), 3);
+        QVERIFY((pr.basis.transpose() * pr.basis - Eigen::Matrix3d::Identity()).norm() <= 1e-10);
+        const Eigen::MatrixX3d U = pr.toDisplay(X);
+        QVERIFY(U.col(1).cwiseAbs().maxCoeff() <= 1e-9 && U.col(2).cwiseAbs().maxCoeff() <= 1e-9);
+        QVERIFY(std::abs(U(0, 0) - U(1, 0)) > 1.0); // the two rows apart along PC1
+    }
+
     void repeatedChoicesAreRefused()
     {
         // {0, 0} gave a "basis" with two identical columns.

@@ -1,0 +1,66 @@
+#include "BackgroundOpen.h"
+
+#include "MainWindow.h"
+#include "dialogs/ImportDialog.h"
+#include "document/DataDocument.h"
+#include "jobs/Worker.h"
+#include "data/DataLoader.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QStatusBar>
+
+namespace olens {
+
+BackgroundOpen::BackgroundOpen(MainWindow* window)
+    : QObject(window), m_window(window), m_worker(new Worker(Worker::Policy::NewestWins, this))
+{
+    connect(m_worker, &Worker::busyChanged, this, &BackgroundOpen::busyChanged);
+    connect(m_worker, &Worker::failed, this, [this](const QString& message) {
+        m_window->statusBar()->clearMessage();
+        m_window->reportOpenFailure(message);
+        m_path.clear();
+        emit finished(false);
+    });
+    connect(m_worker, &Worker::cancelled, this, [this] {
+        m_window->statusBar()->showMessage(tr("Loading %1 cancelled; the previous data are kept")
+                                               .arg(QFileInfo(m_path).fileName()), 5000);
+        m_path.clear();
+        emit finished(false);
+    });
+}
+
+void BackgroundOpen::cancel()
+{
+    m_worker->cancel();
+}
+
+bool BackgroundOpen::isBusy() const
+{
+    return m_worker->isBusy();
+}
+
+bool BackgroundOpen::open(const QString& path)
+{
+    if (!QFileInfo::exists(path)) {
+        m_window->reportOpenFailure(tr("cannot open '%1': no such file").arg(path));
+        emit finished(false);
+        return false;
+    }
+    m_path = path;
+    // The column roles chosen in File → Import are read here: QSettings belongs to this thread.
+    const auto roles = ImportDialog::remembered(path);
+    const std::string file = QFile::encodeName(path).toStdString();
+    m_window->statusBar()->showMessage(tr("Loading %1… (Esc cancels)").arg(QFileInfo(path).fileName()));
+    m_worker->run<Dataset>(
+        [file, roles](const ProgressCallback&) { return roles ? loadDataset(file, *roles) : loadDataset(file); },
+        [this, path](Dataset d) {
+            m_window->statusBar()->clearMessage();
+            m_window->adoptDataset(std::move(d), path);
+            m_path.clear();
+            emit finished(true);
+        });
+    return true;
+}
+
+} // namespace olens

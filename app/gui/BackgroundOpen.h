@@ -1,0 +1,41 @@
+#pragma once
+// Opening a data file from the menus (File → Open, recent files, Import) without freezing the
+// window: the file is read and parsed on the shared executor (gui/jobs/Worker), the window keeps
+// painting and answering, the status bar says what is loading, and the parsed data replace the
+// document on the GUI thread. A second open while one is reading replaces it (newest wins); Esc
+// (CancelTrainingReaction, "stop what is going on") drops it and keeps the current data. Scripts
+// and tests use the synchronous MainWindow::openFile.
+#include <QObject>
+#include <QString>
+
+namespace olens {
+
+class MainWindow;
+class Worker;
+
+class BackgroundOpen : public QObject {
+    Q_OBJECT
+public:
+    explicit BackgroundOpen(MainWindow* window);
+
+    /// Starts reading `path`; false when it does not exist (reported like a failed open).
+    bool open(const QString& path);
+    bool isBusy() const;
+    QString loadingPath() const { return m_path; }
+
+public slots:
+    /// Drops the read in progress (its thread finishes parsing and the data are discarded).
+    void cancel();
+
+signals:
+    void busyChanged(bool busy);
+    /// After the data are in the document (ok) or the open failed or was cancelled (!ok).
+    void finished(bool ok);
+
+private:
+    MainWindow* m_window;
+    Worker* m_worker;
+    QString m_path;
+};
+
+} // namespace olens
