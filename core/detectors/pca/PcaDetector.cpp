@@ -5,6 +5,8 @@
 #include "detectors/DetectorInfo.h"
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace olens {
 
 DetectorInfo PcaDetector::info()
@@ -35,7 +37,16 @@ Eigen::VectorXd PcaDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     if (k >= X.cols())
         throw ParamError("pca: k=" + std::to_string(k) + " must be smaller than the number of features ("
                          + std::to_string(X.cols()) + ")");
-    const PcaResult r = pca(X);
+    // Wide data (p > kExactColumns) get the k leading directions only, never a p×p covariance;
+    // the stored variances then hold the k leading ones exactly and share the rest of the total
+    // equally among the other p − k slots, so the explained-variance figure stays exact.
+    PcaResult r = X.cols() > kExactColumns ? pcaLeading(X, k) : pca(X);
+    if (r.variances.size() < X.cols()) {
+        const Eigen::Index rest = X.cols() - r.variances.size();
+        const double restVariance = std::max(0.0, r.totalVariance - r.variances.sum());
+        r.variances.conservativeResize(X.cols());
+        r.variances.tail(rest).setConstant(restVariance / static_cast<double>(rest));
+    }
     progress.report(0.8, "principal directions computed");
     const Eigen::MatrixXd V = r.components.leftCols(k);
     const Eigen::MatrixXd coords = (X.rowwise() - r.mean.transpose()) * V;

@@ -7,6 +7,7 @@
 #include "base/Errors.h"
 #include "base/Messages.h"
 #include "detectors/DetectorInfo.h"
+#include "linalg/Pca.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
@@ -158,13 +159,19 @@ Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& Xin, const Pr
     Eigen::MatrixXd axes;
     if (dims > 0 && dims < pin) {
         mean = Xin.colwise().mean().transpose();
-        const Eigen::MatrixXd C = Xin.rowwise() - mean.transpose();
-        const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> pca(C.transpose() * C);
-        if (pca.info() != Eigen::Success)
-            throw DataError("quadrics-base: the principal axes of the data could not be computed");
-        axes = pca.eigenvectors().rightCols(dims).rowwise().reverse(); // largest variance first
-        for (int k = 0; k < dims; ++k)
-            fixSign(axes.col(k));
+        if (pin > kExactColumns) {
+            // Wide data: only the leading axes, without the p×p covariance (40 × 10 000 took
+            // minutes here before the size guard below could refuse anything).
+            axes = pcaLeading(Xin, dims).components;
+        } else {
+            const Eigen::MatrixXd C = Xin.rowwise() - mean.transpose();
+            const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> pca(C.transpose() * C);
+            if (pca.info() != Eigen::Success)
+                throw DataError("quadrics-base: the principal axes of the data could not be computed");
+            axes = pca.eigenvectors().rightCols(dims).rowwise().reverse(); // largest variance first
+            for (int k = 0; k < dims; ++k)
+                fixSign(axes.col(k));
+        }
     }
     const Eigen::MatrixXd X = axes.size() == 0 ? Xin : Eigen::MatrixXd((Xin.rowwise() - mean.transpose()) * axes);
     const auto p = static_cast<int>(X.cols());
@@ -246,6 +253,11 @@ Eigen::VectorXd QuadricsBaseDetector::doScore(const Eigen::MatrixXd& Xin) const
 std::vector<Quadric> QuadricsBaseDetector::quadrics() const
 {
     requireFitted("quadrics");
+    if (!quadricsFitInMemory())
+        throw ParamError("quadrics-base: the " + std::to_string(m_V.cols()) + " quadrics in the input space of "
+                         + std::to_string(inputDimension()) + " features are " + std::to_string(m_V.cols())
+                         + " dense p×p matrices, more than " + formatBytes(kMemoryBudget / 4)
+                         + "; they are kept on the principal axes only (scores are unaffected)");
     std::vector<Quadric> qs;
     const int k = m_axes.size() == 0 ? inputDimension() : static_cast<int>(m_axes.cols());
     for (Eigen::Index j = 0; j < m_V.cols(); ++j) {
@@ -267,9 +279,17 @@ std::vector<Quadric> QuadricsBaseDetector::quadrics() const
 Geometry QuadricsBaseDetector::geometry() const
 {
     Geometry g;
-    if (isFitted())
+    // Wide data fitted on a few principal axes: the quadrics mapped back to the p features would be
+    // m dense p×p matrices (10 000 features: 800 MB each); nothing is drawn for them.
+    if (isFitted() && quadricsFitInMemory())
         g.quadrics = quadrics();
     return g;
+}
+
+bool QuadricsBaseDetector::quadricsFitInMemory() const
+{
+    const auto p = static_cast<std::uint64_t>(inputDimension());
+    return m_axes.size() == 0 || p * p * static_cast<std::uint64_t>(m_V.cols()) * sizeof(double) <= kMemoryBudget / 4;
 }
 
 std::map<std::string, double> QuadricsBaseDetector::figures() const

@@ -174,8 +174,10 @@ public:
     std::map<std::string, double> figures() const override;
 
     /// The m quadrics whose coefficient vectors v(f_k) (eq. 6) are orthonormal eigenvectors, in input
-    /// coordinates (for dims < p: f_k(Pᵀ(x − μ)) written out as one quadric in x).
+    /// coordinates (for dims < p: f_k(Pᵀ(x − μ)) written out as one quadric in x). Throws when those
+    /// m dense p×p matrices exceed a quarter of the memory budget (wide data; geometry() is then empty).
     std::vector<Quadric> quadrics() const;
+    bool quadricsFitInMemory() const;
     /// Coefficient vectors v(f_k) as columns (D×m), ordered as φ of eq. 20 of the fitted coordinates.
     const Eigen::MatrixXd& coefficients() const { return m_V; }
     /// Eigenvalues of the moment matrix, ascending (see QuadricsDetector::momentSpectrum).

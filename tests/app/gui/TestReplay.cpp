@@ -32,6 +32,8 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTableView>
+#include <QAbstractItemView>
+#include <QAbstractSpinBox>
 #include <QtTest>
 
 #include <set>
@@ -318,6 +320,11 @@ private slots:
             QCOMPARE(caption->lesson().current, 1);
             QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), 0, 20000);
             QTRY_COMPARE(w.document()->selectedPoint(), argmax(resultAtStep(*trained, X, 0)->scores));
+            // The key steps the lesson only when no list, table or spin box holds the focus (those
+            // page themselves): nothing the lesson did may have moved the focus into one.
+            QVERIFY2(!qobject_cast<QAbstractItemView*>(QApplication::focusWidget())
+                         && !qobject_cast<QAbstractSpinBox*>(QApplication::focusWidget()),
+                     QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none");
             QTest::keyClick(&w, Qt::Key_PageDown); // epoch 10
             QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), h->indexAtOrBefore(10), 20000);
             QCOMPARE(h->steps[static_cast<std::size_t>(w.document()->shownStep())].step, 10);
