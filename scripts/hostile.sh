@@ -185,6 +185,16 @@ if [ "$QUICK" = 0 ]; then
   if awk -v a="${auc:-0}" 'BEGIN { exit !(a > 0.7) }'; then clean=$((clean + 1)); v=clean; else lost=$((lost + 1)); v="wrong truth"; fi
   printf '%-5s %-44s %-10s %s\n' cli "labels: first row 'outlier' (AUROC $auc)" "$v" ""
   gui ok "gui: text labels ignored, still loads" "$T/ab.csv"
+  # Wide tables (issue #34 item 3): 40 rows × 10 000 columns. p×p steps (projection, pca,
+  # quadrics-base's axes, gods/bods' minor start, acdt's rank completion) ran for minutes or took
+  # gigabytes; each now scores in seconds, or refuses with the reason (mcd: fewer rows than p + 2).
+  awk 'BEGIN { srand(2); for (j = 1; j <= 10000; j++) printf "f%d%s", j, (j < 10000 ? "," : "\n");
+               for (i = 0; i < 40; i++) for (j = 1; j <= 10000; j++) printf "%.4f%s", rand() + (i < 2 ? 3 : 0), (j < 10000 ? "," : "\n") }' > "$T/wide10k.csv"
+  for d in pca quadrics-base bods gods acdt knn; do
+    cli ok "wide 40x10000: $d" - score --input "$T/wide10k.csv" --detector "$d" --output "$T/s.csv"
+  done
+  cli fail "wide 40x10000: mcd (needs p + 2 rows)" - score --input "$T/wide10k.csv" --detector mcd --output "$T/s.csv"
+  gui ok "gui: wide 40x10000 opens" "$T/wide10k.csv"
 fi
 
 echo

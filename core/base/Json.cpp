@@ -2,6 +2,11 @@
 
 #include "base/Errors.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+
 namespace olens {
 
 long long jsonInt(const nlohmann::json& v, const std::string& what, long long lo, long long hi)
@@ -45,6 +50,144 @@ std::vector<int> jsonInts(const nlohmann::json& v, const std::string& what, int 
     for (const auto& e : v)
         out.push_back(static_cast<int>(jsonInt(e, what, lo, hi)));
     return out;
+}
+
+namespace {
+
+constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+bool littleEndianHost()
+{
+    const std::uint16_t one = 1;
+    unsigned char first = 0;
+    std::memcpy(&first, &one, 1);
+    return first == 1;
+}
+
+std::string toBase64(const unsigned char* bytes, std::size_t size)
+{
+    std::string out;
+    out.reserve((size + 2) / 3 * 4);
+    for (std::size_t i = 0; i < size; i += 3) {
+        const std::uint32_t b = (std::uint32_t(bytes[i]) << 16) | (i + 1 < size ? std::uint32_t(bytes[i + 1]) << 8 : 0u)
+                                | (i + 2 < size ? std::uint32_t(bytes[i + 2]) : 0u);
+        out += kAlphabet[(b >> 18) & 63];
+        out += kAlphabet[(b >> 12) & 63];
+        out += i + 1 < size ? kAlphabet[(b >> 6) & 63] : '=';
+        out += i + 2 < size ? kAlphabet[b & 63] : '=';
+    }
+    return out;
+}
+
+bool fromBase64(const std::string& text, std::vector<unsigned char>& out)
+{
+    int value[256];
+    std::fill(std::begin(value), std::end(value), -1);
+    for (int k = 0; k < 64; ++k)
+        value[static_cast<unsigned char>(kAlphabet[k])] = k;
+    if (text.size() % 4 != 0)
+        return false;
+    out.clear();
+    out.reserve(text.size() / 4 * 3);
+    for (std::size_t i = 0; i < text.size(); i += 4) {
+        int v[4];
+        int pad = 0;
+        for (int k = 0; k < 4; ++k) {
+            const char c = text[i + std::size_t(k)];
+            if (c == '=' && i + 4 == text.size() && k >= 2) {
+                v[k] = 0;
+                ++pad;
+            } else if (pad > 0 || (v[k] = value[static_cast<unsigned char>(c)]) < 0) {
+                return false;
+            }
+        }
+        const std::uint32_t b = (std::uint32_t(v[0]) << 18) | (std::uint32_t(v[1]) << 12) | (std::uint32_t(v[2]) << 6) | std::uint32_t(v[3]);
+        out.push_back(static_cast<unsigned char>(b >> 16));
+        if (pad < 2)
+            out.push_back(static_cast<unsigned char>((b >> 8) & 255));
+        if (pad < 1)
+            out.push_back(static_cast<unsigned char>(b & 255));
+    }
+    return true;
+}
+
+bool packable(const nlohmann::json& v)
+{
+    if (!v.is_array() || v.size() < kPackedMinimum)
+        return false;
+    for (const auto& e : v)
+        if (!e.is_number_float())
+            return false;
+    return true;
+}
+
+} // namespace
+
+nlohmann::json packArrays(const nlohmann::json& v)
+{
+    if (packable(v)) {
+        std::vector<unsigned char> bytes(v.size() * sizeof(double));
+        const bool little = littleEndianHost();
+        for (std::size_t i = 0; i < v.size(); ++i) {
+            const double d = v[i].get<double>();
+            unsigned char* b = bytes.data() + i * sizeof(double);
+            std::memcpy(b, &d, sizeof(double));
+            if (!little)
+                std::reverse(b, b + sizeof(double));
+        }
+        return {{"f64le", toBase64(bytes.data(), bytes.size())}, {"n", v.size()}};
+    }
+    if (v.is_array()) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& e : v)
+            out.push_back(packArrays(e));
+        return out;
+    }
+    if (v.is_object()) {
+        nlohmann::json out = nlohmann::json::object();
+        for (auto it = v.begin(); it != v.end(); ++it)
+            out[it.key()] = packArrays(it.value());
+        return out;
+    }
+    return v;
+}
+
+nlohmann::json unpackArrays(const nlohmann::json& v, const std::string& where)
+{
+    if (v.is_object() && v.size() == 2 && v.contains("f64le") && v.contains("n")) {
+        const auto& text = v["f64le"];
+        const long long n = jsonInt(v["n"], where + "/n", 0, std::numeric_limits<int>::max());
+        std::vector<unsigned char> bytes;
+        if (!text.is_string() || !fromBase64(text.get_ref<const std::string&>(), bytes)
+            || bytes.size() != static_cast<std::size_t>(n) * sizeof(double))
+            throw DataError(where + ": packed array is not " + std::to_string(n)
+                            + " base64-encoded little-endian doubles");
+        nlohmann::json out = nlohmann::json::array();
+        const bool little = littleEndianHost();
+        for (long long i = 0; i < n; ++i) {
+            unsigned char* b = bytes.data() + i * static_cast<long long>(sizeof(double));
+            if (!little)
+                std::reverse(b, b + sizeof(double));
+            double d = 0;
+            std::memcpy(&d, b, sizeof(double));
+            out.push_back(d);
+        }
+        return out;
+    }
+    if (v.is_array()) {
+        nlohmann::json out = nlohmann::json::array();
+        std::size_t k = 0;
+        for (const auto& e : v)
+            out.push_back(unpackArrays(e, where + "/" + std::to_string(k++)));
+        return out;
+    }
+    if (v.is_object()) {
+        nlohmann::json out = nlohmann::json::object();
+        for (auto it = v.begin(); it != v.end(); ++it)
+            out[it.key()] = unpackArrays(it.value(), where + "/" + it.key());
+        return out;
+    }
+    return v;
 }
 
 } // namespace olens

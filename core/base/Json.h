@@ -17,4 +17,15 @@ long long jsonIntOr(const nlohmann::json& obj, const char* key, long long fallba
 std::vector<int> jsonInts(const nlohmann::json& v, const std::string& what, int lo = std::numeric_limits<int>::min(),
                           int hi = std::numeric_limits<int>::max());
 
+/// Long arrays of doubles written compactly (sessions and the autosave): every array of at least
+/// kPackedMinimum floating-point numbers anywhere in `v` becomes {"f64le": base64 of its IEEE-754
+/// little-endian bytes, "n": count} — exact to the bit (NaN and infinities included, which JSON
+/// text cannot hold), about 11 characters per value instead of 20-25, and no number formatting
+/// (a 1 M-point knn autosave: 74 MB of text). unpackArrays() restores the arrays; anything else
+/// passes through unchanged, so files written before read as they did.
+inline constexpr std::size_t kPackedMinimum = 64;
+nlohmann::json packArrays(const nlohmann::json& v);
+/// The inverse of packArrays; a malformed packed array is a DataError naming `where`.
+nlohmann::json unpackArrays(const nlohmann::json& v, const std::string& where = "");
+
 } // namespace olens

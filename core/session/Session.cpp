@@ -1,5 +1,7 @@
 #include "session/Session.h"
 
+#include "base/Json.h"
+
 #include "base/Errors.h"
 #include "registry/Registry.h"
 
@@ -188,9 +190,9 @@ std::string serializeSession(const Session& s)
         data["path"] = s.dataPath;
         if (!s.dataRelativePath.empty()) data["relative_path"] = s.dataRelativePath;
     }
-    j["data"] = std::move(data);
+    j["data"] = packArrays(data);
     j["detector"] = s.detector ? detectorToJson(*s.detector) : json();
-    j["model"] = s.model;
+    j["model"] = packArrays(s.model);
     j["threshold"] = s.threshold ? json(*s.threshold) : json();
     j["top_k"] = s.topK;
     j["fit_on"] = toJson(s.fitOn);
@@ -246,7 +248,7 @@ Session parseSession(const std::string& text)
                              std::to_string(Session::kVersion) + ")");
 
     Session s;
-    parseData(member(j, "", "data"), s);
+    parseData(unpackArrays(member(j, "", "data"), "/data"), s);
     if (j.contains("detector") && !j["detector"].is_null())
         s.detector = parseDetector(j["detector"], "/detector");
     if (j.contains("model") && !j["model"].is_null()) {
@@ -256,7 +258,7 @@ Session parseSession(const std::string& text)
         const auto id = j["model"].find("detector");
         if (id == j["model"].end() || !id->is_string())
             fail("/model/detector", "missing detector id");
-        s.model = j["model"];
+        s.model = unpackArrays(j["model"], "/model");
     }
     if (j.contains("threshold") && !j["threshold"].is_null()) s.threshold = asNumber(j["threshold"], "/threshold");
     if (j.contains("top_k")) s.topK = asInt(j["top_k"], "/top_k", 0, 1000000);

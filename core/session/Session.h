@@ -63,7 +63,9 @@ struct Lesson {
 
 struct Session {
     /// 2: "fit_on", "training_rows" and "selection" (version-1 files load with all rows, no selection).
-    static constexpr int kVersion = 2;
+    /// 3: long arrays of doubles in "model" and "data" packed as {"f64le": base64, "n"} (base/Json
+    /// packArrays; version-2 files, all text, load as before).
+    static constexpr int kVersion = 3;
 
     /// Data: a file (path + label column), or embedded rows (generated or edited data, or a file's
     /// rows saved with the session so that it can be handed out: dataPath then names where they

@@ -2,13 +2,17 @@
 // gives identical scores; every kind of malformed file is rejected with a DataError naming the
 // JSON path, never a crash.
 #include "base/Errors.h"
+#include "base/Json.h"
 #include "data/Generators.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 #include "session/Session.h"
 
 #include <QtTest>
+#include <cstring>
 #include <functional>
+#include <limits>
+#include <random>
 
 using namespace olens;
 
@@ -54,6 +58,62 @@ class TestSession : public QObject {
     Q_OBJECT
 
 private slots:
+    void packedArraysAreBitExactAndCompact()
+    {
+        // Issue #34 item 7: long double arrays are stored as base64 of their bytes. Checked bit for
+        // bit (memcmp), with the values JSON text cannot hold (NaN, ±inf) or rounds carelessly
+        // (−0, the smallest subnormal, the largest double).
+        std::vector<double> values = {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+                                      -std::numeric_limits<double>::infinity(), -0.0, 4.9406564584124654e-324,
+                                      1.7976931348623157e308, 0.1, 1.0 / 3.0};
+        std::mt19937_64 rng(3);
+        std::normal_distribution<double> normal;
+        while (values.size() < 1001) // an odd byte count is not needed: 8 bytes each; 1001 → padding "="
+            values.push_back(normal(rng) * 1e3);
+        const nlohmann::json doc = {{"state", {{"points", values}, {"k", 5}, {"short", std::vector<double>(10, 0.5)},
+                                               {"rows", std::vector<int>(200, 7)}}}};
+        const nlohmann::json packed = packArrays(doc);
+        QVERIFY(packed["state"]["points"].is_object());
+        QCOMPARE(packed["state"]["points"]["n"].get<int>(), 1001);
+        QVERIFY(packed["state"]["short"].is_array()); // below kPackedMinimum: text, as before
+        QVERIFY(packed["state"]["rows"].is_array());  // integers are not doubles: untouched
+        const nlohmann::json back = unpackArrays(nlohmann::json::parse(packed.dump()));
+        const auto restored = back["state"]["points"].get<std::vector<double>>();
+        QCOMPARE(restored.size(), values.size());
+        QVERIFY(std::memcmp(restored.data(), values.data(), values.size() * sizeof(double)) == 0);
+        QCOMPARE(back["state"]["short"], doc["state"]["short"]);
+        QCOMPARE(back["state"]["rows"], doc["state"]["rows"]);
+        // Compact: about 11 characters per double instead of ~20.
+        nlohmann::json textOnly = doc;
+        textOnly["state"]["points"] = std::vector<double>(values.begin() + 8, values.end());
+        nlohmann::json packedOnly = packArrays(textOnly);
+        QVERIFY2(packedOnly.dump().size() * 10 < textOnly.dump().size() * 7,
+                 qPrintable(QString("%1 vs %2").arg(packedOnly.dump().size()).arg(textOnly.dump().size())));
+    }
+
+    void versionTwoTextSessionsStillLoad()
+    {
+        const Session s = fittedSession();
+        nlohmann::json j = nlohmann::json::parse(serializeSession(s));
+        QCOMPARE(j["version"].get<int>(), Session::kVersion);
+        QVERIFY(j["model"]["training_scores"].is_object()); // 60 scores: packed
+        j["model"] = unpackArrays(j["model"]);
+        j["data"] = unpackArrays(j["data"]);
+        j["version"] = 2;
+        const Session r = parseSession(j.dump(1));
+        QCOMPARE(r.model, s.model);
+        QCOMPARE(r.data.X, s.data.X);
+        // A damaged packed array names its place in the file.
+        nlohmann::json bad = nlohmann::json::parse(serializeSession(s));
+        bad["model"]["training_scores"]["f64le"] = "AAAA";
+        try {
+            parseSession(bad.dump());
+            QFAIL("a truncated packed array was accepted");
+        } catch (const DataError& e) {
+            QVERIFY2(std::string(e.what()).find("/model/training_scores") != std::string::npos, e.what());
+        }
+    }
+
     void roundTripGivesIdenticalScores()
     {
         const Session s = fittedSession();
