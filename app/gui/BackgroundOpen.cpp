@@ -2,6 +2,7 @@
 
 #include "MainWindow.h"
 #include "dialogs/ImportDialog.h"
+#include "docks/LogPanel.h"
 #include "document/DataDocument.h"
 #include "jobs/Worker.h"
 #include "data/DataLoader.h"
@@ -23,8 +24,9 @@ BackgroundOpen::BackgroundOpen(MainWindow* window)
         emit finished(false);
     });
     connect(m_worker, &Worker::cancelled, this, [this] {
-        m_window->statusBar()->showMessage(tr("Loading %1 cancelled; the previous data are kept")
-                                               .arg(QFileInfo(m_path).fileName()), 5000);
+        const QString text = tr("Loading %1 cancelled; the previous data are kept").arg(QFileInfo(m_path).fileName());
+        m_window->statusBar()->showMessage(text, 5000);
+        m_window->log()->info(text);
         m_path.clear();
         emit finished(false);
     });
