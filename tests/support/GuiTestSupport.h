@@ -2,7 +2,10 @@
 // Shared set-up for GUI tests: the OpenGL surface format VTK needs, set before QApplication.
 #include <QColor>
 #include <QSurfaceFormat>
+#include <QApplication>
 #include <QTemporaryDir>
+#include <QTest>
+#include <QWidget>
 #include <algorithm>
 #include <cstdlib>
 #include <QtGlobal>
@@ -26,6 +29,17 @@ inline void prepareOpenGL()
 inline int colourDistance(QRgb a, QRgb b)
 {
     return std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)), std::abs(qBlue(a) - qBlue(b))});
+}
+
+/// Shows a window and waits until it is exposed and active (window shortcuts need the active
+/// window). QVERIFY inside: call it from a test function.
+inline void activate(QWidget& w)
+{
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.activateWindow();
+    QApplication::setActiveWindow(&w);
+    QVERIFY(QTest::qWaitForWindowActive(&w));
 }
 
 } // namespace olens::test

@@ -48,12 +48,7 @@ QString entries(const CloudView* view)
     return out.join(" | ");
 }
 
-void activate(QWidget& w)
-{
-    w.show();
-    w.activateWindow();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-}
+using olens::test::activate;
 
 /// Trains the current detector and waits for its field.
 void trainAndWaitForField(MainWindow& w)

@@ -130,14 +130,7 @@ bool trainAndWait(MainWindow& w)
     return done.wait(30000);
 }
 
-void activate(QWidget& w)
-{
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.activateWindow();
-    QApplication::setActiveWindow(&w);
-    QVERIFY(QTest::qWaitForWindowActive(&w));
-}
+using olens::test::activate;
 
 } // namespace
 

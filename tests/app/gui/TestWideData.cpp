@@ -7,6 +7,7 @@
 // (docs/benchmarks.md), not asserted: speed is measured in benchmarks.
 #include "BackgroundOpen.h"
 #include "GuiTestSupport.h"
+#include "ProcessMemory.h"
 #include "MainWindow.h"
 #include "docks/ViewControls.h"
 #include "document/DataDocument.h"
@@ -23,11 +24,11 @@
 #include <QTimer>
 #include <QtTest>
 
-#include <fstream>
 #include <random>
 #include <string>
 
 using namespace olens;
+using olens::test::peakRssMiB;
 
 namespace {
 
@@ -51,21 +52,6 @@ QString writeWide(const QTemporaryDir& dir, int n, int p)
     return path;
 }
 
-/// Peak resident set size of this process (VmHWM), in MiB.
-double peakRssMiB()
-{
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    while (status >> key) {
-        if (key == "VmHWM:") {
-            double kb = 0;
-            status >> kb;
-            return kb / 1024.0;
-        }
-        status.ignore(1 << 12, '\n');
-    }
-    return 0;
-}
 
 } // namespace
 

@@ -5,6 +5,7 @@
 // (> 60 s each, killed), gods with K = auto (= p) failed with "K=20000 is outside [1, 1000]" and
 // quadrics-base's geometry wrote out m dense p×p matrices. The process's peak memory stays
 // under 2 GiB (a single 20 000² matrix is 3.2 GB).
+#include "ProcessMemory.h"
 #include "RandomData.h"
 #include "base/Errors.h"
 #include "data/Normalizer.h"
@@ -13,28 +14,14 @@
 
 #include <QtTest>
 
-#include <fstream>
 #include <string>
 
 using namespace olens;
+using olens::test::peakRssMiB;
 using olens::test::gaussianRows;
 
 namespace {
 
-double peakRssMiB()
-{
-    std::ifstream status("/proc/self/status");
-    std::string key;
-    while (status >> key) {
-        if (key == "VmHWM:") {
-            double kb = 0;
-            status >> kb;
-            return kb / 1024.0;
-        }
-        status.ignore(1 << 12, '\n');
-    }
-    return 0;
-}
 
 } // namespace
 
