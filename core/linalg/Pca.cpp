@@ -7,15 +7,6 @@ namespace olens {
 
 namespace {
 
-// Deterministic signs: the largest |entry| of each direction is positive.
-void fixSign(Eigen::Ref<Eigen::VectorXd> v)
-{
-    Eigen::Index arg = 0;
-    v.cwiseAbs().maxCoeff(&arg);
-    if (v(arg) < 0)
-        v = -v;
-}
-
 Eigen::MatrixXd orthonormalColumns(const Eigen::MatrixXd& Y)
 {
     Eigen::HouseholderQR<Eigen::MatrixXd> qr(Y);
@@ -23,6 +14,14 @@ Eigen::MatrixXd orthonormalColumns(const Eigen::MatrixXd& Y)
 }
 
 } // namespace
+
+void fixDirectionSign(Eigen::Ref<Eigen::VectorXd> v)
+{
+    Eigen::Index arg = 0;
+    v.cwiseAbs().maxCoeff(&arg);
+    if (v(arg) < 0)
+        v = -v;
+}
 
 PcaResult pca(const Eigen::MatrixXd& X)
 {
@@ -38,7 +37,7 @@ PcaResult pca(const Eigen::MatrixXd& X)
     r.variances.resize(p);
     for (Eigen::Index k = 0; k < p; ++k) {
         r.components.col(k) = es.eigenvectors().col(p - 1 - k);
-        fixSign(r.components.col(k));
+        fixDirectionSign(r.components.col(k));
         r.variances(k) = std::max(0.0, es.eigenvalues()(p - 1 - k));
     }
     r.totalVariance = r.variances.sum();
@@ -103,7 +102,7 @@ PcaResult pcaLeading(const Eigen::MatrixXd& X, int kWanted)
     }
     for (Eigen::Index j = 0; j < V.cols(); ++j) {
         r.components.col(j) = V.col(j);
-        fixSign(r.components.col(j));
+        fixDirectionSign(r.components.col(j));
         r.variances(j) = sigma(j) * sigma(j) / nn;
     }
     // Fewer rows than wanted directions (n < k): complete with unit vectors orthogonal to the rest,

@@ -12,6 +12,9 @@ struct PcaResult {
     double totalVariance = 0.0; ///< trace of the covariance (= variances.sum() for the full pca)
 };
 
+/// The sign convention of every principal direction here: the entry of largest magnitude is positive.
+void fixDirectionSign(Eigen::Ref<Eigen::VectorXd> v);
+
 /// Thin SVD of the centred data; deterministic signs (largest |entry| of each direction positive).
 PcaResult pca(const Eigen::MatrixXd& X);
 

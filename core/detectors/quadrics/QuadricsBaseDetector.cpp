@@ -26,15 +26,6 @@ using quadrics_detail::quadricsGuidance;
 
 namespace {
 
-/// Deterministic sign: the entry of largest magnitude is positive.
-void fixSign(Eigen::Ref<Eigen::VectorXd> v)
-{
-    Eigen::Index arg = 0;
-    v.cwiseAbs().maxCoeff(&arg);
-    if (v(arg) < 0)
-        v = -v;
-}
-
 /// (1/n) Σ φ(p_j)φ(p_j)ᵀ accumulated in chunks (the D×D moment matrix of App. A.1); with unitRows
 /// each φ(p_j) is scaled to unit length first (Q-BASE's `weights=unit`).
 Eigen::MatrixXd momentMatrix(const Eigen::MatrixXd& X, const std::function<void(double)>& tick, bool unitRows = false)
@@ -170,7 +161,7 @@ Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& Xin, const Pr
                 throw DataError("quadrics-base: the principal axes of the data could not be computed");
             axes = pca.eigenvectors().rightCols(dims).rowwise().reverse(); // largest variance first
             for (int k = 0; k < dims; ++k)
-                fixSign(axes.col(k));
+                fixDirectionSign(axes.col(k));
         }
     }
     const Eigen::MatrixXd X = axes.size() == 0 ? Xin : Eigen::MatrixXd((Xin.rowwise() - mean.transpose()) * axes);
@@ -228,7 +219,7 @@ Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& Xin, const Pr
         ++null;
     Eigen::MatrixXd V = es.eigenvectors().leftCols(m);
     for (int k = 0; k < m; ++k)
-        fixSign(V.col(k));
+        fixDirectionSign(V.col(k));
     // Commit.
     m_mean = std::move(mean);
     m_axes = std::move(axes);
