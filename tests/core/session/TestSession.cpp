@@ -96,7 +96,8 @@ private slots:
         const Session s = fittedSession();
         nlohmann::json j = nlohmann::json::parse(serializeSession(s));
         QCOMPARE(j["version"].get<int>(), Session::kVersion);
-        QVERIFY(j["model"]["training_scores"].is_object()); // 60 scores: packed
+        QVERIFY(j["model"]["state"]["points"].is_object()); // 60 points × 2: packed
+        QVERIFY(j["model"]["training_scores"].is_array());  // 60 scores: below kPackedMinimum, text
         j["model"] = unpackArrays(j["model"]);
         j["data"] = unpackArrays(j["data"]);
         j["version"] = 2;
@@ -105,12 +106,12 @@ private slots:
         QCOMPARE(r.data.X, s.data.X);
         // A damaged packed array names its place in the file.
         nlohmann::json bad = nlohmann::json::parse(serializeSession(s));
-        bad["model"]["training_scores"]["f64le"] = "AAAA";
+        bad["model"]["state"]["points"]["f64le"] = "AAAA";
         try {
             parseSession(bad.dump());
             QFAIL("a truncated packed array was accepted");
         } catch (const DataError& e) {
-            QVERIFY2(std::string(e.what()).find("/model/training_scores") != std::string::npos, e.what());
+            QVERIFY2(std::string(e.what()).find("/model/state/points") != std::string::npos, e.what());
         }
     }
 
