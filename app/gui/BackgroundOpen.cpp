@@ -1,6 +1,7 @@
 #include "BackgroundOpen.h"
 
 #include "MainWindow.h"
+#include "UnsavedChanges.h"
 #include "dialogs/ImportDialog.h"
 #include "docks/LogPanel.h"
 #include "document/DataDocument.h"
@@ -17,6 +18,10 @@ BackgroundOpen::BackgroundOpen(MainWindow* window)
     : QObject(window), m_window(window), m_worker(new Worker(Worker::Policy::NewestWins, this))
 {
     connect(m_worker, &Worker::busyChanged, this, &BackgroundOpen::busyChanged);
+    connect(window->document(), &DataDocument::datasetChanged, this, [this] {
+        if (m_worker->isBusy())
+            m_editedMeanwhile = true;
+    });
     connect(m_worker, &Worker::failed, this, [this](const QString& message) {
         m_window->statusBar()->clearMessage();
         m_window->reportOpenFailure(message);
@@ -50,6 +55,7 @@ bool BackgroundOpen::open(const QString& path)
         return false;
     }
     m_path = path;
+    m_editedMeanwhile = false;
     // The column roles chosen in File → Import are read here: QSettings belongs to this thread.
     const auto roles = ImportDialog::remembered(path);
     const std::string file = QFile::encodeName(path).toStdString();
@@ -58,6 +64,16 @@ bool BackgroundOpen::open(const QString& path)
         [file, roles](const ProgressCallback&) { return roles ? loadDataset(file, *roles) : loadDataset(file); },
         [this, path](Dataset d) {
             m_window->statusBar()->clearMessage();
+            // Points added or moved during the read were not covered by the question asked before
+            // it: ask again rather than drop them.
+            if (m_editedMeanwhile
+                && !m_window->unsavedChanges()->confirm(tr("replace the data edited while %1 was loading")
+                                                            .arg(QFileInfo(path).fileName()))) {
+                m_window->log()->info(tr("%1 was read but not opened: the edited data are kept").arg(path));
+                m_path.clear();
+                emit finished(false);
+                return;
+            }
             m_window->adoptDataset(std::move(d), path);
             m_path.clear();
             emit finished(true);

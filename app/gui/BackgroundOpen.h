@@ -3,8 +3,9 @@
 // window: the file is read and parsed on the shared executor (gui/jobs/Worker), the window keeps
 // painting and answering, the status bar says what is loading, and the parsed data replace the
 // document on the GUI thread. A second open while one is reading replaces it (newest wins); Esc
-// (CancelTrainingReaction, "stop what is going on") drops it and keeps the current data. Scripts
-// and tests use the synchronous MainWindow::openFile.
+// (CancelTrainingReaction, "stop what is going on") drops it and keeps the current data. Data
+// edited while the file was read are not replaced without asking again. Scripts and tests use the
+// synchronous MainWindow::openFile.
 #include <QObject>
 #include <QString>
 
@@ -36,6 +37,7 @@ private:
     MainWindow* m_window;
     Worker* m_worker;
     QString m_path;
+    bool m_editedMeanwhile = false; ///< the data changed while the file was read: ask before replacing
 };
 
 } // namespace olens

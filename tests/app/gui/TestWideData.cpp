@@ -12,10 +12,13 @@
 #include "docks/ViewControls.h"
 #include "document/DataDocument.h"
 #include "view/CloudView.h"
+#include "view/DataEditor.h"
+#include "UnsavedChanges.h"
 
 #include <QComboBox>
 #include <QDockWidget>
 #include <QFile>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -153,6 +156,44 @@ private slots:
         // A missing file: refused at once, the data kept.
         QVERIFY(!w.backgroundOpen()->open(dir.filePath("missing.csv")));
         QCOMPARE(w.document()->dataset().cols(), Eigen::Index(8));
+    }
+
+    void pointsAddedDuringALoadAreNotDroppedWithoutAsking()
+    {
+        // The question "discard your edits?" is asked before the read starts; a point added while
+        // the file is read was replaced silently when the data arrived.
+        QTemporaryDir dir;
+        const QString first = writeWide(dir, 30, 2), wide = writeWide(dir, 40, 10000);
+        MainWindow w;
+        w.setInteractive(false);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(first));
+        QStringList asked;
+        QMessageBox::StandardButton answer = QMessageBox::Cancel;
+        w.unsavedChanges()->setPrompt([&](const QString& q) {
+            asked << q;
+            return answer;
+        });
+        QSignalSpy finished(w.backgroundOpen(), &BackgroundOpen::finished);
+        QVERIFY(w.backgroundOpen()->open(wide));
+        w.dataEditor()->addPoint({0.5, 0.5}, false); // an edit while the file is read
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.takeFirst().first().toBool(), false); // Cancel: kept
+        QCOMPARE(asked.size(), 1);
+        QVERIFY2(asked.first().contains("wide40x10000.csv"), qPrintable(asked.first()));
+        QCOMPARE(w.document()->dataset().rows(), Eigen::Index(31));
+        answer = QMessageBox::Discard;
+        QVERIFY(w.backgroundOpen()->open(wide));
+        w.dataEditor()->addPoint({0.1, 0.1}, false);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.takeFirst().first().toBool(), true); // Discard: the file replaces them
+        QCOMPARE(w.document()->dataset().cols(), Eigen::Index(10000));
+        // Without an edit meanwhile nothing more is asked.
+        const int before = asked.size();
+        QVERIFY(w.backgroundOpen()->open(first));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(asked.size(), before);
     }
 };
 
