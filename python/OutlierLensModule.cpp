@@ -435,9 +435,11 @@ PYBIND11_MODULE(_core, m)
         "session_model",
         [](const std::string& text) {
             const Session s = parseSession(text);
-            return s.model.is_null() ? std::string() : s.model.dump();
+            return s.model.is_null() ? std::string() : sessionModel(s).dump();
         },
-        py::arg("text"), "The model JSON stored in a session (empty when none), read by the core's strict parser.");
+        py::arg("text"),
+        "The model JSON stored in a session (empty when none), read by the core's strict parser; a knn or lof "
+        "model that refers to the session's data gets its training rows back from them.");
 
     m.def(
         "generate",

@@ -163,10 +163,15 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
             throw DataError("model '" + path + "': not JSON: " + e.what());
         }
         if (j.is_object() && j.value("format", std::string()) == "outlierlens-session") {
-            j = parseSession(text).model;
-            if (j.is_null())
+            const Session s = parseSession(text);
+            if (s.model.is_null())
                 throw DataError("model '" + path + "': the session holds no fitted model (train a detector in the "
                                 "GUI and save the session again)");
+            try {
+                j = sessionModel(s, path); // knn and lof: training rows from the session's data
+            } catch (const DataError& e) {
+                throw DataError("model '" + path + "': " + e.what());
+            }
         }
         RestoredModel m;
         try {

@@ -329,8 +329,9 @@ Session SessionManager::capture(bool withModel, DataPolicy data, const QString& 
         if (withModel) {
             // The recorded path (the timeline) travels with the session while it is small.
             const auto h = r->detector->history();
-            s.model = r->detector->toJson(h && h->bytes <= kSessionHistoryBytes);
-            s.model["normalizer"] = r->normalizer.toJson();
+            // knn and lof refer to their training rows in the data instead of copying them.
+            s.model = sessionModelJson(*r->detector, r->normalizer, &d.X, r->trainingRows,
+                                       h && h->bytes <= kSessionHistoryBytes);
         }
         s.threshold = doc->trainedThreshold();
         s.trainingRows = r->trainingRows;
@@ -376,6 +377,7 @@ bool SessionManager::apply(const Session& s, QString* error)
     QString path;
     std::shared_ptr<FitResult> result;
     ParamAssignments params;
+    QString modelLost;
     try {
         if (s.embedded) {
             data = s.data;
@@ -388,8 +390,19 @@ bool SessionManager::apply(const Session& s, QString* error)
             params = assignmentsFor(*s.detector);
         for (const auto& d : s.compare)
             compare.push_back({d.id, assignmentsFor(d), parseNormalization(d.normalization)});
-        if (!s.model.is_null())
-            result = resultFor(restoreSessionModel(s.model, static_cast<int>(data.cols())), data, s.trainingRows);
+        if (!s.model.is_null()) {
+            nlohmann::json model = s.model;
+            try {
+                model = modelWithTrainingRows(std::move(model), data.X, s.trainingRows);
+            } catch (const DataError& e) {
+                // The data file changed since the save (a knn or lof model refers to its rows):
+                // everything else is restored; the model is not, and the user is told why.
+                model = nullptr;
+                modelLost = QString::fromUtf8(e.what());
+            }
+            if (!model.is_null())
+                result = resultFor(restoreSessionModel(model, static_cast<int>(data.cols())), data, s.trainingRows);
+        }
     } catch (const std::exception& e) {
         if (error)
             *error = QString::fromUtf8(e.what());
@@ -454,6 +467,11 @@ bool SessionManager::apply(const Session& s, QString* error)
     if (!panels.isEmpty() || s.classroom)
         m_window->classroom()->setPanels(panels);
     m_window->classroom()->setActive(s.classroom);
+    if (!modelLost.isEmpty()) {
+        const QString text = tr("the session's fitted model was not restored: %1").arg(modelLost);
+        m_window->log()->warning(text);
+        m_window->statusBar()->showMessage(text, 15000);
+    }
     return true;
 }
 
@@ -592,6 +610,12 @@ bool SessionManager::autosave()
         return false;
     }
     std::shared_ptr<const FitResult> result = m_window->document()->trainedResult();
+    // A model that keeps its training rows (knn, lof) refers to them in the data: the rows of a
+    // file the session names are copied here (24 MB at a million 3-D points, ~10 ms) for the check
+    // that they are the rows it was fitted on; embedded rows are in the session already.
+    std::shared_ptr<const Eigen::MatrixXd> fileRows;
+    if (result && result->detector->memorisedRows() && !session.embedded)
+        fileRows = std::make_shared<const Eigen::MatrixXd>(m_window->document()->dataset().X);
     const std::string path = QFile::encodeName(autosavePath()).toStdString();
     const std::string ownerPath = QFile::encodeName(autosaveOwner(m_dir)).toStdString();
     const QByteArray runId = m_runId;
@@ -599,7 +623,7 @@ bool SessionManager::autosave()
     ++m_startedSave;
     // On the GUI's one executor, at idle priority for the time of the save (SCHED_IDLE on Linux:
     // it takes no CPU from training or drawing), one thread of the budget.
-    m_saving.setFuture(QtConcurrent::run(Executor::pool(), [session = std::move(session), result, path, ownerPath, runId]() mutable {
+    m_saving.setFuture(QtConcurrent::run(Executor::pool(), [session = std::move(session), result, fileRows, path, ownerPath, runId]() mutable {
         const JobThreads budget;
         QThread* thread = QThread::currentThread();
         const QThread::Priority before = thread->priority();
@@ -610,10 +634,9 @@ bool SessionManager::autosave()
             ~Restore() { t->setPriority(p == QThread::InheritPriority ? QThread::NormalPriority : p); }
         } restore{thread, before};
         try {
-            if (result) {
-                session.model = result->detector->toJson();
-                session.model["normalizer"] = result->normalizer.toJson();
-            }
+            if (result)
+                session.model = sessionModelJson(*result->detector, result->normalizer,
+                                                 session.embedded ? &session.data.X : fileRows.get(), result->trainingRows);
             const QByteArray text = QByteArray::fromStdString(serializeSession(session));
             writeFileAtomically(path, [&](std::ostream& out) { out.write(text.constData(), text.size()); });
             const QByteArray owner = runId + '\n' + contentHash(text);

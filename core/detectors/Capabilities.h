@@ -5,6 +5,7 @@
 // the interface is the description).
 #include <Eigen/Core>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 
 namespace olens {
@@ -45,6 +46,20 @@ public:
     /// `trainingRow` is x's index among the training rows when x is one (kNN then leaves the point
     /// out of its own neighbours, as its training scores do), -1 otherwise.
     virtual Eigen::VectorXd attribute(const Eigen::VectorXd& x, int trainingRow = -1) const = 0;
+};
+
+/// A model whose state is its training rows (knn, lof: the points neighbours are looked up in). A
+/// session can store it without them, as a reference to the data it was fitted on
+/// (Detector::toJson's rowsByReference; core/session puts them back from the session's data and
+/// checks them against the training fingerprint): a million-point knn autosave is then kilobytes
+/// of state instead of 24 MB.
+class MemorisedRows {
+public:
+    virtual ~MemorisedRows() = default;
+    /// The state member that holds the rows, a p × n column-major array (each row contiguous).
+    virtual std::string rowsKey() const = 0;
+    /// saveState() without that member.
+    virtual nlohmann::json stateWithoutRows() const = 0;
 };
 
 /// Outcome of a calibration on labelled validation data.

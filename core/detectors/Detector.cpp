@@ -210,7 +210,7 @@ double Detector::threshold() const
     return m_threshold;
 }
 
-nlohmann::json Detector::toJson(bool withHistory) const
+nlohmann::json Detector::toJson(bool withHistory, bool rowsByReference) const
 {
     requireFitted("toJson");
     nlohmann::json j;
@@ -223,7 +223,13 @@ nlohmann::json Detector::toJson(bool withHistory) const
     j["dimension"] = m_dim;
     j["threshold"] = m_threshold;
     j["training_scores"] = std::vector<double>(m_trainingScores.data(), m_trainingScores.data() + m_trainingScores.size());
-    j["state"] = saveState();
+    const MemorisedRows* memorised = rowsByReference && m_fingerprint != 0 ? memorisedRows() : nullptr;
+    if (memorised) {
+        j["state"] = memorised->stateWithoutRows();
+        j["rows_by_reference"] = memorised->rowsKey();
+    } else {
+        j["state"] = saveState();
+    }
     if (m_fingerprint != 0)
         j["training_fingerprint"] = std::to_string(m_fingerprint);
     if (withHistory && m_history)

@@ -85,6 +85,7 @@ public:
     virtual const Reconstruction* reconstruction() const { return nullptr; }
     virtual Calibration* calibration() { return nullptr; }
     virtual const FeatureAttribution* featureAttribution() const { return nullptr; }
+    virtual const MemorisedRows* memorisedRows() const { return nullptr; }
 
     /// True when X is exactly the matrix the detector was fitted on (same shape and values), so
     /// that trainingScores() are the scores of its rows; false after any edit of the data.
@@ -111,7 +112,10 @@ public:
 
     /// Fitted model as JSON: {"detector", "params", "dimension", "threshold", "training_scores",
     /// "state"}, plus "history" (TrainingHistory::toJson) with `withHistory` when there is one.
-    nlohmann::json toJson(bool withHistory = false) const;
+    /// `rowsByReference` (a detector with MemorisedRows only): the state leaves the training rows
+    /// out and "rows_by_reference" names the member they belong in; Registry::load refuses such a
+    /// model until core/session's modelWithTrainingRows() has put them back.
+    nlohmann::json toJson(bool withHistory = false, bool rowsByReference = false) const;
 
 protected:
     explicit Detector(ParamSet params) : m_params(std::move(params)) {}

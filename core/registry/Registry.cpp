@@ -99,6 +99,10 @@ std::unique_ptr<Detector> Registry::load(const nlohmann::json& j) const
     const auto idIt = j.find("detector");
     if (idIt == j.end() || !idIt->is_string())
         throw DataError("model JSON has no \"detector\" id");
+    if (j.contains("rows_by_reference"))
+        throw DataError("this " + idIt->get<std::string>() + " model refers to the data it was fitted on for its "
+                        "training rows (a session stores it so): open it with its session's data (outlierlens "
+                        "--session, outlierlens-cli --model SESSION), not on its own");
     ParamSet p = defaultParams(idIt->get<std::string>());
     if (j.contains("params"))
         p.setFromJson(j.at("params"));

@@ -3,9 +3,12 @@
 #include "base/Json.h"
 
 #include "base/Errors.h"
+#include "data/DataLoader.h"
 #include "registry/Registry.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace olens {
 
@@ -384,6 +387,100 @@ RestoredModel restoreSessionModel(const nlohmann::json& model, int inputColumns)
         fail("/model/dimension", "model expects " + std::to_string(r.detector->inputDimension()) +
                                      " features after normalisation, the data gives " + std::to_string(kept));
     return r;
+}
+
+nlohmann::json sessionModelJson(const Detector& detector, const Normalizer& normalizer, const Eigen::MatrixXd* data,
+                                const std::vector<int>& trainingRows, bool withHistory)
+{
+    bool byReference = false;
+    if (data && detector.memorisedRows()) {
+        const bool inRange = std::all_of(trainingRows.begin(), trainingRows.end(),
+                                         [&](int r) { return r >= 0 && r < data->rows(); });
+        if (inRange) {
+            const Eigen::MatrixXd raw = trainingRows.empty() ? *data : Eigen::MatrixXd((*data)(trainingRows, Eigen::all));
+            if (!normalizer.isFitted() || normalizer.inputColumns() == raw.cols())
+                byReference = detector.trainedOn(normalizer.isFitted() ? normalizer.transform(raw) : raw);
+        }
+    }
+    json j = detector.toJson(withHistory, byReference);
+    j["normalizer"] = normalizer.toJson();
+    return j;
+}
+
+bool modelRefersToData(const nlohmann::json& model)
+{
+    return model.is_object() && model.contains("rows_by_reference");
+}
+
+nlohmann::json modelWithTrainingRows(nlohmann::json model, const Eigen::MatrixXd& data, const std::vector<int>& trainingRows)
+{
+    if (!modelRefersToData(model))
+        return model;
+    const json& key = model["rows_by_reference"];
+    if (!key.is_string() || key.get<std::string>().empty() || !model.contains("state") || !model["state"].is_object())
+        fail("/model/rows_by_reference", "expected the name of a state member");
+    const auto fp = model.find("training_fingerprint");
+    if (fp == model.end() || !fp->is_string())
+        fail("/model/training_fingerprint", "a model that refers to its data needs the fingerprint of its training rows");
+    const auto n = model.find("normalizer");
+    if (n == model.end()) fail("/model", "missing \"normalizer\"");
+    Normalizer normalizer;
+    Eigen::MatrixXd rows;
+    try {
+        normalizer = Normalizer::fromJson(*n);
+        for (const int r : trainingRows)
+            if (r >= data.rows())
+                fail("/training_rows", "row " + std::to_string(r) + " is beyond the data's " + std::to_string(data.rows()));
+        const Eigen::MatrixXd raw = trainingRows.empty() ? data : Eigen::MatrixXd(data(trainingRows, Eigen::all));
+        if (normalizer.isFitted() && normalizer.inputColumns() != raw.cols())
+            fail("/model/normalizer", "fitted on " + std::to_string(normalizer.inputColumns()) + " features, the data has " +
+                                          std::to_string(raw.cols()));
+        rows = normalizer.isFitted() ? normalizer.transform(raw) : raw;
+    } catch (const ParamError& e) {
+        fail("/model/normalizer", e.what());
+    }
+    if (std::to_string(matrixFingerprint(rows)) != fp->get<std::string>())
+        throw DataError("session /model: the model's training rows are taken from the session's data, and those "
+                        "are not the rows it was fitted on (the data file changed since the session was saved); "
+                        "train the detector again");
+    // p × n column-major: each training row contiguous (MemorisedRows::rowsKey).
+    const Eigen::MatrixXd P = rows.transpose();
+    model["state"][key.get<std::string>()] = std::vector<double>(P.data(), P.data() + P.size());
+    model.erase("rows_by_reference");
+    return model;
+}
+
+nlohmann::json sessionModel(const Session& s, const std::string& sessionPath)
+{
+    if (!modelRefersToData(s.model))
+        return s.model;
+    if (s.embedded)
+        return modelWithTrainingRows(s.model, s.data.X, s.trainingRows);
+    auto readable = [](const std::string& p) {
+        std::FILE* f = std::fopen(p.c_str(), "rb");
+        if (f)
+            std::fclose(f);
+        return f != nullptr;
+    };
+    // As the GUI does: the path stored, else the same file relative to the session (moved together).
+    std::string path = s.dataPath;
+    if (!readable(path) && !s.dataRelativePath.empty() && !sessionPath.empty()) {
+        const std::size_t slash = sessionPath.rfind('/');
+        const std::string moved = (slash == std::string::npos ? std::string(".") : sessionPath.substr(0, slash)) + "/" +
+                                  s.dataRelativePath;
+        if (readable(moved))
+            path = moved;
+    }
+    LoadOptions lo;
+    lo.labelColumn = s.labelColumn;
+    Dataset d;
+    try {
+        d = loadDataset(path, lo);
+    } catch (const std::exception& e) {
+        throw DataError("session /data/path: the model's training rows are the session's data, which cannot be read: " +
+                        std::string(e.what()));
+    }
+    return modelWithTrainingRows(s.model, d.X, s.trainingRows);
 }
 
 } // namespace olens

@@ -120,4 +120,23 @@ struct RestoredModel {
 /// when the model is garbled or does not fit the data (dimension mismatch).
 RestoredModel restoreSessionModel(const nlohmann::json& model, int inputColumns);
 
+/// A fitted model as a session stores it (Detector::toJson + "normalizer"), for a session whose data
+/// are `data` (raw; the model fitted on `trainingRows` of them, empty = all): a memorising model
+/// (knn, lof) refers to those rows instead of copying them when they are the very rows it was fitted
+/// on (checked by fingerprint, O(n·p)); otherwise, or with `data` null, the whole model.
+nlohmann::json sessionModelJson(const Detector& detector, const Normalizer& normalizer, const Eigen::MatrixXd* data,
+                                const std::vector<int>& trainingRows, bool withHistory = false);
+/// True when the model leaves its training rows to the session's data (a knn or lof model saved
+/// with Detector::toJson's rowsByReference: the autosave of a million points then holds no copy).
+bool modelRefersToData(const nlohmann::json& model);
+/// The model with its training rows put back: `data` are the session's rows (raw, all of them), of
+/// which the model was fitted on `trainingRows` (empty = all) after its own normaliser. A model that
+/// does not refer to its data comes back unchanged. Throws DataError when those rows are not the
+/// ones it was fitted on (the training fingerprint differs: the data file changed since the save).
+nlohmann::json modelWithTrainingRows(nlohmann::json model, const Eigen::MatrixXd& data, const std::vector<int>& trainingRows);
+/// For readers without the GUI (CLI --model, Python): the session's model, self-contained; data it
+/// refers to are taken from the embedded rows or read from the data file (CSV or PLY; `sessionPath`
+/// finds a data file moved together with the session).
+nlohmann::json sessionModel(const Session& s, const std::string& sessionPath = {});
+
 } // namespace olens

@@ -159,8 +159,16 @@ std::vector<std::string> KnnDetector::explain(const Eigen::MatrixXd& X) const
 
 nlohmann::json KnnDetector::saveState() const
 {
+    nlohmann::json j = stateWithoutRows();
     const Eigen::MatrixXd& P = m_index->points();
-    return {{"points", std::vector<double>(P.data(), P.data() + P.size())}, {"rows", P.cols()}};
+    j["points"] = std::vector<double>(P.data(), P.data() + P.size());
+    return j;
+}
+
+nlohmann::json KnnDetector::stateWithoutRows() const
+{
+    requireFitted("stateWithoutRows");
+    return {{"rows", m_index->points().cols()}};
 }
 
 void KnnDetector::loadState(const nlohmann::json& state)

@@ -9,7 +9,7 @@ namespace olens {
 struct DetectorInfo;
 class PointIndex;
 
-class KnnDetector : public Detector, public FeatureAttribution {
+class KnnDetector : public Detector, public FeatureAttribution, public MemorisedRows {
 public:
     static DetectorInfo info();
     explicit KnnDetector(ParamSet params);
@@ -23,6 +23,10 @@ public:
     /// Σ_j = score². A training row leaves itself out, as its training score does.
     std::string attributionTotal() const override { return "score²"; }
     Eigen::VectorXd attribute(const Eigen::VectorXd& x, int trainingRow = -1) const override;
+
+    const MemorisedRows* memorisedRows() const override { return this; }
+    std::string rowsKey() const override { return "points"; }
+    nlohmann::json stateWithoutRows() const override;
 
     /// Distances and indices of the k nearest training points of each row (ascending distance).
     void neighbours(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const;

@@ -220,9 +220,16 @@ std::map<std::string, double> LofDetector::figures() const
 
 nlohmann::json LofDetector::saveState() const
 {
+    nlohmann::json j = stateWithoutRows();
     const Eigen::MatrixXd& P = m_model->index.points();
-    return {{"points", std::vector<double>(P.data(), P.data() + P.size())},
-            {"rows", P.cols()},
+    j["points"] = std::vector<double>(P.data(), P.data() + P.size());
+    return j;
+}
+
+nlohmann::json LofDetector::stateWithoutRows() const
+{
+    requireFitted("stateWithoutRows");
+    return {{"rows", m_model->index.points().cols()},
             {"k", m_model->k},
             {"k_min", m_model->kMin},
             {"kdist", std::vector<double>(m_model->kdist.data(), m_model->kdist.data() + m_model->kdist.size())},

@@ -17,7 +17,7 @@ namespace olens {
 
 struct DetectorInfo;
 
-class LofDetector : public Detector {
+class LofDetector : public Detector, public MemorisedRows {
 public:
     static DetectorInfo info();
     explicit LofDetector(ParamSet params);
@@ -25,6 +25,10 @@ public:
 
     std::vector<std::string> explain(const Eigen::MatrixXd& X) const override;
     std::map<std::string, double> figures() const override;
+
+    const MemorisedRows* memorisedRows() const override { return this; }
+    std::string rowsKey() const override { return "points"; }
+    nlohmann::json stateWithoutRows() const override;
 
 protected:
     Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;

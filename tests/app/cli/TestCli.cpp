@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <sys/stat.h>
@@ -718,6 +719,31 @@ private slots:
         const Dataset a = loadDataset(path("sess-direct.csv"), lo), b = loadDataset(path("sess-via.csv"), lo);
         QCOMPARE(b.rows(), a.rows());
         QVERIFY((a.X.col(1) - b.X.col(1)).cwiseAbs().maxCoeff() == 0.0); // the stored training scores
+        // Issue #34 item 7: the GUI's autosave stores a knn model without its training rows, as a
+        // reference to the session's data; the CLI reads them from the data file named there.
+        {
+            const Dataset data = loadDataset(path("sess.csv"), lo);
+            RestoredModel m = restoreSessionModel(s.model, static_cast<int>(data.cols()));
+            Session byRef = s;
+            byRef.model = sessionModelJson(*m.detector, m.normalizer, &data.X, {});
+            QVERIFY(modelRefersToData(byRef.model));
+            std::ofstream out(path("byref.olens.json"));
+            out << serializeSession(byRef);
+        }
+        const Run viaRef = cli({"score", "--input", path("sess.csv"), "--model", path("byref.olens.json"),
+                                "--output", path("sess-ref.csv")});
+        QVERIFY2(viaRef.code == 0, viaRef.err.c_str());
+        const Dataset c = loadDataset(path("sess-ref.csv"), lo);
+        QVERIFY((a.X.col(1) - c.X.col(1)).cwiseAbs().maxCoeff() == 0.0);
+        // On its own (not through its session) such a model is refused with the reason.
+        {
+            std::ifstream in(path("byref.olens.json"));
+            std::ofstream out(path("byref-model.json"));
+            out << parseSession(std::string(std::istreambuf_iterator<char>(in), {})).model.dump();
+        }
+        const Run alone = cli({"score", "--input", path("sess.csv"), "--model", path("byref-model.json"), "--output", "-"});
+        QCOMPARE(alone.code, 1);
+        QVERIFY2(alone.err.find("refers to the data it was fitted on") != std::string::npos, alone.err.c_str());
         // A session without a model says so; a FIFO is refused at once instead of blocking.
         Session empty;
         empty.dataPath = path("sess.csv");

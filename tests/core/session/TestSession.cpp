@@ -8,7 +8,9 @@
 #include "registry/Registry.h"
 #include "session/Session.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -194,6 +196,104 @@ private slots:
         QVERIFY(old.fitOn.isAll());
         QVERIFY(old.trainingRows.empty());
         QVERIFY(old.selection.empty());
+    }
+
+    void memorisingModelsReferToTheirTrainingRows_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::newRow("knn") << "knn";
+        QTest::newRow("lof") << "lof";
+    }
+
+    void memorisingModelsReferToTheirTrainingRows()
+    {
+        // Issue #34 item 7: knn and lof keep their (normalised) training rows; a session stores them
+        // as a reference to its data. Put back from the data, the model is the same to the bit:
+        // its state equals the full save's and every row gets the same score.
+        QFETCH(QString, id);
+        Session s;
+        s.embedded = true;
+        s.data = generate("moons", 400, 11, {{"outliers", "0.1"}});
+        std::vector<int> rows;
+        for (int i = 0; i < s.data.rows(); ++i)
+            if (i % 5 != 3)
+                rows.push_back(i); // fitted on a part: the reference is to those rows of the data
+        FitOptions o;
+        o.trainingRows = rows;
+        const auto fitted = fitPipeline(Registry::instance().create(id.toStdString(), {}),
+                                        Normalizer(Normalization::ZScore), s.data.X, o);
+        const nlohmann::json full = sessionModelJson(*fitted->detector, fitted->normalizer, nullptr, rows);
+        const nlohmann::json ref = sessionModelJson(*fitted->detector, fitted->normalizer, &s.data.X, rows);
+        QVERIFY(!modelRefersToData(full));
+        QVERIFY(modelRefersToData(ref));
+        nlohmann::json withoutPoints = full["state"];
+        withoutPoints.erase("points");
+        QVERIFY(ref["state"] == withoutPoints); // everything else of the state is kept
+        // On its own the model cannot be used: it says what it needs.
+        try {
+            Registry::instance().load(ref);
+            QFAIL("a model without its rows was loaded");
+        } catch (const DataError& e) {
+            QVERIFY2(std::strstr(e.what(), "refers to the data it was fitted on"), e.what());
+        }
+
+        s.model = ref;
+        s.trainingRows = rows;
+        const Session r = parseSession(serializeSession(s));
+        const nlohmann::json back = sessionModel(r);
+        QVERIFY(!modelRefersToData(back));
+        QVERIFY(back["state"] == full["state"]); // the same doubles, bit for bit (JSON compares them exactly)
+        RestoredModel m = restoreSessionModel(back, 2);
+        const auto again = resultForRows(std::shared_ptr<const Detector>(std::move(m.detector)), m.normalizer, r.data.X,
+                                         false, r.trainingRows);
+        QVERIFY((again->scores - fitted->scores).norm() == 0.0);
+
+        // A row the model was not fitted on may change; a training row may not (the file changed
+        // since the save): refused with the reason, never a model with other points.
+        Eigen::MatrixXd other = s.data.X;
+        other(3, 0) += 1.0; // row 3 is not a training row
+        QVERIFY(modelRefersToData(ref) && !modelRefersToData(modelWithTrainingRows(ref, other, rows)));
+        other(4, 1) += 1e-9; // row 4 is
+        try {
+            modelWithTrainingRows(ref, other, rows);
+            QFAIL("changed training rows were accepted");
+        } catch (const DataError& e) {
+            QVERIFY2(std::strstr(e.what(), "not the rows it was fitted on"), e.what());
+        }
+        // A model fitted on other data than the session's is stored whole.
+        QVERIFY(!modelRefersToData(sessionModelJson(*fitted->detector, fitted->normalizer, &other, rows)));
+        // A detector that keeps no rows is stored whole whatever the data.
+        const auto pca = fitPipeline(Registry::instance().create("pca", {}), Normalizer(Normalization::ZScore), s.data.X);
+        QVERIFY(!modelRefersToData(sessionModelJson(*pca->detector, pca->normalizer, &s.data.X, {})));
+    }
+
+    void referredRowsAreReadFromTheSessionsDataFile()
+    {
+        // A session that names a file (the autosave of file data): the CLI and Python read the rows
+        // from it; the file edited afterwards gives a refusal naming the cause.
+        QTemporaryDir dir;
+        const std::string csv = dir.filePath("d.csv").toStdString();
+        const Dataset d = generate("blobs", 300, 5, {});
+        auto write = [&](const Eigen::MatrixXd& X) {
+            std::FILE* f = std::fopen(csv.c_str(), "w");
+            std::fprintf(f, "x,y\n");
+            for (Eigen::Index i = 0; i < X.rows(); ++i)
+                std::fprintf(f, "%.17g,%.17g\n", X(i, 0), X(i, 1));
+            std::fclose(f);
+        };
+        write(d.X);
+        const auto fitted = fitPipeline(Registry::instance().create("knn", {}), Normalizer(Normalization::MinMax), d.X);
+        Session s;
+        s.dataPath = csv;
+        s.model = sessionModelJson(*fitted->detector, fitted->normalizer, &d.X, {});
+        QVERIFY(modelRefersToData(s.model));
+        const Session r = parseSession(serializeSession(s));
+        RestoredModel m = restoreSessionModel(sessionModel(r), 2);
+        QVERIFY((m.detector->trainingScores() - fitted->detector->trainingScores()).norm() == 0.0);
+        Eigen::MatrixXd edited = d.X;
+        edited(0, 0) = 42.0;
+        write(edited);
+        QVERIFY_THROWS_EXCEPTION(DataError, sessionModel(r));
     }
 
     void cameraProjectionRoundTrip()
