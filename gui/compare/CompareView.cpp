@@ -333,6 +333,7 @@ bool CompareView::setDetectors(const std::vector<Entry>& entries, QString* error
     else
         uniformFit();
     onPanelStopped(nullptr);  // replaced panels that were training no longer count
+    publishAgreement();       // removed panels no longer count either
     return true;
 }
 
@@ -461,10 +462,30 @@ void CompareView::onPanelStopped(Panel* p)
     }
 }
 
+void CompareView::publishAgreement()
+{
+    // Only the decisions (the Agree dialog computes correlations on demand): O(m·n), the same rule
+    // as panelAgreement.
+    DataDocument::Agreement a;
+    a.quantile = m_quantile;
+    const Eigen::Index n = m_source->dataset().rows();
+    for (const auto& p : m_panels) {
+        const auto r = p->doc->result();
+        if (!r || n == 0 || r->scores.size() != n)
+            continue;
+        if (a.flaggedBy.size() == 0)
+            a.flaggedBy = Eigen::VectorXi::Zero(n);
+        a.flaggedBy += (r->scores.array() > quantileOf(r->scores, m_quantile)).cast<int>().matrix();
+        a.detectors << QString::fromStdString(p->entry.id);
+    }
+    m_source->setAgreement(std::move(a)); // fewer than two: cleared
+}
+
 void CompareView::onPanelResult(Panel* p)
 {
     p->updateMetrics();
     applyThreshold(p);
+    publishAgreement();
     p->updateTitle();
     updateHeaders(); // the metrics may make a header wrap
     if (!m_userCamera && p->doc->shownStep() < 0)
@@ -484,6 +505,7 @@ void CompareView::setQuantile(double q)
     m_key->setQuantile(q);
     for (auto& p : m_panels)
         applyThreshold(p.get());
+    publishAgreement();
 }
 
 void CompareView::applyThreshold(Panel* p)
@@ -517,6 +539,7 @@ void CompareView::onSourceDataChanged()
         m_retrainTimer->start();
     updateStrip();
     relayout(false); // the data's aspect picks the columns
+    publishAgreement(); // the panels have no results on these rows yet: cleared
 }
 
 void CompareView::showEvent(QShowEvent* e)

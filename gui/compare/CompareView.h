@@ -163,6 +163,8 @@ private:
     void startPanel(Panel* p);
     void onSourceDataChanged();
     void onPanelResult(Panel* p);
+    /// The panels' per-row "flagged by k of m" into the source document (DataDocument::agreement).
+    void publishAgreement();
     void onPanelStopped(Panel* p);
     void applyThreshold(Panel* p);
     void updateStrip();

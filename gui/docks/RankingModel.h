@@ -17,7 +17,7 @@
 namespace olens {
 
 /// The table's columns.
-enum RankingColumn { ColRank, ColIndex, ColScore, ColLabel, ColOutlier, ColExplanation, ColumnCount };
+enum RankingColumn { ColRank, ColIndex, ColScore, ColLabel, ColOutlier, ColFlaggedBy, ColExplanation, ColumnCount };
 /// The tint of flagged rows (and its CSS for the dock's legend).
 inline const QColor kFlaggedTint(255, 205, 205);
 inline const char* const kFlaggedTintCss = "#ffcdcd";
@@ -54,8 +54,19 @@ public:
             computeFlags(doc.threshold());
         }
         m_topK = doc.topK();
+        takeAgreement(doc);
         endResetModel();
     }
+
+    /// The compare panels' agreement changed (DataDocument::agreement): the "flagged by" column.
+    void setAgreement(const DataDocument& doc)
+    {
+        takeAgreement(doc);
+        if (rowCount() > 0)
+            emit dataChanged(index(0, ColFlaggedBy), index(rowCount() - 1, ColFlaggedBy), {Qt::DisplayRole, SortRole});
+        emit headerDataChanged(Qt::Horizontal, ColFlaggedBy, ColFlaggedBy);
+    }
+    bool hasAgreement() const { return m_agreementOf > 0; }
 
     /// The document's threshold moved (e.g. dragged in the Evaluation histogram): new decisions,
     /// same rows and order.
@@ -119,6 +130,7 @@ public:
         }
         case ColLabel: return hasLabels() ? m_labels(i) : 0.0;
         case ColOutlier: return m_flags(i) != 0 ? 1.0 : 0.0;
+        case ColFlaggedBy: return hasAgreement() ? m_flaggedBy(i) : 0.0;
         default: return 0.0;
         }
     }
@@ -147,6 +159,7 @@ public:
         case ColScore: return QString::number(m_result->scores(i), 'g', 6);
         case ColLabel: return hasLabels() ? labelText(i) : QString();
         case ColOutlier: return m_flags(i) != 0 ? QStringLiteral("yes") : QString();
+        case ColFlaggedBy: return hasAgreement() ? tr("%1 of %2").arg(m_flaggedBy(i)).arg(m_agreementOf) : QString();
         case ColExplanation: return explanation(i);
         default: return {};
         }
@@ -198,26 +211,39 @@ public:
     {
         if (orientation != Qt::Horizontal)
             return {};
-        static const char* names[] = {"rank", "index", "score", "label", "outlier", "explanation"};
+        static const char* names[] = {"rank", "index", "score", "label", "outlier", "flagged by", "explanation"};
         static const char* tips[] = {
             "1 = highest outlier score",
             "Row of the sample in the loaded data (0-based)",
             "Outlier score (higher = more outlying)",
             "Value of the data's label column",
             "Decision at the current threshold (score above it); flagged rows are tinted red",
+            "How many of the compare panels' detectors flag the point at their shared quantile: "
+            "a point flagged by most of them is a safer bet than one flagged by one",
             "Why the detector scored the point as it did"};
         if (section < 0 || section >= ColumnCount)
             return {};
         if (role == Qt::DisplayRole)
             return section == ColLabel && !m_labelName.isEmpty() ? m_labelName : tr(names[section]);
         if (role == Qt::ToolTipRole)
-            return tr(tips[section]);
+            return section == ColFlaggedBy && hasAgreement()
+                       ? tr(tips[section]) + QStringLiteral(" (%1; quantile %2)").arg(m_agreementNames).arg(m_agreementQuantile)
+                       : tr(tips[section]);
         return {};
     }
 
     void setLabelName(const QString& name) { m_labelName = name; }
 
 private:
+    void takeAgreement(const DataDocument& doc)
+    {
+        const bool valid = doc.hasAgreement() && doc.agreement().flaggedBy.size() == static_cast<Eigen::Index>(m_order.size());
+        m_flaggedBy = valid ? doc.agreement().flaggedBy : Eigen::VectorXi();
+        m_agreementOf = valid ? static_cast<int>(doc.agreement().detectors.size()) : 0;
+        m_agreementNames = valid ? doc.agreement().detectors.join(QStringLiteral(", ")) : QString();
+        m_agreementQuantile = valid ? doc.agreement().quantile : 0.0;
+    }
+
     /// At the detector's own threshold its own decisions; at a user threshold score > threshold.
     void computeFlags(double threshold)
     {
@@ -243,6 +269,10 @@ private:
     Eigen::VectorXi m_flags;
     long m_flagged = 0;
     int m_topK = 0;
+    Eigen::VectorXi m_flaggedBy; // per sample, of m_agreementOf detectors (empty: no agreement)
+    int m_agreementOf = 0;
+    QString m_agreementNames;
+    double m_agreementQuantile = 0.0;
 };
 
 /// Header sorting straight on the numbers (no QVariant per comparison: fast for 1e5 rows).

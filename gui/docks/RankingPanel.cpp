@@ -76,6 +76,7 @@ struct RankingPanel::Impl {
         }
         hh->resizeSection(ColLabel, std::min(width(ColLabel, widestLabel), fm.averageCharWidth() * 24));
         hh->resizeSection(ColOutlier, width(ColOutlier, QStringLiteral("yes")));
+        hh->resizeSection(ColFlaggedBy, width(ColFlaggedBy, tr("%1 of %2").arg(16).arg(16)));
     }
 
     /// "knn: 300 points, 30 flagged (threshold 1.2)" at the document's current threshold.
@@ -337,6 +338,7 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
         d->model->rebuild(*d->doc);
         d->table->setColumnHidden(ColLabel, !d->model->hasLabels());
         d->table->setColumnHidden(ColExplanation, !d->model->hasExplanations());
+        d->table->setColumnHidden(ColFlaggedBy, !d->model->hasAgreement());
         d->sizeColumns();
         {
             const QSignalBlocker block(d->topK);
@@ -368,6 +370,10 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     });
     connect(d->doc, &DataDocument::datasetChanged, this, rebuild);
     connect(d->doc, &DataDocument::resultChanged, this, rebuild);
+    connect(d->doc, &DataDocument::agreementChanged, this, [this] {
+        d->model->setAgreement(*d->doc);
+        d->table->setColumnHidden(ColFlaggedBy, !d->model->hasAgreement());
+    });
     rebuild();
 }
 
@@ -419,8 +425,9 @@ QString RankingPanel::selectedRowsCsv() const
         const int src = d->proxy->mapToSource(d->proxy->index(r, 0)).row();
         fields.clear();
         for (int c : columns)
-            fields << csvField(c == ColOutlier ? (d->model->sortKey(src, c) != 0 ? QStringLiteral("1") : QStringLiteral("0"))
-                                               : d->model->text(src, c));
+            fields << csvField(c == ColOutlier     ? (d->model->sortKey(src, c) != 0 ? QStringLiteral("1") : QStringLiteral("0"))
+                               : c == ColFlaggedBy ? QString::number(d->model->sortKey(src, c)) // a count, for a spreadsheet
+                                                   : d->model->text(src, c));
         lines << fields.join(QLatin1Char(','));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');

@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <iterator>
 
 namespace olens {
 
@@ -30,9 +31,10 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
       m_projectionBox(new QWidget), m_clusterBox(new QWidget), m_clusterSlider(new QSlider(Qt::Horizontal)),
       m_clusterSpin(new QSpinBox), m_reconstruction(new QCheckBox(tr("Reconstruction")))
 {
-    m_colourBy->addItems({tr("auto"), tr("label"), tr("score"), tr("cluster")});
+    m_colourBy->addItems({tr("auto"), tr("label"), tr("score"), tr("cluster"), tr("agreement")});
     m_colourBy->setToolTip(tr("Colour points by ground-truth label, outlier score or cluster (auto: score "
-                              "once a detector is trained)"));
+                              "once a detector is trained); agreement: by how many of the compare panels' "
+                              "detectors flag each point (View → Compare detectors; auto until two are trained)"));
     m_colourMap->addItems(CloudView::colourMaps());
     m_colourMap->setCurrentText(m_view->colourMap());
     m_colourMap->setToolTip(tr("Colour map of the score (points, 2D field and scalar bar)"));
@@ -389,14 +391,15 @@ void ViewControls::applyProjection()
 namespace olens {
 
 namespace {
-const char* const kColourBy[] = {"auto", "label", "score", "cluster"};
+const char* const kColourBy[] = {"auto", "label", "score", "cluster", "agreement"};
+constexpr int kColourByCount = int(std::size(kColourBy));
 const char* const kRange[] = {"auto", "minmax", "symmetric", "percentile", "manual"};
 }
 
 QVariantMap ViewControls::settings() const
 {
     QVariantMap m;
-    m["colour_by"] = QString(kColourBy[std::clamp(m_colourBy->currentIndex(), 0, 3)]);
+    m["colour_by"] = QString(kColourBy[std::clamp(m_colourBy->currentIndex(), 0, kColourByCount - 1)]);
     m["colour_map"] = m_colourMap->currentText();
     m["point_size"] = m_pointSize->value();
     m["grid_2d"] = m_res2d->value();
@@ -425,7 +428,7 @@ void ViewControls::applySettings(const QVariantMap& m)
             box->setValue(m.value(key).toInt());
     };
     if (m.contains("colour_by"))
-        for (int i = 0; i < 4; ++i)
+        for (int i = 0; i < kColourByCount; ++i)
             if (m.value("colour_by").toString() == kColourBy[i])
                 m_colourBy->setCurrentIndex(i);
     if (m.contains("colour_map") && m_colourMap->findText(m.value("colour_map").toString()) >= 0)

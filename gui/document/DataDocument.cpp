@@ -43,6 +43,7 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     m_live.reset();
     m_liveNorm.reset();
     m_ranking.clear();
+    Agreement oldAgreement = std::exchange(m_agreement, Agreement{}); // counted on the previous rows
     try {
         emit datasetChanged();
     } catch (...) {
@@ -53,6 +54,7 @@ void DataDocument::setDataset(Dataset data, const QString& path)
         m_threshold = oldThreshold;
         m_selected = oldSelected;
         m_selection = std::move(oldSelection);
+        m_agreement = std::move(oldAgreement);
         emit datasetChanged();
         emit resultChanged();
         emit thresholdChanged(m_threshold);
@@ -65,6 +67,19 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     emit pointSelectionChanged();
     if (stepWasShown)
         emit shownStepChanged(-1);
+    if (oldAgreement.detectors.size() > 0)
+        emit agreementChanged();
+}
+
+void DataDocument::setAgreement(Agreement a)
+{
+    if (a.detectors.size() < 2 || a.flaggedBy.size() != m_data.rows())
+        a = Agreement{};
+    if (a.detectors == m_agreement.detectors && a.quantile == m_agreement.quantile
+        && a.flaggedBy.size() == m_agreement.flaggedBy.size() && a.flaggedBy == m_agreement.flaggedBy)
+        return;
+    m_agreement = std::move(a);
+    emit agreementChanged();
 }
 
 void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> adjusted)

@@ -10,6 +10,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <memory>
 #include <vector>
 
@@ -100,6 +101,24 @@ public:
     /// Replaces it; emits trainingSetupChanged when it differs.
     void setTrainingSetup(const TrainingSetup& setup);
 
+    /// How many of the compare panels' detectors flag each row at their shared quantile, and which
+    /// detectors (CompareView publishes it as panels finish; without labels, a row flagged by most
+    /// detectors is a safer bet than one flagged by one). The Ranking's "Flagged by" column and the
+    /// view's colour by "agreement" read it.
+    struct Agreement {
+        Eigen::VectorXi flaggedBy; ///< per row, 0 … detectors.size()
+        QStringList detectors;
+        double quantile = 0.95;
+    };
+    /// Valid only while hasAgreement() (the rows it counts are the data's rows).
+    const Agreement& agreement() const { return m_agreement; }
+    bool hasAgreement() const
+    {
+        return m_agreement.detectors.size() >= 2 && m_data.rows() > 0 && m_agreement.flaggedBy.size() == m_data.rows();
+    }
+    /// Replaces it (an empty one clears it); emits agreementChanged.
+    void setAgreement(Agreement a);
+
 signals:
     void datasetChanged();
     /// The current point changed (selectedPoint()).
@@ -112,6 +131,7 @@ signals:
     void liveGeometryChanged();
     void trainingSetupChanged();
     void shownStepChanged(int index);
+    void agreementChanged();
 
 private:
     bool leaveStep(); // forgets the step view (no signals); true when one was shown
@@ -130,6 +150,7 @@ private:
     std::shared_ptr<const Normalizer> m_liveNorm;
     std::vector<int> m_ranking;
     TrainingSetup m_setup;
+    Agreement m_agreement;
     double m_threshold = 0.0;
     int m_topK = 0;
     bool m_inEdit = false;

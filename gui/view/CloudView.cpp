@@ -110,6 +110,11 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
         updateLayers(ViewLayer::Threshold);
     });
     connect(m_doc, &DataDocument::topKChanged, this, [this] { updateLayers(ViewLayer::TopK); });
+    connect(m_doc, &DataDocument::agreementChanged, this, [this] {
+        takeAgreement();
+        if (m_colourBy == ColourBy::Agreement)
+            recolour();
+    });
     // A training snapshot: its field and geometry. None (the training ended: done, failed or
     // cancelled): back to what the result shows, or nothing without one — a cancelled training
     // used to leave its last snapshot's surfaces and field drawn (issue #35).
@@ -174,7 +179,7 @@ ViewContext CloudView::context() const
     }
     c.colouring = m_colouring.get();
     c.colourBy = effectiveColourBy();
-    c.customTitle = m_customTitle;
+    c.customTitle = showsAgreement() ? m_agreementTitle : m_customTitle;
     c.layerOn = m_layerOn;
     c.isoOpacity = m_isoOpacity;
     c.sigmaScale = m_sigmaScale;
@@ -246,7 +251,7 @@ void CloudView::setColourRange(const ColourRangeSpec& spec)
 
 const ColourScale& CloudView::colourScale() const
 {
-    return hasCustomScalars() ? m_colouring->customScale() : m_colouring->scoreScale();
+    return hasCustomScalars() || showsAgreement() ? m_colouring->customScale() : m_colouring->scoreScale();
 }
 
 std::vector<QRgb> CloudView::pointColours() const
@@ -323,9 +328,9 @@ void CloudView::setProjection(const Projection& projection)
 
 CloudView::ColourBy CloudView::effectiveColourBy() const
 {
-    if (hasCustomScalars())
+    if (hasCustomScalars() || showsAgreement())
         return ColourBy::Custom;
-    if (m_colourBy != ColourBy::Auto)
+    if (m_colourBy != ColourBy::Auto && m_colourBy != ColourBy::Agreement) // agreement without one: auto
         return m_colourBy;
     const auto r = m_doc->result();
     // Clustering methods (ACDT) are read by their clusters; other detectors by their scores.
@@ -361,8 +366,7 @@ void CloudView::rebuild(bool keepCamera)
                 m_display = m_projection.toDisplay(R);
         }
     m_sizer->setDisplay(m_display);
-    m_colouring->update(d, m_doc->result().get(), effectiveColourBy(), m_custom, m_customLo, m_customHi,
-                        m_sizer->baseSize() * float(devicePixelRatioF()));
+    updateColours();
     m_sameCamera = keepCamera;
     updateLayers(ViewLayer::Points | ViewLayer::Colours);
     m_sameCamera = false;
@@ -433,8 +437,7 @@ void CloudView::setPanelStyle(const PanelStyle& style)
 void CloudView::recolour()
 {
     m_colouring->setThreshold(m_doc->threshold());
-    m_colouring->update(m_doc->dataset(), m_doc->result().get(), effectiveColourBy(), m_custom, m_customLo,
-                        m_customHi, m_sizer->baseSize() * float(devicePixelRatioF()));
+    updateColours();
     updateLayers(ViewLayer::Colours);
     emit coloursChanged();
 }
@@ -629,6 +632,32 @@ void CloudView::clearCustomScalars()
     recolour();
 }
 
+bool CloudView::showsAgreement() const
+{
+    return !hasCustomScalars() && m_colourBy == ColourBy::Agreement && m_agreement.size() > 0
+        && m_agreement.size() == m_doc->dataset().rows();
+}
+
+void CloudView::takeAgreement()
+{
+    if (!m_doc->hasAgreement()) {
+        m_agreement.resize(0);
+        return;
+    }
+    const auto& a = m_doc->agreement();
+    m_agreement = a.flaggedBy.cast<double>();
+    m_agreementHi = static_cast<double>(a.detectors.size());
+    m_agreementTitle = tr("flagged by … of %1 detectors").arg(a.detectors.size());
+}
+
+void CloudView::updateColours()
+{
+    const bool agree = showsAgreement();
+    m_colouring->update(m_doc->dataset(), m_doc->result().get(), effectiveColourBy(), agree ? m_agreement : m_custom,
+                        agree ? 0.0 : m_customLo, agree ? m_agreementHi : m_customHi,
+                        m_sizer->baseSize() * float(devicePixelRatioF()));
+}
+
 bool CloudView::hasCustomScalars() const
 {
     return m_custom.size() > 0 && m_custom.size() == m_doc->dataset().rows();
@@ -637,6 +666,8 @@ bool CloudView::hasCustomScalars() const
 QString CloudView::describePoint(int index) const
 {
     const auto r = m_doc->result();
+    if (showsAgreement())
+        return PointDescription::describe(m_doc->dataset(), r.get(), index, m_agreement, m_agreementTitle);
     return PointDescription::describe(m_doc->dataset(), r.get(), index, hasCustomScalars() ? m_custom : Eigen::VectorXd(),
                                       m_customTitle);
 }

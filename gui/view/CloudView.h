@@ -228,6 +228,13 @@ private:
     Eigen::VectorXd m_custom;
     QString m_customTitle;
     double m_customLo = 0.0, m_customHi = 1.0;
+    // Colour by agreement: the document's "flagged by k of m" as values over [0, m].
+    Eigen::VectorXd m_agreement;
+    QString m_agreementTitle;
+    double m_agreementHi = 1.0;
+    bool showsAgreement() const;
+    void takeAgreement();
+    void updateColours(); // m_colouring->update with what effectiveColourBy() shows
 
     FieldComputer m_fields;
     GeometryChoice m_geometryChoice;

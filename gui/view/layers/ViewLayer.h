@@ -20,8 +20,10 @@ namespace olens {
 class DataDocument;
 class PointColouring;
 
-/// How points are coloured. Custom: external per-point values (CloudView::setCustomScalars).
-enum class ColourBy { Auto, Label, Score, Cluster, Custom };
+/// How points are coloured. Agreement: how many compare-panel detectors flag each point
+/// (DataDocument::agreement; drawn as custom values). Custom: external per-point values
+/// (CloudView::setCustomScalars).
+enum class ColourBy { Auto, Label, Score, Cluster, Agreement, Custom };
 
 /// The user's layer switches (Layers menu).
 enum class LayerSwitch { ScoreImage, Contours, IsoSurface, Quadrics, Hyperplanes, Flats, Uncertainty, LayerCount };

@@ -15,6 +15,8 @@
 #include "metrics/Metrics.h"
 #include "registry/Registry.h"
 #include "jobs/TrainingController.h"
+#include "docks/RankingModel.h"
+#include "docks/RankingPanel.h"
 
 #include <QApplication>
 #include <QDoubleSpinBox>
@@ -22,6 +24,7 @@
 #include <QPushButton>
 #include <QSet>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QThreadPool>
 #include <QWheelEvent>
 #include <QtTest>
@@ -370,6 +373,86 @@ private slots:
         QVERIFY(cv.setDetectors({cv.entries()[1], CompareView::defaultEntry("knn")}));
         QVERIFY(cv.panelDocument(0)->result() == kept);
         QVERIFY(!cv.panelDocument(1)->result());
+    }
+
+    void agreementReachesTheRankingAndTheView()
+    {
+        // Issue #33 item 5: per point, how many of the compare panels' detectors flag it — a column
+        // in the Ranking ("2 of 3") and a colour option in the main view, counted independently
+        // here with numpy's quantile rule on each panel's scores.
+        DataDocument source;
+        source.setDataset(moons(300, 4), "a");
+        source.setResult(fitPipeline(Registry::instance().create("knn", {}), Normalizer(Normalization::ZScore),
+                                     source.dataset().X, [] { FitOptions o; o.ranking = true; return o; }()));
+        RankingPanel ranking(&source);
+        CloudView view(&source);
+        view.resize(400, 300);
+        view.show();
+        CompareView cv(&source);
+        QVERIFY(cv.setDetectors({CompareView::defaultEntry("knn"), CompareView::defaultEntry("pca"),
+                                 CompareView::defaultEntry("mcd")}));
+        cv.resize(900, 360);
+        cv.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&cv));
+        QVERIFY(!source.hasAgreement());
+        QVERIFY(ranking.table()->isColumnHidden(ColFlaggedBy));
+        QSignalSpy all(&cv, &CompareView::allFinished);
+        cv.trainAll();
+        QVERIFY(all.wait(30000));
+
+        auto expected = [&](double q) {
+            Eigen::VectorXi f = Eigen::VectorXi::Zero(300);
+            for (int p = 0; p < 3; ++p) {
+                const Eigen::VectorXd s = cv.panelDocument(p)->result()->scores;
+                const double t = numpyQuantile(s, q);
+                for (Eigen::Index i = 0; i < 300; ++i)
+                    f(i) += s(i) > t;
+            }
+            return f;
+        };
+        QVERIFY(source.hasAgreement());
+        QCOMPARE(source.agreement().detectors, QStringList({"knn", "pca", "mcd"}));
+        QVERIFY(source.agreement().flaggedBy == expected(0.95));
+        QVERIFY(source.agreement().flaggedBy.maxCoeff() == 3); // the moons' far outliers: all three agree
+
+        // The Ranking: a visible column, "k of 3" on every row, a count in the copied CSV.
+        QTableView* t = ranking.table();
+        QVERIFY(!t->isColumnHidden(ColFlaggedBy));
+        for (int row = 0; row < 300; row += 37) {
+            const int sample = t->model()->index(row, ColIndex).data().toInt();
+            QCOMPARE(t->model()->index(row, ColFlaggedBy).data().toString(),
+                     QString("%1 of 3").arg(source.agreement().flaggedBy(sample)));
+        }
+
+        // The view: colour by agreement draws the counts over [0, 3]; equal counts, equal colours.
+        view.setColourBy(ColourBy::Agreement);
+        QCOMPARE(view.effectiveColourBy(), ColourBy::Custom);
+        QCOMPARE(view.colourScale().lo, 0.0);
+        QCOMPARE(view.colourScale().hi, 3.0);
+        const Eigen::VectorXi f = source.agreement().flaggedBy;
+        const std::vector<QRgb> colours = view.pointColours();
+        QCOMPARE(colours.size(), std::size_t(300));
+        int none = -1, all3 = -1;
+        for (int i = 0; i < 300; ++i) {
+            if (f(i) == 0 && none < 0) none = i;
+            if (f(i) == 3 && all3 < 0) all3 = i;
+        }
+        QVERIFY(none >= 0 && all3 >= 0);
+        QVERIFY(colours[std::size_t(none)] != colours[std::size_t(all3)]);
+        for (int i = 0; i < 300; ++i)
+            if (f(i) == 0)
+                QCOMPARE(colours[std::size_t(i)], colours[std::size_t(none)]);
+
+        // A lower shared quantile flags more; the counts follow.
+        cv.setQuantile(0.8);
+        QVERIFY(source.agreement().flaggedBy == expected(0.8));
+        QVERIFY(source.agreement().flaggedBy.sum() > f.sum());
+
+        // Other data: the counts belonged to the old rows; the column goes, the view falls back to auto.
+        source.setDataset(moons(200, 5), "b");
+        QVERIFY(!source.hasAgreement());
+        QVERIFY(t->isColumnHidden(ColFlaggedBy));
+        QCOMPARE(view.effectiveColourBy(), ColourBy::Label);
     }
 
     void combineAddsAConsensusOfThePanels()

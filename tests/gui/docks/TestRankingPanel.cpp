@@ -69,7 +69,7 @@ QString cell(QTableView* t, int row, int column)
     return t->model()->index(row, column).data().toString();
 }
 
-enum { ColRank, ColIndex, ColScore, ColLabel, ColOutlier, ColExplanation };
+enum { ColRank, ColIndex, ColScore, ColLabel, ColOutlier, ColFlaggedBy, ColExplanation };
 
 } // namespace
 
