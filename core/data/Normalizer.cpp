@@ -141,7 +141,10 @@ void Normalizer::fit(const Eigen::MatrixXd& X)
                 m_warnings.push_back("max |x| = " + formatNumber("%.3g", maxAbs)
                                      + " is beyond the range in which distances, kernels and moments stay finite;"
                                        " the data are scaled by 2^"
-                                     + std::to_string(-e) + " (exactly) before fitting, so scores are in those units");
+                                     + std::to_string(-e) + " (exactly) before fitting, so scores are in those units;"
+                                       " a method that depends on the data's units (kic: (1 + x·y)^d, σ = √p/2)"
+                                       " ranks the rescaled data, which can differ from"
+                                       " the same data at unit scale: normalise (zscore, robust) for unit-free results");
             }
         }
         m_fitted = true;

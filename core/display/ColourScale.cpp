@@ -124,6 +124,8 @@ std::vector<double> colourBarTicks(const ColourScale& c, int target)
     } else {
         double step = 0.0;
         t = linearTicks(c.lo, c.hi, target, step);
+        if (c.counts && step < 1.0) // "flagged by 0 … 3 detectors": 0, 1, 2, 3, not 0.5 steps
+            t = linearTicks(c.lo, c.hi, std::max(1, static_cast<int>(c.hi - c.lo)), step);
     }
     if (t.size() < 2)
         t = {c.lo, c.hi};

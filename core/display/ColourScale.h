@@ -32,6 +32,7 @@ struct ColourScale {
     double lo = 0.0, hi = 1.0;     ///< lo < hi; lo > 0 when log
     bool log = false;              ///< log scale in effect (requested and hi > 0)
     double dataMin = 0.0, dataMax = 1.0; ///< finite extremes of the values (lo/hi without values)
+    bool counts = false;           ///< whole-number values over whole-number ends: ticks at whole numbers only
     bool clippedLow() const { return dataMin < lo; }
     bool clippedHigh() const { return dataMax > hi; }
 };

@@ -647,7 +647,7 @@ void CloudView::takeAgreement()
     const auto& a = m_doc->agreement();
     m_agreement = a.flaggedBy.cast<double>();
     m_agreementHi = static_cast<double>(a.detectors.size());
-    m_agreementTitle = tr("flagged by … of %1 detectors").arg(a.detectors.size());
+    m_agreementTitle = tr("detectors that flag it (of %1)").arg(a.detectors.size());
 }
 
 void CloudView::updateColours()

@@ -207,6 +207,10 @@ void PointColouring::update(const Dataset& d, const FitResult* result, ColourBy 
         manual.lo = customLo;
         manual.hi = customHi;
         m_customScale = colourScale(custom, manual);
+        // Counts (compare agreement: "flagged by k of m") get whole-number ticks.
+        const auto whole = [](double v) { return std::isfinite(v) && v == std::round(v); };
+        m_customScale.counts = whole(customLo) && whole(customHi) && custom.size() > 0
+                            && std::all_of(custom.data(), custom.data() + custom.size(), [&](double v) { return !std::isfinite(v) || whole(v); });
     }
 
     m_colours = vtkSmartPointer<vtkUnsignedCharArray>::New();

@@ -188,6 +188,20 @@ private slots:
             QVERIFY(x >= lc.lo * (1 - 1e-9) && x <= lc.hi * (1 + 1e-9));
     }
 
+    void countsGetWholeNumberTicks()
+    {
+        // "flagged by 0 … 3 detectors": 0, 1, 2, 3 — not 0.5 steps, which name no count.
+        Eigen::VectorXd v(5);
+        v << 0, 1, 3, 2, 0;
+        ColourScale c = colourScale(v, spec(ColourRangeMode::MinMax));
+        QVERIFY(colourBarTicks(c, 8).size() > 4); // halves without the flag
+        c.counts = true;
+        QCOMPARE(colourBarTicks(c, 8), (std::vector<double>{0, 1, 2, 3}));
+        c.hi = 12; // more counts than ticks: whole steps still
+        for (double t : colourBarTicks(c, 4))
+            QCOMPARE(t, std::round(t));
+    }
+
     void labelsAreShortAndShareTheirPrecision()
     {
         using L = std::vector<std::string>;
