@@ -17,8 +17,9 @@ struct FitWarning {
 
 /// The statistic behind the "inverted" warning: Spearman's rank correlation between the scores of a
 /// sample of the rows and a reference outlyingness of the same rows (the distance to the k-th nearest
-/// other sampled row, k = 10: isolated points score high under any reasonable detector). `sample`
-/// receives the rows used (at most `maxRows`, evenly spaced, deterministic).
+/// other row of the data, k = 10: isolated points score high under any reasonable detector; among at
+/// most 10⁶ rows, fewer for wide data). `sample` receives the rows used (at most `maxRows`, evenly
+/// spaced, deterministic).
 double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores, int maxRows = 2000,
                           std::vector<Eigen::Index>* sample = nullptr);
 
