@@ -195,6 +195,15 @@ if [ "$QUICK" = 0 ]; then
   done
   cli fail "wide 40x10000: mcd (needs p + 2 rows)" - score --input "$T/wide10k.csv" --detector mcd --output "$T/s.csv"
   gui ok "gui: wide 40x10000 opens" "$T/wide10k.csv"
+  # A knn model stored as a reference to its training rows (issue #34 item 7): the GUI's autosave of
+  # file data. The file edited afterwards must give a refusal, never a model with other points.
+  if [ "$GUI" = 1 ]; then
+    "$CLI" generate moons --n 300 --seed 3 --output "$T/ref.csv" > /dev/null 2>&1
+    run gui ok "gui: knn autosave refers to its rows" - -- env OLENS_STATE_DIR="$T/refstate" "$APP" --load "$T/ref.csv" --detector knn --train --exit
+    cli ok "model by reference: data unchanged" - score --input "$T/ref.csv" --model "$T/refstate/autosave.olens.json" --output "$T/s.csv"
+    sed -i '2s/^./9/' "$T/ref.csv"
+    cli fail "model by reference: data edited since" - score --input "$T/ref.csv" --model "$T/refstate/autosave.olens.json" --output "$T/s.csv"
+  fi
 fi
 
 echo
