@@ -214,12 +214,8 @@ MinorStart minorInit(const Eigen::MatrixXd& X, int K, double eta)
         s.W = eig.eigenvectors().leftCols(K);
         variances = eig.eigenvalues().head(K);
     }
-    for (int k = 0; k < K; ++k) { // a fixed sign per column: largest |component| positive
-        Eigen::Index i = 0;
-        s.W.col(k).cwiseAbs().maxCoeff(&i);
-        if (s.W(i, k) < 0)
-            s.W.col(k) *= -1.0;
-    }
+    for (int k = 0; k < K; ++k) // a fixed sign per column, as every principal direction here
+        fixDirectionSign(s.W.col(k));
     const Eigen::VectorXd proj = s.W.transpose() * mean.transpose();
     const Eigen::VectorXd spread = variances.cwiseMax(0.0).cwiseSqrt();
     s.b1 = (Eigen::VectorXd::Constant(K, eta) - proj + 2.0 * spread);

@@ -150,19 +150,9 @@ Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& Xin, const Pr
     Eigen::MatrixXd axes;
     if (dims > 0 && dims < pin) {
         mean = Xin.colwise().mean().transpose();
-        if (pin > kExactColumns) {
-            // Wide data: only the leading axes, without the p×p covariance (40 × 10 000 took
-            // minutes here before the size guard below could refuse anything).
-            axes = pcaLeading(Xin, dims).components;
-        } else {
-            const Eigen::MatrixXd C = Xin.rowwise() - mean.transpose();
-            const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> pca(C.transpose() * C);
-            if (pca.info() != Eigen::Success)
-                throw DataError("quadrics-base: the principal axes of the data could not be computed");
-            axes = pca.eigenvectors().rightCols(dims).rowwise().reverse(); // largest variance first
-            for (int k = 0; k < dims; ++k)
-                fixDirectionSign(axes.col(k));
-        }
+        // The leading axes only (pcaLeading: exact, and without a p×p covariance for wide data —
+        // 40 × 10 000 took minutes here before the size guard below could refuse anything).
+        axes = pcaLeading(Xin, dims).components;
     }
     const Eigen::MatrixXd X = axes.size() == 0 ? Xin : Eigen::MatrixXd((Xin.rowwise() - mean.transpose()) * axes);
     const auto p = static_cast<int>(X.cols());
