@@ -21,9 +21,8 @@ CompareReplay::CompareReplay(Bars bars, QWidget* parent)
     setObjectName(QStringLiteral("CompareReplay"));
     auto* title = new QLabel(tr("Replay"), this);
     title->setToolTip(tr("Every panel's recorded training, together"));
-    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
+    TimelineBar::showPlaying(m_play, false, tr("Play every panel's training from the start"), tr("Pause"));
     m_play->setAutoRaise(true);
-    m_play->setToolTip(tr("Play every panel's training from the start"));
     m_live->setText(tr("Live"));
     m_live->setAutoRaise(true);
     m_live->setToolTip(tr("Back to every panel's trained model"));
@@ -89,16 +88,14 @@ void CompareReplay::togglePlay()
     }
     if (m_slider->value() >= kPositions)
         scrubTo(0.0); // from the start, as a video player does at the end
-    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
-    m_play->setToolTip(tr("Pause"));
+    TimelineBar::showPlaying(m_play, true, tr("Play every panel's training from the start"), tr("Pause"));
     m_timer->start();
 }
 
 void CompareReplay::pause()
 {
     m_timer->stop();
-    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
-    m_play->setToolTip(tr("Play every panel's training from the start"));
+    TimelineBar::showPlaying(m_play, false, tr("Play every panel's training from the start"), tr("Pause"));
 }
 
 void CompareReplay::refresh()

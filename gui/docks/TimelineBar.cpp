@@ -1,5 +1,7 @@
 #include "docks/TimelineBar.h"
 
+#include <QAbstractButton>
+
 #include "base/Messages.h"
 #include "detectors/TrainingHistory.h"
 #include "document/DataDocument.h"
@@ -235,16 +237,20 @@ void TimelineBar::togglePlay()
         return;
     if (m_requested >= stepCount() - 1)
         showIndex(0); // from the start, as a video player does at the end
-    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPause));
-    m_play->setToolTip(tr("Pause (P)"));
+    showPlaying(m_play, true, tr("Play the training from the shown step (P)"), tr("Pause (P)"));
     m_timer->start(1000 / speed());
 }
 
 void TimelineBar::pause()
 {
     m_timer->stop();
-    m_play->setIcon(style()->standardIcon(QStyle::SP_MediaPlay));
-    m_play->setToolTip(tr("Play the training from the shown step (P)"));
+    showPlaying(m_play, false, tr("Play the training from the shown step (P)"), tr("Pause (P)"));
+}
+
+void TimelineBar::showPlaying(QAbstractButton* button, bool playing, const QString& playTip, const QString& pauseTip)
+{
+    button->setIcon(button->style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    button->setToolTip(playing ? pauseTip : playTip);
 }
 
 void TimelineBar::tick()

@@ -16,6 +16,8 @@ class QSlider;
 class QTimer;
 class QToolButton;
 
+class QAbstractButton;
+
 namespace olens {
 
 class DataDocument;
@@ -26,6 +28,9 @@ struct TrainingHistory;
 class TimelineBar : public QWidget {
     Q_OBJECT
 public:
+    /// A play button's look while playing (pause icon) or not (play icon), with its tooltip: the
+    /// timeline's and compare mode's replay bar look and read alike.
+    static void showPlaying(QAbstractButton* button, bool playing, const QString& playTip, const QString& pauseTip);
     explicit TimelineBar(DataDocument* document, QWidget* parent = nullptr);
 
     /// Recorded steps of the trained result (0 = none, the bar is hidden).

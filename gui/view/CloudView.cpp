@@ -222,7 +222,7 @@ void CloudView::refreshText()
 {
     // Every layer rebuilds its text (legend entries, tick labels, titles) with the new size; the
     // margins of the 2-D frame and the colour bar follow.
-    updateLayers(~0u);
+    updateLayers(ViewLayer::Everything);
 }
 
 void CloudView::applySceneViewport()
