@@ -15,6 +15,7 @@
 //                     [--budget SECONDS] [--quick]
 #include "BenchCommon.h"
 
+#include "data/CsvWriter.h"
 #include "data/DataLoader.h"
 #include "base/Errors.h"
 #include "data/Generators.h"

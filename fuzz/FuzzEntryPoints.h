@@ -4,6 +4,7 @@
 // untrusted input as far as it goes. DataError and ParamError are the expected outcomes of bad
 // input and propagate to the caller; anything else that escapes (std::out_of_range, bad_alloc,
 // nlohmann::json exceptions, FuzzInvariant) is a bug, and so is any sanitizer report.
+#include "data/CsvWriter.h"
 #include "data/DataLoader.h"
 #include "base/Errors.h"
 #include "data/Normalizer.h"

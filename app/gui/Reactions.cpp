@@ -4,6 +4,7 @@
 #include "CompareReaction.h"
 #include "compare/CompareView.h"
 #include "document/DataDocument.h"
+#include "data/CsvWriter.h"
 #include "data/DataLoader.h"
 #include "docks/LogPanel.h"
 #include "BackgroundOpen.h"

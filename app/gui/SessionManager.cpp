@@ -15,6 +15,7 @@
 #include "document/DataDocument.h"
 #include "data/DataLoader.h"
 #include "docks/DetectorPanel.h"
+#include "base/AtomicWriter.h"
 #include "base/Errors.h"
 #include "docks/LogPanel.h"
 #include "MainWindow.h"

@@ -2,6 +2,7 @@
 
 #include "base/AtomicWriter.h"
 #include "base/Errors.h"
+#include "data/CsvWriter.h"
 #include "data/DataLoader.h"
 
 #include <algorithm>

@@ -3,6 +3,7 @@
 // flagged points, a selection) with every column they were loaded with (features, sigma_<feature>,
 // label) followed by `score` and `outlier` (0/1), as CSV or binary PLY (little endian, doubles),
 // chosen by the file's extension. Both re-open with loadDataset.
+#include "data/CsvWriter.h"
 #include "data/Dataset.h"
 
 #include <iosfwd>

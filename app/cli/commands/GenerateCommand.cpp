@@ -5,6 +5,7 @@
 
 #include "base/AtomicWriter.h"
 #include "base/Errors.h"
+#include "data/CsvWriter.h"
 #include "data/DataLoader.h"
 #include "data/Generators.h"
 

@@ -7,6 +7,7 @@
 
 #include "base/AtomicWriter.h"
 #include "base/Errors.h"
+#include "data/CsvWriter.h"
 #include "data/DataLoader.h"
 #include "data/NoiseProtocol.h"
 

@@ -2,6 +2,7 @@
 // one-line errors; evaluate's AUROC/AUPRC checked against an independent pair-counting computation.
 #include "Cli.h"
 #include "CliTestSupport.h"
+#include "data/CsvWriter.h"
 #include "data/DataLoader.h"
 #include "session/Session.h"
 

@@ -2,6 +2,7 @@
 // method, dim) and perturb (noise protocol of the uncertainty paper, sec. 5.1).
 #include "Cli.h"
 #include "CliTestSupport.h"
+#include "data/CsvWriter.h"
 #include "data/DataLoader.h"
 #include "data/Generators.h"
 #include "metrics/Metrics.h"

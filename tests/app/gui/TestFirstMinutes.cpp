@@ -11,6 +11,7 @@
 #include "RecentFilesMenu.h"
 #include "BackgroundOpen.h"
 #include "UnsavedChanges.h"
+#include "data/CsvWriter.h"
 #include "data/DataLoader.h"
 #include "data/Generators.h"
 #include "session/Session.h"

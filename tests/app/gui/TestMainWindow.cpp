@@ -7,6 +7,7 @@
 #include "docks/RankingPanel.h"
 #include "jobs/TrainingController.h"
 #include "docks/ViewControls.h"
+#include "data/CsvWriter.h"
 #include "data/DataLoader.h"
 #include "data/Generators.h"
 

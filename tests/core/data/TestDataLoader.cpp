@@ -1,5 +1,6 @@
 // Tests for core/DataLoader: formats, header detection, labels, sigma, exclusion, missing values,
 // every malformed-input message (file:line:column: reason) and the writeCsv round trip.
+#include "data/CsvWriter.h"
 #include "data/DataLoader.h"
 #include "base/Errors.h"
 
