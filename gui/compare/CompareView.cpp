@@ -678,8 +678,9 @@ QString CompareView::agreementHtml() const
                 + (c ? QStringLiteral("<br>") : QString());
     html += QStringLiteral("</p><p style='color:#555'>%1</p>")
                 .arg(tr("Low correlations mean the detectors see different outliers: read the warnings (⚠) on "
-                        "the panels, and consider Combine for a consensus. outlierlens-cli agree computes the "
-                        "same for a file."));
+                        "the panels, and consider Combine for a consensus. In the main window the counts are the "
+                        "Ranking's \"flagged by\" column (once a detector is trained there) and Colour by → "
+                        "agreement. outlierlens-cli agree computes the same for a file."));
     return html;
 }
 
