@@ -1,6 +1,7 @@
 // Issue #18 "The first five minutes": what a new user meets first — unique shortcuts (Ctrl+T trains),
 // `--session FILE`, a window that fits a laptop, threshold ↔ ranking, unsaved-changes protection,
 // the edit-mode indicator, honest messages, the toolbar, About and Open Recent.
+#include "AppTestSupport.h"
 #include "view/CloudView.h"
 #include "CommandLine.h"
 #include "AboutReaction.h"
@@ -124,12 +125,7 @@ int flaggedInHeader(MainWindow& w)
     return m.hasMatch() ? m.captured(1).toInt() : -1;
 }
 
-bool trainAndWait(MainWindow& w)
-{
-    QSignalSpy done(w.trainer(), &TrainingController::finished);
-    w.detectorPanel()->train();
-    return done.wait(30000);
-}
+using olens::test::trainAndWait;
 
 using olens::test::activate;
 

@@ -2,6 +2,7 @@
 // undo, debounced auto-retrain), New data from a generator, sessions (save → load gives identical
 // scores and camera; corrupted files give an error and the app stays usable) and crash recovery
 // of the autosave.
+#include "AppTestSupport.h"
 #include "view/CloudView.h"
 #include "CompareReaction.h"
 #include "compare/CompareView.h"
@@ -59,12 +60,7 @@ void prepare(MainWindow& w, int n = 120)
     QVERIFY(done.wait(20000));
 }
 
-bool trainAndWait(MainWindow& w)
-{
-    QSignalSpy done(w.trainer(), &TrainingController::finished);
-    w.detectorPanel()->train();
-    return done.wait(20000);
-}
+using olens::test::trainAndWait;
 
 /// A real crash: the GUI loads `file` with `stateDir` as its state directory (loading autosaves,
 /// debounced) and is killed once its first autosave is on disk. False when it never saved.
