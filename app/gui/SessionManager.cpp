@@ -330,8 +330,10 @@ Session SessionManager::capture(bool withModel, DataPolicy data, const QString& 
         if (withModel) {
             // The recorded path (the timeline) travels with the session while it is small.
             const auto h = r->detector->history();
-            // knn and lof refer to their training rows in the data instead of copying them.
-            s.model = sessionModelJson(*r->detector, r->normalizer, &d.X, r->trainingRows,
+            // knn and lof refer to their training rows in the rows embedded here instead of copying
+            // them; a session that names a file keeps the whole model (the file may be read with
+            // other column roles elsewhere, or change). The autosave refers to files too (below).
+            s.model = sessionModelJson(*r->detector, r->normalizer, s.embedded ? &d.X : nullptr, r->trainingRows,
                                        h && h->bytes <= kSessionHistoryBytes);
         }
         s.threshold = doc->trainedThreshold();

@@ -429,7 +429,7 @@ nlohmann::json modelWithTrainingRows(nlohmann::json model, const Eigen::MatrixXd
     try {
         normalizer = Normalizer::fromJson(*n);
         for (const int r : trainingRows)
-            if (r >= data.rows())
+            if (r < 0 || r >= data.rows())
                 fail("/training_rows", "row " + std::to_string(r) + " is beyond the data's " + std::to_string(data.rows()));
         const Eigen::MatrixXd raw = trainingRows.empty() ? data : Eigen::MatrixXd(data(trainingRows, Eigen::all));
         if (normalizer.isFitted() && normalizer.inputColumns() != raw.cols())

@@ -65,7 +65,10 @@ struct Session {
     /// 2: "fit_on", "training_rows" and "selection" (version-1 files load with all rows, no selection).
     /// 3: long arrays of doubles in "model" and "data" packed as {"f64le": base64, "n"} (base/Json
     /// packArrays; version-2 files, all text, load as before).
-    static constexpr int kVersion = 3;
+    /// 4: a knn or lof model may leave its training rows to the session's data ("rows_by_reference",
+    /// put back by modelWithTrainingRows); an older reader refuses the file as newer instead of
+    /// failing on a model without its points.
+    static constexpr int kVersion = 4;
 
     /// Data: a file (path + label column), or embedded rows (generated or edited data, or a file's
     /// rows saved with the session so that it can be handed out: dataPath then names where they

@@ -464,8 +464,11 @@ void CompareView::onPanelStopped(Panel* p)
 
 void CompareView::publishAgreement()
 {
-    // Only the decisions (the Agree dialog computes correlations on demand): O(m·n), the same rule
-    // as panelAgreement.
+    // The trained models' decisions, not a replayed step's: nothing is published while a panel
+    // shows one (its end publishes again). Each panel's threshold is the shared quantile of its
+    // scores (applyThreshold), so this is O(m·n) — the same rule as panelAgreement.
+    if (std::any_of(m_panels.begin(), m_panels.end(), [](const auto& p) { return p->doc->shownStep() >= 0; }))
+        return;
     DataDocument::Agreement a;
     a.quantile = m_quantile;
     const Eigen::Index n = m_source->dataset().rows();
@@ -475,7 +478,7 @@ void CompareView::publishAgreement()
             continue;
         if (a.flaggedBy.size() == 0)
             a.flaggedBy = Eigen::VectorXi::Zero(n);
-        a.flaggedBy += (r->scores.array() > quantileOf(r->scores, m_quantile)).cast<int>().matrix();
+        a.flaggedBy += (r->scores.array() > p->doc->threshold()).cast<int>().matrix();
         a.detectors << QString::fromStdString(p->entry.id);
     }
     m_source->setAgreement(std::move(a)); // fewer than two: cleared

@@ -106,9 +106,14 @@ void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> ad
         m_threshold = threshold;
     m_selected = selected;
     m_selection = std::move(selection);
+    // The compare panels' counts were of the rows before the edit (a moved point keeps its row):
+    // dropped until the panels, which retrain on the edit, publish new ones.
+    const bool hadAgreement = std::exchange(m_agreement, Agreement{}).detectors.size() > 0;
     m_inEdit = true;
     emit datasetChanged();
     m_inEdit = false;
+    if (hadAgreement)
+        emit agreementChanged();
     emit resultChanged();
     emit thresholdChanged(m_threshold);
     emit selectionChanged(m_selected);

@@ -88,7 +88,7 @@ public:
         Glyphs = 1u << 8,     ///< uncertainty glyphs: scale or layer switch
         Visibility = 1u << 9, ///< layer switches
         Style = 1u << 10,     ///< iso-surface opacity
-        Everything = (1u << 11) - 1, ///< all of the above (View → Text size: every layer's text)
+        Everything = ~0u,     ///< every flag, present and future (View → Text size: every layer's text)
     };
 
     virtual ~ViewLayer() = default;

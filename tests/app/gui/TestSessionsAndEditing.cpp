@@ -653,6 +653,18 @@ private slots:
             QVERIFY(!saved.embedded);
             QVERIFY(modelRefersToData(saved.model));
             QVERIFY(!saved.model["state"].contains("points"));
+            // An explicit save that names the file keeps the whole model (the file may be read with
+            // other column roles elsewhere); one with the rows embedded refers to them.
+            const QString named = dir.filePath("named.olens.json"), embedded = dir.filePath("embedded.olens.json");
+            QVERIFY2(w.sessions()->save(named, &error, SessionManager::DataPolicy::Reference), qPrintable(error));
+            QVERIFY2(w.sessions()->save(embedded, &error, SessionManager::DataPolicy::Embed), qPrintable(error));
+            auto read = [](const QString& path) {
+                QFile in(path);
+                return in.open(QIODevice::ReadOnly) ? parseSession(in.readAll().toStdString()) : Session{};
+            };
+            const Session n = read(named), e = read(embedded);
+            QVERIFY(!n.embedded && !modelRefersToData(n.model) && n.model["state"].contains("points"));
+            QVERIFY(e.embedded && modelRefersToData(e.model));
         }
         // 3000 × 2 doubles as base64 would be 64 000 bytes of the file alone.
         QVERIFY2(bytes < 60000, qPrintable(QString::number(bytes)));
