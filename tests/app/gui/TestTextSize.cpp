@@ -97,6 +97,11 @@ private slots:
         const double h1 = medianTextHeight(w);
         QVERIFY(h1 > 5);
 
+        // Active again before the keys: on a loaded fresh-clone run the window was no longer active
+        // after the training and Ctrl+= reached no shortcut (scale stayed 1).
+        w.activateWindow();
+        QApplication::setActiveWindow(&w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
         QTest::keyClick(&w, Qt::Key_Equal, Qt::ControlModifier);
         QTest::keyClick(&w, Qt::Key_Equal, Qt::ControlModifier);
         QCOMPARE(textScale(), 1.25 * 1.25);
