@@ -325,7 +325,13 @@ private slots:
             QVERIFY2(!qobject_cast<QAbstractItemView*>(QApplication::focusWidget())
                          && !qobject_cast<QAbstractSpinBox*>(QApplication::focusWidget()),
                      QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none");
+            // Active again (a loaded run can lose the active window while the step is built; keys
+            // then reach no shortcut), and the key's arrival checked apart from the step shown.
+            w.activateWindow();
+            QApplication::setActiveWindow(&w);
+            QVERIFY(QTest::qWaitForWindowActive(&w));
             QTest::keyClick(&w, Qt::Key_PageDown); // epoch 10
+            QCOMPARE(caption->lesson().current, 2);
             QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), h->indexAtOrBefore(10), 20000);
             QCOMPARE(h->steps[static_cast<std::size_t>(w.document()->shownStep())].step, 10);
             QTRY_COMPARE(w.document()->selectedPoint(), argmax(resultAtStep(*trained, X, h->indexAtOrBefore(10))->scores));
