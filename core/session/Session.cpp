@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace olens {
 
@@ -389,19 +390,33 @@ RestoredModel restoreSessionModel(const nlohmann::json& model, int inputColumns)
     return r;
 }
 
+namespace {
+
+/// The rows a model was fitted on, as it saw them: `trainingRows` of `data` (empty = all) through
+/// the normaliser. Empty when a row is out of range or the normaliser has other columns.
+std::optional<Eigen::MatrixXd> normalisedTrainingRows(const Normalizer& normalizer, const Eigen::MatrixXd& data,
+                                                      const std::vector<int>& trainingRows)
+{
+    for (const int r : trainingRows)
+        if (r < 0 || r >= data.rows())
+            return std::nullopt;
+    const Eigen::MatrixXd raw = trainingRows.empty() ? data : Eigen::MatrixXd(data(trainingRows, Eigen::all));
+    if (!normalizer.isFitted())
+        return raw;
+    if (normalizer.inputColumns() != raw.cols())
+        return std::nullopt;
+    return normalizer.transform(raw);
+}
+
+} // namespace
+
 nlohmann::json sessionModelJson(const Detector& detector, const Normalizer& normalizer, const Eigen::MatrixXd* data,
                                 const std::vector<int>& trainingRows, bool withHistory)
 {
     bool byReference = false;
-    if (data && detector.memorisedRows()) {
-        const bool inRange = std::all_of(trainingRows.begin(), trainingRows.end(),
-                                         [&](int r) { return r >= 0 && r < data->rows(); });
-        if (inRange) {
-            const Eigen::MatrixXd raw = trainingRows.empty() ? *data : Eigen::MatrixXd((*data)(trainingRows, Eigen::all));
-            if (!normalizer.isFitted() || normalizer.inputColumns() == raw.cols())
-                byReference = detector.trainedOn(normalizer.isFitted() ? normalizer.transform(raw) : raw);
-        }
-    }
+    if (data && detector.memorisedRows())
+        if (const auto rows = normalisedTrainingRows(normalizer, *data, trainingRows))
+            byReference = detector.trainedOn(*rows);
     json j = detector.toJson(withHistory, byReference);
     j["normalizer"] = normalizer.toJson();
     return j;
@@ -431,11 +446,11 @@ nlohmann::json modelWithTrainingRows(nlohmann::json model, const Eigen::MatrixXd
         for (const int r : trainingRows)
             if (r < 0 || r >= data.rows())
                 fail("/training_rows", "row " + std::to_string(r) + " is beyond the data's " + std::to_string(data.rows()));
-        const Eigen::MatrixXd raw = trainingRows.empty() ? data : Eigen::MatrixXd(data(trainingRows, Eigen::all));
-        if (normalizer.isFitted() && normalizer.inputColumns() != raw.cols())
+        auto taken = normalisedTrainingRows(normalizer, data, trainingRows);
+        if (!taken)
             fail("/model/normalizer", "fitted on " + std::to_string(normalizer.inputColumns()) + " features, the data has " +
-                                          std::to_string(raw.cols()));
-        rows = normalizer.isFitted() ? normalizer.transform(raw) : raw;
+                                          std::to_string(data.cols()));
+        rows = std::move(*taken);
     } catch (const ParamError& e) {
         fail("/model/normalizer", e.what());
     }
