@@ -2,6 +2,7 @@
 // View → Camera: the presets of a 3-D tool (views along ±X/±Y/±Z, isometric), the orthographic
 // projection toggle and the orientation triad. Each action is enabled while the central view
 // shows 3-D data (2-D views are always parallel and look down -z).
+#include "ReactionContext.h"
 #include "display/ViewPresets.h"
 
 #include <QObject>
@@ -10,27 +11,25 @@ class QAction;
 
 namespace olens {
 
-class MainWindow;
-
 /// Looks at the data along one preset direction (object name actionView<+X|…|Isometric>).
 class ViewPresetReaction : public QObject {
     Q_OBJECT
 public:
-    ViewPresetReaction(QAction* action, MainWindow* window, ViewPreset preset);
+    ViewPresetReaction(QAction* action, const ReactionContext& context, ViewPreset preset);
 };
 
 /// Checkable: orthographic (parallel) ↔ perspective projection of the 3-D view (O).
 class ProjectionReaction : public QObject {
     Q_OBJECT
 public:
-    ProjectionReaction(QAction* action, MainWindow* window);
+    ProjectionReaction(QAction* action, const ReactionContext& context);
 };
 
 /// Checkable: shows the x/y/z orientation triad in the 3-D view's corner.
 class OrientationTriadReaction : public QObject {
     Q_OBJECT
 public:
-    OrientationTriadReaction(QAction* action, MainWindow* window);
+    OrientationTriadReaction(QAction* action, const ReactionContext& context);
 };
 
 } // namespace olens

@@ -85,27 +85,28 @@ void EditReaction::onEdited()
         m_retrain.start();
 }
 
-NewDataReaction::NewDataReaction(QAction* action, MainWindow* window) : QObject(action), m_window(window)
+NewDataReaction::NewDataReaction(QAction* action, const ReactionContext& context, UnsavedChanges* unsaved)
+    : QObject(action), m_context(context), m_unsaved(unsaved)
 {
     connect(action, &QAction::triggered, this, &NewDataReaction::onTriggered);
 }
 
 void NewDataReaction::onTriggered()
 {
-    if (!m_window->unsavedChanges()->confirm(tr("generate new data")))
+    if (!m_unsaved->confirm(tr("generate new data")))
         return;
-    NewDataDialog dialog(m_window);
+    NewDataDialog dialog(m_context.window);
     if (dialog.exec() != QDialog::Accepted)
         return;
     try {
         Dataset d = dialog.makeDataset();
         const QString what = QString::fromStdString(d.source);
-        m_window->document()->setDataset(std::move(d), QString());
-        m_window->document()->setEdited(true);
-        m_window->unsavedChanges()->markGenerated(); // exists only in the app until saved
-        m_window->log()->info(tr("new data: %1").arg(what));
+        m_context.document->setDataset(std::move(d), QString());
+        m_context.document->setEdited(true);
+        m_unsaved->markGenerated(); // exists only in the app until saved
+        m_context.log->info(tr("new data: %1").arg(what));
     } catch (const std::exception& e) {
-        m_window->log()->error(QString::fromUtf8(e.what()));
+        m_context.log->error(QString::fromUtf8(e.what()));
     }
 }
 

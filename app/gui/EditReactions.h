@@ -1,5 +1,7 @@
 #pragma once
 // Edit menu and File → New data (reactions: the window stays thin).
+#include "ReactionContext.h"
+
 #include <QObject>
 #include <QTimer>
 
@@ -10,6 +12,7 @@ namespace olens {
 
 class DataEditor;
 class MainWindow;
+class UnsavedChanges;
 
 /// Edit → Undo/Redo, Edit points (E), Delete selected points (Del), Auto-retrain after edits.
 /// Auto-retrain is debounced: the detector retrains kRetrainDelayMs after the last edit.
@@ -33,11 +36,13 @@ private:
 class NewDataReaction : public QObject {
     Q_OBJECT
 public:
-    NewDataReaction(QAction* action, MainWindow* window);
+    /// `unsaved`: asks before generated data replace unsaved changes.
+    NewDataReaction(QAction* action, const ReactionContext& context, UnsavedChanges* unsaved);
 
 private:
     void onTriggered();
-    MainWindow* m_window;
+    ReactionContext m_context;
+    UnsavedChanges* m_unsaved;
 };
 
 } // namespace olens

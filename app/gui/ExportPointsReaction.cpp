@@ -3,7 +3,6 @@
 #include "document/DataDocument.h"
 #include "dialogs/ImportDialog.h"
 #include "docks/LogPanel.h"
-#include "MainWindow.h"
 #include "data/PointExport.h"
 
 #include <QAction>
@@ -16,8 +15,8 @@
 
 namespace olens {
 
-ExportPointsReaction::ExportPointsReaction(QAction* action, MainWindow* window, Which which)
-    : QObject(action), m_window(window), m_which(which)
+ExportPointsReaction::ExportPointsReaction(QAction* action, const ReactionContext& context, Which which)
+    : QObject(action), m_context(context), m_which(which)
 {
     switch (which) {
     case Which::Inliers:
@@ -37,19 +36,18 @@ ExportPointsReaction::ExportPointsReaction(QAction* action, MainWindow* window, 
         break;
     }
     connect(action, &QAction::triggered, this, &ExportPointsReaction::onTriggered);
-    auto update = [action, window, which] {
-        const DataDocument* doc = window->document();
+    const DataDocument* doc = context.document;
+    auto update = [action, doc, which] {
         action->setEnabled(doc->result() != nullptr && (which != Which::Selected || !doc->pointSelection().empty()));
     };
-    connect(window->document(), &DataDocument::resultChanged, action, update);
-    connect(window->document(), &DataDocument::datasetChanged, action, update);
-    connect(window->document(), &DataDocument::pointSelectionChanged, action, update);
+    connect(doc, &DataDocument::resultChanged, action, update);
+    connect(doc, &DataDocument::datasetChanged, action, update);
+    connect(doc, &DataDocument::pointSelectionChanged, action, update);
     update();
 }
 
-QString ExportPointsReaction::save(MainWindow* window, Which which, const QString& path, int* count)
+QString ExportPointsReaction::save(const DataDocument* doc, Which which, const QString& path, int* count)
 {
-    const DataDocument* doc = window->document();
     const auto r = doc->result();
     const Dataset& d = doc->dataset();
     if (!r || r->scores.size() != d.rows())
@@ -92,15 +90,15 @@ QString ExportPointsReaction::save(MainWindow* window, Which which, const QStrin
 
 void ExportPointsReaction::onTriggered()
 {
-    const QString base = QFileInfo(m_window->document()->filePath()).completeBaseName();
+    const QString base = QFileInfo(m_context.document->filePath()).completeBaseName();
     const char* suffixes[] = {"-inliers", "-flagged", "-selected"};
     const QString titles[] = {tr("Export inliers"), tr("Export flagged points"), tr("Export selected points")};
     const QString what[] = {tr("inliers"), tr("flagged points"), tr("selected points")};
     const int k = static_cast<int>(m_which);
     const QString name = (base.isEmpty() ? QStringLiteral("points") : base) + suffixes[k];
     QString filter;
-    QString path = QFileDialog::getSaveFileName(m_window, titles[k],
-                                                LastFolder::suggest(name + ".csv", m_window->document()->filePath()),
+    QString path = QFileDialog::getSaveFileName(m_context.window, titles[k],
+                                                LastFolder::suggest(name + ".csv", m_context.document->filePath()),
                                                 tr("CSV (*.csv);;PLY, binary (*.ply)"), &filter);
     if (path.isEmpty())
         return;
@@ -108,13 +106,13 @@ void ExportPointsReaction::onTriggered()
     if (suffix != "csv" && suffix != "ply")
         path += filter.contains("ply") ? ".ply" : ".csv";
     int count = 0;
-    const QString error = save(m_window, m_which, path, &count);
+    const QString error = save(m_context.document, m_which, path, &count);
     if (error.isEmpty()) {
         LastFolder::remember(path);
-        m_window->log()->info(tr("exported %1 %2 to %3").arg(count).arg(what[k], path));
+        m_context.log->info(tr("exported %1 %2 to %3").arg(count).arg(what[k], path));
     } else {
-        m_window->log()->error(error);
-        QMessageBox::warning(m_window, tr("Export"), error);
+        m_context.log->error(error);
+        QMessageBox::warning(m_context.window, tr("Export"), error);
     }
 }
 

@@ -5,26 +5,26 @@
 // Ranking dock's). Inliers / flagged: enabled while a trained result exists; selected: while points
 // are selected (box, lasso, picked or Ranking rows) and a result exists. The written file's score and outlier columns are
 // remembered as ignored (ImportDialog roles), so opening it here shows the same cloud.
+#include "ReactionContext.h"
+
 #include <QObject>
 
 class QAction;
 
 namespace olens {
 
-class MainWindow;
-
 class ExportPointsReaction : public QObject {
     Q_OBJECT
 public:
     enum class Which { Inliers, Flagged, Selected };
-    ExportPointsReaction(QAction* action, MainWindow* window, Which which);
+    ExportPointsReaction(QAction* action, const ReactionContext& context, Which which);
     /// Writes the points (format by the extension of `path`); returns an error message or "".
     /// `count` receives the number of rows written.
-    static QString save(MainWindow* window, Which which, const QString& path, int* count = nullptr);
+    static QString save(const DataDocument* doc, Which which, const QString& path, int* count = nullptr);
 
 private:
     void onTriggered();
-    MainWindow* m_window;
+    ReactionContext m_context;
     Which m_which;
 };
 

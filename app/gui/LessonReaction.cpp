@@ -1,6 +1,5 @@
 #include "LessonReaction.h"
 
-#include "MainWindow.h"
 #include "detectors/TrainingHistory.h"
 #include "docks/LessonCaption.h"
 #include "docks/TimelineBar.h"
@@ -15,10 +14,12 @@
 #include <QMenu>
 #include <QPlainTextEdit>
 #include <QTextEdit>
+#include <QWidget>
 
 namespace olens {
 
-LessonReaction::LessonReaction(QMenu* menu, MainWindow* window) : QObject(window), m_window(window)
+LessonReaction::LessonReaction(QMenu* menu, const ReactionContext& context, TimelineBar* timeline, LessonCaption* caption)
+    : QObject(context.window), m_context(context), m_timeline(timeline), m_caption(caption)
 {
     m_next = menu->addAction(tr("Next lesson step"));
     m_next->setShortcut(QKeySequence(Qt::Key_PageDown));
@@ -28,9 +29,8 @@ LessonReaction::LessonReaction(QMenu* menu, MainWindow* window) : QObject(window
     m_back->setToolTip(tr("The lesson's previous step (Page Up)"));
     for (QAction* a : {m_next, m_back}) {
         a->setShortcutContext(Qt::WindowShortcut);
-        window->addAction(a); // the keys work in classroom mode, with the menu bar hidden
+        context.window->addAction(a); // the keys work in classroom mode, with the menu bar hidden
     }
-    LessonCaption* caption = window->lessonCaption();
     // The keys page a table, a list, a text or a spin box that has the focus (the Ranking, the
     // Log): the shortcut hands them the key instead of stepping the lesson.
     // The action is disabled while the key is resent, so that the shortcut does not take it again.
@@ -60,9 +60,8 @@ LessonReaction::LessonReaction(QMenu* menu, MainWindow* window) : QObject(window
         m_awaitIndex = -1;
         updateEnabled();
     });
-    TimelineBar* timeline = window->timeline();
     connect(timeline, &TimelineBar::historyChanged, this, [this] {
-        if (m_pending >= 0 && m_window->timeline()->stepCount() > 1)
+        if (m_pending >= 0 && m_timeline->stepCount() > 1)
             enter(m_pending);
     });
     connect(timeline, &TimelineBar::stepShown, this, [this](int index) {
@@ -78,7 +77,7 @@ LessonReaction::LessonReaction(QMenu* menu, MainWindow* window) : QObject(window
 void LessonReaction::enter(int index)
 {
     updateEnabled();
-    const Lesson& lesson = m_window->lessonCaption()->lesson();
+    const Lesson& lesson = m_caption->lesson();
     if (index < 0 || index >= static_cast<int>(lesson.steps.size()))
         return;
     const LessonStep& step = lesson.steps[static_cast<std::size_t>(index)];
@@ -89,7 +88,7 @@ void LessonReaction::enter(int index)
         highlight();
         return;
     }
-    TimelineBar* timeline = m_window->timeline();
+    TimelineBar* timeline = m_timeline;
     const auto history = timeline->history();
     if (!history || timeline->stepCount() < 2) {
         m_pending = index; // shown when the training's recorded path arrives
@@ -103,7 +102,7 @@ void LessonReaction::enter(int index)
 
 void LessonReaction::highlight()
 {
-    DataDocument* doc = m_window->document();
+    DataDocument* doc = m_context.document;
     int row = m_highlight;
     if (row == LessonStep::kTop)
         row = doc->ranking().empty() ? -1 : doc->ranking().front();
@@ -113,7 +112,7 @@ void LessonReaction::highlight()
 
 void LessonReaction::updateEnabled()
 {
-    const LessonCaption* caption = m_window->lessonCaption();
+    const LessonCaption* caption = m_caption;
     const int n = static_cast<int>(caption->lesson().steps.size());
     m_next->setEnabled(n > 1 && caption->lesson().current < n - 1);
     m_back->setEnabled(n > 1 && caption->lesson().current > 0);

@@ -3,6 +3,8 @@
 // while a lesson of two or more steps is shown, and what a step asks for: the timeline at a recorded
 // training step (or the trained model) and a highlighted point (a row, or the one ranked first at
 // that step). A step that needs a training not finished yet is shown when the recorded path arrives.
+#include "ReactionContext.h"
+
 #include <QObject>
 
 class QAction;
@@ -10,19 +12,22 @@ class QMenu;
 
 namespace olens {
 
-class MainWindow;
+class LessonCaption;
+class TimelineBar;
 
 class LessonReaction : public QObject {
     Q_OBJECT
 public:
-    LessonReaction(QMenu* menu, MainWindow* window);
+    LessonReaction(QMenu* menu, const ReactionContext& context, TimelineBar* timeline, LessonCaption* caption);
 
 private:
     void enter(int index);
     void highlight();
     void updateEnabled();
 
-    MainWindow* m_window;
+    ReactionContext m_context;
+    TimelineBar* m_timeline;
+    LessonCaption* m_caption;
     QAction* m_next;
     QAction* m_back;
     int m_pending = -1;         // a step waiting for a recorded path

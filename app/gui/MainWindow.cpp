@@ -200,6 +200,11 @@ QAction* MainWindow::action(const QString& objectName) const
 
 CompareView* MainWindow::compareView() const { return m_compare ? m_compare->view() : nullptr; }
 
+ReactionContext MainWindow::context() const
+{
+    return ReactionContext{m_doc, m_trainer, m_view, m_log, const_cast<MainWindow*>(this)};
+}
+
 void MainWindow::resizeEvent(QResizeEvent* e)
 {
     QMainWindow::resizeEvent(e);
@@ -340,7 +345,7 @@ void MainWindow::buildMenus()
     create->setObjectName("actionNewData");
     create->setShortcut(QKeySequence::New);
     create->setToolTip(tr("Generate toy data (blobs, moons, ring, seam, Swiss roll, ...) or start an empty canvas"));
-    new NewDataReaction(create, this);
+    new NewDataReaction(create, context(), m_unsaved);
     QAction* open = file->addAction(tr("&Open data…"));
     open->setObjectName("actionOpen");
     open->setShortcut(QKeySequence::Open);
@@ -363,10 +368,10 @@ void MainWindow::buildMenus()
     new ExportReaction(scores, this, ExportReaction::What::Scores);
     QAction* model = file->addAction(tr("Export fitted &model JSON…"));
     new ExportReaction(model, this, ExportReaction::What::Model);
-    new ExportPointsReaction(file->addAction(tr("Export inliers (c&leaned cloud)…")), this,
+    new ExportPointsReaction(file->addAction(tr("Export inliers (c&leaned cloud)…")), context(),
                              ExportPointsReaction::Which::Inliers);
-    new ExportPointsReaction(file->addAction(tr("Export &flagged points…")), this, ExportPointsReaction::Which::Flagged);
-    new ExportPointsReaction(file->addAction(tr("Export selecte&d points…")), this, ExportPointsReaction::Which::Selected);
+    new ExportPointsReaction(file->addAction(tr("Export &flagged points…")), context(), ExportPointsReaction::Which::Flagged);
+    new ExportPointsReaction(file->addAction(tr("Export selecte&d points…")), context(), ExportPointsReaction::Which::Selected);
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"));
     quit->setShortcut(QKeySequence::Quit);
@@ -374,22 +379,23 @@ void MainWindow::buildMenus()
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     m_editReaction = new EditReaction(edit, this, m_editor);
+    QAction* editMode = m_editReaction->editModeAction();
     edit->addSeparator();
-    new SelectToolReaction(edit->addAction(tr("Select &box")), this, VtkView::SelectionTool::Box);       // B
-    new SelectToolReaction(edit->addAction(tr("Select &lasso")), this, VtkView::SelectionTool::Lasso);   // L
+    new SelectToolReaction(edit->addAction(tr("Select &box")), context(), VtkView::SelectionTool::Box, editMode);       // B
+    new SelectToolReaction(edit->addAction(tr("Select &lasso")), context(), VtkView::SelectionTool::Lasso, editMode);   // L
     using Command = SelectionCommandReaction::Command;
-    new SelectionCommandReaction(edit->addAction(tr("Select &all")), this, Command::All);                // Ctrl+A
-    new SelectionCommandReaction(edit->addAction(tr("&Invert selection")), this, Command::Invert);       // Ctrl+Shift+I
-    new SelectionCommandReaction(edit->addAction(tr("&Clear selection")), this, Command::Clear);         // Ctrl+Shift+A
+    new SelectionCommandReaction(edit->addAction(tr("Select &all")), context(), Command::All);                // Ctrl+A
+    new SelectionCommandReaction(edit->addAction(tr("&Invert selection")), context(), Command::Invert);       // Ctrl+Shift+I
+    new SelectionCommandReaction(edit->addAction(tr("&Clear selection")), context(), Command::Clear);         // Ctrl+Shift+A
 
     QMenu* presets = menuBar()->addMenu(tr("&Presets"));
     new PresetsReaction(presets, this);
 
     QMenu* train = menuBar()->addMenu(tr("&Train"));
-    new TrainReaction(train->addAction(tr("&Train detector")), this);              // Ctrl+T
-    new CancelTrainingReaction(train->addAction(tr("&Cancel training")), this);    // Esc, Ctrl+.
+    new TrainReaction(train->addAction(tr("&Train detector")), context(), m_detector);              // Ctrl+T
+    new CancelTrainingReaction(train->addAction(tr("&Cancel training")), context(), m_backgroundOpen);    // Esc, Ctrl+.
     new StepTrainingReaction(train->addAction(tr("&Step training (one epoch / iteration)")),
-                             train->addAction(tr("&Run to the end")), this);  // N, Shift+N
+                             train->addAction(tr("&Run to the end")), context(), m_detector);  // N, Shift+N
     new TimelineReactions(train, m_timeline, this);                                 // P, [, ], {, }
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -410,14 +416,14 @@ void MainWindow::buildMenus()
                          {ViewPreset::PlusZ, QT_TR_NOOP("View along +&Z")}, {ViewPreset::MinusZ, QT_TR_NOOP("View along -Z")},
                          {ViewPreset::Isometric, QT_TR_NOOP("&Isometric view")}};
     for (const auto& p : cameraPresets)
-        new ViewPresetReaction(view->addAction(tr(p.text)), this, p.preset); // Ctrl+1…7
-    new ProjectionReaction(view->addAction(tr("&Orthographic projection")), this); // O
-    new OrientationTriadReaction(view->addAction(tr("Orientation &triad")), this);
+        new ViewPresetReaction(view->addAction(tr(p.text)), context(), p.preset); // Ctrl+1…7
+    new ProjectionReaction(view->addAction(tr("&Orthographic projection")), context()); // O
+    new OrientationTriadReaction(view->addAction(tr("Orientation &triad")), context());
     view->addSeparator();
     m_compare = new CompareReaction(view->addAction(tr("&Compare detectors")), this); // Ctrl+M
     QAction* classroom = view->addAction(tr("C&lassroom (full screen)"));
     m_classroom = new ClassroomReaction(classroom, view->addMenu(tr("&Keep in classroom")), this); // F11
-    new LessonReaction(view, this); // Page Down / Page Up: the lesson's steps
+    new LessonReaction(view, context(), m_timeline, m_caption); // Page Down / Page Up: the lesson's steps
     new TextSizeReaction(view, this); // Ctrl+=, Ctrl+-, Ctrl+0
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())

@@ -1,6 +1,8 @@
 #pragma once
 // Thin main window: owns the document, the central view and the docks; actions delegate to
 // small reaction classes (ParaView style).
+#include "ReactionContext.h"
+
 #include <QMainWindow>
 
 class QAction;
@@ -38,6 +40,8 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    /// What the reactions work on (document, trainer, view, Log, this window as dialog parent).
+    ReactionContext context() const;
     DataDocument* document() const { return m_doc; }
     CloudView* view() const { return m_view; }
     ViewControls* viewControls() const { return m_controls; }

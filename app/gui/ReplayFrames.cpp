@@ -1,6 +1,5 @@
 #include "ReplayFrames.h"
 
-#include "MainWindow.h"
 #include "Reactions.h"
 #include "detectors/TrainingHistory.h"
 #include "docks/TimelineBar.h"
@@ -28,22 +27,22 @@ constexpr int kLastFrameMs = 2000; // the trained model stays a moment before th
 
 ReplayFrames::~ReplayFrames() = default;
 
-ReplayFrames::ReplayFrames(MainWindow* window, QString dir, QString video)
-    : QObject(window), m_window(window), m_dir(std::move(dir)), m_video(std::move(video))
+ReplayFrames::ReplayFrames(const ReactionContext& context, TimelineBar* timeline, QString dir, QString video)
+    : QObject(context.window), m_context(context), m_timeline(timeline), m_dir(std::move(dir)), m_video(std::move(video))
 {
-    connect(window->timeline(), &TimelineBar::stepShown, this, &ReplayFrames::onStepShown);
-    connect(window->view(), &CloudView::fieldUpdated, this, [this] {
+    connect(timeline, &TimelineBar::stepShown, this, &ReplayFrames::onStepShown);
+    connect(context.view, &CloudView::fieldUpdated, this, [this] {
         if (m_waiting)
             shootWhenSettled();
     });
-    connect(window->timeline(), &TimelineBar::failed, this, [this](const QString& m) { finish(m); });
+    connect(timeline, &TimelineBar::failed, this, [this](const QString& m) { finish(m); });
 }
 
 void ReplayFrames::start()
 {
-    TimelineBar* t = m_window->timeline();
+    TimelineBar* t = m_timeline;
     if (t->stepCount() < 2) {
-        const auto r = m_window->document()->result();
+        const auto r = m_context.document->result();
         finish(tr("%1: %2 recorded no training steps (the iterative detectors record them: quadrics, the GODS "
                   "family, kods, acdt, mcd)")
                    .arg(m_dir.isEmpty() ? QStringLiteral("--replay-video") : QStringLiteral("--replay-frames"))
@@ -91,7 +90,7 @@ void ReplayFrames::onStepShown(int index)
 
 void ReplayFrames::shootWhenSettled()
 {
-    CloudView* view = m_window->view();
+    CloudView* view = m_context.view;
     if (view->isFieldBusy())
         return; // the step's field is still coming: fieldUpdated asks again
     m_waiting = false;
@@ -101,8 +100,8 @@ void ReplayFrames::shootWhenSettled()
             return;
         // The step and loss in the top-left corner, for a reader of the frames alone.
         QImage img = frame.convertToFormat(QImage::Format_ARGB32);
-        TimelineBar* t = m_window->timeline();
-        const auto r = m_window->document()->trainedResult();
+        TimelineBar* t = m_timeline;
+        const auto r = m_context.document->trainedResult();
         const auto h = r && r->detector ? r->detector->history() : nullptr;
         if (h && index < h->size()) {
             const HistoryStep& s = h->steps[std::size_t(index)];
@@ -153,7 +152,7 @@ void ReplayFrames::finish(const QString& error)
 {
     if (std::exchange(m_finished, true))
         return;
-    m_window->timeline()->goLive();
+    m_timeline->goLive();
     QString why = error;
     if (why.isEmpty() && m_gif) {
         try { // the whole animation, or nothing: an existing file is replaced only when this one is complete

@@ -5,6 +5,8 @@
 // Each frame waits for its step's score field, as a plain --screenshot does. `--replay-video F.gif`
 // puts the same frames into one looping animated GIF (render/GifAnimation), 5 steps per second
 // with the trained model held for 2 s, written only when complete.
+#include "ReactionContext.h"
+
 #include <QObject>
 #include <QString>
 
@@ -14,13 +16,13 @@
 namespace olens {
 
 class GifAnimation;
-class MainWindow;
+class TimelineBar;
 
 class ReplayFrames : public QObject {
     Q_OBJECT
 public:
     /// `dir`: the folder of PNG frames, or empty; `video`: the animated GIF, or empty.
-    ReplayFrames(MainWindow* window, QString dir, QString video = {});
+    ReplayFrames(const ReactionContext& context, TimelineBar* timeline, QString dir, QString video = {});
     ~ReplayFrames() override;
     /// `done(error)` is called once, with an empty error when every frame was written.
     void setDone(std::function<void(const QString&)> done) { m_done = std::move(done); }
@@ -33,7 +35,8 @@ private:
     void shootWhenSettled();
     void finish(const QString& error);
 
-    MainWindow* m_window;
+    ReactionContext m_context;
+    TimelineBar* m_timeline;
     QString m_dir;
     QString m_video;
     std::unique_ptr<GifAnimation> m_gif;

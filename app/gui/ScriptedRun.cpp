@@ -160,7 +160,7 @@ bool ScriptedRun::start()
             m_timeline.mark("file loaded");
     }
     if (isSet("timings"))
-        m_timeline.watch(&m_window); // the first paint from here on draws the loaded data
+        m_timeline.watch(m_window.context()); // the first paint from here on draws the loaded data
     if (isSet("preset")) {
         const auto all = availablePresets();
         const int k = value("preset").toInt();
@@ -311,7 +311,7 @@ void ScriptedRun::startTraining()
             // The frames first (each waits for its own field), then the screenshots of the trained model.
             const QString dir = value("replay-frames");
             const QString video = value("replay-video");
-            auto* replay = new ReplayFrames(&m_window, dir, video);
+            auto* replay = new ReplayFrames(m_window.context(), m_window.timeline(), dir, video);
             replay->setDone([this, replay, dir, video, afterTraining](const QString& error) {
                 if (!error.isEmpty())
                     fail(error);

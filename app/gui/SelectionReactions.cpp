@@ -2,8 +2,6 @@
 
 #include "view/CloudView.h"
 #include "document/DataDocument.h"
-#include "EditReactions.h"
-#include "MainWindow.h"
 #include "display/SelectionGeometry.h"
 
 #include <QAction>
@@ -13,8 +11,8 @@
 
 namespace olens {
 
-SelectToolReaction::SelectToolReaction(QAction* action, MainWindow* window, VtkView::SelectionTool tool)
-    : QObject(action), m_action(action), m_window(window), m_tool(tool)
+SelectToolReaction::SelectToolReaction(QAction* action, const ReactionContext& context, VtkView::SelectionTool tool, QAction* editMode)
+    : QObject(action), m_action(action), m_context(context), m_tool(tool)
 {
     const bool box = tool == VtkView::SelectionTool::Box;
     action->setObjectName(box ? "actionSelectBox" : "actionSelectLasso");
@@ -25,9 +23,9 @@ SelectToolReaction::SelectToolReaction(QAction* action, MainWindow* window, VtkV
                            : tr("Select lasso (L): draw a closed free-hand outline over the view to select the "
                                 "points in it; Shift adds, Ctrl subtracts. The middle button and wheel still pan/zoom."));
     // One tool at a time; unchecking the active one leaves none.
-    auto* group = window->findChild<QActionGroup*>("selectionTools");
+    auto* group = context.window->findChild<QActionGroup*>("selectionTools");
     if (!group) {
-        group = new QActionGroup(window);
+        group = new QActionGroup(context.window);
         group->setObjectName("selectionTools");
         group->setExclusionPolicy(QActionGroup::ExclusionPolicy::ExclusiveOptional);
     }
@@ -35,30 +33,30 @@ SelectToolReaction::SelectToolReaction(QAction* action, MainWindow* window, VtkV
     connect(action, &QAction::toggled, this, &SelectToolReaction::onToggled);
     // The tool put away elsewhere (Esc): the action follows the view. (Switching between the
     // tools is the action group's business.)
-    connect(window->view(), &VtkView::selectionToolChanged, this, [this](VtkView::SelectionTool t) {
+    connect(context.view, &VtkView::selectionToolChanged, this, [this](VtkView::SelectionTool t) {
         if (t == VtkView::SelectionTool::None && m_action->isChecked())
             m_action->setChecked(false);
     });
     // The left mouse does what was chosen last: turning Edit points on puts the tool away (a tool
     // chosen while editing takes the left mouse until it is put away; Del still deletes).
-    if (EditReaction* edit = window->editReaction())
-        connect(edit->editModeAction(), &QAction::toggled, this, [this](bool on) {
+    if (editMode)
+        connect(editMode, &QAction::toggled, this, [this](bool on) {
             if (on)
                 m_action->setChecked(false);
         });
     auto update = [this] {
-        const bool any = !m_window->document()->isEmpty();
+        const bool any = !m_context.document->isEmpty();
         if (!any && m_action->isChecked())
             m_action->setChecked(false);
         m_action->setEnabled(any);
     };
-    connect(window->document(), &DataDocument::datasetChanged, this, update);
+    connect(context.document, &DataDocument::datasetChanged, this, update);
     update();
 }
 
 void SelectToolReaction::onToggled(bool on)
 {
-    CloudView* view = m_window->view();
+    CloudView* view = m_context.view;
     if (on) {
         view->setSelectionTool(m_tool);
         return;
@@ -73,8 +71,8 @@ void SelectToolReaction::onToggled(bool on)
         view->setSelectionTool(VtkView::SelectionTool::None);
 }
 
-SelectionCommandReaction::SelectionCommandReaction(QAction* action, MainWindow* window, Command command)
-    : QObject(action), m_action(action), m_window(window), m_command(command)
+SelectionCommandReaction::SelectionCommandReaction(QAction* action, const ReactionContext& context, Command command)
+    : QObject(action), m_action(action), m_context(context), m_command(command)
 {
     switch (command) {
     case Command::All:
@@ -94,14 +92,14 @@ SelectionCommandReaction::SelectionCommandReaction(QAction* action, MainWindow* 
         break;
     }
     connect(action, &QAction::triggered, this, &SelectionCommandReaction::onTriggered);
-    connect(window->document(), &DataDocument::datasetChanged, this, &SelectionCommandReaction::updateEnabled);
-    connect(window->document(), &DataDocument::pointSelectionChanged, this, &SelectionCommandReaction::updateEnabled);
+    connect(context.document, &DataDocument::datasetChanged, this, &SelectionCommandReaction::updateEnabled);
+    connect(context.document, &DataDocument::pointSelectionChanged, this, &SelectionCommandReaction::updateEnabled);
     updateEnabled();
 }
 
 void SelectionCommandReaction::updateEnabled()
 {
-    const DataDocument* doc = m_window->document();
+    const DataDocument* doc = m_context.document;
     const auto n = static_cast<std::size_t>(doc->dataset().rows());
     const std::size_t k = doc->pointSelection().size();
     switch (m_command) {
@@ -113,7 +111,7 @@ void SelectionCommandReaction::updateEnabled()
 
 void SelectionCommandReaction::onTriggered()
 {
-    DataDocument* doc = m_window->document();
+    DataDocument* doc = m_context.document;
     const int n = static_cast<int>(doc->dataset().rows());
     switch (m_command) {
     case Command::All: {

@@ -5,6 +5,7 @@
 // Select all (Ctrl+A) / Invert selection (Ctrl+Shift+I) / Clear selection (Ctrl+Shift+A) on the
 // document's selection, which the view, the Ranking dock and the exports share. Each action is
 // enabled while there are data (the commands: while they would change something).
+#include "ReactionContext.h"
 #include "render/VtkView.h"
 
 #include <QObject>
@@ -13,18 +14,17 @@ class QAction;
 
 namespace olens {
 
-class MainWindow;
-
 /// One selection tool (object name actionSelectBox / actionSelectLasso).
 class SelectToolReaction : public QObject {
     Q_OBJECT
 public:
-    SelectToolReaction(QAction* action, MainWindow* window, VtkView::SelectionTool tool);
+    /// `editMode`: Edit → Edit points, which puts the tool away when turned on (may be null).
+    SelectToolReaction(QAction* action, const ReactionContext& context, VtkView::SelectionTool tool, QAction* editMode);
 
 private:
     void onToggled(bool on);
     QAction* m_action;
-    MainWindow* m_window;
+    ReactionContext m_context;
     VtkView::SelectionTool m_tool;
 };
 
@@ -34,13 +34,13 @@ class SelectionCommandReaction : public QObject {
     Q_OBJECT
 public:
     enum class Command { All, Invert, Clear };
-    SelectionCommandReaction(QAction* action, MainWindow* window, Command command);
+    SelectionCommandReaction(QAction* action, const ReactionContext& context, Command command);
 
 private:
     void onTriggered();
     void updateEnabled();
     QAction* m_action;
-    MainWindow* m_window;
+    ReactionContext m_context;
     Command m_command;
 };
 

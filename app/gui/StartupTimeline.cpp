@@ -1,7 +1,7 @@
 #include "StartupTimeline.h"
 
 #include "view/CloudView.h"
-#include "MainWindow.h"
+#include "ReactionContext.h"
 #include "jobs/TrainingController.h"
 
 #include <QTimer>
@@ -46,12 +46,12 @@ void StartupTimeline::beat()
     m_lastBeatNs = now;
 }
 
-void StartupTimeline::watch(MainWindow* window)
+void StartupTimeline::watch(const ReactionContext& context)
 {
     // The first frame of the cloud rendered from now on (the load is done). Not the first paint
     // event: a paint may only re-show the last frame, and the mark must not wait behind timers
     // that were due while the frame was being drawn (a scripted screenshot).
-    m_view = window->view();
+    m_view = context.view;
     connect(m_view, &VtkView::frameRendered, this, [this] {
         if (!std::exchange(m_frameSeen, true))
             mark("first frame");
@@ -66,10 +66,10 @@ void StartupTimeline::watch(MainWindow* window)
         m_maxStallNs = 0;
         m_heartbeat->start();
     });
-    connect(window->trainer(), &TrainingController::started, this, [this] { mark("training started"); });
-    connect(window->trainer(), &TrainingController::resultArrived, this, [this] { mark("training computed"); });
-    connect(window->trainer(), &TrainingController::finished, this, [this] { mark("result shown (document, views, plots updated)"); });
-    connect(window->view(), &CloudView::fieldUpdated, this, [this] { mark("score field shown"); });
+    connect(context.trainer, &TrainingController::started, this, [this] { mark("training started"); });
+    connect(context.trainer, &TrainingController::resultArrived, this, [this] { mark("training computed"); });
+    connect(context.trainer, &TrainingController::finished, this, [this] { mark("result shown (document, views, plots updated)"); });
+    connect(context.view, &CloudView::fieldUpdated, this, [this] { mark("score field shown"); });
 }
 
 } // namespace olens

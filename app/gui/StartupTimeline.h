@@ -15,7 +15,7 @@ class QWidget;
 namespace olens {
 
 class CloudView;
-class MainWindow;
+struct ReactionContext;
 
 class StartupTimeline : public QObject {
     Q_OBJECT
@@ -23,7 +23,7 @@ public:
     /// Starts the clock; call first thing in main().
     StartupTimeline();
     /// Follows the window's view, training and field signals from now on.
-    void watch(MainWindow* window);
+    void watch(const ReactionContext& context);
     /// Prints "outlierlens: [timings] 1.234 s <what>" (also used by main for load and screenshot).
     void mark(const char* what) const;
 

@@ -4,7 +4,6 @@
 #include "view/CloudView.h"
 #include "document/DataDocument.h"
 #include "docks/DetectorPanel.h"
-#include "MainWindow.h"
 #include "jobs/TrainingController.h"
 
 #include <QAction>
@@ -12,24 +11,25 @@
 
 namespace olens {
 
-TrainReaction::TrainReaction(QAction* action, MainWindow* window) : QObject(action), m_action(action), m_window(window)
+TrainReaction::TrainReaction(QAction* action, const ReactionContext& context, DetectorPanel* detector)
+    : QObject(action), m_action(action), m_context(context)
 {
     action->setObjectName("actionTrain");
     action->setShortcut(QKeySequence(tr("Ctrl+T")));
     action->setToolTip(tr("Train the selected detector on the loaded data (Ctrl+T)"));
-    connect(action, &QAction::triggered, window->detectorPanel(), &DetectorPanel::train);
-    connect(window->document(), &DataDocument::datasetChanged, this, &TrainReaction::updateEnabled);
-    connect(window->trainer(), &TrainingController::runningChanged, this, &TrainReaction::updateEnabled);
+    connect(action, &QAction::triggered, detector, &DetectorPanel::train);
+    connect(context.document, &DataDocument::datasetChanged, this, &TrainReaction::updateEnabled);
+    connect(context.trainer, &TrainingController::runningChanged, this, &TrainReaction::updateEnabled);
     updateEnabled();
 }
 
 void TrainReaction::updateEnabled()
 {
-    m_action->setEnabled(!m_window->document()->isEmpty() && !m_window->trainer()->isRunning());
+    m_action->setEnabled(!m_context.document->isEmpty() && !m_context.trainer->isRunning());
 }
 
-StepTrainingReaction::StepTrainingReaction(QAction* step, QAction* runToEnd, MainWindow* window)
-    : QObject(step), m_step(step), m_run(runToEnd), m_window(window)
+StepTrainingReaction::StepTrainingReaction(QAction* step, QAction* runToEnd, const ReactionContext& context, DetectorPanel* detector)
+    : QObject(step), m_step(step), m_run(runToEnd), m_context(context), m_detector(detector)
 {
     step->setObjectName("actionStepTraining");
     step->setShortcut(QKeySequence(tr("N")));
@@ -39,17 +39,17 @@ StepTrainingReaction::StepTrainingReaction(QAction* step, QAction* runToEnd, Mai
     runToEnd->setShortcut(QKeySequence(tr("Shift+N")));
     runToEnd->setToolTip(tr("Let a step-by-step training run on to its end (Shift+N)"));
     connect(step, &QAction::triggered, this, &StepTrainingReaction::onStep);
-    connect(runToEnd, &QAction::triggered, window->trainer(), &TrainingController::runToEnd);
-    connect(window->document(), &DataDocument::datasetChanged, this, &StepTrainingReaction::updateEnabled);
-    connect(window->trainer(), &TrainingController::runningChanged, this, &StepTrainingReaction::updateEnabled);
+    connect(runToEnd, &QAction::triggered, context.trainer, &TrainingController::runToEnd);
+    connect(context.document, &DataDocument::datasetChanged, this, &StepTrainingReaction::updateEnabled);
+    connect(context.trainer, &TrainingController::runningChanged, this, &StepTrainingReaction::updateEnabled);
     updateEnabled();
 }
 
 void StepTrainingReaction::onStep()
 {
-    TrainingController* t = m_window->trainer();
+    TrainingController* t = m_context.trainer;
     if (!t->isRunning())
-        m_window->detectorPanel()->trainStepwise();
+        m_detector->trainStepwise();
     else if (t->isStepwise())
         t->step();
     updateEnabled();
@@ -57,22 +57,22 @@ void StepTrainingReaction::onStep()
 
 void StepTrainingReaction::updateEnabled()
 {
-    TrainingController* t = m_window->trainer();
+    TrainingController* t = m_context.trainer;
     const bool stepwise = t->isRunning() && t->isStepwise();
-    m_step->setEnabled(!m_window->document()->isEmpty() && (!t->isRunning() || stepwise));
+    m_step->setEnabled(!m_context.document->isEmpty() && (!t->isRunning() || stepwise));
     m_run->setEnabled(stepwise);
 }
 
-CancelTrainingReaction::CancelTrainingReaction(QAction* action, MainWindow* window)
-    : QObject(action), m_action(action), m_window(window)
+CancelTrainingReaction::CancelTrainingReaction(QAction* action, const ReactionContext& context, BackgroundOpen* opener)
+    : QObject(action), m_action(action), m_context(context), m_opener(opener)
 {
     action->setObjectName("actionCancelTraining");
     action->setShortcuts({QKeySequence(Qt::Key_Escape), QKeySequence(tr("Ctrl+."))});
     connect(action, &QAction::triggered, this, &CancelTrainingReaction::onTriggered);
-    connect(window->trainer(), &TrainingController::runningChanged, this, &CancelTrainingReaction::updateState);
-    connect(window->view(), &CloudView::fieldBusyChanged, this, &CancelTrainingReaction::updateState);
-    connect(window->view(), &VtkView::selectionToolChanged, this, &CancelTrainingReaction::updateState);
-    connect(window->backgroundOpen(), &BackgroundOpen::busyChanged, this, &CancelTrainingReaction::updateState);
+    connect(context.trainer, &TrainingController::runningChanged, this, &CancelTrainingReaction::updateState);
+    connect(context.view, &CloudView::fieldBusyChanged, this, &CancelTrainingReaction::updateState);
+    connect(context.view, &VtkView::selectionToolChanged, this, &CancelTrainingReaction::updateState);
+    connect(opener, &BackgroundOpen::busyChanged, this, &CancelTrainingReaction::updateState);
     updateState();
 }
 
@@ -81,22 +81,22 @@ void CancelTrainingReaction::onTriggered()
     // Esc stops what is going on: the training first (its result is what a field would show), then
     // the box / lasso tool (before, Esc left it on and the next rotate drag drew a box and replaced
     // the selection), then a file being read, then a score field being computed.
-    if (m_window->trainer()->isRunning())
-        m_window->trainer()->cancel();
-    else if (m_window->view()->selectionTool() != VtkView::SelectionTool::None)
-        m_window->view()->setSelectionTool(VtkView::SelectionTool::None);
-    else if (m_window->backgroundOpen()->isBusy())
-        m_window->backgroundOpen()->cancel();
+    if (m_context.trainer->isRunning())
+        m_context.trainer->cancel();
+    else if (m_context.view->selectionTool() != VtkView::SelectionTool::None)
+        m_context.view->setSelectionTool(VtkView::SelectionTool::None);
+    else if (m_opener->isBusy())
+        m_opener->cancel();
     else
-        m_window->view()->cancelField();
+        m_context.view->cancelField();
 }
 
 void CancelTrainingReaction::updateState()
 {
-    const bool training = m_window->trainer()->isRunning();
-    const bool field = m_window->view()->isFieldBusy();
-    const bool tool = m_window->view()->selectionTool() != VtkView::SelectionTool::None;
-    const bool loading = m_window->backgroundOpen()->isBusy();
+    const bool training = m_context.trainer->isRunning();
+    const bool field = m_context.view->isFieldBusy();
+    const bool tool = m_context.view->selectionTool() != VtkView::SelectionTool::None;
+    const bool loading = m_opener->isBusy();
     m_action->setEnabled(training || field || tool || loading);
     if (!training && tool) {
         m_action->setText(tr("&Leave box / lasso selection"));
@@ -104,7 +104,7 @@ void CancelTrainingReaction::updateState()
     } else if (!training && loading) {
         m_action->setText(tr("&Cancel loading"));
         m_action->setToolTip(tr("Stop reading %1 (Esc); the current data are kept")
-                                 .arg(QFileInfo(m_window->backgroundOpen()->loadingPath()).fileName()));
+                                 .arg(QFileInfo(m_opener->loadingPath()).fileName()));
     } else if (!training && field) {
         m_action->setText(tr("&Cancel score field"));
         m_action->setToolTip(tr("Stop computing the score field (Esc); the view keeps what it shows"));

@@ -2,24 +2,27 @@
 // Train → Train detector (Ctrl+T) and Cancel training (Esc, Ctrl+.): the only owners of these keys
 // (the Detector dock's buttons and the toolbar use the same actions or no shortcut), each with its
 // enable state.
+#include "ReactionContext.h"
+
 #include <QObject>
 
 class QAction;
 
 namespace olens {
 
-class MainWindow;
+class BackgroundOpen;
+class DetectorPanel;
 
 /// Enabled with data and while no training runs; triggers DetectorPanel::train.
 class TrainReaction : public QObject {
     Q_OBJECT
 public:
-    TrainReaction(QAction* action, MainWindow* window);
+    TrainReaction(QAction* action, const ReactionContext& context, DetectorPanel* detector);
 
 private:
     void updateEnabled();
     QAction* m_action;
-    MainWindow* m_window;
+    ReactionContext m_context;
 };
 
 /// Enabled while a training runs or a score field is being computed; cancels the training, or,
@@ -27,13 +30,15 @@ private:
 class CancelTrainingReaction : public QObject {
     Q_OBJECT
 public:
-    CancelTrainingReaction(QAction* action, MainWindow* window);
+    /// `opener`: the background file open Esc also cancels.
+    CancelTrainingReaction(QAction* action, const ReactionContext& context, BackgroundOpen* opener);
 
 private:
     void onTriggered();
     void updateState();
     QAction* m_action;
-    MainWindow* m_window;
+    ReactionContext m_context;
+    BackgroundOpen* m_opener;
 };
 
 /// Train → Step training (N) and Run to the end (Shift+N): a training a class follows one epoch or
@@ -43,14 +48,15 @@ private:
 class StepTrainingReaction : public QObject {
     Q_OBJECT
 public:
-    StepTrainingReaction(QAction* step, QAction* runToEnd, MainWindow* window);
+    StepTrainingReaction(QAction* step, QAction* runToEnd, const ReactionContext& context, DetectorPanel* detector);
 
 private:
     void onStep();
     void updateEnabled();
     QAction* m_step;
     QAction* m_run;
-    MainWindow* m_window;
+    ReactionContext m_context;
+    DetectorPanel* m_detector;
 };
 
 } // namespace olens

@@ -8,6 +8,7 @@
 #include "base/Messages.h"
 #include "detectors/DetectorInfo.h"
 #include "linalg/Pca.h"
+#include "linalg/RowNorms.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
@@ -36,8 +37,8 @@ Eigen::MatrixXd momentMatrix(const Eigen::MatrixXd& X, const std::function<void(
     for (Eigen::Index r = 0; r < n; r += kChunk) {
         const Eigen::Index len = std::min(kChunk, n - r);
         Eigen::MatrixXd Phi = QuadricsBaseDetector::featureMap(X.middleRows(r, len));
-        if (unitRows) // ‖φ‖ ≥ 1: the constant monomial
-            Phi.array().colwise() /= Phi.rowwise().norm().array();
+        if (unitRows) // ‖φ‖ ≥ 1: the constant monomial; rowNorms: |x| beyond ~1e77 squares past DBL_MAX in φ·φ
+            Phi.array().colwise() /= rowNorms(Phi).array();
         M.selfadjointView<Eigen::Lower>().rankUpdate(Phi.transpose());
         if (tick)
             tick(static_cast<double>(r + len) / static_cast<double>(n));
@@ -226,7 +227,7 @@ Eigen::VectorXd QuadricsBaseDetector::doScore(const Eigen::MatrixXd& Xin) const
     Eigen::VectorXd out(X.rows());
     for (Eigen::Index r = 0; r < X.rows(); r += kChunk) {
         const Eigen::Index len = std::min(kChunk, X.rows() - r);
-        out.segment(r, len) = (featureMap(X.middleRows(r, len)) * m_V).rowwise().norm();
+        out.segment(r, len) = rowNorms(featureMap(X.middleRows(r, len)) * m_V);
     }
     return out;
 }

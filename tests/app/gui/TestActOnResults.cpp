@@ -137,7 +137,7 @@ private slots:
         QVERIFY(w.openFile(sample("seam3d.csv")));
         train(w, "knn");
         QTemporaryDir elsewhere;
-        QCOMPARE(ExportPointsReaction::save(&w, ExportPointsReaction::Which::Flagged, elsewhere.filePath("f.csv")), QString());
+        QCOMPARE(ExportPointsReaction::save(w.document(), ExportPointsReaction::Which::Flagged, elsewhere.filePath("f.csv")), QString());
         LastFolder::remember(elsewhere.filePath("f.csv"));
         QCOMPARE(LastFolder::suggest("g.csv", w.document()->filePath()), QDir(elsewhere.path()).filePath("g.csv"));
         // A folder that no longer exists: the data's folder again.
@@ -158,14 +158,14 @@ private slots:
         QVERIFY(w.openFile(sample("seam3d.csv")));
         QVERIFY(!inliers->isEnabled() && !flagged->isEnabled()); // data, not trained
         QTemporaryDir dir;
-        QVERIFY(!ExportPointsReaction::save(&w, ExportPointsReaction::Which::Inliers, dir.filePath("a.csv")).isEmpty());
+        QVERIFY(!ExportPointsReaction::save(w.document(), ExportPointsReaction::Which::Inliers, dir.filePath("a.csv")).isEmpty());
         train(w, "knn");
         QVERIFY(inliers->isEnabled() && flagged->isEnabled());
 
         // The cleaned cloud as binary PLY and the flagged points as CSV re-open with their columns.
         int nIn = 0, nOut = 0;
-        QCOMPARE(ExportPointsReaction::save(&w, ExportPointsReaction::Which::Inliers, dir.filePath("clean.ply"), &nIn), QString());
-        QCOMPARE(ExportPointsReaction::save(&w, ExportPointsReaction::Which::Flagged, dir.filePath("out.csv"), &nOut), QString());
+        QCOMPARE(ExportPointsReaction::save(w.document(), ExportPointsReaction::Which::Inliers, dir.filePath("clean.ply"), &nIn), QString());
+        QCOMPARE(ExportPointsReaction::save(w.document(), ExportPointsReaction::Which::Flagged, dir.filePath("out.csv"), &nOut), QString());
         const Dataset& data = w.document()->dataset();
         const Dataset clean = loadDataset(dir.filePath("clean.ply").toStdString());
         const Dataset out = loadDataset(dir.filePath("out.csv").toStdString());
@@ -199,7 +199,7 @@ private slots:
         // A lower threshold (dragged in the Evaluation histogram) flags more points: the export follows.
         w.document()->setThreshold(clean.X.col(3).maxCoeff() * 0.5);
         int nOut2 = 0;
-        QCOMPARE(ExportPointsReaction::save(&w, ExportPointsReaction::Which::Flagged, dir.filePath("out2.csv"), &nOut2), QString());
+        QCOMPARE(ExportPointsReaction::save(w.document(), ExportPointsReaction::Which::Flagged, dir.filePath("out2.csv"), &nOut2), QString());
         QVERIFY2(nOut2 > nOut, qPrintable(QString("%1 vs %2").arg(nOut2).arg(nOut)));
 
         // New data: the result is gone, and so is the action.
@@ -411,7 +411,7 @@ private slots:
         QAction* exportSel = w.action("actionExportSelected");
         QVERIFY(exportSel && exportSel->isEnabled());
         int count = 0;
-        QCOMPARE(ExportPointsReaction::save(&w, ExportPointsReaction::Which::Selected, dir.filePath("sel.csv"), &count),
+        QCOMPARE(ExportPointsReaction::save(w.document(), ExportPointsReaction::Which::Selected, dir.filePath("sel.csv"), &count),
                  QString());
         QCOMPARE(count, int(gone.size()));
         const Dataset written = loadDataset(dir.filePath("sel.csv").toStdString());

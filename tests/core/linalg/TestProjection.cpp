@@ -9,6 +9,7 @@
 #include "base/Errors.h"
 #include "display/DisplayGeometry.h"
 #include "linalg/Projection.h"
+#include "linalg/RowNorms.h"
 
 #include <Eigen/Dense>
 #include <QtTest>
@@ -390,6 +391,23 @@ private slots:
         // Fewer names than features was read past the end of the names.
         QVERIFY_THROWS_EXCEPTION(DataError, Projection::axes(X, names(3), {0, 1}));
         QVERIFY_THROWS_EXCEPTION(DataError, Projection::automatic(X.leftCols(3), names(2)));
+    }
+
+    // linalg/RowNorms: 3-4-5 rows at scales where squaring overflows (1e200) or underflows
+    // (1e-170) give 5·scale, as the plain norm does at scale 1; a zero row stays 0 and a non-finite
+    // row keeps the plain result (NaN in, NaN out).
+    void rowNormsNeitherOverflowNorUnderflow()
+    {
+        Eigen::MatrixXd M(5, 2);
+        M << 3, 4, 3e200, 4e200, 3e-170, 4e-170, 0, 0, std::nan(""), 1;
+        QVERIFY(std::isinf(M.row(1).norm())); // what the plain norm gives
+        QCOMPARE(M.row(2).norm(), 0.0);
+        const Eigen::VectorXd n = rowNorms(M);
+        QCOMPARE(n(0), 5.0);
+        QVERIFY(std::abs(n(1) / 5e200 - 1) < 1e-15);
+        QVERIFY(std::abs(n(2) / 5e-170 - 1) < 1e-15);
+        QCOMPARE(n(3), 0.0);
+        QVERIFY(std::isnan(n(4)));
     }
 };
 
