@@ -3,7 +3,7 @@
 # Why each one is needed is documented in README.md ("Dependencies").
 set -euo pipefail
 PKGS=(
-  cmake ninja-build g++ ccache     # build (ccache: cheap rebuilds in a second clone)
+  cmake ninja-build g++ ccache lld # build (ccache: cheap rebuilds in a second clone; lld: fast links)
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev   # GUI, Qt Test, moc/rcc
   libqt6svg6                       # SVG icon engine: toolbar and application icons (resources/)
   qt6-svg-dev                      # QSvgGenerator: File → Export plots as SVG (Debian 12 has no libqt6svg6-dev)
