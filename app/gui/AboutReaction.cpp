@@ -1,6 +1,5 @@
 #include "AboutReaction.h"
 
-#include "MainWindow.h"
 
 #include <Eigen/Core>
 #include <QAction>
@@ -10,7 +9,7 @@
 
 namespace olens {
 
-AboutReaction::AboutReaction(QAction* action, MainWindow* window) : QObject(action), m_window(window)
+AboutReaction::AboutReaction(QAction* action, QWidget* window) : QObject(action), m_window(window)
 {
     action->setObjectName("actionAbout");
     connect(action, &QAction::triggered, this, [this] {

@@ -4,20 +4,20 @@
 #include <QObject>
 
 class QAction;
+class QWidget;
 
 namespace olens {
-
-class MainWindow;
 
 class AboutReaction : public QObject {
     Q_OBJECT
 public:
-    AboutReaction(QAction* action, MainWindow* window);
+    /// `window`: the parent of the About box.
+    AboutReaction(QAction* action, QWidget* window);
     /// The About text (rich text), e.g. "... Qt 6.4.2 (built with 6.4.2), VTK 9.1.0, Eigen 3.4.0 ...".
     static QString text();
 
 private:
-    MainWindow* m_window;
+    QWidget* m_window;
 };
 
 } // namespace olens

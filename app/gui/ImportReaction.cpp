@@ -2,7 +2,6 @@
 
 #include "dialogs/ImportDialog.h"
 #include "BackgroundOpen.h"
-#include "MainWindow.h"
 #include "UnsavedChanges.h"
 
 #include <QAction>
@@ -12,7 +11,8 @@
 
 namespace olens {
 
-ImportReaction::ImportReaction(QAction* action, MainWindow* window) : QObject(action), m_window(window)
+ImportReaction::ImportReaction(QAction* action, const ReactionContext& context, BackgroundOpen* opener, UnsavedChanges* unsaved)
+    : QObject(action), m_context(context), m_opener(opener), m_unsaved(unsaved)
 {
     action->setObjectName("actionImport");
     action->setShortcut(QKeySequence(tr("Ctrl+I")));
@@ -23,19 +23,19 @@ ImportReaction::ImportReaction(QAction* action, MainWindow* window) : QObject(ac
 
 void ImportReaction::onTriggered()
 {
-    if (!m_window->unsavedChanges()->confirm(tr("import other data")))
+    if (!m_unsaved->confirm(tr("import other data")))
         return;
     QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(m_window, tr("Import data"), settings.value("lastDataDir").toString(),
+    const QString path = QFileDialog::getOpenFileName(m_context.window, tr("Import data"), settings.value("lastDataDir").toString(),
                                                       tr("Data (*.csv *.tsv *.txt *.xyz *.ply);;All files (*)"));
     if (path.isEmpty())
         return;
     settings.setValue("lastDataDir", QFileInfo(path).absolutePath());
-    ImportDialog dialog(path, m_window);
+    ImportDialog dialog(path, m_context.window);
     if (dialog.exec() != QDialog::Accepted)
         return;
     dialog.remember();
-    m_window->backgroundOpen()->open(path);
+    m_opener->open(path);
 }
 
 } // namespace olens

@@ -350,9 +350,9 @@ void MainWindow::buildMenus()
     open->setObjectName("actionOpen");
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Load CSV, TSV, TXT, XYZ or PLY point data"));
-    new OpenDataReaction(open, this);
+    new OpenDataReaction(open, context(), m_backgroundOpen, m_unsaved);
     m_recent = new RecentFilesMenu(file->addMenu(tr("Open &recent")), this);
-    new ImportReaction(file->addAction(tr("&Import data with column roles…")), this); // Ctrl+I
+    new ImportReaction(file->addAction(tr("&Import data with column roles…")), context(), m_backgroundOpen, m_unsaved); // Ctrl+I
     file->addSeparator();
     m_sessions->addActions(file);
     file->addSeparator();
@@ -365,9 +365,9 @@ void MainWindow::buildMenus()
     new ExportFigureReaction(file->addAction(tr("Export &figure for slides (PNG, SVG, PDF)…")), this);
     QAction* scores = file->addAction(tr("Export s&cores CSV…"));
     scores->setShortcut(QKeySequence(tr("Ctrl+E")));
-    new ExportReaction(scores, this, ExportReaction::What::Scores);
+    new ExportReaction(scores, context(), ExportReaction::What::Scores);
     QAction* model = file->addAction(tr("Export fitted &model JSON…"));
-    new ExportReaction(model, this, ExportReaction::What::Model);
+    new ExportReaction(model, context(), ExportReaction::What::Model);
     new ExportPointsReaction(file->addAction(tr("Export inliers (c&leaned cloud)…")), context(),
                              ExportPointsReaction::Which::Inliers);
     new ExportPointsReaction(file->addAction(tr("Export &flagged points…")), context(), ExportPointsReaction::Which::Flagged);

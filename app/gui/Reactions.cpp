@@ -25,7 +25,8 @@
 
 namespace olens {
 
-OpenDataReaction::OpenDataReaction(QAction* action, MainWindow* window) : QObject(action), m_window(window)
+OpenDataReaction::OpenDataReaction(QAction* action, const ReactionContext& context, BackgroundOpen* opener, UnsavedChanges* unsaved)
+    : QObject(action), m_context(context), m_opener(opener), m_unsaved(unsaved)
 {
     connect(action, &QAction::triggered, this, &OpenDataReaction::onTriggered);
 }
@@ -38,15 +39,15 @@ QString OpenDataReaction::fileFilter()
 
 void OpenDataReaction::onTriggered()
 {
-    if (!m_window->unsavedChanges()->confirm(tr("open other data")))
+    if (!m_unsaved->confirm(tr("open other data")))
         return;
     QSettings settings;
     const QString dir = settings.value("lastDataDir").toString();
-    const QString path = QFileDialog::getOpenFileName(m_window, tr("Open data"), dir, fileFilter());
+    const QString path = QFileDialog::getOpenFileName(m_context.window, tr("Open data"), dir, fileFilter());
     if (path.isEmpty())
         return;
     settings.setValue("lastDataDir", QFileInfo(path).absolutePath());
-    m_window->backgroundOpen()->open(path);
+    m_opener->open(path);
 }
 
 ScreenshotReaction::ScreenshotReaction(QAction* action, MainWindow* window, Target target)
@@ -111,23 +112,24 @@ void ScreenshotReaction::onTriggered()
     }
 }
 
-ExportReaction::ExportReaction(QAction* action, MainWindow* window, What what)
-    : QObject(action), m_window(window), m_what(what)
+ExportReaction::ExportReaction(QAction* action, const ReactionContext& context, What what)
+    : QObject(action), m_context(context), m_what(what)
 {
     connect(action, &QAction::triggered, this, &ExportReaction::onTriggered);
-    auto update = [action, window] { action->setEnabled(window->document()->result() != nullptr); };
-    connect(window->document(), &DataDocument::resultChanged, action, update);
+    const DataDocument* doc = context.document;
+    auto update = [action, doc] { action->setEnabled(doc->result() != nullptr); };
+    connect(doc, &DataDocument::resultChanged, action, update);
     update();
 }
 
-QString ExportReaction::save(MainWindow* window, What what, const QString& path)
+QString ExportReaction::save(const DataDocument* doc, What what, const QString& path)
 {
-    const auto r = window->document()->result();
+    const auto r = doc->result();
     if (!r)
         return tr("nothing to export: train a detector first");
     try {
         if (what == What::Scores) {
-            const Dataset& d = window->document()->dataset();
+            const Dataset& d = doc->dataset();
             writeFileAtomically(QFile::encodeName(path).toStdString(), [&](std::ostream& out) {
                 writeScores(out, r->scores, r->outlier, d.hasLabels() ? &d.labels : nullptr,
                             r->trainingRows.empty() ? nullptr : &r->trainingRows); // fitted on a part
@@ -147,18 +149,18 @@ void ExportReaction::onTriggered()
 {
     const bool scores = m_what == What::Scores;
     const QString path = QFileDialog::getSaveFileName(
-        m_window, scores ? tr("Export scores") : tr("Export model"),
-        LastFolder::suggest(scores ? "scores.csv" : "model.json", m_window->document()->filePath()),
+        m_context.window, scores ? tr("Export scores") : tr("Export model"),
+        LastFolder::suggest(scores ? "scores.csv" : "model.json", m_context.document->filePath()),
         scores ? tr("CSV (*.csv)") : tr("JSON (*.json)"));
     if (path.isEmpty())
         return;
-    const QString error = save(m_window, m_what, path);
+    const QString error = save(m_context.document, m_what, path);
     if (error.isEmpty()) {
         LastFolder::remember(path);
-        m_window->log()->info(tr("exported %1").arg(path));
+        m_context.log->info(tr("exported %1").arg(path));
     } else {
-        m_window->log()->error(error);
-        QMessageBox::warning(m_window, tr("Export"), error);
+        m_context.log->error(error);
+        QMessageBox::warning(m_context.window, tr("Export"), error);
     }
 }
 

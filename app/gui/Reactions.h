@@ -1,5 +1,7 @@
 #pragma once
 // Small classes that carry out menu actions (ParaView's "reactions"): the window stays thin.
+#include "ReactionContext.h"
+
 #include <QObject>
 
 class QAction;
@@ -7,18 +9,23 @@ class QImage;
 
 namespace olens {
 
+class BackgroundOpen;
+class DataDocument;
 class MainWindow;
+class UnsavedChanges;
 
-/// File → Open: asks for a file and loads it through MainWindow::openFile.
+/// File → Open: asks (after the unsaved-changes question) for a file and reads it on the executor.
 class OpenDataReaction : public QObject {
     Q_OBJECT
 public:
-    OpenDataReaction(QAction* action, MainWindow* window);
+    OpenDataReaction(QAction* action, const ReactionContext& context, BackgroundOpen* opener, UnsavedChanges* unsaved);
     static QString fileFilter();
 
 private:
     void onTriggered();
-    MainWindow* m_window;
+    ReactionContext m_context;
+    BackgroundOpen* m_opener;
+    UnsavedChanges* m_unsaved;
 };
 
 /// File → Save screenshot: the central view (its framebuffer) or the whole window, as PNG.
@@ -46,13 +53,13 @@ class ExportReaction : public QObject {
     Q_OBJECT
 public:
     enum class What { Scores, Model };
-    ExportReaction(QAction* action, MainWindow* window, What what);
-    /// Writes the export; returns an error message or an empty string.
-    static QString save(MainWindow* window, What what, const QString& path);
+    ExportReaction(QAction* action, const ReactionContext& context, What what);
+    /// Writes the export of the document's result; returns an error message or an empty string.
+    static QString save(const DataDocument* doc, What what, const QString& path);
 
 private:
     void onTriggered();
-    MainWindow* m_window;
+    ReactionContext m_context;
     What m_what;
 };
 

@@ -1,6 +1,5 @@
 #include "TextSizeReaction.h"
 
-#include "MainWindow.h"
 #include "plots/PlotWidget.h"
 #include "render/VtkSupport.h"
 #include "view/CloudView.h"
@@ -16,7 +15,7 @@ namespace {
 const char* kKey = "view/text_scale";
 }
 
-TextSizeReaction::TextSizeReaction(QMenu* view, MainWindow* window) : QObject(window)
+TextSizeReaction::TextSizeReaction(QMenu* view, QWidget* window) : QObject(window)
 {
     QMenu* menu = view->addMenu(tr("&Text size"));
     menu->setToolTipsVisible(true);
@@ -39,7 +38,7 @@ TextSizeReaction::TextSizeReaction(QMenu* view, MainWindow* window) : QObject(wi
     apply(window, QSettings().value(kKey, 1.0).toDouble());
 }
 
-void TextSizeReaction::apply(MainWindow* window, double scale, bool remember)
+void TextSizeReaction::apply(QWidget* window, double scale, bool remember)
 {
     setTextScale(scale, qApp->devicePixelRatio());
     if (remember)

@@ -6,19 +6,18 @@
 #include <QObject>
 
 class QMenu;
+class QWidget;
 
 namespace olens {
-
-class MainWindow;
 
 class TextSizeReaction : public QObject {
     Q_OBJECT
 public:
     static constexpr double kStep = 1.25;
-    TextSizeReaction(QMenu* view, MainWindow* window);
+    TextSizeReaction(QMenu* view, QWidget* window);
     /// Applies a scale (clamped to [0.5, 4]) to every view and plot of the window; remembered in
     /// the settings unless `remember` is false (a scripted run's --text-size).
-    static void apply(MainWindow* window, double scale, bool remember = true);
+    static void apply(QWidget* window, double scale, bool remember = true);
 };
 
 } // namespace olens
