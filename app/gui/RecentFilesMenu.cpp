@@ -1,7 +1,6 @@
 #include "RecentFilesMenu.h"
 
 #include "BackgroundOpen.h"
-#include "MainWindow.h"
 #include "SessionManager.h"
 #include "UnsavedChanges.h"
 
@@ -16,7 +15,8 @@ namespace {
 const char* kKey = "recentFiles";
 }
 
-RecentFilesMenu::RecentFilesMenu(QMenu* menu, MainWindow* window) : QObject(menu), m_menu(menu), m_window(window)
+RecentFilesMenu::RecentFilesMenu(QMenu* menu, UnsavedChanges* unsaved, SessionManager* sessions, BackgroundOpen* opener)
+    : QObject(menu), m_menu(menu), m_unsaved(unsaved), m_sessions(sessions), m_opener(opener)
 {
     menu->setObjectName("menuOpenRecent");
     menu->setToolTipsVisible(true);
@@ -56,11 +56,11 @@ void RecentFilesMenu::remove(const QString& path)
 
 bool RecentFilesMenu::open(const QString& path)
 {
-    if (!m_window->unsavedChanges()->confirm(tr("open %1").arg(QFileInfo(path).fileName())))
+    if (!m_unsaved->confirm(tr("open %1").arg(QFileInfo(path).fileName())))
         return false;
     // Data are read on the executor (true = started; BackgroundOpen::finished tells the end).
-    const bool ok = path.endsWith(".json", Qt::CaseInsensitive) ? m_window->sessions()->open(path)
-                                                                : m_window->backgroundOpen()->open(path);
+    const bool ok = path.endsWith(".json", Qt::CaseInsensitive) ? m_sessions->open(path)
+                                                                : m_opener->open(path);
     if (!ok && !QFileInfo::exists(path))
         remove(path);
     return ok;

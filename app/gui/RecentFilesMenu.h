@@ -8,12 +8,15 @@ class QMenu;
 
 namespace olens {
 
-class MainWindow;
+class BackgroundOpen;
+class SessionManager;
+class UnsavedChanges;
 
 class RecentFilesMenu : public QObject {
     Q_OBJECT
 public:
-    RecentFilesMenu(QMenu* menu, MainWindow* window);
+    /// Opens a data file through `opener` and a session through `sessions`, after the `unsaved` question.
+    RecentFilesMenu(QMenu* menu, UnsavedChanges* unsaved, SessionManager* sessions, BackgroundOpen* opener);
     static constexpr int kMax = 8;
 
     QStringList files() const;
@@ -32,7 +35,9 @@ private:
     void store(const QStringList& files);
     void rebuild();
     QMenu* m_menu;
-    MainWindow* m_window;
+    UnsavedChanges* m_unsaved;
+    SessionManager* m_sessions;
+    BackgroundOpen* m_opener;
     bool m_recording = true;
 };
 
