@@ -393,21 +393,23 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(DataError, Projection::automatic(X.leftCols(3), names(2)));
     }
 
-    // linalg/RowNorms: 3-4-5 rows at scales where squaring overflows (1e200) or underflows
-    // (1e-170) give 5·scale, as the plain norm does at scale 1; a zero row stays 0 and a non-finite
-    // row keeps the plain result (NaN in, NaN out).
+    // linalg/RowNorms: 3-4-5 rows at scales where squaring overflows (1e200), underflows to 0
+    // (1e-170) or to subnormals that lost digits (1e-160) give 5·scale, as the plain norm does at
+    // scale 1; a zero row stays 0 and a non-finite row keeps the plain result (NaN in, NaN out).
     void rowNormsNeitherOverflowNorUnderflow()
     {
-        Eigen::MatrixXd M(5, 2);
-        M << 3, 4, 3e200, 4e200, 3e-170, 4e-170, 0, 0, std::nan(""), 1;
+        Eigen::MatrixXd M(6, 2);
+        M << 3, 4, 3e200, 4e200, 3e-170, 4e-170, 0, 0, std::nan(""), 1, 3e-160, 4e-160;
         QVERIFY(std::isinf(M.row(1).norm())); // what the plain norm gives
         QCOMPARE(M.row(2).norm(), 0.0);
+        QVERIFY(std::abs(M.row(5).norm() / 5e-160 - 1) > 1e-8);
         const Eigen::VectorXd n = rowNorms(M);
         QCOMPARE(n(0), 5.0);
         QVERIFY(std::abs(n(1) / 5e200 - 1) < 1e-15);
         QVERIFY(std::abs(n(2) / 5e-170 - 1) < 1e-15);
         QCOMPARE(n(3), 0.0);
         QVERIFY(std::isnan(n(4)));
+        QVERIFY(std::abs(n(5) / 5e-160 - 1) < 1e-15);
     }
 };
 
