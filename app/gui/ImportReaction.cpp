@@ -2,12 +2,10 @@
 
 #include "dialogs/ImportDialog.h"
 #include "BackgroundOpen.h"
+#include "Reactions.h"
 #include "UnsavedChanges.h"
 
 #include <QAction>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QSettings>
 
 namespace olens {
 
@@ -25,12 +23,10 @@ void ImportReaction::onTriggered()
 {
     if (!m_unsaved->confirm(tr("import other data")))
         return;
-    QSettings settings;
-    const QString path = QFileDialog::getOpenFileName(m_context.window, tr("Import data"), settings.value("lastDataDir").toString(),
-                                                      tr("Data (*.csv *.tsv *.txt *.xyz *.ply);;All files (*)"));
+    const QString path = OpenDataReaction::askDataFile(m_context.window, tr("Import data"),
+                                                       tr("Data (*.csv *.tsv *.txt *.xyz *.ply);;All files (*)"));
     if (path.isEmpty())
         return;
-    settings.setValue("lastDataDir", QFileInfo(path).absolutePath());
     ImportDialog dialog(path, m_context.window);
     if (dialog.exec() != QDialog::Accepted)
         return;

@@ -37,17 +37,22 @@ QString OpenDataReaction::fileFilter()
                        "PLY (*.ply);;All files (*)");
 }
 
+QString OpenDataReaction::askDataFile(QWidget* parent, const QString& title, const QString& filter)
+{
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(parent, title, settings.value("lastDataDir").toString(), filter);
+    if (!path.isEmpty())
+        settings.setValue("lastDataDir", QFileInfo(path).absolutePath());
+    return path;
+}
+
 void OpenDataReaction::onTriggered()
 {
     if (!m_unsaved->confirm(tr("open other data")))
         return;
-    QSettings settings;
-    const QString dir = settings.value("lastDataDir").toString();
-    const QString path = QFileDialog::getOpenFileName(m_context.window, tr("Open data"), dir, fileFilter());
-    if (path.isEmpty())
-        return;
-    settings.setValue("lastDataDir", QFileInfo(path).absolutePath());
-    m_opener->open(path);
+    const QString path = askDataFile(m_context.window, tr("Open data"));
+    if (!path.isEmpty())
+        m_opener->open(path);
 }
 
 ScreenshotReaction::ScreenshotReaction(QAction* action, MainWindow* window, Target target)

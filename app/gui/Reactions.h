@@ -20,6 +20,9 @@ class OpenDataReaction : public QObject {
 public:
     OpenDataReaction(QAction* action, const ReactionContext& context, BackgroundOpen* opener, UnsavedChanges* unsaved);
     static QString fileFilter();
+    /// The open-file dialog for a data file (titled `title`), starting in the folder of the last data
+    /// file chosen, which it then remembers (QSettings "lastDataDir"); "" when cancelled.
+    static QString askDataFile(QWidget* parent, const QString& title, const QString& filter = fileFilter());
 
 private:
     void onTriggered();
