@@ -62,6 +62,22 @@ public:
     virtual nlohmann::json stateWithoutRows() const = 0;
 };
 
+/// The neighbour whose distance is the label-free reference outlyingness (pipeline/FitDiagnostics:
+/// the "ranking may be inverted" check compares a ranking with each row's distance to it).
+constexpr int kReferenceNeighbour = 10;
+
+/// Each training row's distance to its j-th nearest other training row, known from the fit's own
+/// neighbour search (knn, lof). The "inverted" check reads its reference (j = kReferenceNeighbour)
+/// from here instead of searching the rows a second time: that search was a third of knn's fit on
+/// Spambase (docs/benchmarks.md, "Neighbour search").
+class NeighbourDistances {
+public:
+    virtual ~NeighbourDistances() = default;
+    /// The distances (one per training row, the row itself left out; equal points at distance 0),
+    /// or an empty vector when the fit did not look j neighbours far.
+    virtual Eigen::VectorXd trainingNeighbourDistance(int j) const = 0;
+};
+
 /// Outcome of a calibration on labelled validation data.
 struct CalibrationReport {
     double thresholdBefore = 0.0;

@@ -86,6 +86,7 @@ public:
     virtual Calibration* calibration() { return nullptr; }
     virtual const FeatureAttribution* featureAttribution() const { return nullptr; }
     virtual const MemorisedRows* memorisedRows() const { return nullptr; }
+    virtual const NeighbourDistances* neighbourDistances() const { return nullptr; }
 
     /// True when X is exactly the matrix the detector was fitted on (same shape and values), so
     /// that trainingScores() are the scores of its rows; false after any edit of the data.

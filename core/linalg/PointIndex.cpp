@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <cmath>
 #include <utility>
 #include <string>
@@ -190,20 +191,27 @@ std::size_t PointIndex::nearestMany(const Eigen::Ref<const Eigen::MatrixXd>& Q, 
 #endif
             for (Eigen::Index c = 0; c < bm; ++c) {
                 // The cand smallest so far: a max-heap whose top is replaced only by something
-                // smaller — rare after the first tile, so this is a plain scan.
+                // smaller — rare after the first tile, so this is a plain scan against the top's
+                // value held in a register. Point indices only grow along the scan, so a value equal
+                // to the top's never precedes it (ties by index) and the value alone decides. (The
+                // scan compared (value, index) pairs against the heap in memory: perf put it at 31 %
+                // of knn's fit on Spambase beside 38 % in the product.)
                 Entry* h = heaps.data() + static_cast<std::size_t>(c) * cand;
                 std::size_t& size = sizes[static_cast<std::size_t>(c)];
                 const double* g = G.col(c).data();
-                for (Eigen::Index j = 0; j < tn; ++j) {
-                    const Entry e{g[j], t0 + j};
-                    if (size < cand) {
-                        h[size++] = e;
-                        std::push_heap(h, h + size);
-                    } else if (e < h[0]) {
-                        std::pop_heap(h, h + cand);
-                        h[cand - 1] = e;
-                        std::push_heap(h, h + cand);
-                    }
+                Eigen::Index j = 0;
+                for (; j < tn && size < cand; ++j) {
+                    h[size++] = Entry{g[j], t0 + j};
+                    std::push_heap(h, h + size);
+                }
+                double worst = size == cand ? h[0].first : std::numeric_limits<double>::infinity();
+                for (; j < tn; ++j) {
+                    if (!(g[j] < worst))
+                        continue;
+                    std::pop_heap(h, h + cand);
+                    h[cand - 1] = Entry{g[j], t0 + j};
+                    std::push_heap(h, h + cand);
+                    worst = h[0].first;
                 }
             }
         }

@@ -49,7 +49,7 @@ double duplicateShare(const Eigen::MatrixXd& X)
 } // namespace
 
 double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores, int maxRows,
-                          std::vector<Eigen::Index>* sample)
+                          std::vector<Eigen::Index>* sample, const Eigen::VectorXd& known)
 {
     const Eigen::Index n = Xn.rows(), p = Xn.cols();
     const Eigen::Index m = std::min<Eigen::Index>(n, maxRows);
@@ -60,6 +60,16 @@ double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scor
         *sample = rows;
     if (m < 2 || n < 2)
         return 0.0;
+    if (known.size() == n) {
+        // The fit's own neighbour search had them (knn, lof): distances, not their squares, which
+        // ranks the same.
+        Eigen::VectorXd s(m), ref(m);
+        for (Eigen::Index i = 0; i < m; ++i) {
+            s(i) = scores(rows[static_cast<std::size_t>(i)]);
+            ref(i) = known(rows[static_cast<std::size_t>(i)]);
+        }
+        return spearman(s, ref);
+    }
     // The reference is the sampled rows' distance to their 10th nearest neighbour among *all* rows
     // (at most a budget of them: 10⁶ in 2-4 dimensions, else m·R·p ≤ 2·10⁹). Among the
     // sample alone, at a million rows that is the 5 000th neighbour of the whole cloud: a density
@@ -79,7 +89,7 @@ double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scor
     for (Eigen::Index j = 0; j < R; ++j)
         P.col(j) = Xn.row(refRows[static_cast<std::size_t>(j)]).transpose();
     const PointIndex index(std::move(P));
-    const auto k = static_cast<std::size_t>(std::min<Eigen::Index>(10, R - 1));
+    const auto k = static_cast<std::size_t>(std::min<Eigen::Index>(kReferenceNeighbour, R - 1));
     Eigen::MatrixXd Q(p, m);
     Eigen::VectorXd s(m);
     for (Eigen::Index i = 0; i < m; ++i) {
@@ -121,7 +131,9 @@ std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn
     // Sample size: at most 2000 rows, fewer for wide data (m²·p ≤ 2·10⁸).
     const int maxRows = static_cast<int>(std::clamp(std::sqrt(2e8 / static_cast<double>(std::max<Eigen::Index>(1, Xn.cols()))),
                                                     100.0, 2000.0));
-    const double rho = referenceAgreement(Xn, scores, maxRows);
+    const NeighbourDistances* nd = d.neighbourDistances();
+    const double rho = referenceAgreement(Xn, scores, maxRows, nullptr,
+                                          nd ? nd->trainingNeighbourDistance(kReferenceNeighbour) : Eigen::VectorXd());
     if (rho < kInvertedAgreement)
         out.push_back({"inverted",
                        "the ranking may be inverted: it agrees little with the distance to the 10th nearest "

@@ -19,9 +19,10 @@ struct FitWarning {
 /// sample of the rows and a reference outlyingness of the same rows (the distance to the k-th nearest
 /// other row of the data, k = 10: isolated points score high under any reasonable detector; among at
 /// most 10⁶ rows, fewer for wide data). `sample` receives the rows used (at most `maxRows`, evenly
-/// spaced, deterministic).
+/// spaced, deterministic). `known`: every row's distance to its 10th nearest other row, when the fit
+/// has them (NeighbourDistances, among all rows); the search is then skipped.
 double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores, int maxRows = 2000,
-                          std::vector<Eigen::Index>* sample = nullptr);
+                          std::vector<Eigen::Index>* sample = nullptr, const Eigen::VectorXd& known = Eigen::VectorXd());
 
 /// Below this agreement the ranking is reported as possibly inverted. Chosen on the real-data corpus
 /// with rare outliers (every run inverted on its own below AUROC 0.4 is warned for 0.25 ≤ τ ≤ 0.35;

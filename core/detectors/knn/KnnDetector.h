@@ -9,7 +9,7 @@ namespace olens {
 struct DetectorInfo;
 class PointIndex;
 
-class KnnDetector : public Detector, public FeatureAttribution, public MemorisedRows {
+class KnnDetector : public Detector, public FeatureAttribution, public MemorisedRows, public NeighbourDistances {
 public:
     static DetectorInfo info();
     explicit KnnDetector(ParamSet params);
@@ -28,6 +28,10 @@ public:
     std::string rowsKey() const override { return "points"; }
     nlohmann::json stateWithoutRows() const override;
 
+    const NeighbourDistances* neighbourDistances() const override { return this; }
+    /// j = k: the training scores; j = kReferenceNeighbour: from the fit's search (not after a load).
+    Eigen::VectorXd trainingNeighbourDistance(int j) const override;
+
     /// Distances and indices of the k nearest training points of each row (ascending distance).
     void neighbours(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const;
 
@@ -40,6 +44,7 @@ protected:
 
 private:
     std::unique_ptr<PointIndex> m_index; // training points + kd-tree
+    Eigen::VectorXd m_reference;         // kReferenceNeighbour-th distance of each training row, or empty
 };
 
 } // namespace olens

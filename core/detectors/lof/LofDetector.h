@@ -17,7 +17,7 @@ namespace olens {
 
 struct DetectorInfo;
 
-class LofDetector : public Detector, public MemorisedRows {
+class LofDetector : public Detector, public MemorisedRows, public NeighbourDistances {
 public:
     static DetectorInfo info();
     explicit LofDetector(ParamSet params);
@@ -29,6 +29,11 @@ public:
     const MemorisedRows* memorisedRows() const override { return this; }
     std::string rowsKey() const override { return "points"; }
     nlohmann::json stateWithoutRows() const override;
+
+    const NeighbourDistances* neighbourDistances() const override { return this; }
+    /// For j ≤ k from the fit's neighbour lists; a loaded model has the k-distances of MinPts
+    /// k_min … k (its stored kdist).
+    Eigen::VectorXd trainingNeighbourDistance(int j) const override;
 
 protected:
     Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;

@@ -237,6 +237,58 @@ private slots:
         QVERIFY(referenceAgreement(Xn, -r->scores) < -0.8);
     }
 
+    void theFitsOwnNeighboursAreTheCheckReference()
+    {
+        // knn and lof hand the "inverted" check the 10th-neighbour distances of their own search
+        // instead of it searching again. Reference computed here independently: every row's
+        // distances to all other rows, sorted. Two repeated rows (distance 0 to each other).
+        Eigen::MatrixXd X = test::gaussianRows(300, 20, 5); // 20 features: brute-force search
+        X.row(7) = X.row(3);
+        X.row(8) = X.row(3);
+        auto tenth = [](const Eigen::MatrixXd& A) {
+            Eigen::VectorXd out(A.rows());
+            for (Eigen::Index i = 0; i < A.rows(); ++i) {
+                std::vector<double> d;
+                for (Eigen::Index j = 0; j < A.rows(); ++j)
+                    if (j != i)
+                        d.push_back((A.row(i) - A.row(j)).norm());
+                std::nth_element(d.begin(), d.begin() + 9, d.end());
+                out(i) = d[9];
+            }
+            return out;
+        };
+        const Eigen::VectorXd want = tenth(X);
+        for (const char* id : {"knn", "lof"}) {
+            auto d = Registry::instance().create(id);
+            d->fit(X);
+            const NeighbourDistances* nd = d->neighbourDistances();
+            QVERIFY(nd);
+            const Eigen::VectorXd got = nd->trainingNeighbourDistance(kReferenceNeighbour);
+            QCOMPARE(got.size(), X.rows());
+            QVERIFY2((got - want).cwiseAbs().maxCoeff() < 1e-9, id);
+            // The check's value is the one its own search gives (ranks of d vs d²: equal).
+            const double searched = referenceAgreement(X, d->trainingScores());
+            QVERIFY2(std::abs(referenceAgreement(X, d->trainingScores(), 2000, nullptr, got) - searched) < 1e-9, id);
+        }
+        // lof restored from its JSON: the stored k-distances of MinPts 10 … 20 hold the same.
+        auto lof = Registry::instance().create("lof");
+        lof->fit(X);
+        const auto restored = Registry::instance().load(lof->toJson());
+        QVERIFY((restored->neighbourDistances()->trainingNeighbourDistance(kReferenceNeighbour) - want).cwiseAbs().maxCoeff()
+                < 1e-9);
+        // knn with k = 5 in 3 dimensions searches its kd-tree for 6 neighbours only: no reference
+        // (the check searches a sample), but its k-th distance is its score.
+        const Eigen::MatrixXd Y = test::gaussianRows(300, 3, 6);
+        auto knn = Registry::instance().create("knn");
+        knn->fit(Y);
+        QCOMPARE(knn->neighbourDistances()->trainingNeighbourDistance(kReferenceNeighbour).size(), Eigen::Index(0));
+        QVERIFY(knn->neighbourDistances()->trainingNeighbourDistance(5) == knn->trainingScores());
+        auto knn12 = Registry::instance().create("knn", {{"k", "12"}});
+        knn12->fit(Y);
+        QVERIFY((knn12->neighbourDistances()->trainingNeighbourDistance(kReferenceNeighbour) - tenth(Y)).cwiseAbs().maxCoeff()
+                < 1e-9);
+    }
+
     void aCleanRankingOfManyRowsIsNotCalledInverted()
     {
         // A million-point torus with 1 % outliers, knn AUROC 0.994, was warned "the ranking may be
