@@ -1,6 +1,7 @@
 #include "BackgroundOpen.h"
 
 #include "MainWindow.h"
+#include "SessionManager.h"
 #include "UnsavedChanges.h"
 #include "dialogs/ImportDialog.h"
 #include "docks/LogPanel.h"
@@ -10,6 +11,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QStatusBar>
 
 namespace olens {
@@ -22,12 +24,7 @@ BackgroundOpen::BackgroundOpen(MainWindow* window)
         if (m_worker->isBusy())
             m_editedMeanwhile = true;
     });
-    connect(m_worker, &Worker::failed, this, [this](const QString& message) {
-        m_window->statusBar()->clearMessage();
-        m_window->reportOpenFailure(message);
-        m_path.clear();
-        emit finished(false);
-    });
+    connect(m_worker, &Worker::failed, this, &BackgroundOpen::fail);
     connect(m_worker, &Worker::cancelled, this, [this] {
         const QString text = tr("Loading %1 cancelled; the previous data are kept").arg(QFileInfo(m_path).fileName());
         m_window->statusBar()->showMessage(text, 5000);
@@ -35,6 +32,21 @@ BackgroundOpen::BackgroundOpen(MainWindow* window)
         m_path.clear();
         emit finished(false);
     });
+}
+
+void BackgroundOpen::fail(const QString& message)
+{
+    m_window->statusBar()->clearMessage();
+    if (m_session) {
+        const QString text = tr("%1: %2").arg(m_path, message);
+        m_window->log()->error(text);
+        if (m_window->isInteractive())
+            QMessageBox::warning(m_window, tr("Cannot open session"), text + tr("\n\nThe current state is kept."));
+    } else {
+        m_window->reportOpenFailure(message);
+    }
+    m_path.clear();
+    emit finished(false);
 }
 
 void BackgroundOpen::cancel()
@@ -55,6 +67,7 @@ bool BackgroundOpen::open(const QString& path)
         return false;
     }
     m_path = path;
+    m_session = false;
     m_editedMeanwhile = false;
     // The column roles chosen in File → Import are read here: QSettings belongs to this thread.
     const auto roles = ImportDialog::remembered(path);
@@ -79,6 +92,54 @@ bool BackgroundOpen::open(const QString& path)
             emit finished(true);
         });
     return true;
+}
+
+bool BackgroundOpen::openSession(const QString& path)
+{
+    m_path = path;
+    m_session = true;
+    m_editedMeanwhile = false;
+    if (!QFileInfo::exists(path)) {
+        fail(tr("no such file"));
+        return false;
+    }
+    m_window->statusBar()->showMessage(tr("Opening session %1… (Esc cancels)").arg(QFileInfo(path).fileName()));
+    m_worker->run<std::shared_ptr<Session>>(
+        [path](const ProgressCallback&) { return std::make_shared<Session>(SessionManager::readSessionFile(path)); },
+        [this, path](std::shared_ptr<Session> s) {
+            // Queued: the worker is still winding this job up (it reports idle after this returns),
+            // and locating a moved data file may open a dialog.
+            QMetaObject::invokeMethod(this, [this, path, s] { restoreSession(path, s); }, Qt::QueuedConnection);
+        });
+    return true;
+}
+
+void BackgroundOpen::restoreSession(const QString& path, std::shared_ptr<Session> session)
+{
+    if (m_path != path || !m_session)
+        return; // another open replaced this one meanwhile
+    QString why;
+    if (!m_window->sessions()->resolveData(*session, path, &why)) {
+        fail(why);
+        return;
+    }
+    m_worker->run<std::shared_ptr<SessionManager::Prepared>>(
+        [session](const ProgressCallback&) { return SessionManager::prepare(std::move(*session)); },
+        [this, path](std::shared_ptr<SessionManager::Prepared> p) {
+            m_window->statusBar()->clearMessage();
+            if (m_editedMeanwhile
+                && !m_window->unsavedChanges()->confirm(
+                    tr("replace the data edited while the session %1 was opening").arg(QFileInfo(path).fileName()))) {
+                m_window->log()->info(tr("%1 was read but not opened: the edited data are kept").arg(path));
+                m_path.clear();
+                emit finished(false);
+                return;
+            }
+            m_window->sessions()->install(*p);
+            m_window->sessions()->markOpened(path);
+            m_path.clear();
+            emit finished(true);
+        });
 }
 
 } // namespace olens

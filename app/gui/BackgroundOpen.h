@@ -5,11 +5,19 @@
 // document on the GUI thread. A second open while one is reading replaces it (newest wins); Esc
 // (CancelTrainingReaction, "stop what is going on") drops it and keeps the current data. Data
 // edited while the file was read are not replaced without asking again. Scripts and tests use the
-// synchronous MainWindow::openFile.
+// synchronous MainWindow::openFile and SessionManager::open.
+// Sessions (File → Open session, recent sessions) the same way, in two jobs: the file is read and
+// parsed; on the GUI thread a moved data file is located (the user may be asked); then its data are
+// read, the model restored and its scores, explanations and warnings computed
+// (SessionManager::prepare: seconds at a million rows, which froze the window before); the window
+// takes the result (SessionManager::install).
 #include <QObject>
 #include <QString>
+#include <memory>
 
 namespace olens {
+
+struct Session;
 
 class MainWindow;
 class Worker;
@@ -21,6 +29,8 @@ public:
 
     /// Starts reading `path`; false when it does not exist (reported like a failed open).
     bool open(const QString& path);
+    /// Starts opening the session file `path`; false when it does not exist (reported).
+    bool openSession(const QString& path);
     bool isBusy() const;
     QString loadingPath() const { return m_path; }
 
@@ -34,9 +44,12 @@ signals:
     void finished(bool ok);
 
 private:
+    void restoreSession(const QString& path, std::shared_ptr<Session> session);
+    void fail(const QString& message);
     MainWindow* m_window;
     Worker* m_worker;
     QString m_path;
+    bool m_session = false; ///< the file being opened is a session
     bool m_editedMeanwhile = false; ///< the data changed while the file was read: ask before replacing
 };
 

@@ -351,7 +351,7 @@ void MainWindow::buildMenus()
     open->setShortcut(QKeySequence::Open);
     open->setToolTip(tr("Load CSV, TSV, TXT, XYZ or PLY point data"));
     new OpenDataReaction(open, context(), m_backgroundOpen, m_unsaved);
-    m_recent = new RecentFilesMenu(file->addMenu(tr("Open &recent")), m_unsaved, m_sessions, m_backgroundOpen);
+    m_recent = new RecentFilesMenu(file->addMenu(tr("Open &recent")), m_unsaved, m_backgroundOpen);
     new ImportReaction(file->addAction(tr("&Import data with column roles…")), context(), m_backgroundOpen, m_unsaved); // Ctrl+I
     file->addSeparator();
     m_sessions->addActions(file);

@@ -1,7 +1,6 @@
 #include "RecentFilesMenu.h"
 
 #include "BackgroundOpen.h"
-#include "SessionManager.h"
 #include "UnsavedChanges.h"
 
 #include <QAction>
@@ -15,8 +14,8 @@ namespace {
 const char* kKey = "recentFiles";
 }
 
-RecentFilesMenu::RecentFilesMenu(QMenu* menu, UnsavedChanges* unsaved, SessionManager* sessions, BackgroundOpen* opener)
-    : QObject(menu), m_menu(menu), m_unsaved(unsaved), m_sessions(sessions), m_opener(opener)
+RecentFilesMenu::RecentFilesMenu(QMenu* menu, UnsavedChanges* unsaved, BackgroundOpen* opener)
+    : QObject(menu), m_menu(menu), m_unsaved(unsaved), m_opener(opener)
 {
     menu->setObjectName("menuOpenRecent");
     menu->setToolTipsVisible(true);
@@ -58,9 +57,8 @@ bool RecentFilesMenu::open(const QString& path)
 {
     if (!m_unsaved->confirm(tr("open %1").arg(QFileInfo(path).fileName())))
         return false;
-    // Data are read on the executor (true = started; BackgroundOpen::finished tells the end).
-    const bool ok = path.endsWith(".json", Qt::CaseInsensitive) ? m_sessions->open(path)
-                                                                : m_opener->open(path);
+    // Read on the executor (true = started; BackgroundOpen::finished tells the end).
+    const bool ok = path.endsWith(".json", Qt::CaseInsensitive) ? m_opener->openSession(path) : m_opener->open(path);
     if (!ok && !QFileInfo::exists(path))
         remove(path);
     return ok;

@@ -9,14 +9,13 @@ class QMenu;
 namespace olens {
 
 class BackgroundOpen;
-class SessionManager;
 class UnsavedChanges;
 
 class RecentFilesMenu : public QObject {
     Q_OBJECT
 public:
-    /// Opens a data file through `opener` and a session through `sessions`, after the `unsaved` question.
-    RecentFilesMenu(QMenu* menu, UnsavedChanges* unsaved, SessionManager* sessions, BackgroundOpen* opener);
+    /// Opens a data file or a session through `opener`, after the `unsaved` question.
+    RecentFilesMenu(QMenu* menu, UnsavedChanges* unsaved, BackgroundOpen* opener);
     static constexpr int kMax = 8;
 
     QStringList files() const;
@@ -27,8 +26,8 @@ public:
     void setRecording(bool on) { m_recording = on; }
     bool isRecording() const { return m_recording; }
     void remove(const QString& path);
-    /// Opens an entry: a session (*.json) or data (read in the background: true once started),
-    /// after asking about unsaved changes.
+    /// Opens an entry, a session (*.json) or data, in the background (true once started), after
+    /// asking about unsaved changes.
     bool open(const QString& path);
 
 private:
@@ -36,7 +35,6 @@ private:
     void rebuild();
     QMenu* m_menu;
     UnsavedChanges* m_unsaved;
-    SessionManager* m_sessions;
     BackgroundOpen* m_opener;
     bool m_recording = true;
 };

@@ -6,6 +6,7 @@
 #include "render/CameraRig.h"
 
 #include "view/CloudView.h"
+#include "BackgroundOpen.h"
 #include "ClassroomReaction.h"
 #include "CompareReaction.h"
 #include "docks/LessonCaption.h"
@@ -231,9 +232,7 @@ void SessionManager::addActions(QMenu* file)
         if (path.isEmpty())
             return;
         settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
-        QString error;
-        if (!open(path, &error))
-            QMessageBox::warning(m_window, tr("Cannot open session"), error + tr("\n\nThe current state is kept."));
+        m_window->backgroundOpen()->openSession(path); // failures are reported there
     });
     QAction* saveAction = file->addAction(tr("Save sessio&n…"));
     saveAction->setObjectName("actionSaveSession");
@@ -372,46 +371,73 @@ Session SessionManager::capture(bool withModel, DataPolicy data, const QString& 
     return s;
 }
 
-bool SessionManager::apply(const Session& s, QString* error)
-{
-    // Everything that can fail happens before the window changes (strong guarantee).
-    std::vector<CompareView::Entry> compare;
+struct SessionManager::Prepared {
+    Session session; // without its embedded rows (moved to `data`)
     Dataset data;
-    QString path;
+    QString path; // the file the rows came from, if any
+    std::vector<CompareView::Entry> compare;
     std::shared_ptr<FitResult> result;
     ParamAssignments params;
     QString modelLost;
+};
+
+bool SessionManager::apply(const Session& s, QString* error)
+{
+    // Everything that can fail happens before the window changes (strong guarantee).
+    std::shared_ptr<Prepared> p;
     try {
-        if (s.embedded) {
-            data = s.data;
-            path = QString::fromStdString(s.dataPath); // the file the rows came from, if any
-        } else {
-            path = QString::fromStdString(s.dataPath);
-            data = loadCloudFile(path);
-        }
-        if (s.detector)
-            params = assignmentsFor(*s.detector);
-        for (const auto& d : s.compare)
-            compare.push_back({d.id, assignmentsFor(d), parseNormalization(d.normalization)});
-        if (!s.model.is_null()) {
-            nlohmann::json model = s.model;
-            try {
-                model = modelWithTrainingRows(std::move(model), data.X, s.trainingRows);
-            } catch (const DataError& e) {
-                // The data file changed since the save (a knn or lof model refers to its rows):
-                // everything else is restored; the model is not, and the user is told why.
-                model = nullptr;
-                modelLost = QString::fromUtf8(e.what());
-            }
-            if (!model.is_null())
-                result = resultFor(restoreSessionModel(model, static_cast<int>(data.cols())), data, s.trainingRows);
-        }
+        p = prepare(s);
     } catch (const std::exception& e) {
         if (error)
             *error = QString::fromUtf8(e.what());
         return false;
     }
+    install(*p);
+    return true;
+}
 
+std::shared_ptr<SessionManager::Prepared> SessionManager::prepare(Session s)
+{
+    auto p = std::make_shared<Prepared>();
+    if (s.embedded) {
+        p->data = std::move(s.data);
+        s.data = Dataset();
+        p->path = QString::fromStdString(s.dataPath); // the file the rows came from, if any
+    } else {
+        p->path = QString::fromStdString(s.dataPath);
+        p->data = loadCloudFile(p->path);
+    }
+    if (s.detector)
+        p->params = assignmentsFor(*s.detector);
+    for (const auto& d : s.compare)
+        p->compare.push_back({d.id, assignmentsFor(d), parseNormalization(d.normalization)});
+    if (!s.model.is_null()) {
+        nlohmann::json model = s.model;
+        try {
+            model = modelWithTrainingRows(std::move(model), p->data.X, s.trainingRows);
+        } catch (const DataError& e) {
+            // The data file changed since the save (a knn or lof model refers to its rows):
+            // everything else is restored; the model is not, and the user is told why.
+            model = nullptr;
+            p->modelLost = QString::fromUtf8(e.what());
+        }
+        if (!model.is_null())
+            p->result = resultFor(restoreSessionModel(model, static_cast<int>(p->data.cols())), p->data, s.trainingRows);
+    }
+    s.model = nullptr; // restored into the result; not needed again
+    p->session = std::move(s);
+    return p;
+}
+
+void SessionManager::install(Prepared& p)
+{
+    const Session& s = p.session;
+    const std::shared_ptr<FitResult>& result = p.result;
+    const QString& modelLost = p.modelLost;
+    Dataset data = std::move(p.data);
+    const QString& path = p.path;
+    const std::vector<CompareView::Entry>& compare = p.compare;
+    const ParamAssignments& params = p.params;
     m_window->trainer()->cancel();
     DataDocument* doc = m_window->document();
     doc->setDataset(std::move(data), path);
@@ -475,7 +501,6 @@ bool SessionManager::apply(const Session& s, QString* error)
         m_window->log()->warning(text);
         m_window->statusBar()->showMessage(text, 15000);
     }
-    return true;
 }
 
 bool SessionManager::save(const QString& path, QString* error, DataPolicy data) const
@@ -556,29 +581,46 @@ bool SessionManager::saveInteractively()
     return saveAs(path);
 }
 
+Session SessionManager::readSessionFile(const QString& path)
+{
+    std::ifstream in(QFile::encodeName(path).toStdString(), std::ios::binary);
+    if (!in)
+        throw DataError("cannot open '" + path.toStdString() + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseSession(text.str());
+}
+
+bool SessionManager::resolveData(Session& s, const QString& sessionPath, QString* error)
+{
+    if (s.embedded || QFileInfo(QString::fromStdString(s.dataPath)).isFile())
+        return true;
+    const QString found = locateData(s, sessionPath, error);
+    if (found.isEmpty())
+        return false;
+    m_window->log()->warning(
+        tr("the session's data file %1 is not there; using %2").arg(QString::fromStdString(s.dataPath), found));
+    s.dataPath = found.toStdString();
+    return true;
+}
+
+void SessionManager::markOpened(const QString& path)
+{
+    m_window->log()->info(tr("session loaded from %1").arg(path));
+    if (path != autosavePath())
+        m_current = path;
+    emit sessionOpened(path);
+}
+
 bool SessionManager::open(const QString& path, QString* error)
 {
     QString why;
     try {
-        std::ifstream in(QFile::encodeName(path).toStdString(), std::ios::binary);
-        if (!in)
-            throw DataError("cannot open '" + path.toStdString() + "'");
-        std::ostringstream text;
-        text << in.rdbuf();
-        Session s = parseSession(text.str());
-        if (!s.embedded && !QFileInfo(QString::fromStdString(s.dataPath)).isFile()) {
-            const QString found = locateData(s, path, &why);
-            if (found.isEmpty())
-                throw DataError(why.toStdString());
-            m_window->log()->warning(
-                tr("the session's data file %1 is not there; using %2").arg(QString::fromStdString(s.dataPath), found));
-            s.dataPath = found.toStdString();
-        }
+        Session s = readSessionFile(path);
+        if (!resolveData(s, path, &why))
+            throw DataError(why.toStdString());
         if (apply(s, &why)) {
-            m_window->log()->info(tr("session loaded from %1").arg(path));
-            if (path != autosavePath())
-                m_current = path;
-            emit sessionOpened(path);
+            markOpened(path);
             return true;
         }
     } catch (const std::exception& e) {

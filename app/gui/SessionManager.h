@@ -49,7 +49,22 @@ public:
     /// `sessionPath`: where it will be written (for the data's path relative to it).
     Session capture(bool withModel = true, DataPolicy data = DataPolicy::Reference, const QString& sessionPath = {}) const;
     /// Applies a session; on failure the window keeps its previous state and *error says why.
+    /// = install(*prepare(s)).
     bool apply(const Session& s, QString* error = nullptr);
+    /// What applying a session computes before the window changes: the data read, the model
+    /// restored, its scores, explanations and label-free diagnostics (seconds for a million rows).
+    /// Touches no window state: BackgroundOpen runs it on the executor. Throws on any failure.
+    struct Prepared;
+    static std::shared_ptr<Prepared> prepare(Session s);
+    /// Puts a prepared session into the window (GUI thread; cannot fail). Moves p's rows out.
+    void install(Prepared& p);
+    /// Reads and parses a session file; DataError names the file, ParseError the JSON path.
+    static Session readSessionFile(const QString& path);
+    /// A session whose data file is not where it was saved: s.dataPath is pointed at the copy found
+    /// (locateData; interactively the user may be asked). False with *error when none is found.
+    bool resolveData(Session& s, const QString& sessionPath, QString* error);
+    /// Bookkeeping after a session file was opened: logged, remembered for Save, sessionOpened().
+    void markOpened(const QString& path);
 
     bool save(const QString& path, QString* error = nullptr, DataPolicy data = DataPolicy::Auto) const;
     /// Save for the user: to the session file last opened or saved, or else to a path asked for
@@ -59,7 +74,8 @@ public:
     /// the file's name next to the session; interactively the user is then asked to locate it.
     /// Returns the path to use, or empty with *error naming every place looked at.
     QString locateData(const Session& s, const QString& sessionPath, QString* error) const;
-    /// Reads, validates and applies; errors name the file and the JSON path.
+    /// Reads, validates and applies, on the GUI thread (scripts, tests, crash recovery; the menus
+    /// open through BackgroundOpen::openSession); errors name the file and the JSON path.
     bool open(const QString& path, QString* error = nullptr);
 
     QString autosavePath() const;

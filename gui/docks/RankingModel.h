@@ -11,7 +11,9 @@
 #include <QSortFilterProxyModel>
 #include <QStringList>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <limits>
 
 namespace olens {
@@ -40,8 +42,18 @@ public:
         m_labelNames.clear();
         m_flags.resize(0);
         m_flagged = 0;
+        const Eigen::Index n = doc.dataset().rows();
         if (m_result) {
             m_order = doc.ranking();
+        } else if (doc.hasAgreement() && doc.agreement().flaggedBy.size() == n) {
+            // No detector trained in the main window, but the compare panels' are (issue #33): every
+            // point, in order of how many of them flag it (ties by row), without score or decision.
+            const Eigen::VectorXi& f = doc.agreement().flaggedBy;
+            m_order.resize(static_cast<std::size_t>(n));
+            std::iota(m_order.begin(), m_order.end(), 0);
+            std::stable_sort(m_order.begin(), m_order.end(), [&f](int a, int b) { return f(a) > f(b); });
+        }
+        if (!m_order.empty()) {
             m_rowOfSample.assign(m_order.size(), -1);
             for (std::size_t r = 0; r < m_order.size(); ++r)
                 m_rowOfSample[static_cast<std::size_t>(m_order[r])] = static_cast<int>(r);
@@ -51,7 +63,10 @@ public:
                 for (const std::string& s : data.labelNames)
                     m_labelNames << QString::fromStdString(s);
             }
-            computeFlags(doc.threshold());
+            if (m_result)
+                computeFlags(doc.threshold());
+            else
+                m_flags = Eigen::VectorXi::Zero(n);
         }
         m_topK = doc.topK();
         takeAgreement(doc);
@@ -67,6 +82,10 @@ public:
         emit headerDataChanged(Qt::Horizontal, ColFlaggedBy, ColFlaggedBy);
     }
     bool hasAgreement() const { return m_agreementOf > 0; }
+    /// Rows listed by the compare panels' agreement alone (no result in the main window).
+    bool agreementOnly() const { return !m_result && rowCount() > 0; }
+    int agreementOf() const { return m_agreementOf; }
+    QString agreementNames() const { return m_agreementNames; }
 
     /// The document's threshold moved (e.g. dragged in the Evaluation histogram): new decisions,
     /// same rows and order.
@@ -125,7 +144,7 @@ public:
         case ColRank: return row + 1;
         case ColIndex: return i;
         case ColScore: {
-            const double s = m_result->scores(i);
+            const double s = m_result ? m_result->scores(i) : 0.0;
             return std::isnan(s) ? -std::numeric_limits<double>::infinity() : s;
         }
         case ColLabel: return hasLabels() ? m_labels(i) : 0.0;
@@ -156,7 +175,7 @@ public:
         switch (column) {
         case ColRank: return QString::number(row + 1);
         case ColIndex: return QString::number(i);
-        case ColScore: return QString::number(m_result->scores(i), 'g', 6);
+        case ColScore: return m_result ? QString::number(m_result->scores(i), 'g', 6) : QString();
         case ColLabel: return hasLabels() ? labelText(i) : QString();
         case ColOutlier: return m_flags(i) != 0 ? QStringLiteral("yes") : QString();
         case ColFlaggedBy: return hasAgreement() ? tr("%1 of %2").arg(m_flaggedBy(i)).arg(m_agreementOf) : QString();

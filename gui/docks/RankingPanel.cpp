@@ -339,6 +339,8 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
         d->table->setColumnHidden(ColLabel, !d->model->hasLabels());
         d->table->setColumnHidden(ColExplanation, !d->model->hasExplanations());
         d->table->setColumnHidden(ColFlaggedBy, !d->model->hasAgreement());
+        d->table->setColumnHidden(ColScore, d->model->agreementOnly());
+        d->table->setColumnHidden(ColOutlier, d->model->agreementOnly());
         d->sizeColumns();
         {
             const QSignalBlocker block(d->topK);
@@ -347,7 +349,13 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
             d->topK->setEnabled(!d->doc->isEmpty());
         }
         const FitResult* r = d->model->result();
-        if (!r) {
+        if (d->model->agreementOnly()) {
+            d->summary = tr("No detector trained here: the points in order of how many of the compare panels' "
+                            "%1 detectors flag them (%2); train one for scores")
+                             .arg(d->model->agreementOf())
+                             .arg(d->model->agreementNames());
+            d->header->setText(d->summary.toHtmlEscaped());
+        } else if (!r) {
             d->summary = tr("Train a detector to rank the points");
             d->header->setText(d->summary.toHtmlEscaped());
         } else {
@@ -370,7 +378,11 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     });
     connect(d->doc, &DataDocument::datasetChanged, this, rebuild);
     connect(d->doc, &DataDocument::resultChanged, this, rebuild);
-    connect(d->doc, &DataDocument::agreementChanged, this, [this] {
+    connect(d->doc, &DataDocument::agreementChanged, this, [this, rebuild] {
+        if (!d->model->result()) { // the rows are ordered by the agreement: list them again
+            rebuild();
+            return;
+        }
         d->model->setAgreement(*d->doc);
         d->table->setColumnHidden(ColFlaggedBy, !d->model->hasAgreement());
     });

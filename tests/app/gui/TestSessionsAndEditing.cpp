@@ -3,6 +3,8 @@
 // scores and camera; corrupted files give an error and the app stays usable) and crash recovery
 // of the autosave.
 #include "AppTestSupport.h"
+#include "BackgroundOpen.h"
+#include "RecentFilesMenu.h"
 #include "view/CloudView.h"
 #include "CompareReaction.h"
 #include "compare/CompareView.h"
@@ -474,6 +476,73 @@ private slots:
         // the previous state is intact and the app keeps working
         QCOMPARE(w.document()->result()->scores, before);
         QVERIFY(trainAndWait(w));
+    }
+
+    void menusOpenSessionsInTheBackground()
+    {
+        // File → Open session and the recent list read the session, its data file and restore the
+        // model (scores, explanations, warnings) on the executor: the window keeps the old state
+        // until the new one is complete, Esc keeps it for good, a bad file is reported.
+        QTemporaryDir dir;
+        const QString data = QStringLiteral(OLENS_SOURCE_DIR "/samples/moons2d.csv");
+        const QString path = dir.filePath("s.olens.json");
+        Eigen::VectorXd scores;
+        {
+            MainWindow w;
+            w.setInteractive(false);
+            QVERIFY(w.openFile(data));
+            QVERIFY(w.detectorPanel()->setCurrentDetector("lof"));
+            QVERIFY(trainAndWait(w));
+            scores = w.document()->result()->scores;
+            QString error;
+            QVERIFY2(w.sessions()->save(path, &error, SessionManager::DataPolicy::Reference), qPrintable(error));
+        }
+        MainWindow w;
+        prepare(w, 60); // knn on 60 generated rows: the state to keep
+        const Eigen::VectorXd before = w.document()->result()->scores;
+        BackgroundOpen* opener = w.backgroundOpen();
+        QSignalSpy finished(opener, &BackgroundOpen::finished);
+
+        // Cancelled: the state stays.
+        QVERIFY(opener->openSession(path));
+        QVERIFY(opener->isBusy());
+        opener->cancel();
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), false);
+        QTest::qWait(100); // nothing arrives later
+        QVERIFY(finished.isEmpty());
+        QCOMPARE(w.document()->result()->scores, before);
+
+        // Opened: nothing changes until it is complete, then all of it.
+        QVERIFY(opener->openSession(path));
+        QCOMPARE(w.document()->result()->scores, before);
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+        QCOMPARE(QFileInfo(w.document()->filePath()).canonicalFilePath(), QFileInfo(data).canonicalFilePath());
+        QCOMPARE(w.document()->result()->scores, scores); // the stored model, not retrained
+        QCOMPARE(w.detectorPanel()->currentDetector(), QString("lof"));
+        QVERIFY(!opener->isBusy());
+
+        // A broken session file: reported, the state kept.
+        const QString bad = dir.filePath("bad.olens.json");
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"format\":\"outlierlens-session\",\"version\":1,\"data\":{\"path\":\"/nonexistent/x.csv\"}}");
+        }
+        QVERIFY(opener->openSession(bad));
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), false);
+        QCOMPARE(w.document()->result()->scores, scores);
+        QVERIFY(!opener->openSession(dir.filePath("missing.olens.json")));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), false);
+
+        // The recent list opens a session the same way.
+        prepare(w, 60);
+        QVERIFY(w.recentFiles()->open(path));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+        QCOMPARE(w.document()->result()->scores, scores);
     }
 
     void closingDuringTrainingExitsPromptly()

@@ -455,6 +455,55 @@ private slots:
         QCOMPARE(view.effectiveColourBy(), ColourBy::Label);
     }
 
+    void theRankingListsTheAgreementWithoutAMainResult()
+    {
+        // Compare panels trained, nothing trained in the main window: the Ranking listed no rows,
+        // so the "flagged by" counts had nowhere to appear. Now every point, most-flagged first.
+        DataDocument source;
+        source.setDataset(moons(200, 6), "a");
+        RankingPanel ranking(&source);
+        QCOMPARE(ranking.table()->model()->rowCount(), 0);
+        CompareView cv(&source);
+        QVERIFY(cv.setDetectors({CompareView::defaultEntry("knn"), CompareView::defaultEntry("pca"),
+                                 CompareView::defaultEntry("mcd")}));
+        cv.resize(900, 360);
+        cv.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&cv));
+        QSignalSpy all(&cv, &CompareView::allFinished);
+        cv.trainAll();
+        QVERIFY(all.wait(30000));
+        QVERIFY(source.hasAgreement() && !source.result());
+        const Eigen::VectorXi f = source.agreement().flaggedBy;
+        QTableView* t = ranking.table();
+        QCOMPARE(t->model()->rowCount(), 200);
+        QVERIFY(!t->isColumnHidden(ColFlaggedBy));
+        QVERIFY(t->isColumnHidden(ColScore)); // no scores to show
+        QVERIFY(ranking.headerText().contains("3 detectors"));
+        // Counts never rise down the table; ties keep the rows' order; every row once.
+        std::vector<int> seen;
+        for (int row = 0; row < 200; ++row) {
+            const int sample = t->model()->index(row, ColIndex).data().toInt();
+            QCOMPARE(t->model()->index(row, ColFlaggedBy).data().toString(), QString("%1 of 3").arg(f(sample)));
+            if (row > 0) {
+                const int prev = t->model()->index(row - 1, ColIndex).data().toInt();
+                QVERIFY(f(prev) > f(sample) || (f(prev) == f(sample) && prev < sample));
+            }
+            seen.push_back(sample);
+        }
+        std::sort(seen.begin(), seen.end());
+        QVERIFY(std::adjacent_find(seen.begin(), seen.end()) == seen.end());
+        QCOMPARE(t->model()->index(0, ColFlaggedBy).data().toString(), QString("%1 of 3").arg(f.maxCoeff()));
+        // A lower quantile: new counts, listed again.
+        cv.setQuantile(0.8);
+        QCOMPARE(t->model()->index(0, ColFlaggedBy).data().toString(),
+                 QString("%1 of 3").arg(source.agreement().flaggedBy.maxCoeff()));
+        // A detector trained in the main window: its scores rank the rows again.
+        source.setResult(fitPipeline(Registry::instance().create("knn", {}), Normalizer(Normalization::ZScore),
+                                     source.dataset().X, [] { FitOptions o; o.ranking = true; return o; }()));
+        QVERIFY(!t->isColumnHidden(ColScore));
+        QCOMPARE(t->model()->index(0, ColIndex).data().toInt(), source.ranking().front());
+    }
+
     void combineAddsAConsensusOfThePanels()
     {
         DataDocument source;
