@@ -63,8 +63,9 @@ Eigen::VectorXd KnnDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     Eigen::VectorXd train(n);
     // The label-free check's reference (the 10th neighbour, FitDiagnostics) comes with the same
     // search when it is free: k ≥ 10, or brute force, where the product with every point is the
-    // cost and a few more candidates are not (Spambase: the fit 0.145 → 0.10 s without the second
-    // search). The kd-tree pays per neighbour, so there a sample is searched afterwards instead.
+    // cost and a few more candidates are not (Spambase, Python, medians of 9: the fit 0.137 →
+    // 0.100 s without the second search and with PointIndex's faster scan; docs/benchmarks.md). The
+    // kd-tree pays per neighbour, so there the check searches a sample afterwards instead.
     const bool reference = n > kReferenceNeighbour && (k >= kReferenceNeighbour || index->bruteForce());
     const int far = reference ? std::max(k, kReferenceNeighbour) : k;
     const auto kk = static_cast<std::size_t>(far + 1);
