@@ -27,6 +27,19 @@ CompareReaction::CompareReaction(QAction* action, MainWindow* window)
     connect(action, &QAction::toggled, this, &CompareReaction::setActive);
 }
 
+void CompareReaction::arrangeDocks(const std::function<void()>& arrange)
+{
+    if (m_dockState.isEmpty()) {
+        arrange();
+        return;
+    }
+    m_window->restoreState(m_dockState);
+    arrange();
+    m_dockState = m_window->saveState();
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
+        dock->hide();
+}
+
 bool CompareReaction::isActive() const
 {
     return m_view && m_stack->currentWidget() == m_page;

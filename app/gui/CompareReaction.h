@@ -6,6 +6,8 @@
 #include <QByteArray>
 #include <QObject>
 
+#include <functional>
+
 class QAction;
 class QStackedWidget;
 class QWidget;
@@ -28,6 +30,11 @@ public:
     /// Shows (true) or hides the compare page; the first time with data, every panel trains.
     void setActive(bool on);
     bool isActive() const;
+    /// Runs `arrange` (the window's first layout of its docks) on the docks as they will come back:
+    /// when compare mode was entered before that layout (--compare at start), the docks are shown
+    /// for it, their new state becomes the one restored on leaving, and they are hidden again. The
+    /// state saved on entering was the unarranged one: leaving left the Ranking 1.5 rows high.
+    void arrangeDocks(const std::function<void()>& arrange);
 
 private:
     MainWindow* m_window;

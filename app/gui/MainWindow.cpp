@@ -214,16 +214,20 @@ void MainWindow::resizeEvent(QResizeEvent* e)
     if (m_defaultLayout.isEmpty() || m_columnArranged || height() >= kTallWindow)
         return;
     m_columnArranged = true;
-    auto* ranking = findChild<QDockWidget*>("RankingDock");
-    auto* eval = findChild<QDockWidget*>("EvaluationDock");
-    auto* similarity = findChild<QDockWidget*>("SimilarityDock");
-    if (!ranking || !eval || !similarity || ranking->isFloating() || eval->isFloating()
-        || dockWidgetArea(ranking) != dockWidgetArea(eval) || tabifiedDockWidgets(ranking).contains(eval))
-        return;
-    tabifyDockWidget(ranking, eval);
-    if (!similarity->isFloating() && dockWidgetArea(similarity) == dockWidgetArea(ranking))
-        tabifyDockWidget(ranking, similarity);
-    ranking->raise();
+    // In compare mode the docks are hidden and come back from the state saved on entering: arrange
+    // that one (a window shrunk while comparing got its stacked column back on leaving).
+    m_compare->arrangeDocks([this] {
+        auto* ranking = findChild<QDockWidget*>("RankingDock");
+        auto* eval = findChild<QDockWidget*>("EvaluationDock");
+        auto* similarity = findChild<QDockWidget*>("SimilarityDock");
+        if (!ranking || !eval || !similarity || ranking->isFloating() || eval->isFloating()
+            || dockWidgetArea(ranking) != dockWidgetArea(eval) || tabifiedDockWidgets(ranking).contains(eval))
+            return;
+        tabifyDockWidget(ranking, eval);
+        if (!similarity->isFloating() && dockWidgetArea(similarity) == dockWidgetArea(ranking))
+            tabifyDockWidget(ranking, similarity);
+        ranking->raise();
+    });
 }
 
 void MainWindow::closeEvent(QCloseEvent* e)
@@ -312,29 +316,31 @@ void MainWindow::buildDocks()
     // The view gets the space; side docks are wide enough for their plots, the log stays short.
     // Dock sizes only stick once the window has its geometry: apply them when first shown.
     QTimer::singleShot(0, this, [this, det, ranking, eval, similarity, log] {
-        // The view keeps most of the width: on a laptop the side docks shrink with the window.
-        const int w = width();
-        resizeDocks({det, ranking}, {std::clamp(w * 23 / 100, 260, 340), std::clamp(w * 27 / 100, 300, 400)}, Qt::Horizontal);
-        // The Ranking is the main output. On a laptop or a projector (less than 900 px of height)
-        // stacking Evaluation under it left 2 rows at 1280×720 (issue #35): there they share the
-        // right column as tabs, the Ranking in front; taller screens show both, the Ranking larger.
-        const QScreen* s = screen();
-        const int screenHeight = s ? s->availableGeometry().height() : height();
-        if (std::min(height(), screenHeight) < kTallWindow) {
-            tabifyDockWidget(ranking, eval); // moves eval out of its group with Similarity …
-            tabifyDockWidget(ranking, similarity); // … so Similarity follows
-            ranking->raise();
-            m_columnArranged = true;
-        } else {
-            resizeDocks({ranking, eval}, {height() * 11 / 20, height() * 7 / 20}, Qt::Vertical);
-        }
-        resizeDocks({log}, {std::clamp(height() / 9, 60, 110)}, Qt::Vertical);
-        m_defaultLayout = saveState(kLayoutVersion);
-        if (m_interactive) { // the user's own arrangement from the last session (View → Reset layout undoes it)
-            const QByteArray saved = QSettings().value("layout/state").toByteArray();
-            if (!saved.isEmpty() && restoreState(saved, kLayoutVersion))
+        m_compare->arrangeDocks([&] {
+            // The view keeps most of the width: on a laptop the side docks shrink with the window.
+            const int w = width();
+            resizeDocks({det, ranking}, {std::clamp(w * 23 / 100, 260, 340), std::clamp(w * 27 / 100, 300, 400)}, Qt::Horizontal);
+            // The Ranking is the main output. On a laptop or a projector (less than 900 px of height)
+            // stacking Evaluation under it left 2 rows at 1280×720 (issue #35): there they share the
+            // right column as tabs, the Ranking in front; taller screens show both, the Ranking larger.
+            const QScreen* s = screen();
+            const int screenHeight = s ? s->availableGeometry().height() : height();
+            if (std::min(height(), screenHeight) < kTallWindow) {
+                tabifyDockWidget(ranking, eval); // moves eval out of its group with Similarity …
+                tabifyDockWidget(ranking, similarity); // … so Similarity follows
+                ranking->raise();
                 m_columnArranged = true;
-        }
+            } else {
+                resizeDocks({ranking, eval}, {height() * 11 / 20, height() * 7 / 20}, Qt::Vertical);
+            }
+            resizeDocks({log}, {std::clamp(height() / 9, 60, 110)}, Qt::Vertical);
+            m_defaultLayout = saveState(kLayoutVersion);
+            if (m_interactive) { // the user's own arrangement from the last session (View → Reset layout undoes it)
+                const QByteArray saved = QSettings().value("layout/state").toByteArray();
+                if (!saved.isEmpty() && restoreState(saved, kLayoutVersion))
+                    m_columnArranged = true;
+            }
+        });
     });
 }
 

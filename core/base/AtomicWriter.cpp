@@ -6,7 +6,8 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
-#include <pthread.h>
+#include <cstdint>
+#include <random>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -163,24 +164,32 @@ void AtomicWriter::add(const std::string& path, const std::function<void(std::os
     const std::string dir = parentDir(path);
     const auto slash = path.find_last_of('/');
     const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-    std::string temp = (dir == "/" ? "" : dir) + "/." + base + ".tmp-XXXXXX";
-    std::vector<char> name(temp.begin(), temp.end());
-    name.push_back('\0');
-    // Created and tracked with the cleaning signals held back: a SIGTERM between the two left the
-    // new temporary file untracked, and so on disk (TestCli saw it about one run in twenty). A
-    // signal that arrives meanwhile is delivered when the mask is restored, with the file tracked.
-    sigset_t hold, previous;
-    ::sigemptyset(&hold);
-    for (const int sig : {SIGINT, SIGTERM, SIGHUP})
-        ::sigaddset(&hold, sig);
-    ::pthread_sigmask(SIG_BLOCK, &hold, &previous);
-    const int fd = ::mkstemp(name.data()); // O_CREAT | O_EXCL, mode 0600
-    const int createError = errno;
-    if (fd >= 0) {
-        temp.assign(name.data());
-        trackTemp(temp);
+    const std::string prefix = (dir == "/" ? "" : dir) + "/." + base + ".tmp-";
+    // The name is tracked *before* the file is created (O_CREAT | O_EXCL, mode 0600, as mkstemp):
+    // a SIGTERM between creating and tracking left the file on disk. Holding the signals back with
+    // pthread_sigmask around the two did not close that window: a mask is per thread, and a
+    // process-directed signal goes to any thread that does not block it — OpenBLAS's and the
+    // workers' threads exist from the start, and the handler ran there (TestCli, 2026-11-28).
+    // Tracked first, the handler unlinks the name whichever thread it runs on; before the file
+    // exists that unlink does nothing. 12 random characters: a name of another process's is not
+    // taken (EEXIST: the next name).
+    static const char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    thread_local std::mt19937_64 random{std::random_device{}() ^ (std::uint64_t(::getpid()) << 32)};
+    std::string temp;
+    int fd = -1, createError = EEXIST;
+    for (int attempt = 0; attempt < 100 && fd < 0 && createError == EEXIST; ++attempt) {
+        std::string candidate = prefix;
+        for (int i = 0; i < 12; ++i)
+            candidate += kChars[random() % (sizeof kChars - 1)];
+        trackTemp(candidate);
+        fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            temp = std::move(candidate);
+        } else {
+            createError = errno;
+            untrackTemp(candidate);
+        }
     }
-    ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     if (fd < 0)
         throw DataError("cannot write " + quoted(path) + ": cannot create a temporary file in " + quoted(dir) + ": "
                         + std::strerror(createError));

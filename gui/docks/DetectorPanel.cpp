@@ -85,6 +85,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     m_progress->setTextVisible(true);
     m_progress->setFormat("%p%");
     m_status->setWordWrap(true);
+    m_status->setObjectName("trainingStatus");
     // Label-free warnings of the last fit (FitDiagnostics): hidden when there are none.
     m_warnings->setObjectName("FitWarnings");
     m_warnings->setWordWrap(true);
@@ -170,6 +171,17 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
         m_progress->setValue(0);
         showWarnings();
         m_status->setText(tr("failed: %1").arg(msg));
+    });
+    connect(m_doc, &DataDocument::resultChanged, this, [this] {
+        // A fitted model no training here produced: a session's (resultForRows measures no fit
+        // time). The status said "not trained on these data yet" above the restored ranking.
+        const auto r = m_doc->result();
+        if (!r || r->fitSeconds > 0.0 || m_controller->isRunning())
+            return;
+        m_progress->setValue(1000);
+        m_status->setText(tr("fitted model restored from the session (not retrained)"));
+        showWarnings();
+        m_form->showResolved(r->detector ? &r->detector->params() : nullptr);
     });
     connect(m_doc, &DataDocument::datasetChanged, this, [this] {
         m_train->setEnabled(!m_doc->isEmpty() && !m_controller->isRunning());

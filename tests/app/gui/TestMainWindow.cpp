@@ -16,6 +16,7 @@
 #include <set>
 #include "GuiTestSupport.h"
 #include "docks/LogPanel.h"
+#include "CompareReaction.h"
 #include "MainWindow.h"
 #include "Presets.h"
 #include "LayoutReport.h"
@@ -204,6 +205,47 @@ private slots:
         tall.resize(1280, 720);
         QTRY_VERIFY2_WITH_TIMEOUT(LayoutReport::rankingVisibleRows(&tall) >= 12,
                                   qPrintable(QString::number(LayoutReport::rankingVisibleRows(&tall))), 5000);
+    }
+
+    void leavingCompareModeEnteredAtStartGivesTheRankingItsRoom()
+    {
+        // --compare at start enters compare mode before the window's first dock layout; leaving it
+        // restored the unarranged docks (Evaluation stacked under the Ranking, a tall log): 1.5
+        // rows of the Ranking at 1280×720. Now the arranged layout comes back.
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        QVERIFY(w.openFile(sample("wbc.csv")));
+        w.compareReaction()->setActive(true); // before the event loop runs, as ScriptedRun does
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTest::qWait(50);
+        for (QDockWidget* d : w.findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
+            QVERIFY2(!d->isVisible(), qPrintable(d->objectName())); // the compare page has the window
+        w.compareReaction()->setActive(false);
+        auto* ranking = w.findChild<QDockWidget*>("RankingDock");
+        QTRY_VERIFY(ranking->isVisible());
+        QVERIFY(w.tabifiedDockWidgets(ranking).contains(w.findChild<QDockWidget*>("EvaluationDock")));
+        QSignalSpy finished(w.trainer(), &TrainingController::finished);
+        w.detectorPanel()->train();
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY2_WITH_TIMEOUT(LayoutReport::rankingVisibleRows(&w) >= 12,
+                                  qPrintable(QString::number(LayoutReport::rankingVisibleRows(&w))), 5000);
+
+        // A tall window made laptop-sized while comparing: the column is tabbed on leaving too.
+        MainWindow tall;
+        tall.setInteractive(false);
+        tall.resize(1280, 960);
+        tall.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&tall));
+        QTest::qWait(50);
+        auto* tallRanking = tall.findChild<QDockWidget*>("RankingDock");
+        QVERIFY(!tall.tabifiedDockWidgets(tallRanking).contains(tall.findChild<QDockWidget*>("EvaluationDock")));
+        tall.compareReaction()->setActive(true);
+        tall.resize(1280, 720);
+        QTest::qWait(50);
+        tall.compareReaction()->setActive(false);
+        QVERIFY(tall.tabifiedDockWidgets(tallRanking).contains(tall.findChild<QDockWidget*>("EvaluationDock")));
     }
 
     void trainShowsContoursAndLinksRankingWithView()

@@ -35,6 +35,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QLabel>
 #include <QProcess>
 #include <QStatusBar>
 #include <QSignalSpy>
@@ -279,6 +280,10 @@ private slots:
         QCOMPARE(w2.document()->threshold(), threshold);
         QCOMPARE(w2.document()->topK(), 7);
         QCOMPARE(w2.detectorPanel()->currentDetector(), QString("knn"));
+        // The dock says the model is there (it said "not trained on these data yet").
+        auto* status = w2.detectorPanel()->findChild<QLabel*>("trainingStatus");
+        QVERIFY(status);
+        QVERIFY2(status->text().contains("restored"), qPrintable(status->text()));
         QTest::qWait(200); // resize/auto-fit events must not move the restored camera
         const auto c2 = w2.view()->cameraState();
         for (int k = 0; k < 3; ++k) {

@@ -77,6 +77,21 @@ bool sameCamera(const VtkView::CameraState& a, const VtkView::CameraState& b)
     return std::abs(a.parallelScale - b.parallelScale) < 1e-9 && std::abs(a.viewAngle - b.viewAngle) < 1e-9;
 }
 
+/// Shows `cv` with knn, pca and mcd panels and trains them; false when they did not finish.
+bool showAndTrainThree(CompareView& cv)
+{
+    if (!cv.setDetectors({CompareView::defaultEntry("knn"), CompareView::defaultEntry("pca"),
+                          CompareView::defaultEntry("mcd")}))
+        return false;
+    cv.resize(900, 360);
+    cv.show();
+    if (!QTest::qWaitForWindowExposed(&cv))
+        return false;
+    QSignalSpy all(&cv, &CompareView::allFinished);
+    cv.trainAll();
+    return all.wait(30000);
+}
+
 } // namespace
 
 class TestCompareView : public QObject {
@@ -464,14 +479,7 @@ private slots:
         RankingPanel ranking(&source);
         QCOMPARE(ranking.table()->model()->rowCount(), 0);
         CompareView cv(&source);
-        QVERIFY(cv.setDetectors({CompareView::defaultEntry("knn"), CompareView::defaultEntry("pca"),
-                                 CompareView::defaultEntry("mcd")}));
-        cv.resize(900, 360);
-        cv.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&cv));
-        QSignalSpy all(&cv, &CompareView::allFinished);
-        cv.trainAll();
-        QVERIFY(all.wait(30000));
+        QVERIFY(showAndTrainThree(cv));
         QVERIFY(source.hasAgreement() && !source.result());
         const Eigen::VectorXi f = source.agreement().flaggedBy;
         QTableView* t = ranking.table();
