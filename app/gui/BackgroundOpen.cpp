@@ -21,42 +21,65 @@ BackgroundOpen::BackgroundOpen(MainWindow* window)
 {
     connect(m_worker, &Worker::busyChanged, this, &BackgroundOpen::busyChanged);
     connect(window->document(), &DataDocument::datasetChanged, this, [this] {
-        if (m_worker->isBusy())
+        if (isBusy())
             m_editedMeanwhile = true;
     });
     connect(m_worker, &Worker::failed, this, &BackgroundOpen::fail);
-    connect(m_worker, &Worker::cancelled, this, [this] {
-        const QString text = tr("Loading %1 cancelled; the previous data are kept").arg(QFileInfo(m_path).fileName());
-        m_window->statusBar()->showMessage(text, 5000);
-        m_window->log()->info(text);
-        m_path.clear();
-        emit finished(false);
-    });
+    connect(m_worker, &Worker::cancelled, this, &BackgroundOpen::reportCancelled);
+}
+
+void BackgroundOpen::reportCancelled()
+{
+    const QString text = tr("Loading %1 cancelled; the previous data are kept").arg(QFileInfo(m_path).fileName());
+    m_window->statusBar()->showMessage(text, 5000);
+    m_window->log()->info(text);
+    m_path.clear();
+    emit finished(false);
+}
+
+void BackgroundOpen::reportSessionFailure(const QString& path, const QString& message)
+{
+    const QString text = tr("%1: %2").arg(path, message);
+    m_window->log()->error(text);
+    if (m_window->isInteractive())
+        QMessageBox::warning(m_window, tr("Cannot open session"), text + tr("\n\nThe current state is kept."));
 }
 
 void BackgroundOpen::fail(const QString& message)
 {
     m_window->statusBar()->clearMessage();
-    if (m_session) {
-        const QString text = tr("%1: %2").arg(m_path, message);
-        m_window->log()->error(text);
-        if (m_window->isInteractive())
-            QMessageBox::warning(m_window, tr("Cannot open session"), text + tr("\n\nThe current state is kept."));
-    } else {
+    if (m_session)
+        reportSessionFailure(m_path, message);
+    else
         m_window->reportOpenFailure(message);
-    }
     m_path.clear();
     emit finished(false);
 }
 
+void BackgroundOpen::setPending(bool on)
+{
+    if (m_sessionPending == on)
+        return;
+    m_sessionPending = on;
+    if (!on && !m_worker->isBusy())
+        emit busyChanged(false);
+}
+
 void BackgroundOpen::cancel()
 {
+    ++m_generation;
+    if (m_sessionPending) { // between a session's two jobs: nothing runs to be cancelled
+        setPending(false);
+        m_window->statusBar()->clearMessage();
+        reportCancelled();
+        return;
+    }
     m_worker->cancel();
 }
 
 bool BackgroundOpen::isBusy() const
 {
-    return m_worker->isBusy();
+    return m_worker->isBusy() || m_sessionPending;
 }
 
 bool BackgroundOpen::open(const QString& path)
@@ -66,6 +89,8 @@ bool BackgroundOpen::open(const QString& path)
         emit finished(false);
         return false;
     }
+    ++m_generation; // a session open waiting between its jobs is replaced
+    setPending(false);
     m_path = path;
     m_session = false;
     m_editedMeanwhile = false;
@@ -96,36 +121,47 @@ bool BackgroundOpen::open(const QString& path)
 
 bool BackgroundOpen::openSession(const QString& path)
 {
+    if (!QFileInfo::exists(path)) { // reported without touching an open in progress
+        reportSessionFailure(path, tr("no such file"));
+        emit finished(false);
+        return false;
+    }
+    const unsigned generation = ++m_generation;
+    setPending(false);
     m_path = path;
     m_session = true;
     m_editedMeanwhile = false;
-    if (!QFileInfo::exists(path)) {
-        fail(tr("no such file"));
-        return false;
-    }
     m_window->statusBar()->showMessage(tr("Opening session %1… (Esc cancels)").arg(QFileInfo(path).fileName()));
     m_worker->run<std::shared_ptr<Session>>(
         [path](const ProgressCallback&) { return std::make_shared<Session>(SessionManager::readSessionFile(path)); },
-        [this, path](std::shared_ptr<Session> s) {
-            // Queued: the worker is still winding this job up (it reports idle after this returns),
-            // and locating a moved data file may open a dialog.
-            QMetaObject::invokeMethod(this, [this, path, s] { restoreSession(path, s); }, Qt::QueuedConnection);
+        [this, path, generation](std::shared_ptr<Session> s) {
+            // Queued: the worker is still winding this job up, and locating a moved data file may
+            // open a dialog. Until the second job starts the open is pending (busy, cancellable).
+            setPending(true);
+            QMetaObject::invokeMethod(this, [this, path, s, generation] { restoreSession(path, s, generation); },
+                                      Qt::QueuedConnection);
         });
     return true;
 }
 
-void BackgroundOpen::restoreSession(const QString& path, std::shared_ptr<Session> session)
+void BackgroundOpen::restoreSession(const QString& path, std::shared_ptr<Session> session, unsigned generation)
 {
-    if (m_path != path || !m_session)
-        return; // another open replaced this one meanwhile
+    if (generation != m_generation)
+        return; // cancelled or replaced meanwhile (reported there)
     QString why;
-    if (!m_window->sessions()->resolveData(*session, path, &why)) {
+    const bool found = m_window->sessions()->resolveData(*session, path, &why); // may ask the user
+    if (generation != m_generation)
+        return; // cancelled or replaced while the dialog was open
+    if (!found) {
+        setPending(false);
         fail(why);
         return;
     }
     m_worker->run<std::shared_ptr<SessionManager::Prepared>>(
-        [session](const ProgressCallback&) { return SessionManager::prepare(std::move(*session)); },
-        [this, path](std::shared_ptr<SessionManager::Prepared> p) {
+        [session](const ProgressCallback& progress) { return SessionManager::prepare(std::move(*session), progress); },
+        [this, path, generation](std::shared_ptr<SessionManager::Prepared> p) {
+            if (generation != m_generation)
+                return;
             m_window->statusBar()->clearMessage();
             if (m_editedMeanwhile
                 && !m_window->unsavedChanges()->confirm(
@@ -140,6 +176,7 @@ void BackgroundOpen::restoreSession(const QString& path, std::shared_ptr<Session
             m_path.clear();
             emit finished(true);
         });
+    setPending(false); // the worker is busy with the second job now
 }
 
 } // namespace olens

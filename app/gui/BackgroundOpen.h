@@ -44,12 +44,19 @@ signals:
     void finished(bool ok);
 
 private:
-    void restoreSession(const QString& path, std::shared_ptr<Session> session);
+    void restoreSession(const QString& path, std::shared_ptr<Session> session, unsigned generation);
     void fail(const QString& message);
+    void reportSessionFailure(const QString& path, const QString& message);
+    void reportCancelled();
+    void setPending(bool on);
     MainWindow* m_window;
     Worker* m_worker;
     QString m_path;
     bool m_session = false; ///< the file being opened is a session
+    /// Bumped by every open and cancel: a queued step of an older session open does nothing.
+    unsigned m_generation = 0;
+    /// Between a session's two jobs (the worker is idle there, the open is not over).
+    bool m_sessionPending = false;
     bool m_editedMeanwhile = false; ///< the data changed while the file was read: ask before replacing
 };
 

@@ -33,11 +33,13 @@ void CompareReaction::arrangeDocks(const std::function<void()>& arrange)
         arrange();
         return;
     }
+    // The docks as they are now (hidden, or some the user opened while comparing, or the
+    // classroom's panels) are put back afterwards: only the state to come back to changes.
+    const QByteArray now = m_window->saveState();
     m_window->restoreState(m_dockState);
     arrange();
     m_dockState = m_window->saveState();
-    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
-        dock->hide();
+    m_window->restoreState(now);
 }
 
 bool CompareReaction::isActive() const

@@ -31,9 +31,10 @@ public:
     void setActive(bool on);
     bool isActive() const;
     /// Runs `arrange` (the window's first layout of its docks) on the docks as they will come back:
-    /// when compare mode was entered before that layout (--compare at start), the docks are shown
-    /// for it, their new state becomes the one restored on leaving, and they are hidden again. The
-    /// state saved on entering was the unarranged one: leaving left the Ranking 1.5 rows high.
+    /// when compare mode was entered before that layout (--compare at start) or the window shrinks
+    /// while comparing, the state to restore on leaving is arranged (and the docks as they are now
+    /// are put back). Before, the state saved on entering came back unarranged: the Ranking 1.5
+    /// rows high.
     void arrangeDocks(const std::function<void()>& arrange);
 
 private:

@@ -396,8 +396,12 @@ bool SessionManager::apply(const Session& s, QString* error)
     return true;
 }
 
-std::shared_ptr<SessionManager::Prepared> SessionManager::prepare(Session s)
+std::shared_ptr<SessionManager::Prepared> SessionManager::prepare(Session s, const ProgressCallback& progress)
 {
+    auto step = [&progress](double fraction, const char* what) {
+        if (progress && progress(ProgressInfo{fraction, what, std::nullopt, nullptr}))
+            throw Cancelled();
+    };
     auto p = std::make_shared<Prepared>();
     if (s.embedded) {
         p->data = std::move(s.data);
@@ -407,12 +411,13 @@ std::shared_ptr<SessionManager::Prepared> SessionManager::prepare(Session s)
         p->path = QString::fromStdString(s.dataPath);
         p->data = loadCloudFile(p->path);
     }
+    step(0.4, "data read; restoring the model");
     if (s.detector)
         p->params = assignmentsFor(*s.detector);
     for (const auto& d : s.compare)
         p->compare.push_back({d.id, assignmentsFor(d), parseNormalization(d.normalization)});
     if (!s.model.is_null()) {
-        nlohmann::json model = s.model;
+        nlohmann::json model = std::move(s.model); // knn's and lof's hold every point: no copy
         try {
             model = modelWithTrainingRows(std::move(model), p->data.X, s.trainingRows);
         } catch (const DataError& e) {
@@ -421,10 +426,12 @@ std::shared_ptr<SessionManager::Prepared> SessionManager::prepare(Session s)
             model = nullptr;
             p->modelLost = QString::fromUtf8(e.what());
         }
-        if (!model.is_null())
-            p->result = resultFor(restoreSessionModel(model, static_cast<int>(p->data.cols())), p->data, s.trainingRows);
+        if (!model.is_null()) {
+            RestoredModel restored = restoreSessionModel(model, static_cast<int>(p->data.cols()));
+            step(0.6, "model restored; scoring");
+            p->result = resultFor(std::move(restored), p->data, s.trainingRows);
+        }
     }
-    s.model = nullptr; // restored into the result; not needed again
     p->session = std::move(s);
     return p;
 }

@@ -11,6 +11,7 @@
 // "autosave.run" file holds the writer's run id and a hash of the bytes). A second instance running
 // at the same time gets no lock and does not autosave (it would overwrite the first one's file); a
 // state directory that cannot be written is reported once in the log and the status bar.
+#include "base/Progress.h"
 #include "session/Session.h"
 
 #include <QLockFile>
@@ -53,9 +54,11 @@ public:
     bool apply(const Session& s, QString* error = nullptr);
     /// What applying a session computes before the window changes: the data read, the model
     /// restored, its scores, explanations and label-free diagnostics (seconds for a million rows).
-    /// Touches no window state: BackgroundOpen runs it on the executor. Throws on any failure.
+    /// Touches no window state: BackgroundOpen runs it on the executor. Throws on any failure, and
+    /// Cancelled when `progress` asks for it (checked after the data are read and after the model
+    /// is restored; the scores, explanations and warnings of the result are not interrupted).
     struct Prepared;
-    static std::shared_ptr<Prepared> prepare(Session s);
+    static std::shared_ptr<Prepared> prepare(Session s, const ProgressCallback& progress = {});
     /// Puts a prepared session into the window (GUI thread; cannot fail). Moves p's rows out.
     void install(Prepared& p);
     /// Reads and parses a session file; DataError names the file, ParseError the JSON path.

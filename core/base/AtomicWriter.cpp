@@ -6,8 +6,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
-#include <cstdint>
-#include <random>
+#include <pthread.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -95,6 +94,39 @@ namespace {
 // simply not cleaned on a signal.
 constexpr int kTempSlots = 64;
 std::atomic<char*> g_temps[kTempSlots];
+// The handler runs on any thread that does not block the signal (OpenBLAS's and the workers'
+// threads exist from the start), so a per-thread mask alone does not keep it out of the step
+// between creating a temporary file and tracking it (TestCli saw the file left, 2026-11-28). A
+// thread in that step (or freeing a slot's string) counts itself in g_busy with the signals
+// blocked on itself; the handler sets g_dying, waits for g_busy to drain, then unlinks. A step
+// started after g_dying creates nothing. Both are lock-free atomics: async-signal-safe.
+std::atomic<int> g_busy{0};
+std::atomic<bool> g_dying{false};
+
+/// Blocks the cleaning signals on this thread and counts it busy for its lifetime.
+class BusyWithTemps {
+public:
+    BusyWithTemps()
+    {
+        sigset_t hold;
+        ::sigemptyset(&hold);
+        for (const int sig : {SIGINT, SIGTERM, SIGHUP})
+            ::sigaddset(&hold, sig);
+        ::pthread_sigmask(SIG_BLOCK, &hold, &m_previous);
+        ++g_busy;
+    }
+    ~BusyWithTemps()
+    {
+        --g_busy;
+        ::pthread_sigmask(SIG_SETMASK, &m_previous, nullptr);
+    }
+    BusyWithTemps(const BusyWithTemps&) = delete;
+    BusyWithTemps& operator=(const BusyWithTemps&) = delete;
+    bool dying() const { return g_dying.load(); }
+
+private:
+    sigset_t m_previous;
+};
 
 void trackTemp(const std::string& temp)
 {
@@ -109,6 +141,9 @@ void trackTemp(const std::string& temp)
 
 void untrackTemp(const std::string& temp)
 {
+    const BusyWithTemps busy; // the handler may be reading the slot's string
+    if (busy.dying())
+        return; // the process is ending: the handler unlinks the (renamed or removed) name
     for (auto& slot : g_temps) {
         char* p = slot.load();
         if (p && temp == p && slot.compare_exchange_strong(p, nullptr)) {
@@ -120,6 +155,10 @@ void untrackTemp(const std::string& temp)
 
 void removeTempsAndReraise(int sig)
 {
+    g_dying = true;
+    while (g_busy.load() > 0) {
+        // A thread is creating and tracking a file (microseconds): let it finish.
+    }
     for (auto& slot : g_temps)
         if (char* p = slot.load()) ::unlink(p);
     ::signal(sig, SIG_DFL);
@@ -164,30 +203,21 @@ void AtomicWriter::add(const std::string& path, const std::function<void(std::os
     const std::string dir = parentDir(path);
     const auto slash = path.find_last_of('/');
     const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-    const std::string prefix = (dir == "/" ? "" : dir) + "/." + base + ".tmp-";
-    // The name is tracked *before* the file is created (O_CREAT | O_EXCL, mode 0600, as mkstemp):
-    // a SIGTERM between creating and tracking left the file on disk. Holding the signals back with
-    // pthread_sigmask around the two did not close that window: a mask is per thread, and a
-    // process-directed signal goes to any thread that does not block it — OpenBLAS's and the
-    // workers' threads exist from the start, and the handler ran there (TestCli, 2026-11-28).
-    // Tracked first, the handler unlinks the name whichever thread it runs on; before the file
-    // exists that unlink does nothing. 12 random characters: a name of another process's is not
-    // taken (EEXIST: the next name).
-    static const char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-    thread_local std::mt19937_64 random{std::random_device{}() ^ (std::uint64_t(::getpid()) << 32)};
-    std::string temp;
-    int fd = -1, createError = EEXIST;
-    for (int attempt = 0; attempt < 100 && fd < 0 && createError == EEXIST; ++attempt) {
-        std::string candidate = prefix;
-        for (int i = 0; i < 12; ++i)
-            candidate += kChars[random() % (sizeof kChars - 1)];
-        trackTemp(candidate);
-        fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd >= 0) {
-            temp = std::move(candidate);
-        } else {
+    std::string temp = (dir == "/" ? "" : dir) + "/." + base + ".tmp-XXXXXX";
+    std::vector<char> name(temp.begin(), temp.end());
+    name.push_back('\0');
+    // Created and tracked as one step the signal handler waits for (BusyWithTemps): a SIGTERM
+    // between the two left the new temporary file untracked, and so on disk.
+    int fd = -1, createError = EINTR;
+    {
+        const BusyWithTemps busy;
+        if (!busy.dying()) {
+            fd = ::mkstemp(name.data()); // O_CREAT | O_EXCL, mode 0600
             createError = errno;
-            untrackTemp(candidate);
+            if (fd >= 0) {
+                temp.assign(name.data());
+                trackTemp(temp);
+            }
         }
     }
     if (fd < 0)

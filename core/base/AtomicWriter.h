@@ -1,6 +1,6 @@
 #pragma once
 // The one way OutlierLens writes output files (CLI and GUI): each file is produced in full into a
-// unique temporary file in the target's directory (O_CREAT|O_EXCL as mkstemp, never follows a
+// unique temporary file in the target's directory (mkstemp: O_CREAT|O_EXCL, never follows a
 // planted symlink), fsync'ed, and renamed over the target only when every file of the batch was
 // written. Existing outputs that are not regular files (symlinks, devices, FIFOs, directories) are
 // refused, and so is an output that is one of the inputs (same device and inode).

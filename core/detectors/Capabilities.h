@@ -68,13 +68,14 @@ constexpr int kReferenceNeighbour = 10;
 
 /// Each training row's distance to its j-th nearest other training row, known from the fit's own
 /// neighbour search (knn, lof). The "inverted" check reads its reference (j = kReferenceNeighbour)
-/// from here instead of searching the rows a second time: that search was a third of knn's fit on
-/// Spambase (docs/benchmarks.md, "Neighbour search").
+/// from here instead of searching the rows a second time: about a tenth of knn's fit on Spambase on
+/// two threads (docs/benchmarks.md, "Neighbour search").
 class NeighbourDistances {
 public:
     virtual ~NeighbourDistances() = default;
     /// The distances (one per training row, the row itself left out; equal points at distance 0),
-    /// or an empty vector when the fit did not look j neighbours far.
+    /// or an empty vector for a j the detector did not keep (knn: j = k, and kReferenceNeighbour
+    /// when its fit searched that far; lof: kReferenceNeighbour and k_min … k).
     virtual Eigen::VectorXd trainingNeighbourDistance(int j) const = 0;
 };
 

@@ -60,16 +60,6 @@ double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scor
         *sample = rows;
     if (m < 2 || n < 2)
         return 0.0;
-    if (known.size() == n) {
-        // The fit's own neighbour search had them (knn, lof): distances, not their squares, which
-        // ranks the same.
-        Eigen::VectorXd s(m), ref(m);
-        for (Eigen::Index i = 0; i < m; ++i) {
-            s(i) = scores(rows[static_cast<std::size_t>(i)]);
-            ref(i) = known(rows[static_cast<std::size_t>(i)]);
-        }
-        return spearman(s, ref);
-    }
     // The reference is the sampled rows' distance to their 10th nearest neighbour among *all* rows
     // (at most a budget of them: 10⁶ in 2-4 dimensions, else m·R·p ≤ 2·10⁹). Among the
     // sample alone, at a million rows that is the 5 000th neighbour of the whole cloud: a density
@@ -82,6 +72,18 @@ double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scor
     const double bruteBudget = 2e9 / (static_cast<double>(m) * static_cast<double>(std::max<Eigen::Index>(1, p)));
     const double budget = p <= 4 ? std::max(1e6, bruteBudget) : bruteBudget;
     const Eigen::Index R = std::clamp<Eigen::Index>(static_cast<Eigen::Index>(budget), m, n);
+    if (known.size() == n && R == n) {
+        // The fit's own neighbour search had them (knn, lof): distances, not their squares, which
+        // ranks the same. Only when the search would look among all rows too: beyond the budget
+        // it searches a subset, and a restored model's check (which searches) or another
+        // detector's must meet the same reference.
+        Eigen::VectorXd s(m), ref(m);
+        for (Eigen::Index i = 0; i < m; ++i) {
+            s(i) = scores(rows[static_cast<std::size_t>(i)]);
+            ref(i) = known(rows[static_cast<std::size_t>(i)]);
+        }
+        return spearman(s, ref);
+    }
     std::vector<Eigen::Index> refRows(static_cast<std::size_t>(R));
     for (Eigen::Index j = 0; j < R; ++j)
         refRows[static_cast<std::size_t>(j)] = R == n ? j : j * n / R;

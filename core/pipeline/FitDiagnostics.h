@@ -20,7 +20,7 @@ struct FitWarning {
 /// other row of the data, k = 10: isolated points score high under any reasonable detector; among at
 /// most 10⁶ rows, fewer for wide data). `sample` receives the rows used (at most `maxRows`, evenly
 /// spaced, deterministic). `known`: every row's distance to its 10th nearest other row, when the fit
-/// has them (NeighbourDistances, among all rows); the search is then skipped.
+/// has them (NeighbourDistances); the search is skipped when it would look among all rows too.
 double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores, int maxRows = 2000,
                           std::vector<Eigen::Index>* sample = nullptr, const Eigen::VectorXd& known = Eigen::VectorXd());
 

@@ -13,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <limits>
 
 namespace olens {
@@ -48,10 +47,18 @@ public:
         } else if (doc.hasAgreement() && doc.agreement().flaggedBy.size() == n) {
             // No detector trained in the main window, but the compare panels' are (issue #33): every
             // point, in order of how many of them flag it (ties by row), without score or decision.
+            // A counting sort: the counts are 0 … m (m panels), and the list is rebuilt at each step
+            // of the quantile spin box.
             const Eigen::VectorXi& f = doc.agreement().flaggedBy;
+            const int m = std::max(0, f.size() > 0 ? f.maxCoeff() : 0);
+            std::vector<std::size_t> start(static_cast<std::size_t>(m) + 2, 0);
+            for (Eigen::Index i = 0; i < n; ++i)
+                ++start[static_cast<std::size_t>(m - std::max(0, f(i))) + 1];
+            for (std::size_t c = 1; c < start.size(); ++c)
+                start[c] += start[c - 1];
             m_order.resize(static_cast<std::size_t>(n));
-            std::iota(m_order.begin(), m_order.end(), 0);
-            std::stable_sort(m_order.begin(), m_order.end(), [&f](int a, int b) { return f(a) > f(b); });
+            for (Eigen::Index i = 0; i < n; ++i)
+                m_order[start[static_cast<std::size_t>(m - std::max(0, f(i)))]++] = static_cast<int>(i);
         }
         if (!m_order.empty()) {
             m_rowOfSample.assign(m_order.size(), -1);

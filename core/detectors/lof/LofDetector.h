@@ -31,8 +31,8 @@ public:
     nlohmann::json stateWithoutRows() const override;
 
     const NeighbourDistances* neighbourDistances() const override { return this; }
-    /// For j ≤ k from the fit's neighbour lists; a loaded model has the k-distances of MinPts
-    /// k_min … k (its stored kdist).
+    /// j = kReferenceNeighbour from the fit's neighbour lists when k ≥ 10, and j = k_min … k from
+    /// the stored k-distances (a loaded model has those too); else empty.
     Eigen::VectorXd trainingNeighbourDistance(int j) const override;
 
 protected:

@@ -542,6 +542,21 @@ private slots:
         QVERIFY(!opener->openSession(dir.filePath("missing.olens.json")));
         QCOMPARE(finished.takeFirst().at(0).toBool(), false);
 
+        // A data file opened while a session opens replaces it, and a missing session asked for
+        // meanwhile does not disturb the data's open.
+        const QString seam = QStringLiteral(OLENS_SOURCE_DIR "/samples/seam3d.csv");
+        QVERIFY(opener->openSession(path));
+        QVERIFY(opener->open(seam));
+        QVERIFY(!opener->openSession(dir.filePath("missing.olens.json")));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), false); // the missing one, at once
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+        QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QString("seam3d.csv"));
+        QTest::qWait(300); // the replaced session does not arrive afterwards
+        QVERIFY(finished.isEmpty());
+        QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QString("seam3d.csv"));
+        QVERIFY(!opener->isBusy());
+
         // The recent list opens a session the same way.
         prepare(w, 60);
         QVERIFY(w.recentFiles()->open(path));

@@ -270,6 +270,18 @@ private slots:
             const double searched = referenceAgreement(X, d->trainingScores());
             QVERIFY2(std::abs(referenceAgreement(X, d->trainingScores(), 2000, nullptr, got) - searched) < 1e-9, id);
         }
+        // Beyond the search's row budget (m·R·p ≤ 2·10⁹, here R = 5 000 of 6 000 rows) the check
+        // searches its subset as a restored model's check would, whatever the fit knew: an
+        // arbitrary `known` is ignored there and used (changing the value) within the budget.
+        {
+            const Eigen::MatrixXd W = test::gaussianRows(6000, 200, 8);
+            const Eigen::VectorXd s = W.rowwise().squaredNorm();
+            const Eigen::VectorXd arbitrary = test::gaussianRows(6000, 1, 9).col(0);
+            QCOMPARE(referenceAgreement(W, s, 2000, nullptr, arbitrary), referenceAgreement(W, s, 2000));
+            const Eigen::MatrixXd V = W.topRows(4000); // R = n: the known distances decide
+            QVERIFY(std::abs(referenceAgreement(V, s.head(4000), 2000, nullptr, arbitrary.head(4000))
+                             - referenceAgreement(V, s.head(4000), 2000)) > 0.1);
+        }
         // lof restored from its JSON: the stored k-distances of MinPts 10 … 20 hold the same.
         auto lof = Registry::instance().create("lof");
         lof->fit(X);
