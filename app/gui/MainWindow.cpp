@@ -239,6 +239,8 @@ void MainWindow::closeEvent(QCloseEvent* e)
     // Stop training promptly: the worker sees the flag at its next progress report.
     m_trainer->cancel();
     m_classroom->leave(); // the layout to remember is the one with the docks
+    if (m_compare->isActive())
+        m_compare->setActive(false); // … not compare mode's, where every dock is hidden
     if (m_interactive && !m_defaultLayout.isEmpty())
         QSettings().setValue("layout/state", saveState(kLayoutVersion)); // docks and their sizes, next time
     QMainWindow::closeEvent(e);

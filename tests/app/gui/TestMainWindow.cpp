@@ -32,6 +32,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QProcess>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -246,6 +247,31 @@ private slots:
         QTest::qWait(50);
         tall.compareReaction()->setActive(false);
         QVERIFY(tall.tabifiedDockWidgets(tallRanking).contains(tall.findChild<QDockWidget*>("EvaluationDock")));
+    }
+
+    void closingWhileComparingRemembersTheDocks()
+    {
+        // The dock layout is remembered on close for the next interactive start; closed while
+        // comparing, it was compare mode's (every dock hidden) and the next start showed none.
+        QSettings().remove("layout/state");
+        {
+            MainWindow w; // interactive, as a user's
+            w.resize(1280, 720);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QTest::qWait(50);
+            w.compareReaction()->setActive(true);
+            QVERIFY(!w.findChild<QDockWidget*>("RankingDock")->isVisible());
+            w.close();
+        }
+        QVERIFY(QSettings().contains("layout/state"));
+        MainWindow next;
+        next.resize(1280, 720);
+        next.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&next));
+        QTRY_VERIFY(next.findChild<QDockWidget*>("RankingDock")->isVisible());
+        QVERIFY(next.findChild<QDockWidget*>("DetectorDock")->isVisible());
+        next.setInteractive(false); // closing without remembering again
     }
 
     void trainShowsContoursAndLinksRankingWithView()
