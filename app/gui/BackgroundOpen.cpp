@@ -56,6 +56,19 @@ void BackgroundOpen::fail(const QString& message)
     emit finished(false);
 }
 
+bool BackgroundOpen::mayReplace(const QString& question)
+{
+    m_window->statusBar()->clearMessage();
+    // Points added or moved during the read were not covered by the question asked before it: ask
+    // again rather than drop them.
+    if (!m_editedMeanwhile || m_window->unsavedChanges()->confirm(question))
+        return true;
+    m_window->log()->info(tr("%1 was read but not opened: the edited data are kept").arg(m_path));
+    m_path.clear();
+    emit finished(false);
+    return false;
+}
+
 void BackgroundOpen::setPending(bool on)
 {
     if (m_sessionPending == on)
@@ -101,17 +114,8 @@ bool BackgroundOpen::open(const QString& path)
     m_worker->run<Dataset>(
         [file, roles](const ProgressCallback&) { return roles ? loadDataset(file, *roles) : loadDataset(file); },
         [this, path](Dataset d) {
-            m_window->statusBar()->clearMessage();
-            // Points added or moved during the read were not covered by the question asked before
-            // it: ask again rather than drop them.
-            if (m_editedMeanwhile
-                && !m_window->unsavedChanges()->confirm(tr("replace the data edited while %1 was loading")
-                                                            .arg(QFileInfo(path).fileName()))) {
-                m_window->log()->info(tr("%1 was read but not opened: the edited data are kept").arg(path));
-                m_path.clear();
-                emit finished(false);
+            if (!mayReplace(tr("replace the data edited while %1 was loading").arg(QFileInfo(path).fileName())))
                 return;
-            }
             m_window->adoptDataset(std::move(d), path);
             m_path.clear();
             emit finished(true);
@@ -160,17 +164,9 @@ void BackgroundOpen::restoreSession(const QString& path, std::shared_ptr<Session
     m_worker->run<std::shared_ptr<SessionManager::Prepared>>(
         [session](const ProgressCallback& progress) { return SessionManager::prepare(std::move(*session), progress); },
         [this, path, generation](std::shared_ptr<SessionManager::Prepared> p) {
-            if (generation != m_generation)
+            if (generation != m_generation
+                || !mayReplace(tr("replace the data edited while the session %1 was opening").arg(QFileInfo(path).fileName())))
                 return;
-            m_window->statusBar()->clearMessage();
-            if (m_editedMeanwhile
-                && !m_window->unsavedChanges()->confirm(
-                    tr("replace the data edited while the session %1 was opening").arg(QFileInfo(path).fileName()))) {
-                m_window->log()->info(tr("%1 was read but not opened: the edited data are kept").arg(path));
-                m_path.clear();
-                emit finished(false);
-                return;
-            }
             m_window->sessions()->install(*p);
             m_window->sessions()->markOpened(path);
             m_path.clear();

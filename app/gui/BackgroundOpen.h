@@ -48,6 +48,9 @@ private:
     void fail(const QString& message);
     void reportSessionFailure(const QString& path, const QString& message);
     void reportCancelled();
+    /// A file was read: true when its contents may replace the document's (asks again when the data
+    /// were edited during the read; false reports that the edits are kept and ends the open).
+    bool mayReplace(const QString& question);
     void setPending(bool on);
     MainWindow* m_window;
     Worker* m_worker;

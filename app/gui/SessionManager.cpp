@@ -398,17 +398,13 @@ bool SessionManager::apply(const Session& s, QString* error)
 
 std::shared_ptr<SessionManager::Prepared> SessionManager::prepare(Session s, const ProgressCallback& progress)
 {
-    auto step = [&progress](double fraction, const char* what) {
-        if (progress && progress(ProgressInfo{fraction, what, std::nullopt, nullptr}))
-            throw Cancelled();
-    };
+    const ProgressReporter step(progress); // throws Cancelled when asked to stop
     auto p = std::make_shared<Prepared>();
+    p->path = QString::fromStdString(s.dataPath); // embedded: the file the rows came from, if any
     if (s.embedded) {
         p->data = std::move(s.data);
         s.data = Dataset();
-        p->path = QString::fromStdString(s.dataPath); // the file the rows came from, if any
     } else {
-        p->path = QString::fromStdString(s.dataPath);
         p->data = loadCloudFile(p->path);
     }
     step(0.4, "data read; restoring the model");
@@ -626,10 +622,10 @@ bool SessionManager::open(const QString& path, QString* error)
         Session s = readSessionFile(path);
         if (!resolveData(s, path, &why))
             throw DataError(why.toStdString());
-        if (apply(s, &why)) {
-            markOpened(path);
-            return true;
-        }
+        // prepare, not apply: the session read here is moved in (a knn model holds every point).
+        install(*prepare(std::move(s)));
+        markOpened(path);
+        return true;
     } catch (const std::exception& e) {
         why = QString::fromUtf8(e.what());
     }

@@ -154,9 +154,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
         if (const auto r = m_doc->result(); r && r->detector)
             for (const auto& [name, value] : r->detector->figures())
                 text += QStringLiteral("; %1 %2").arg(QString::fromStdString(name)).arg(value, 0, 'g', 4);
-        m_status->setText(text);
-        showWarnings();
-        m_form->showResolved(m_doc->result() && m_doc->result()->detector ? &m_doc->result()->detector->params() : nullptr);
+        showFitted(text);
         showTraces();
     });
     connect(m_doc, &DataDocument::shownStepChanged, this, &DetectorPanel::showShownStep);
@@ -178,10 +176,7 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
         const auto r = m_doc->result();
         if (!r || r->fitSeconds > 0.0 || m_controller->isRunning())
             return;
-        m_progress->setValue(1000);
-        m_status->setText(tr("fitted model restored from the session (not retrained)"));
-        showWarnings();
-        m_form->showResolved(r->detector ? &r->detector->params() : nullptr);
+        showFitted(tr("fitted model restored from the session (not retrained)"));
     });
     connect(m_doc, &DataDocument::datasetChanged, this, [this] {
         m_train->setEnabled(!m_doc->isEmpty() && !m_controller->isRunning());
@@ -567,6 +562,15 @@ void DetectorPanel::onLoss(const QVector<double>& steps, const QVector<double>& 
         m_lossSeries = m_loss->addLine(m_lossX, m_lossY, QColor(30, 90, 160), tr("loss"));
     else
         m_loss->setLineData(m_lossSeries, m_lossX, m_lossY);
+}
+
+void DetectorPanel::showFitted(const QString& status)
+{
+    m_progress->setValue(1000);
+    m_status->setText(status);
+    showWarnings();
+    const auto r = m_doc->result();
+    m_form->showResolved(r && r->detector ? &r->detector->params() : nullptr);
 }
 
 void DetectorPanel::showWarnings()

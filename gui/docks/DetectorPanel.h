@@ -74,6 +74,8 @@ private:
     void showTraces();
     void showShownStep();
     void showWarnings();
+    /// A fitted result is in the document: the bar full, `status`, its warnings and resolved parameters.
+    void showFitted(const QString& status);
     void rebuildLabelValues();
     void updateFitOnControls();
 

@@ -30,8 +30,9 @@ struct LofDetector::Model {
     // (self excluded).
     Eigen::MatrixXd kdist;
     Eigen::MatrixXd lrd;
-    // The label-free check's reference (kReferenceNeighbour-th distance), when k reaches it; the
-    // fit has it from its own search (FitDiagnostics then does not search again). Not stored.
+    // The label-free check's reference (kReferenceNeighbour-th distance) when k reaches it but the
+    // k-distances kept for MinPts k_min … k do not (k_min > 10); the fit has it from its own
+    // search (FitDiagnostics then does not search again). Not stored.
     Eigen::VectorXd reference;
 };
 
@@ -157,7 +158,7 @@ Eigen::VectorXd LofDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
         model->lrd.col(r) = reachabilityDensity(dist, index, model->kdist.col(r), m);
         train = train.cwiseMax(outlierFactor(model->lrd.col(r), index, model->lrd.col(r), m));
     }
-    if (k >= kReferenceNeighbour)
+    if (k >= kReferenceNeighbour && model->kMin > kReferenceNeighbour)
         model->reference = dist.col(kReferenceNeighbour - 1);
     m_model = std::move(model);
     return train;
@@ -166,11 +167,9 @@ Eigen::VectorXd LofDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
 Eigen::VectorXd LofDetector::trainingNeighbourDistance(int j) const
 {
     requireFitted("trainingNeighbourDistance");
-    if (j == kReferenceNeighbour && m_model->reference.size() > 0)
-        return m_model->reference;
     if (j >= m_model->kMin && j <= m_model->k) // MinPts = j's k-distance (def. 3)
         return m_model->kdist.col(j - m_model->kMin);
-    return {};
+    return j == kReferenceNeighbour ? m_model->reference : Eigen::VectorXd();
 }
 
 Eigen::VectorXd LofDetector::doScore(const Eigen::MatrixXd& X) const
