@@ -1,8 +1,8 @@
 #include "BackgroundOpen.h"
 
-#include "MainWindow.h"
 #include "SessionManager.h"
 #include "UnsavedChanges.h"
+#include "WindowShell.h"
 #include "dialogs/ImportDialog.h"
 #include "docks/LogPanel.h"
 #include "document/DataDocument.h"
@@ -11,16 +11,18 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QMainWindow>
 #include <QMessageBox>
 #include <QStatusBar>
 
 namespace olens {
 
-BackgroundOpen::BackgroundOpen(MainWindow* window)
-    : QObject(window), m_window(window), m_worker(new Worker(Worker::Policy::NewestWins, this))
+BackgroundOpen::BackgroundOpen(const ReactionContext& context, SessionManager* sessions, UnsavedChanges* unsaved)
+    : QObject(context.window), m_context(context), m_sessions(sessions), m_unsaved(unsaved),
+      m_worker(new Worker(Worker::Policy::NewestWins, this))
 {
     connect(m_worker, &Worker::busyChanged, this, &BackgroundOpen::busyChanged);
-    connect(window->document(), &DataDocument::datasetChanged, this, [this] {
+    connect(context.document, &DataDocument::datasetChanged, this, [this] {
         if (isBusy())
             m_editedMeanwhile = true;
     });
@@ -31,8 +33,8 @@ BackgroundOpen::BackgroundOpen(MainWindow* window)
 void BackgroundOpen::reportCancelled()
 {
     const QString text = tr("Loading %1 cancelled; the previous data are kept").arg(QFileInfo(m_path).fileName());
-    m_window->statusBar()->showMessage(text, 5000);
-    m_window->log()->info(text);
+    m_context.window->statusBar()->showMessage(text, 5000);
+    m_context.log->info(text);
     m_path.clear();
     emit finished(false);
 }
@@ -40,30 +42,30 @@ void BackgroundOpen::reportCancelled()
 void BackgroundOpen::reportSessionFailure(const QString& path, const QString& message)
 {
     const QString text = tr("%1: %2").arg(path, message);
-    m_window->log()->error(text);
-    if (m_window->isInteractive())
-        QMessageBox::warning(m_window, tr("Cannot open session"), text + tr("\n\nThe current state is kept."));
+    m_context.log->error(text);
+    if (m_context.shell->isInteractive())
+        QMessageBox::warning(m_context.window, tr("Cannot open session"), text + tr("\n\nThe current state is kept."));
 }
 
 void BackgroundOpen::fail(const QString& message)
 {
-    m_window->statusBar()->clearMessage();
+    m_context.window->statusBar()->clearMessage();
     if (m_session)
         reportSessionFailure(m_path, message);
     else
-        m_window->reportOpenFailure(message);
+        m_context.shell->reportOpenFailure(message);
     m_path.clear();
     emit finished(false);
 }
 
 bool BackgroundOpen::mayReplace(const QString& question)
 {
-    m_window->statusBar()->clearMessage();
+    m_context.window->statusBar()->clearMessage();
     // Points added or moved during the read were not covered by the question asked before it: ask
     // again rather than drop them.
-    if (!m_editedMeanwhile || m_window->unsavedChanges()->confirm(question))
+    if (!m_editedMeanwhile || m_unsaved->confirm(question))
         return true;
-    m_window->log()->info(tr("%1 was read but not opened: the edited data are kept").arg(m_path));
+    m_context.log->info(tr("%1 was read but not opened: the edited data are kept").arg(m_path));
     m_path.clear();
     emit finished(false);
     return false;
@@ -83,7 +85,7 @@ void BackgroundOpen::cancel()
     ++m_generation;
     if (m_sessionPending) { // between a session's two jobs: nothing runs to be cancelled
         setPending(false);
-        m_window->statusBar()->clearMessage();
+        m_context.window->statusBar()->clearMessage();
         reportCancelled();
         return;
     }
@@ -98,7 +100,7 @@ bool BackgroundOpen::isBusy() const
 bool BackgroundOpen::open(const QString& path)
 {
     if (!QFileInfo::exists(path)) {
-        m_window->reportOpenFailure(tr("cannot open '%1': no such file").arg(path));
+        m_context.shell->reportOpenFailure(tr("cannot open '%1': no such file").arg(path));
         emit finished(false);
         return false;
     }
@@ -110,13 +112,13 @@ bool BackgroundOpen::open(const QString& path)
     // The column roles chosen in File → Import are read here: QSettings belongs to this thread.
     const auto roles = ImportDialog::remembered(path);
     const std::string file = QFile::encodeName(path).toStdString();
-    m_window->statusBar()->showMessage(tr("Loading %1… (Esc cancels)").arg(QFileInfo(path).fileName()));
+    m_context.window->statusBar()->showMessage(tr("Loading %1… (Esc cancels)").arg(QFileInfo(path).fileName()));
     m_worker->run<Dataset>(
         [file, roles](const ProgressCallback&) { return roles ? loadDataset(file, *roles) : loadDataset(file); },
         [this, path](Dataset d) {
             if (!mayReplace(tr("replace the data edited while %1 was loading").arg(QFileInfo(path).fileName())))
                 return;
-            m_window->adoptDataset(std::move(d), path);
+            m_context.shell->adoptDataset(std::move(d), path);
             m_path.clear();
             emit finished(true);
         });
@@ -135,7 +137,7 @@ bool BackgroundOpen::openSession(const QString& path)
     m_path = path;
     m_session = true;
     m_editedMeanwhile = false;
-    m_window->statusBar()->showMessage(tr("Opening session %1… (Esc cancels)").arg(QFileInfo(path).fileName()));
+    m_context.window->statusBar()->showMessage(tr("Opening session %1… (Esc cancels)").arg(QFileInfo(path).fileName()));
     m_worker->run<std::shared_ptr<Session>>(
         [path](const ProgressCallback&) { return std::make_shared<Session>(SessionManager::readSessionFile(path)); },
         [this, path, generation](std::shared_ptr<Session> s) {
@@ -153,7 +155,7 @@ void BackgroundOpen::restoreSession(const QString& path, std::shared_ptr<Session
     if (generation != m_generation)
         return; // cancelled or replaced meanwhile (reported there)
     QString why;
-    const bool found = m_window->sessions()->resolveData(*session, path, &why); // may ask the user
+    const bool found = m_sessions->resolveData(*session, path, &why); // may ask the user
     if (generation != m_generation)
         return; // cancelled or replaced while the dialog was open
     if (!found) {
@@ -167,8 +169,8 @@ void BackgroundOpen::restoreSession(const QString& path, std::shared_ptr<Session
             if (generation != m_generation
                 || !mayReplace(tr("replace the data edited while the session %1 was opening").arg(QFileInfo(path).fileName())))
                 return;
-            m_window->sessions()->install(*p);
-            m_window->sessions()->markOpened(path);
+            m_sessions->install(*p);
+            m_sessions->markOpened(path);
             m_path.clear();
             emit finished(true);
         });

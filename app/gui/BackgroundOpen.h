@@ -11,6 +11,8 @@
 // read, the model restored and its scores, explanations and warnings computed
 // (SessionManager::prepare: seconds at a million rows, which froze the window before); the window
 // takes the result (SessionManager::install).
+#include "ReactionContext.h"
+
 #include <QObject>
 #include <QString>
 #include <memory>
@@ -19,13 +21,16 @@ namespace olens {
 
 struct Session;
 
-class MainWindow;
+class SessionManager;
+class UnsavedChanges;
 class Worker;
 
 class BackgroundOpen : public QObject {
     Q_OBJECT
 public:
-    explicit BackgroundOpen(MainWindow* window);
+    /// `sessions` restores what a session file holds; `unsaved` asks before data edited while a file
+    /// was read are replaced. Status messages go to context.window's status bar.
+    BackgroundOpen(const ReactionContext& context, SessionManager* sessions, UnsavedChanges* unsaved);
 
     /// Starts reading `path`; false when it does not exist (reported like a failed open).
     bool open(const QString& path);
@@ -52,7 +57,9 @@ private:
     /// were edited during the read; false reports that the edits are kept and ends the open).
     bool mayReplace(const QString& question);
     void setPending(bool on);
-    MainWindow* m_window;
+    ReactionContext m_context;
+    SessionManager* m_sessions;
+    UnsavedChanges* m_unsaved;
     Worker* m_worker;
     QString m_path;
     bool m_session = false; ///< the file being opened is a session

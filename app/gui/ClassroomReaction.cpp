@@ -1,9 +1,8 @@
 #include "ClassroomReaction.h"
 
-#include "MainWindow.h"
-
 #include <QAction>
 #include <QDockWidget>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
@@ -16,7 +15,7 @@ namespace {
 const char* kPanelsKey = "classroom/panels";
 }
 
-ClassroomReaction::ClassroomReaction(QAction* action, QMenu* keep, MainWindow* window)
+ClassroomReaction::ClassroomReaction(QAction* action, QMenu* keep, QMainWindow* window)
     : QObject(window), m_action(action), m_window(window), m_keep(keep),
       m_panels(QSettings().value(kPanelsKey).toStringList())
 {

@@ -9,17 +9,16 @@
 #include <QStringList>
 
 class QAction;
+class QMainWindow;
 class QMenu;
 
 namespace olens {
-
-class MainWindow;
 
 class ClassroomReaction : public QObject {
     Q_OBJECT
 public:
     /// `keep`: the submenu that lists the docks with a check box each (filled here).
-    ClassroomReaction(QAction* action, QMenu* keep, MainWindow* window);
+    ClassroomReaction(QAction* action, QMenu* keep, QMainWindow* window);
     bool isActive() const { return m_active; }
     void setActive(bool on);
     /// Leaves classroom mode (before the window saves its layout).
@@ -31,7 +30,7 @@ public:
 private:
     void showChosenDocks();
     QAction* m_action;
-    MainWindow* m_window;
+    QMainWindow* m_window;
     QMenu* m_keep;
     QStringList m_panels;
     bool m_active = false;

@@ -2,18 +2,18 @@
 
 #include "compare/CompareView.h"
 #include "document/DataDocument.h"
-#include "MainWindow.h"
 
 #include <QAction>
 #include <QDockWidget>
+#include <QMainWindow>
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QTimer>
 
 namespace olens {
 
-CompareReaction::CompareReaction(QAction* action, MainWindow* window)
-    : QObject(action), m_window(window), m_action(action), m_stack(new QStackedWidget)
+CompareReaction::CompareReaction(QAction* action, QMainWindow* window, DataDocument* document)
+    : QObject(action), m_window(window), m_document(document), m_action(action), m_stack(new QStackedWidget)
 {
     action->setObjectName("actionCompareDetectors");
     action->setCheckable(true);
@@ -70,7 +70,7 @@ void CompareReaction::setActive(bool on)
     }
     const bool first = !m_view;
     if (first) {
-        m_view = new CompareView(m_window->document());
+        m_view = new CompareView(m_document);
         // The strip's "Export PNG…": File → Export figure, whose first target is the compare page.
         connect(m_view, &CompareView::exportRequested, this, [this] {
             if (auto* a = m_window->findChild<QAction*>(QStringLiteral("actionExportFigure")))
@@ -86,7 +86,7 @@ void CompareReaction::setActive(bool on)
         m_stack->addWidget(m_page);
     }
     m_stack->setCurrentWidget(m_page);
-    if (first && !m_window->document()->isEmpty())
+    if (first && !m_document->isEmpty())
         // Deferred: a caller that sets its own detectors right after opening trains those instead.
         QTimer::singleShot(0, m_view, [view = m_view] {
             if (!view->isTraining() && !view->panelDocument(0)->result())

@@ -9,13 +9,14 @@
 #include <functional>
 
 class QAction;
+class QMainWindow;
 class QStackedWidget;
 class QWidget;
 
 namespace olens {
 
 class CompareView;
-class MainWindow;
+class DataDocument;
 
 class CompareReaction : public QObject {
     Q_OBJECT
@@ -23,7 +24,7 @@ public:
     /// Makes the action checkable (Ctrl+M) and wraps the window's central widget in a stack; call
     /// before the window is shown (no GL widget is re-parented later). The compare page is created
     /// on first use.
-    CompareReaction(QAction* action, MainWindow* window);
+    CompareReaction(QAction* action, QMainWindow* window, DataDocument* document);
 
     /// The compare page, or null before it was first shown.
     CompareView* view() const { return m_view; }
@@ -38,7 +39,8 @@ public:
     void arrangeDocks(const std::function<void()>& arrange);
 
 private:
-    MainWindow* m_window;
+    QMainWindow* m_window;
+    DataDocument* m_document;
     QAction* m_action;
     QStackedWidget* m_stack;
     QWidget* m_main;

@@ -4,20 +4,21 @@
 #include "view/DataEditor.h"
 #include "docks/DetectorPanel.h"
 #include "docks/LogPanel.h"
-#include "MainWindow.h"
+#include "WindowShell.h"
 #include "dialogs/NewDataDialog.h"
 #include "UnsavedChanges.h"
 #include "jobs/TrainingController.h"
 
 #include <QAction>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
 #include <QUndoStack>
 
 namespace olens {
 
-EditReaction::EditReaction(QMenu* menu, MainWindow* window, DataEditor* editor)
-    : QObject(menu), m_window(window), m_editor(editor)
+EditReaction::EditReaction(QMenu* menu, const ReactionContext& context, DataEditor* editor, DetectorPanel* detector)
+    : QObject(menu), m_context(context), m_editor(editor), m_detector(detector)
 {
     QAction* undo = editor->undoStack()->createUndoAction(menu, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
@@ -37,9 +38,9 @@ EditReaction::EditReaction(QMenu* menu, MainWindow* window, DataEditor* editor)
         QString why;
         if (!m_editor->setEnabled(on, &why)) {
             m_editMode->setChecked(false);
-            m_window->log()->warning(why);
-            if (m_window->isInteractive())
-                QMessageBox::information(m_window, tr("Edit points"), why);
+            m_context.log->warning(why);
+            if (m_context.shell->isInteractive())
+                QMessageBox::information(m_context.window, tr("Edit points"), why);
         }
     });
     QAction* del = menu->addAction(tr("&Delete selected points"));
@@ -47,9 +48,10 @@ EditReaction::EditReaction(QMenu* menu, MainWindow* window, DataEditor* editor)
     del->setShortcut(QKeySequence::Delete);
     del->setToolTip(tr("Delete the selected points (picked, box or lasso) from the data; Ctrl+Z brings them back"));
     connect(del, &QAction::triggered, editor, &DataEditor::removeSelected);
-    auto updateDelete = [del, window] { del->setEnabled(!window->document()->pointSelection().empty()); };
-    connect(window->document(), &DataDocument::pointSelectionChanged, del, updateDelete);
-    connect(window->document(), &DataDocument::datasetChanged, del, updateDelete);
+    auto* doc = context.document;
+    auto updateDelete = [del, doc] { del->setEnabled(!doc->pointSelection().empty()); };
+    connect(doc, &DataDocument::pointSelectionChanged, del, updateDelete);
+    connect(doc, &DataDocument::datasetChanged, del, updateDelete);
     updateDelete();
 
     m_autoRetrain = menu->addAction(tr("&Auto-retrain after edits"));
@@ -61,18 +63,18 @@ EditReaction::EditReaction(QMenu* menu, MainWindow* window, DataEditor* editor)
     m_retrain.setSingleShot(true);
     m_retrain.setInterval(kRetrainDelayMs);
     connect(&m_retrain, &QTimer::timeout, this, [this] {
-        if (m_window->trainer()->isRunning()) { // an edit cancels a running training; retry once it stopped
+        if (m_context.trainer->isRunning()) { // an edit cancels a running training; retry once it stopped
             m_retrain.start();
             return;
         }
-        if (!m_window->document()->isEmpty())
-            m_window->detectorPanel()->retrain(); // keeps a threshold the user set
+        if (!m_context.document->isEmpty())
+            m_detector->retrain(); // keeps a threshold the user set
     });
     connect(editor, &DataEditor::edited, this, &EditReaction::onEdited);
     // An empty canvas (New data, or every point deleted from 2-3 columns) exists to be clicked
     // on: edit mode comes on by itself, so the first click already adds a point.
-    connect(window->document(), &DataDocument::datasetChanged, this, [this] {
-        const Dataset& d = m_window->document()->dataset();
+    connect(doc, &DataDocument::datasetChanged, this, [this] {
+        const Dataset& d = m_context.document->dataset();
         if (d.rows() == 0 && d.cols() > 0 && d.cols() <= 3 && !m_editMode->isChecked())
             m_editMode->setChecked(true);
     });
@@ -81,7 +83,7 @@ EditReaction::EditReaction(QMenu* menu, MainWindow* window, DataEditor* editor)
 void EditReaction::onEdited()
 {
     // Retrain only when there is something trained to follow (or the user asked for it).
-    if (m_autoRetrain->isChecked() && (m_window->document()->result() || m_window->trainer()->isRunning()))
+    if (m_autoRetrain->isChecked() && (m_context.document->result() || m_context.trainer->isRunning()))
         m_retrain.start();
 }
 

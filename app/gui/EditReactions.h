@@ -11,7 +11,7 @@ class QMenu;
 namespace olens {
 
 class DataEditor;
-class MainWindow;
+class DetectorPanel;
 class UnsavedChanges;
 
 /// Edit → Undo/Redo, Edit points (E), Delete selected points (Del), Auto-retrain after edits.
@@ -19,14 +19,16 @@ class UnsavedChanges;
 class EditReaction : public QObject {
     Q_OBJECT
 public:
-    EditReaction(QMenu* menu, MainWindow* window, DataEditor* editor);
+    /// `detector`: retrains after edits (keeping a threshold the user set).
+    EditReaction(QMenu* menu, const ReactionContext& context, DataEditor* editor, DetectorPanel* detector);
     QAction* editModeAction() const { return m_editMode; }
     static constexpr int kRetrainDelayMs = 400;
 
 private:
     void onEdited();
-    MainWindow* m_window;
+    ReactionContext m_context;
     DataEditor* m_editor;
+    DetectorPanel* m_detector;
     QAction* m_editMode;
     QAction* m_autoRetrain;
     QTimer m_retrain;

@@ -5,7 +5,6 @@
 #include "CompareReaction.h"
 #include "compare/CompareView.h"
 #include "docks/LogPanel.h"
-#include "MainWindow.h"
 #include "plots/PlotExporter.h"
 #include "plots/PlotWidget.h"
 #include "base/AtomicWriter.h"
@@ -16,6 +15,7 @@
 #include <QBuffer>
 #include <QDir>
 #include <QFile>
+#include <QMainWindow>
 #include "LastFolder.h"
 #include "document/DataDocument.h"
 
@@ -55,7 +55,8 @@ QString plotName(const PlotWidget* plot)
 
 } // namespace
 
-ExportFigureReaction::ExportFigureReaction(QAction* action, MainWindow* window) : QObject(action), m_window(window)
+ExportFigureReaction::ExportFigureReaction(QAction* action, const ReactionContext& context, CompareReaction* compare)
+    : QObject(action), m_context(context), m_compare(compare)
 {
     action->setObjectName("actionExportFigure");
     action->setToolTip(tr("Export the view or a plot for a slide: PNG at a chosen size or scale, transparent "
@@ -63,20 +64,23 @@ ExportFigureReaction::ExportFigureReaction(QAction* action, MainWindow* window) 
     connect(action, &QAction::triggered, this, &ExportFigureReaction::onTriggered);
 }
 
-std::vector<ExportFigureReaction::Target> ExportFigureReaction::targets(MainWindow* window)
+std::vector<ExportFigureReaction::Target> ExportFigureReaction::targets(const ReactionContext& context,
+                                                                       const CompareReaction* comparing)
 {
-    const bool compare = window->compareReaction() && window->compareReaction()->isActive();
+    const bool compare = comparing && comparing->isActive();
     std::vector<Target> out{{compare ? tr("compare page") : tr("view"), nullptr}};
-    for (PlotWidget* plot : window->findChildren<PlotWidget*>())
-        if (plot->hasData() && !(compare && window->compareView()->isAncestorOf(plot)))
+    for (PlotWidget* plot : context.window->findChildren<PlotWidget*>())
+        if (plot->hasData() && !(compare && comparing->view()->isAncestorOf(plot)))
             out.push_back({tr("plot: %1").arg(plotName(plot)), plot});
     return out;
 }
 
-QString ExportFigureReaction::save(MainWindow* window, const Target& target, const FigureOptions& o, const QString& path)
+QString ExportFigureReaction::save(const ReactionContext& context, const CompareReaction* comparing, const Target& target,
+                                  const FigureOptions& o, const QString& path)
 {
+    const QStringList inputs = ScreenshotReaction::inputsOf(context.document);
     if (!target.plot) {
-        const bool compare = window->compareReaction() && window->compareReaction()->isActive();
+        const bool compare = comparing && comparing->isActive();
         if (o.format == "svg")
             return tr("the view is exported as PNG or PDF (SVG: the plots only; Debian's GL2PS cannot embed "
                       "the rendered scene in SVG)");
@@ -86,24 +90,24 @@ QString ExportFigureReaction::save(MainWindow* window, const Target& target, con
                 return tr("the compare page is exported as PNG only");
             QTemporaryDir tmp;
             const QString file = tmp.filePath(QStringLiteral("view.pdf"));
-            if (const QString error = window->view()->exportVector(file); !error.isEmpty())
+            if (const QString error = context.view->exportVector(file); !error.isEmpty())
                 return error;
             QFile f(file);
             if (!f.open(QIODevice::ReadOnly))
                 return tr("the vector export wrote nothing");
-            return writeBytes(path, f.readAll(), ScreenshotReaction::inputsOf(window));
+            return writeBytes(path, f.readAll(), inputs);
         }
         // A text size of its own: every view lays its text out again for the export, then as before.
         const double shown = textScale();
         const bool rescale = o.textScale > 0.0 && std::abs(o.textScale - shown) > 1e-9;
         if (rescale)
-            TextSizeReaction::apply(window, o.textScale, false);
-        QImage img = compare ? window->compareView()->figureImage(o.transparent) : window->view()->renderImage(o.size, o.transparent);
+            TextSizeReaction::apply(context.window, o.textScale, false);
+        QImage img = compare ? comparing->view()->figureImage(o.transparent) : context.view->renderImage(o.size, o.transparent);
         if (rescale)
-            TextSizeReaction::apply(window, shown, false);
+            TextSizeReaction::apply(context.window, shown, false);
         // The compare figure is grabbed at its size on screen; another size asked for is a smooth
         // rescale of it (aspect kept).
-        if (compare && !img.isNull() && o.size.isValid() && o.size != window->compareView()->figureSize())
+        if (compare && !img.isNull() && o.size.isValid() && o.size != comparing->view()->figureSize())
             img = img.scaled(o.size, Qt::KeepAspectRatio, Qt::SmoothTransformation);
         if (img.isNull())
             return tr("the view could not be rendered");
@@ -111,29 +115,30 @@ QString ExportFigureReaction::save(MainWindow* window, const Target& target, con
         QBuffer buffer(&png);
         if (!buffer.open(QIODevice::WriteOnly) || !img.save(&buffer, "PNG"))
             return tr("cannot encode the PNG image for '%1'").arg(path);
-        return writeBytes(path, png, ScreenshotReaction::inputsOf(window));
+        return writeBytes(path, png, inputs);
     }
     PlotWidget* plot = target.plot;
     if (!plot->isVisible() && (plot->width() < 320 || plot->height() < 220))
         plot->resize(std::max(plot->width(), 480), std::max(plot->height(), 320)); // never laid out yet
     if (o.format == "svg")
-        return writeBytes(path, PlotExporter::svg(*plot, o.transparent), ScreenshotReaction::inputsOf(window));
+        return writeBytes(path, PlotExporter::svg(*plot, o.transparent), inputs);
     if (o.format == "pdf")
-        return writeBytes(path, PlotExporter::pdf(*plot), ScreenshotReaction::inputsOf(window));
+        return writeBytes(path, PlotExporter::pdf(*plot), inputs);
     const QImage img = PlotExporter::image(*plot, o.scale, o.transparent);
     QByteArray png;
     QBuffer buffer(&png);
     if (img.isNull() || !buffer.open(QIODevice::WriteOnly) || !img.save(&buffer, "PNG"))
         return tr("cannot encode the PNG image for '%1'").arg(path);
-    return writeBytes(path, png, ScreenshotReaction::inputsOf(window));
+    return writeBytes(path, png, inputs);
 }
 
-QString ExportFigureReaction::saveAllPlots(MainWindow* window, const QString& dir, QStringList* written)
+QString ExportFigureReaction::saveAllPlots(const ReactionContext& context, const CompareReaction* compare, const QString& dir,
+                                          QStringList* written)
 {
     if (!QDir().mkpath(dir))
         return tr("cannot create the directory '%1'").arg(dir);
     QStringList used;
-    for (const Target& t : targets(window)) {
+    for (const Target& t : targets(context, compare)) {
         if (!t.plot)
             continue;
         QString base = plotName(t.plot).toLower().replace(QRegularExpression("[^a-z0-9]+"), "-");
@@ -146,7 +151,7 @@ QString ExportFigureReaction::saveAllPlots(MainWindow* window, const QString& di
             o.format = format;
             o.scale = 2.0;
             const QString path = QDir(dir).filePath(base + "." + format);
-            const QString error = save(window, t, o, path);
+            const QString error = save(context, compare, t, o, path);
             if (!error.isEmpty())
                 return error;
             if (written)
@@ -158,19 +163,19 @@ QString ExportFigureReaction::saveAllPlots(MainWindow* window, const QString& di
 
 void ExportFigureReaction::onTriggered()
 {
-    const std::vector<Target> all = targets(m_window);
+    const std::vector<Target> all = targets(m_context, m_compare);
     QStringList names;
     for (const Target& t : all)
         names << t.name;
-    const bool compare = m_window->compareReaction() && m_window->compareReaction()->isActive();
-    FigureExportDialog dialog(names, compare ? m_window->compareView()->figureSize() : m_window->view()->size(), m_window);
+    const bool compare = m_compare && m_compare->isActive();
+    FigureExportDialog dialog(names, compare ? m_compare->view()->figureSize() : m_context.view->size(), m_context.window);
     dialog.setTextScale(textScale());
     if (dialog.exec() != QDialog::Accepted)
         return;
     const FigureOptions o = dialog.options();
     const QString suffix = dialog.suffix();
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Export figure"),
-                                                LastFolder::suggest("outlierlens-figure." + suffix, m_window->document()->filePath()),
+    QString path = QFileDialog::getSaveFileName(m_context.window, tr("Export figure"),
+                                                LastFolder::suggest("outlierlens-figure." + suffix, m_context.document->filePath()),
                                                 suffix == "svg"   ? tr("SVG drawing (*.svg)")
                                                 : suffix == "pdf" ? tr("PDF (*.pdf)")
                                                                   : tr("PNG image (*.png)"));
@@ -178,13 +183,13 @@ void ExportFigureReaction::onTriggered()
         return;
     if (!path.endsWith("." + suffix, Qt::CaseInsensitive))
         path += "." + suffix;
-    const QString error = save(m_window, all[std::size_t(std::clamp(o.target, 0, int(all.size()) - 1))], o, path);
+    const QString error = save(m_context, m_compare, all[std::size_t(std::clamp(o.target, 0, int(all.size()) - 1))], o, path);
     if (error.isEmpty()) {
         LastFolder::remember(path);
-        m_window->log()->info(tr("figure exported to %1").arg(path));
+        m_context.log->info(tr("figure exported to %1").arg(path));
     } else {
-        m_window->log()->error(error);
-        QMessageBox::warning(m_window, tr("Export figure"), error);
+        m_context.log->error(error);
+        QMessageBox::warning(m_context.window, tr("Export figure"), error);
     }
 }
 

@@ -2,6 +2,7 @@
 // File → Export figure… (issue #19 item 7): the view or one of the plots, for a slide — PNG at a
 // chosen size (the view) or scale (plots), optionally with a transparent background, or SVG of a
 // plot (QSvgGenerator: text stays text). The dialog is FigureExportDialog; writes are atomic.
+#include "ReactionContext.h"
 #include "dialogs/FigureExportDialog.h"
 
 #include <QObject>
@@ -12,29 +13,33 @@ class QAction;
 
 namespace olens {
 
-class MainWindow;
+class CompareReaction;
 class PlotWidget;
 
 class ExportFigureReaction : public QObject {
     Q_OBJECT
 public:
-    ExportFigureReaction(QAction* action, MainWindow* window);
+    /// `compare`: in compare mode the view's figure is the compare page.
+    ExportFigureReaction(QAction* action, const ReactionContext& context, CompareReaction* compare);
 
     struct Target {
         QString name;
         PlotWidget* plot = nullptr; ///< null: the view (the compare page in compare mode)
     };
     /// The view, then every plot that has data (Detector, Evaluation, Similarity docks).
-    static std::vector<Target> targets(MainWindow* window);
+    static std::vector<Target> targets(const ReactionContext& context, const CompareReaction* compare);
     /// Writes the figure; returns an error message or an empty string.
-    static QString save(MainWindow* window, const Target& target, const FigureOptions& options, const QString& path);
+    static QString save(const ReactionContext& context, const CompareReaction* compare, const Target& target,
+                        const FigureOptions& options, const QString& path);
     /// Every plot with data as NAME.svg and NAME.png (2×) into `dir` (the GUI's --export-plots);
     /// returns an error or an empty string; *written gets the file names.
-    static QString saveAllPlots(MainWindow* window, const QString& dir, QStringList* written = nullptr);
+    static QString saveAllPlots(const ReactionContext& context, const CompareReaction* compare, const QString& dir,
+                                QStringList* written = nullptr);
 
 private:
     void onTriggered();
-    MainWindow* m_window;
+    ReactionContext m_context;
+    CompareReaction* m_compare;
 };
 
 } // namespace olens

@@ -5,6 +5,7 @@
 #include "docks/LogPanel.h"
 #include "data/PointExport.h"
 
+#include <QMainWindow>
 #include <QAction>
 #include <QFile>
 #include "LastFolder.h"

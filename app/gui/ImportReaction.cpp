@@ -5,6 +5,7 @@
 #include "Reactions.h"
 #include "UnsavedChanges.h"
 
+#include <QMainWindow>
 #include <QAction>
 
 namespace olens {

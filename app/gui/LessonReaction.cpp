@@ -6,6 +6,7 @@
 #include "document/DataDocument.h"
 #include "pipeline/FitPipeline.h"
 
+#include <QMainWindow>
 #include <QAbstractItemView>
 #include <QAbstractSpinBox>
 #include <QAction>

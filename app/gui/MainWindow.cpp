@@ -114,14 +114,16 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(new FieldProgressIndicator(m_view, statusBar()));
     m_editor = new DataEditor(m_doc, m_view, this);
     connect(m_editor, &DataEditor::message, m_log, &LogPanel::info);
-    m_unsaved = new UnsavedChanges(this, m_editor);
+    m_unsaved = new UnsavedChanges(context(), m_editor);
     buildDocks();
-    m_sessions = new SessionManager(this);
-    m_backgroundOpen = new BackgroundOpen(this);
+    m_sessions = new SessionManager(context(), sessionParts()); // the View menu's modes follow (setModes)
+    m_unsaved->setSave([this] { return m_sessions->saveInteractively(); });
+    m_backgroundOpen = new BackgroundOpen(context(), m_sessions, m_unsaved);
     buildMenus();
+    m_sessions->setModes(m_classroom, m_compare);
     buildToolBar();
     m_editIndicator = new EditModeIndicator(m_editReaction->editModeAction(), viewFrame, statusBar());
-    new StartPage(this, viewFrame); // over the view until there are data
+    new StartPage(context(), m_recent, m_presets, viewFrame); // over the view until there are data
     // The keyboard starts on the view (as ParaView's render view), not on the first spin box or
     // table of the docks: those keep Page Up / Down for themselves, and a presenter's remote
     // pressed into the Detector dock's first spin box instead of stepping the lesson.
@@ -198,11 +200,17 @@ QAction* MainWindow::action(const QString& objectName) const
     return findChild<QAction*>(objectName);
 }
 
+SessionParts MainWindow::sessionParts() const
+{
+    return SessionParts{m_detector, m_controls, m_caption, m_unsaved, m_classroom, m_compare};
+}
+
 CompareView* MainWindow::compareView() const { return m_compare ? m_compare->view() : nullptr; }
 
 ReactionContext MainWindow::context() const
 {
-    return ReactionContext{m_doc, m_trainer, m_view, m_log, const_cast<MainWindow*>(this)};
+    auto* self = const_cast<MainWindow*>(this);
+    return ReactionContext{m_doc, m_trainer, m_view, m_log, self, self};
 }
 
 void MainWindow::resizeEvent(QResizeEvent* e)
@@ -348,6 +356,9 @@ void MainWindow::buildDocks()
 
 void MainWindow::buildMenus()
 {
+    // Compare mode first: the File menu's screenshot and figure export show the compare page in it.
+    auto* compare = new QAction(tr("&Compare detectors"), this);
+    m_compare = new CompareReaction(compare, this, m_doc); // Ctrl+M
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* create = file->addAction(tr("&New data…"));
     create->setObjectName("actionNewData");
@@ -362,15 +373,16 @@ void MainWindow::buildMenus()
     m_recent = new RecentFilesMenu(file->addMenu(tr("Open &recent")), m_unsaved, m_backgroundOpen);
     new ImportReaction(file->addAction(tr("&Import data with column roles…")), context(), m_backgroundOpen, m_unsaved); // Ctrl+I
     file->addSeparator();
+    new OpenSessionReaction(file->addAction(tr("Open se&ssion…")), context(), m_backgroundOpen, m_unsaved); // Ctrl+Shift+O
     m_sessions->addActions(file);
     file->addSeparator();
     QAction* shot = file->addAction(tr("Save view &screenshot…"));
     shot->setObjectName("actionScreenshot");
     shot->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
-    new ScreenshotReaction(shot, this, ScreenshotReaction::Target::View);
+    new ScreenshotReaction(shot, context(), m_compare, ScreenshotReaction::Target::View);
     QAction* wshot = file->addAction(tr("Save &window screenshot…"));
-    new ScreenshotReaction(wshot, this, ScreenshotReaction::Target::Window);
-    new ExportFigureReaction(file->addAction(tr("Export &figure for slides (PNG, SVG, PDF)…")), this);
+    new ScreenshotReaction(wshot, context(), m_compare, ScreenshotReaction::Target::Window);
+    new ExportFigureReaction(file->addAction(tr("Export &figure for slides (PNG, SVG, PDF)…")), context(), m_compare);
     QAction* scores = file->addAction(tr("Export s&cores CSV…"));
     scores->setShortcut(QKeySequence(tr("Ctrl+E")));
     new ExportReaction(scores, context(), ExportReaction::What::Scores);
@@ -386,7 +398,7 @@ void MainWindow::buildMenus()
     connect(quit, &QAction::triggered, this, &QWidget::close);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    m_editReaction = new EditReaction(edit, this, m_editor);
+    m_editReaction = new EditReaction(edit, context(), m_editor, m_detector);
     QAction* editMode = m_editReaction->editModeAction();
     edit->addSeparator();
     new SelectToolReaction(edit->addAction(tr("Select &box")), context(), VtkView::SelectionTool::Box, editMode);       // B
@@ -397,7 +409,7 @@ void MainWindow::buildMenus()
     new SelectionCommandReaction(edit->addAction(tr("&Clear selection")), context(), Command::Clear);         // Ctrl+Shift+A
 
     QMenu* presets = menuBar()->addMenu(tr("&Presets"));
-    new PresetsReaction(presets, this);
+    m_presets = new PresetsReaction(presets, context(), m_detector, m_caption, m_unsaved);
 
     QMenu* train = menuBar()->addMenu(tr("&Train"));
     new TrainReaction(train->addAction(tr("&Train detector")), context(), m_detector);              // Ctrl+T
@@ -428,7 +440,7 @@ void MainWindow::buildMenus()
     new ProjectionReaction(view->addAction(tr("&Orthographic projection")), context()); // O
     new OrientationTriadReaction(view->addAction(tr("Orientation &triad")), context());
     view->addSeparator();
-    m_compare = new CompareReaction(view->addAction(tr("&Compare detectors")), this); // Ctrl+M
+    view->addAction(compare);
     QAction* classroom = view->addAction(tr("C&lassroom (full screen)"));
     m_classroom = new ClassroomReaction(classroom, view->addMenu(tr("&Keep in classroom")), this); // F11
     new LessonReaction(view, context(), m_timeline, m_caption); // Page Down / Page Up: the lesson's steps
@@ -481,22 +493,7 @@ void MainWindow::buildToolBar()
 
 QString MainWindow::shortcutsHtml() const
 {
-    // Generated from the actions themselves, so the page never drifts from the menus.
-    QString html = tr("<table cellspacing='6'>");
-    for (QAction* menuAction : menuBar()->actions()) {
-        QMenu* menu = menuAction->menu();
-        if (!menu)
-            continue;
-        for (QAction* a : menu->actions())
-            if (!a->shortcut().isEmpty())
-                html += QStringLiteral("<tr><td><b>%1</b></td><td>%2 → %3</td></tr>")
-                            .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
-                                 menuAction->text().remove('&'), a->text().remove('&').remove("…"));
-    }
-    html += tr("<tr><td><b>mouse</b></td><td>left drag rotates (3D), middle drag pans, wheel zooms, click "
-               "selects a point, double-click resets the camera; with Select box / lasso on, left drag selects "
-               "(Shift adds, Ctrl subtracts)</td></tr></table>");
-    return html;
+    return ShortcutsReaction::html(this);
 }
 
 bool MainWindow::openFile(const QString& path, QString* error)

@@ -2,6 +2,7 @@
 // Thin main window: owns the document, the central view and the docks; actions delegate to
 // small reaction classes (ParaView style).
 #include "ReactionContext.h"
+#include "WindowShell.h"
 
 #include <QMainWindow>
 
@@ -17,6 +18,7 @@ class DataDocument;
 class DataEditor;
 class EditReaction;
 class SessionManager;
+struct SessionParts;
 class DetectorPanel;
 class EditModeIndicator;
 class RecentFilesMenu;
@@ -30,11 +32,12 @@ class TrainingController;
 class BackgroundOpen;
 struct Dataset;
 class ClassroomReaction;
+class PresetsReaction;
 class LessonCaption;
 class TimelineBar;
 class ViewControls;
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, public WindowShell {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
@@ -59,7 +62,11 @@ public:
     /// The compare page (View → Compare detectors), or null before it was first opened.
     CompareView* compareView() const;
     CompareReaction* compareReaction() const { return m_compare; }
+    /// The Presets menu (the papers' set-ups; the start page's gallery applies them too).
+    PresetsReaction* presets() const { return m_presets; }
     SessionManager* sessions() const { return m_sessions; }
+    /// What a session captures of this window besides the context (a second SessionManager in tests).
+    SessionParts sessionParts() const;
     DataEditor* dataEditor() const { return m_editor; }
     EditReaction* editReaction() const { return m_editReaction; }
     /// The modified marker and the Save / Discard / Cancel question before changes are lost.
@@ -71,19 +78,19 @@ public:
 
     /// A menu/toolbar action by object name (actionOpen, actionNewData, actionTrain,
     /// actionCancelTraining, actionEditMode, actionCompareDetectors, actionScreenshot, …), or null.
-    QAction* action(const QString& objectName) const;
+    QAction* action(const QString& objectName) const override;
 
     /// Loads a data file; on failure logs the reason, keeps the previous data and returns false.
     bool openFile(const QString& path, QString* error = nullptr);
     /// The menus' open: reads the file on the executor, the window stays live (BackgroundOpen).
     BackgroundOpen* backgroundOpen() const { return m_backgroundOpen; }
     /// Puts loaded data into the document (warnings to the Log, recent files); both opens end here.
-    void adoptDataset(Dataset&& data, const QString& path);
+    void adoptDataset(Dataset&& data, const QString& path) override;
     /// A failed open: the Log, and a message box when interactive (the previous data are kept).
-    void reportOpenFailure(const QString& message);
+    void reportOpenFailure(const QString& message) override;
     /// Interactive use: failures are also shown in a message box.
     void setInteractive(bool on) { m_interactive = on; }
-    bool isInteractive() const { return m_interactive; }
+    bool isInteractive() const override { return m_interactive; }
     /// The Help → Keyboard shortcuts page, generated from the menus' actions.
     QString shortcutsHtml() const;
 
@@ -112,6 +119,7 @@ private:
     SimilarityPanel* m_similarity = nullptr;
     SplomPanel* m_splom = nullptr;
     CompareReaction* m_compare = nullptr;
+    PresetsReaction* m_presets = nullptr;
     QLabel* m_status;
     SessionManager* m_sessions = nullptr;
     DataEditor* m_editor = nullptr;

@@ -5,7 +5,6 @@
 #include "docks/DetectorPanel.h"
 #include "data/Generators.h"
 #include "docks/LogPanel.h"
-#include "MainWindow.h"
 #include "UnsavedChanges.h"
 #include "data/Normalizer.h"
 #include "registry/Registry.h"
@@ -67,28 +66,30 @@ std::vector<Preset> availablePresets()
     return out;
 }
 
-PresetsReaction::PresetsReaction(QMenu* menu, MainWindow* window) : QObject(menu), m_window(window)
+PresetsReaction::PresetsReaction(QMenu* menu, const ReactionContext& context, DetectorPanel* detector,
+                                 LessonCaption* caption, UnsavedChanges* unsaved)
+    : QObject(menu), m_context(context), m_detector(detector), m_caption(caption), m_unsaved(unsaved)
 {
     menu->setToolTipsVisible(true);
     for (const Preset& p : availablePresets()) {
         QAction* a = menu->addAction(p.title);
         a->setToolTip(p.figure);
         connect(a, &QAction::triggered, this, [this, p] {
-            if (m_window->unsavedChanges()->confirm(tr("load this preset")))
-                apply(m_window, p);
+            if (m_unsaved->confirm(tr("load this preset")))
+                apply(p);
         });
     }
 }
 
-bool PresetsReaction::apply(MainWindow* window, const Preset& preset, bool train)
+bool PresetsReaction::apply(const Preset& preset, bool train) const
 {
     try {
         Dataset d = generate(preset.generator, preset.n, preset.seed, preset.generatorParams);
-        window->document()->setDataset(std::move(d), QStringLiteral("preset: %1").arg(preset.title));
-        window->document()->setEdited(true); // generated, not from a file: sessions embed the data
+        m_context.document->setDataset(std::move(d), QStringLiteral("preset: %1").arg(preset.title));
+        m_context.document->setEdited(true); // generated, not from a file: sessions embed the data
         // The figure's settings (the paper's fixed values, not the data-driven `auto`) and the
         // preset's own, into the document's training setup; the Detector dock follows it.
-        TrainingSetup setup = window->document()->trainingSetup();
+        TrainingSetup setup = m_context.document->trainingSetup();
         ParamSet params = Registry::instance().defaultParams(preset.detector);
         for (const auto& spec : params.schema())
             params.set(spec.name, paperSetting(spec));
@@ -96,14 +97,14 @@ bool PresetsReaction::apply(MainWindow* window, const Preset& preset, bool train
         setup.detectorId = preset.detector;
         setup.params = params.assignments();
         setup.normalization = parseNormalization(preset.normalization);
-        window->document()->setTrainingSetup(setup);
-        window->log()->info(QObject::tr("preset: %1 (%2)").arg(preset.title, preset.figure));
-        window->lessonCaption()->setLesson(preset.lesson());
+        m_context.document->setTrainingSetup(setup);
+        m_context.log->info(tr("preset: %1 (%2)").arg(preset.title, preset.figure));
+        m_caption->setLesson(preset.lesson());
         if (train)
-            window->detectorPanel()->train();
+            m_detector->train();
         return true;
     } catch (const std::exception& e) {
-        window->log()->error(QObject::tr("preset '%1' failed: %2").arg(preset.title, QString::fromUtf8(e.what())));
+        m_context.log->error(tr("preset '%1' failed: %2").arg(preset.title, QString::fromUtf8(e.what())));
         return false;
     }
 }

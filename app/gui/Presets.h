@@ -1,6 +1,7 @@
 #pragma once
 // The papers' toy set-ups, one menu entry each: generate the data, pick the detector and its
 // parameters, train. A teacher reaches each figure in two clicks.
+#include "ReactionContext.h"
 #include "base/Params.h"
 #include "session/Session.h"
 
@@ -12,7 +13,9 @@ class QMenu;
 
 namespace olens {
 
-class MainWindow;
+class DetectorPanel;
+class LessonCaption;
+class UnsavedChanges;
 
 struct Preset {
     QString title;       ///< menu text
@@ -38,12 +41,19 @@ std::vector<Preset> availablePresets();
 class PresetsReaction : public QObject {
     Q_OBJECT
 public:
-    PresetsReaction(QMenu* menu, MainWindow* window);
-    /// Applies a preset (also used by tests); returns false with the reason logged on failure.
-    static bool apply(MainWindow* window, const Preset& preset, bool train = true);
+    /// `detector` trains (the Detector dock's Train: its loss plot follows), `caption` shows the
+    /// lesson, `unsaved` asks before the preset's data replace unsaved changes (the menu only).
+    PresetsReaction(QMenu* menu, const ReactionContext& context, DetectorPanel* detector, LessonCaption* caption,
+                    UnsavedChanges* unsaved);
+    /// Applies a preset (the start page's gallery, scripted runs, tests); returns false with the
+    /// reason logged on failure.
+    bool apply(const Preset& preset, bool train = true) const;
 
 private:
-    MainWindow* m_window;
+    ReactionContext m_context;
+    DetectorPanel* m_detector;
+    LessonCaption* m_caption;
+    UnsavedChanges* m_unsaved;
 };
 
 } // namespace olens

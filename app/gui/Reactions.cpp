@@ -8,7 +8,7 @@
 #include "data/DataLoader.h"
 #include "docks/LogPanel.h"
 #include "BackgroundOpen.h"
-#include "MainWindow.h"
+#include "SessionManager.h"
 #include "UnsavedChanges.h"
 
 #include <nlohmann/json.hpp>
@@ -18,6 +18,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
+#include <QMainWindow>
 #include <QMessageBox>
 #include <QBuffer>
 #include <QFile>
@@ -55,26 +56,51 @@ void OpenDataReaction::onTriggered()
         m_opener->open(path);
 }
 
-ScreenshotReaction::ScreenshotReaction(QAction* action, MainWindow* window, Target target)
-    : QObject(action), m_window(window), m_target(target)
+OpenSessionReaction::OpenSessionReaction(QAction* action, const ReactionContext& context, BackgroundOpen* opener,
+                                         UnsavedChanges* unsaved)
+    : QObject(action), m_context(context), m_opener(opener), m_unsaved(unsaved)
+{
+    action->setObjectName("actionOpenSession");
+    action->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+    action->setToolTip(tr("Restore data, detector, fitted model, camera and view from a session file"));
+    connect(action, &QAction::triggered, this, &OpenSessionReaction::onTriggered);
+}
+
+void OpenSessionReaction::onTriggered()
+{
+    if (!m_unsaved->confirm(tr("open a session")))
+        return;
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(m_context.window, tr("Open session"),
+                                                      settings.value("lastSessionDir").toString(), SessionManager::fileFilter());
+    if (path.isEmpty())
+        return;
+    settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
+    m_opener->openSession(path); // failures are reported there
+}
+
+ScreenshotReaction::ScreenshotReaction(QAction* action, const ReactionContext& context, CompareReaction* compare,
+                                       Target target)
+    : QObject(action), m_context(context), m_compare(compare), m_target(target)
 {
     connect(action, &QAction::triggered, this, &ScreenshotReaction::onTriggered);
 }
 
-QString ScreenshotReaction::save(MainWindow* window, Target target, const QString& path)
+QString ScreenshotReaction::save(const ReactionContext& context, const CompareReaction* compare, Target target,
+                                 const QString& path)
 {
     // The window grab composes the QOpenGLWidget's framebuffer with the other widgets.
     // In compare mode the "view" is the compare figure: every panel with its title, and the key.
-    const bool compare = window->compareReaction() && window->compareReaction()->isActive();
-    const QImage img = target == Target::Window ? window->grab().toImage()
-                       : compare               ? window->compareView()->figureImage()
-                                               : window->view()->grabImage();
-    return saveImage(img, path, inputsOf(window));
+    const bool comparing = compare && compare->isActive();
+    const QImage img = target == Target::Window ? context.window->grab().toImage()
+                       : comparing             ? compare->view()->figureImage()
+                                               : context.view->grabImage();
+    return saveImage(img, path, inputsOf(context.document));
 }
 
-QStringList ScreenshotReaction::inputsOf(const MainWindow* window)
+QStringList ScreenshotReaction::inputsOf(const DataDocument* document)
 {
-    const QString data = window->document()->filePath();
+    const QString data = document->filePath();
     return data.isEmpty() ? QStringList() : QStringList{data};
 }
 
@@ -100,20 +126,20 @@ QString ScreenshotReaction::saveImage(const QImage& img, const QString& path, co
 
 void ScreenshotReaction::onTriggered()
 {
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Save screenshot"),
-                                                LastFolder::suggest("outlierlens.png", m_window->document()->filePath()),
+    QString path = QFileDialog::getSaveFileName(m_context.window, tr("Save screenshot"),
+                                                LastFolder::suggest("outlierlens.png", m_context.document->filePath()),
                                                 tr("PNG image (*.png)"));
     if (path.isEmpty())
         return;
     if (!path.endsWith(".png", Qt::CaseInsensitive))
         path += ".png";
-    const QString error = save(m_window, m_target, path);
+    const QString error = save(m_context, m_compare, m_target, path);
     if (error.isEmpty()) {
         LastFolder::remember(path);
-        m_window->log()->info(tr("screenshot saved to %1").arg(path));
+        m_context.log->info(tr("screenshot saved to %1").arg(path));
     } else {
-        m_window->log()->error(error);
-        QMessageBox::warning(m_window, tr("Save screenshot"), error);
+        m_context.log->error(error);
+        QMessageBox::warning(m_context.window, tr("Save screenshot"), error);
     }
 }
 

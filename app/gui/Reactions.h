@@ -11,7 +11,8 @@ namespace olens {
 
 class BackgroundOpen;
 class DataDocument;
-class MainWindow;
+class CompareReaction;
+class DataDocument;
 class UnsavedChanges;
 
 /// File → Open: asks (after the unsaved-changes question) for a file and reads it on the executor.
@@ -31,23 +32,39 @@ private:
     UnsavedChanges* m_unsaved;
 };
 
+/// File → Open session (Ctrl+Shift+O): asks before unsaved changes are dropped, then opens the
+/// chosen session file in the background (BackgroundOpen::openSession; failures are reported there).
+class OpenSessionReaction : public QObject {
+    Q_OBJECT
+public:
+    OpenSessionReaction(QAction* action, const ReactionContext& context, BackgroundOpen* opener, UnsavedChanges* unsaved);
+
+private:
+    void onTriggered();
+    ReactionContext m_context;
+    BackgroundOpen* m_opener;
+    UnsavedChanges* m_unsaved;
+};
+
 /// File → Save screenshot: the central view (its framebuffer) or the whole window, as PNG.
 class ScreenshotReaction : public QObject {
     Q_OBJECT
 public:
     enum class Target { View, Window };
-    ScreenshotReaction(QAction* action, MainWindow* window, Target target);
+    /// `compare`: in compare mode the view's screenshot is the compare figure.
+    ScreenshotReaction(QAction* action, const ReactionContext& context, CompareReaction* compare, Target target);
     /// Writes the screenshot; returns an error message or an empty string.
-    static QString save(MainWindow* window, Target target, const QString& path);
+    static QString save(const ReactionContext& context, const CompareReaction* compare, Target target, const QString& path);
     /// Writes an image already captured (e.g. VtkView::captureNextFrame) as the PNG `path`.
     /// `inputs`: files the image must not replace (the loaded data: AtomicWriter refuses the same file).
     static QString saveImage(const QImage& img, const QString& path, const QStringList& inputs = {});
     /// The files no output of the window may replace: the data file it shows.
-    static QStringList inputsOf(const MainWindow* window);
+    static QStringList inputsOf(const DataDocument* document);
 
 private:
     void onTriggered();
-    MainWindow* m_window;
+    ReactionContext m_context;
+    CompareReaction* m_compare;
     Target m_target;
 };
 

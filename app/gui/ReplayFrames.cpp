@@ -9,6 +9,7 @@
 #include "render/GifAnimation.h"
 #include "view/CloudView.h"
 
+#include <QMainWindow>
 #include <QDir>
 #include <QFileInfo>
 #include <QFont>

@@ -167,7 +167,7 @@ bool ScriptedRun::start()
         if (k < 1 || k > int(all.size()))
             fail(QStringLiteral("--preset: %1 is not in 1..%2").arg(value("preset")).arg(all.size()));
         else
-            m_presetApplied = PresetsReaction::apply(&m_window, all[std::size_t(k - 1)], false);
+            m_presetApplied = m_window.presets()->apply(all[std::size_t(k - 1)], false);
     }
     if (isSet("session")) {
         QString error;
@@ -357,15 +357,15 @@ void ScriptedRun::finish(const QImage& captured)
         o.format = vectorShot ? "pdf" : "png";
         o.size = m_figureSize;
         o.transparent = isSet("transparent");
-        shotWritten(ExportFigureReaction::save(&m_window, {}, o, value("screenshot")));
+        shotWritten(ExportFigureReaction::save(m_window.context(), m_window.compareReaction(), {}, o, value("screenshot")));
     } else if (isSet("screenshot")) {
         shotWritten(captured.isNull()
-                        ? ScreenshotReaction::save(&m_window, ScreenshotReaction::Target::View, value("screenshot"))
-                        : ScreenshotReaction::saveImage(captured, value("screenshot"), ScreenshotReaction::inputsOf(&m_window)));
+                        ? ScreenshotReaction::save(m_window.context(), m_window.compareReaction(), ScreenshotReaction::Target::View, value("screenshot"))
+                        : ScreenshotReaction::saveImage(captured, value("screenshot"), ScreenshotReaction::inputsOf(m_window.document())));
     }
     if (isSet("export-plots")) {
         QStringList written;
-        const QString err = ExportFigureReaction::saveAllPlots(&m_window, value("export-plots"), &written);
+        const QString err = ExportFigureReaction::saveAllPlots(m_window.context(), m_window.compareReaction(), value("export-plots"), &written);
         if (!err.isEmpty())
             fail(QStringLiteral("--export-plots: %1").arg(err));
         for (const QString& f : written)
@@ -384,7 +384,7 @@ void ScriptedRun::finish(const QImage& captured)
             std::fprintf(stdout, "outlierlens: session saved to %s\n", qPrintable(value("save-session")));
     }
     if (isSet("window-screenshot")) {
-        const QString err = ScreenshotReaction::save(&m_window, ScreenshotReaction::Target::Window, value("window-screenshot"));
+        const QString err = ScreenshotReaction::save(m_window.context(), m_window.compareReaction(), ScreenshotReaction::Target::Window, value("window-screenshot"));
         if (!err.isEmpty())
             fail(QStringLiteral("window screenshot failed: %1").arg(err));
     }

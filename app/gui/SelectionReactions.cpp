@@ -4,6 +4,7 @@
 #include "document/DataDocument.h"
 #include "display/SelectionGeometry.h"
 
+#include <QMainWindow>
 #include <QAction>
 #include <QActionGroup>
 

@@ -6,7 +6,6 @@
 #include "render/CameraRig.h"
 
 #include "view/CloudView.h"
-#include "BackgroundOpen.h"
 #include "ClassroomReaction.h"
 #include "CompareReaction.h"
 #include "docks/LessonCaption.h"
@@ -19,7 +18,7 @@
 #include "base/AtomicWriter.h"
 #include "base/Errors.h"
 #include "docks/LogPanel.h"
-#include "MainWindow.h"
+#include "WindowShell.h"
 #include "dialogs/ParamForm.h"
 #include "registry/Registry.h"
 #include "jobs/TrainingController.h"
@@ -40,6 +39,7 @@
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
@@ -112,8 +112,8 @@ std::shared_ptr<FitResult> resultFor(RestoredModel m, const Dataset& data, const
 
 } // namespace
 
-SessionManager::SessionManager(MainWindow* window, const QString& stateDir)
-    : QObject(window), m_window(window), m_dir(stateDir.isEmpty() ? defaultStateDir() : stateDir)
+SessionManager::SessionManager(const ReactionContext& context, const SessionParts& parts, const QString& stateDir)
+    : QObject(context.window), m_context(context), m_parts(parts), m_dir(stateDir.isEmpty() ? defaultStateDir() : stateDir)
 {
     const bool made = QDir().mkpath(m_dir);
     m_lock = std::make_unique<QLockFile>(QDir(m_dir).filePath("instance.lock"));
@@ -157,19 +157,19 @@ SessionManager::SessionManager(MainWindow* window, const QString& stateDir)
     m_debounce.setInterval(kAutosaveDebounceMs);
     connect(&m_debounce, &QTimer::timeout, this, [this] { autosave(); });
     connect(&m_saving, &QFutureWatcher<QString>::finished, this, &SessionManager::autosaveFinished);
-    DataDocument* doc = window->document();
+    DataDocument* doc = context.document;
     connect(doc, &DataDocument::datasetChanged, this, &SessionManager::scheduleAutosave);
     connect(doc, &DataDocument::resultChanged, this, &SessionManager::scheduleAutosave);
     connect(doc, &DataDocument::topKChanged, this, &SessionManager::scheduleAutosave);
     connect(doc, &DataDocument::thresholdChanged, this, &SessionManager::scheduleAutosave);
-    connect(window->detectorPanel(), &DetectorPanel::settingsChanged, this, &SessionManager::scheduleAutosave);
+    connect(parts.detector, &DetectorPanel::settingsChanged, this, &SessionManager::scheduleAutosave);
     // A crash during the first training must not lose the loaded file and the choices: save now.
-    connect(window->trainer(), &TrainingController::started, this, [this] { autosave(); });
-    connect(window->trainer(), &TrainingController::finished, this, [this] { autosave(); });
+    connect(context.trainer, &TrainingController::started, this, [this] { autosave(); });
+    connect(context.trainer, &TrainingController::finished, this, [this] { autosave(); });
     // Other data (a file, generated data) no longer belong to the session file last used; open()
     // sets it again right after applying a session.
-    connect(window->document(), &DataDocument::datasetChanged, this, [this] {
-        if (!m_window->document()->changeIsEdit())
+    connect(context.document, &DataDocument::datasetChanged, this, [this] {
+        if (!m_context.document->changeIsEdit())
             m_current.clear();
     });
 }
@@ -187,8 +187,8 @@ void SessionManager::reportProblem(const QString& text)
     m_problemReported = true;
     m_lastProblem = text;
     // The log exists already; the status bar message waits until the window is up.
-    m_window->log()->warning(text);
-    QTimer::singleShot(0, m_window, [w = m_window, text] { w->statusBar()->showMessage(text, 15000); });
+    m_context.log->warning(text);
+    QTimer::singleShot(0, m_context.window, [w = m_context.window, text] { w->statusBar()->showMessage(text, 15000); });
 }
 
 SessionManager::~SessionManager()
@@ -216,24 +216,25 @@ QString SessionManager::autosavePath() const
     return QDir(m_dir).filePath("autosave.olens.json");
 }
 
+void SessionManager::setModes(ClassroomReaction* classroom, CompareReaction* compare)
+{
+    m_parts.classroom = classroom;
+    m_parts.compare = compare;
+}
+
+CompareView* SessionManager::compareView() const
+{
+    return m_parts.compare ? m_parts.compare->view() : nullptr;
+}
+
+QString SessionManager::fileFilter()
+{
+    return tr("OutlierLens session (*.olens.json *.json);;All files (*)");
+}
+
 void SessionManager::addActions(QMenu* file)
 {
-    const QString filter = tr("OutlierLens session (*.olens.json *.json);;All files (*)");
-    QAction* openAction = file->addAction(tr("Open se&ssion…"));
-    openAction->setObjectName("actionOpenSession");
-    openAction->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
-    openAction->setToolTip(tr("Restore data, detector, fitted model, camera and view from a session file"));
-    connect(openAction, &QAction::triggered, this, [this, filter] {
-        if (!m_window->unsavedChanges()->confirm(tr("open a session")))
-            return;
-        QSettings settings;
-        const QString path = QFileDialog::getOpenFileName(m_window, tr("Open session"),
-                                                          settings.value("lastSessionDir").toString(), filter);
-        if (path.isEmpty())
-            return;
-        settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
-        m_window->backgroundOpen()->openSession(path); // failures are reported there
-    });
+    const QString filter = fileFilter();
     QAction* saveAction = file->addAction(tr("Save sessio&n…"));
     saveAction->setObjectName("actionSaveSession");
     saveAction->setShortcut(QKeySequence::Save);
@@ -243,7 +244,7 @@ void SessionManager::addActions(QMenu* file)
         const QString start = m_current.isEmpty()
                                   ? QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json")
                                   : m_current;
-        QString path = QFileDialog::getSaveFileName(m_window, tr("Save session"), start, filter);
+        QString path = QFileDialog::getSaveFileName(m_context.window, tr("Save session"), start, filter);
         if (path.isEmpty())
             return;
         if (!path.endsWith(".json", Qt::CaseInsensitive))
@@ -259,7 +260,7 @@ void SessionManager::addActions(QMenu* file)
     connect(withData, &QAction::triggered, this, [this, filter] {
         QSettings settings;
         QString path = QFileDialog::getSaveFileName(
-            m_window, tr("Save session with data"), QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json"),
+            m_context.window, tr("Save session with data"), QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json"),
             filter);
         if (path.isEmpty())
             return;
@@ -272,13 +273,13 @@ void SessionManager::addActions(QMenu* file)
     restore->setToolTip(tr("Load the session saved automatically (every %1 minutes and after each training)")
                             .arg(kAutosaveIntervalMs / 60000));
     connect(restore, &QAction::triggered, this, [this] {
-        if (!m_window->unsavedChanges()->confirm(tr("restore the autosave")))
+        if (!m_parts.unsaved->confirm(tr("restore the autosave")))
             return;
         QString error;
         if (!QFile::exists(autosavePath()))
-            QMessageBox::information(m_window, tr("Restore autosave"), tr("There is no autosaved session yet."));
+            QMessageBox::information(m_context.window, tr("Restore autosave"), tr("There is no autosaved session yet."));
         else if (!open(autosavePath(), &error))
-            QMessageBox::warning(m_window, tr("Cannot restore autosave"), error);
+            QMessageBox::warning(m_context.window, tr("Cannot restore autosave"), error);
     });
 }
 
@@ -290,7 +291,7 @@ qint64 SessionManager::embedLimitBytes()
 Session SessionManager::capture(bool withModel, DataPolicy data, const QString& sessionPath) const
 {
     Session s;
-    const DataDocument* doc = m_window->document();
+    const DataDocument* doc = m_context.document;
     const Dataset& d = doc->dataset();
     const QFileInfo file(doc->filePath());
     const bool fromFile = !doc->isEdited() && !doc->filePath().isEmpty();
@@ -340,17 +341,17 @@ Session SessionManager::capture(bool withModel, DataPolicy data, const QString& 
     }
     s.selection = doc->pointSelection();
     s.topK = doc->topK();
-    const auto cam = m_window->view()->cameraState();
+    const auto cam = m_context.view->cameraState();
     s.camera.valid = !doc->isEmpty();
     s.camera.position = cam.position;
     s.camera.focalPoint = cam.focalPoint;
     s.camera.viewUp = cam.viewUp;
     s.camera.parallelScale = cam.parallelScale;
     s.camera.viewAngle = cam.viewAngle;
-    s.camera.parallel = CameraRig::of(m_window->view())->parallelProjection();
-    s.view = toJson(m_window->viewControls()->settings());
+    s.camera.parallel = CameraRig::of(m_context.view)->parallelProjection();
+    s.view = toJson(m_parts.viewControls->settings());
     s.view["text_scale"] = textScale(); // View → Text size: a lecture's session opens readable
-    if (CompareView* cv = m_window->compareView()) {
+    if (CompareView* cv = compareView()) {
         for (const auto& e : cv->entries()) {
             SessionDetector d;
             d.id = e.id;
@@ -361,12 +362,12 @@ Session SessionManager::capture(bool withModel, DataPolicy data, const QString& 
             s.compare.push_back(std::move(d));
         }
         s.compareQuantile = cv->quantile();
-        s.compareActive = m_window->compareReaction()->isActive();
+        s.compareActive = m_parts.compare->isActive();
     }
-    if (m_window->lessonCaption()->hasLesson())
-        s.lesson = m_window->lessonCaption()->lesson();
-    s.classroom = m_window->classroom()->isActive();
-    for (const QString& name : m_window->classroom()->panels())
+    if (m_parts.caption->hasLesson())
+        s.lesson = m_parts.caption->lesson();
+    s.classroom = m_parts.classroom->isActive();
+    for (const QString& name : m_parts.classroom->panels())
         s.classroomPanels.push_back(name.toStdString());
     return s;
 }
@@ -441,8 +442,8 @@ void SessionManager::install(Prepared& p)
     const QString& path = p.path;
     const std::vector<CompareView::Entry>& compare = p.compare;
     const ParamAssignments& params = p.params;
-    m_window->trainer()->cancel();
-    DataDocument* doc = m_window->document();
+    m_context.trainer->cancel();
+    DataDocument* doc = m_context.document;
     doc->setDataset(std::move(data), path);
     doc->setEdited(s.embedded && path.isEmpty()); // a file's rows saved with the session are not an edit
     {
@@ -456,12 +457,12 @@ void SessionManager::install(Prepared& p)
         setup.fitOn = s.fitOn;
         doc->setTrainingSetup(setup);
     }
-    m_window->viewControls()->applySettings(toVariantMap(s.view));
+    m_parts.viewControls->applySettings(toVariantMap(s.view));
     if (s.view.contains("text_scale") && s.view["text_scale"].is_number())
-        TextSizeReaction::apply(m_window, s.view["text_scale"].get<double>(), false); // the user's own setting stays
+        TextSizeReaction::apply(m_context.window, s.view["text_scale"].get<double>(), false); // the user's own setting stays
     if (result) {
         doc->setResult(result);
-        m_window->viewControls()->applySettings(toVariantMap(s.view)); // result-dependent settings (clusters)
+        m_parts.viewControls->applySettings(toVariantMap(s.view)); // result-dependent settings (clusters)
         if (s.threshold)
             doc->setThreshold(*s.threshold);
     }
@@ -475,34 +476,34 @@ void SessionManager::install(Prepared& p)
         c.parallelScale = s.camera.parallelScale;
         c.viewAngle = s.camera.viewAngle;
         // Projection first: setCameraState then restores the saved parallel scale exactly.
-        CameraRig::of(m_window->view())->setParallelProjection(s.camera.parallel);
-        m_window->view()->setCameraState(c);
+        CameraRig::of(m_context.view)->setParallelProjection(s.camera.parallel);
+        m_context.view->setCameraState(c);
     }
     if (!compare.empty() || s.compareActive) {
         if (s.compareActive)
-            m_window->compareReaction()->setActive(true); // creates the page
-        if (CompareView* cv = m_window->compareView()) {
+            m_parts.compare->setActive(true); // creates the page
+        if (CompareView* cv = compareView()) {
             QString why;
             if (!compare.empty() && !cv->setDetectors(compare, &why))
-                m_window->log()->warning(tr("session compare layout not restored: %1").arg(why));
+                m_context.log->warning(tr("session compare layout not restored: %1").arg(why));
             cv->setQuantile(s.compareQuantile);
         }
-    } else if (m_window->compareReaction()->isActive()) {
-        m_window->compareReaction()->setActive(false);
+    } else if (m_parts.compare->isActive()) {
+        m_parts.compare->setActive(false);
     }
     // The lesson belongs to the data just loaded; its current step is shown again (a training step
     // as soon as the restored model's recorded path is there: it is).
-    m_window->lessonCaption()->setLesson(s.lesson ? *s.lesson : Lesson{});
+    m_parts.caption->setLesson(s.lesson ? *s.lesson : Lesson{});
     QStringList panels;
     for (const auto& name : s.classroomPanels)
         panels << QString::fromStdString(name);
     if (!panels.isEmpty() || s.classroom)
-        m_window->classroom()->setPanels(panels);
-    m_window->classroom()->setActive(s.classroom);
+        m_parts.classroom->setPanels(panels);
+    m_parts.classroom->setActive(s.classroom);
     if (!modelLost.isEmpty()) {
         const QString text = tr("the session's fitted model was not restored: %1").arg(modelLost);
-        m_window->log()->warning(text);
-        m_window->statusBar()->showMessage(text, 15000);
+        m_context.log->warning(text);
+        m_context.window->statusBar()->showMessage(text, 15000);
     }
 }
 
@@ -511,8 +512,8 @@ bool SessionManager::save(const QString& path, QString* error, DataPolicy data) 
     try {
         const std::string text = serializeSession(capture(true, data, path));
         std::vector<std::string> data; // a session never replaces the data file it refers to
-        if (!m_window->document()->filePath().isEmpty())
-            data.push_back(QFile::encodeName(m_window->document()->filePath()).toStdString());
+        if (!m_context.document->filePath().isEmpty())
+            data.push_back(QFile::encodeName(m_context.document->filePath()).toStdString());
         writeFileAtomically(QFile::encodeName(path).toStdString(), [&](std::ostream& out) { out << text; }, data);
         return true;
     } catch (const std::exception& e) {
@@ -526,12 +527,12 @@ bool SessionManager::saveAs(const QString& path, DataPolicy data)
 {
     QString error;
     if (!save(path, &error, data)) {
-        m_window->log()->error(error);
-        if (m_window->isInteractive())
-            QMessageBox::warning(m_window, tr("Cannot save session"), error);
+        m_context.log->error(error);
+        if (m_context.shell->isInteractive())
+            QMessageBox::warning(m_context.window, tr("Cannot save session"), error);
         return false;
     }
-    m_window->log()->info(tr("session saved to %1").arg(path));
+    m_context.log->info(tr("session saved to %1").arg(path));
     m_current = path;
     emit sessionSaved(path);
     return true;
@@ -549,13 +550,13 @@ QString SessionManager::locateData(const Session& s, const QString& sessionPath,
     for (const QString& candidate : tried)
         if (QFileInfo(candidate).isFile())
             return candidate;
-    if (m_window->isInteractive()
-        && QMessageBox::question(m_window, tr("Data file not found"),
+    if (m_context.shell->isInteractive()
+        && QMessageBox::question(m_context.window, tr("Data file not found"),
                                  tr("The session's data file %1 is not there (nor %2).\n\nLocate it?")
                                      .arg(original, tried.mid(1).join(tr(" nor "))),
                                  QMessageBox::Open | QMessageBox::Cancel)
                == QMessageBox::Open) {
-        const QString chosen = QFileDialog::getOpenFileName(m_window, tr("Locate %1").arg(QFileInfo(original).fileName()),
+        const QString chosen = QFileDialog::getOpenFileName(m_context.window, tr("Locate %1").arg(QFileInfo(original).fileName()),
                                                             here.absolutePath(),
                                                             tr("Data (*.csv *.tsv *.txt *.xyz *.ply);;All files (*)"));
         if (!chosen.isEmpty())
@@ -573,7 +574,7 @@ bool SessionManager::saveInteractively()
     if (!m_current.isEmpty())
         return saveAs(m_current);
     QSettings settings;
-    QString path = QFileDialog::getSaveFileName(m_window, tr("Save session"),
+    QString path = QFileDialog::getSaveFileName(m_context.window, tr("Save session"),
                                                 QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json"),
                                                 tr("OutlierLens session (*.olens.json *.json);;All files (*)"));
     if (path.isEmpty())
@@ -601,7 +602,7 @@ bool SessionManager::resolveData(Session& s, const QString& sessionPath, QString
     const QString found = locateData(s, sessionPath, error);
     if (found.isEmpty())
         return false;
-    m_window->log()->warning(
+    m_context.log->warning(
         tr("the session's data file %1 is not there; using %2").arg(QString::fromStdString(s.dataPath), found));
     s.dataPath = found.toStdString();
     return true;
@@ -609,7 +610,7 @@ bool SessionManager::resolveData(Session& s, const QString& sessionPath, QString
 
 void SessionManager::markOpened(const QString& path)
 {
-    m_window->log()->info(tr("session loaded from %1").arg(path));
+    m_context.log->info(tr("session loaded from %1").arg(path));
     if (path != autosavePath())
         m_current = path;
     emit sessionOpened(path);
@@ -630,7 +631,7 @@ bool SessionManager::open(const QString& path, QString* error)
         why = QString::fromUtf8(e.what());
     }
     why = tr("%1: %2").arg(path, why);
-    m_window->log()->error(why);
+    m_context.log->error(why);
     if (error)
         *error = why;
     return false;
@@ -639,7 +640,7 @@ bool SessionManager::open(const QString& path, QString* error)
 bool SessionManager::autosave()
 {
     m_debounce.stop();
-    if (!m_owner || m_window->document()->isEmpty())
+    if (!m_owner || m_context.document->isEmpty())
         return false;
     if (m_startedSave != m_handledSave) {
         // One is being written, or written but its result not yet handled (setFuture would drop that
@@ -657,13 +658,13 @@ bool SessionManager::autosave()
         reportProblem(tr("autosave failed, crash recovery is off until it works again: %1").arg(QString::fromUtf8(e.what())));
         return false;
     }
-    std::shared_ptr<const FitResult> result = m_window->document()->trainedResult();
+    std::shared_ptr<const FitResult> result = m_context.document->trainedResult();
     // A model that keeps its training rows (knn, lof) refers to them in the data: the rows of a
     // file the session names are copied here (24 MB at a million 3-D points, ~10 ms) for the check
     // that they are the rows it was fitted on; embedded rows are in the session already.
     std::shared_ptr<const Eigen::MatrixXd> fileRows;
     if (result && result->detector->memorisedRows() && !session.embedded)
-        fileRows = std::make_shared<const Eigen::MatrixXd>(m_window->document()->dataset().X);
+        fileRows = std::make_shared<const Eigen::MatrixXd>(m_context.document->dataset().X);
     const std::string path = QFile::encodeName(autosavePath()).toStdString();
     const std::string ownerPath = QFile::encodeName(autosaveOwner(m_dir)).toStdString();
     const QByteArray runId = m_runId;

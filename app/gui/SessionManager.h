@@ -17,6 +17,8 @@
 #include <QLockFile>
 #include <QObject>
 #include <QString>
+#include "ReactionContext.h"
+
 #include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QTimer>
@@ -27,18 +29,40 @@ class QMenu;
 
 namespace olens {
 
-class MainWindow;
+class ClassroomReaction;
+class CompareReaction;
+class CompareView;
+class DetectorPanel;
+class LessonCaption;
+class UnsavedChanges;
+class ViewControls;
+
+/// The parts of the window a session captures and restores besides the context's document, view
+/// and trainer: each named here, so that what a session touches is visible in one place.
+struct SessionParts {
+    DetectorPanel* detector = nullptr;   ///< its settings changing schedules an autosave
+    ViewControls* viewControls = nullptr; ///< colouring, contours, sizes
+    LessonCaption* caption = nullptr;     ///< the lesson
+    UnsavedChanges* unsaved = nullptr;    ///< asks before a restore replaces unsaved changes
+    ClassroomReaction* classroom = nullptr; ///< classroom mode and its kept docks (setModes)
+    CompareReaction* compare = nullptr;   ///< compare mode and its panels (setModes)
+};
 
 class SessionManager : public QObject {
     Q_OBJECT
 public:
     /// stateDir: where the autosave and the lock live (default: $OLENS_STATE_DIR or the platform's
     /// app-data directory).
-    explicit SessionManager(MainWindow* window, const QString& stateDir = {});
+    SessionManager(const ReactionContext& context, const SessionParts& parts, const QString& stateDir = {});
     ~SessionManager() override;
 
-    /// Adds Save/Open session actions to a menu.
+    /// The View menu's modes, made after the sessions' File menu entries.
+    void setModes(ClassroomReaction* classroom, CompareReaction* compare);
+    /// Adds Save session, Save session with data and Restore autosave to a menu (Open session is
+    /// OpenSessionReaction's: it opens in the background).
     void addActions(QMenu* file);
+    /// The file dialogs' filter for session files.
+    static QString fileFilter();
 
     /// What a saved session holds of data read from a file: a reference (the autosave), the rows
     /// themselves when the file is at most embedLimitBytes() (a session a teacher can hand out), or
@@ -127,9 +151,11 @@ signals:
 
 private:
     bool saveAs(const QString& path, DataPolicy data = DataPolicy::Auto); // writes, reports, remembers the path
+    CompareView* compareView() const; // the compare page, or null before it was first shown
     void reportProblem(const QString& text); // once until an autosave succeeds again
     QString m_current;
-    MainWindow* m_window;
+    ReactionContext m_context;
+    SessionParts m_parts;
     QString m_dir;
     std::unique_ptr<QLockFile> m_lock;
     bool m_owner = false;   // holds the instance lock

@@ -1,10 +1,11 @@
 #include "ShortcutsReaction.h"
 
-#include "MainWindow.h"
-
 #include <QAction>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
 #include <QScreen>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -13,7 +14,7 @@
 
 namespace olens {
 
-ShortcutsReaction::ShortcutsReaction(QAction* action, MainWindow* window) : QObject(action), m_window(window)
+ShortcutsReaction::ShortcutsReaction(QAction* action, QMainWindow* window) : QObject(action), m_window(window)
 {
     action->setObjectName("actionShortcuts");
     action->setShortcut(QKeySequence::HelpContents);
@@ -21,7 +22,7 @@ ShortcutsReaction::ShortcutsReaction(QAction* action, MainWindow* window) : QObj
     connect(action, &QAction::triggered, this, [this] { show(m_window); });
 }
 
-QDialog* ShortcutsReaction::show(MainWindow* window)
+QDialog* ShortcutsReaction::show(QMainWindow* window)
 {
     auto* dialog = new QDialog(window);
     dialog->setObjectName("shortcutsDialog");
@@ -29,7 +30,7 @@ QDialog* ShortcutsReaction::show(MainWindow* window)
     dialog->setWindowTitle(tr("Keyboard shortcuts"));
     auto* page = new QTextBrowser(dialog);
     page->setObjectName("shortcutsPage");
-    page->setHtml(window->shortcutsHtml());
+    page->setHtml(html(window));
     page->setOpenLinks(false);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
     connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
@@ -51,6 +52,26 @@ QDialog* ShortcutsReaction::show(MainWindow* window)
     dialog->move(g.topLeft());
     dialog->show();
     return dialog;
+}
+
+QString ShortcutsReaction::html(const QMainWindow* window)
+{
+    // Generated from the actions themselves, so the page never drifts from the menus.
+    QString html = tr("<table cellspacing='6'>");
+    for (QAction* menuAction : window->menuBar()->actions()) {
+        QMenu* menu = menuAction->menu();
+        if (!menu)
+            continue;
+        for (QAction* a : menu->actions())
+            if (!a->shortcut().isEmpty())
+                html += QStringLiteral("<tr><td><b>%1</b></td><td>%2 → %3</td></tr>")
+                            .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(),
+                                 menuAction->text().remove('&'), a->text().remove('&').remove("…"));
+    }
+    html += tr("<tr><td><b>mouse</b></td><td>left drag rotates (3D), middle drag pans, wheel zooms, click "
+                   "selects a point, double-click resets the camera; with Select box / lasso on, left drag selects "
+                   "(Shift adds, Ctrl subtracts)</td></tr></table>");
+    return html;
 }
 
 } // namespace olens

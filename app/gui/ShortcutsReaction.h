@@ -5,21 +5,24 @@
 
 class QAction;
 class QDialog;
+class QMainWindow;
+class QString;
 
 namespace olens {
-
-class MainWindow;
 
 class ShortcutsReaction : public QObject {
     Q_OBJECT
 public:
-    ShortcutsReaction(QAction* action, MainWindow* window);
+    ShortcutsReaction(QAction* action, QMainWindow* window);
     /// Opens the dialog (non-modal, deleted on close; objectName "shortcutsDialog") at most 90 % of
     /// the available screen on each side, the table scrolling inside it; returns it.
-    static QDialog* show(MainWindow* window);
+    static QDialog* show(QMainWindow* window);
+    /// The page: every menu action with a shortcut, generated from the window's menus (so it never
+    /// drifts from them), and the mouse.
+    static QString html(const QMainWindow* window);
 
 private:
-    MainWindow* m_window;
+    QMainWindow* m_window;
 };
 
 } // namespace olens

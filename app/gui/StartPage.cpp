@@ -1,9 +1,9 @@
 #include "StartPage.h"
 
-#include "MainWindow.h"
 #include "Presets.h"
 #include "document/DataDocument.h"
 #include "RecentFilesMenu.h"
+#include "WindowShell.h"
 #include "docks/FlowLayout.h"
 
 #include <QAction>
@@ -18,7 +18,8 @@
 
 namespace olens {
 
-StartPage::StartPage(MainWindow* window, QWidget* parent) : QWidget(parent), m_window(window), m_recent(new QListWidget)
+StartPage::StartPage(const ReactionContext& context, RecentFilesMenu* recent, const PresetsReaction* presets, QWidget* parent)
+    : QWidget(parent), m_context(context), m_recentFiles(recent), m_presets(presets), m_recent(new QListWidget)
 {
     setObjectName(QStringLiteral("StartPage"));
     setAutoFillBackground(true);
@@ -37,7 +38,7 @@ StartPage::StartPage(MainWindow* window, QWidget* parent) : QWidget(parent), m_w
                    {"actionNewData", tr("New data…")},
                    {"actionOpenSession", tr("Open session… (Ctrl+Shift+O)")}};
     for (const auto& e : entries)
-        if (QAction* a = window->action(QString::fromLatin1(e.action))) {
+        if (QAction* a = context.shell->action(QString::fromLatin1(e.action))) {
             auto* b = new QPushButton(a->icon(), e.text);
             b->setObjectName(QStringLiteral("start_") + QString::fromLatin1(e.action));
             b->setToolTip(a->toolTip());
@@ -51,15 +52,15 @@ StartPage::StartPage(MainWindow* window, QWidget* parent) : QWidget(parent), m_w
     connect(m_recent, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
         const QString path = item->data(Qt::UserRole).toString();
         if (!path.isEmpty())
-            m_window->recentFiles()->open(path);
+            m_recentFiles->open(path);
     });
 
     // The presets: a thumbnail of the figure each reproduces, its title, the lesson's first line.
     auto* gallery = new QWidget;
     auto* grid = new FlowLayout(gallery, 8, 8); // as many thumbnails per row as fit
-    const auto presets = availablePresets();
-    for (int i = 0; i < static_cast<int>(presets.size()); ++i) {
-        const Preset& p = presets[static_cast<std::size_t>(i)];
+    const auto all = availablePresets();
+    for (int i = 0; i < static_cast<int>(all.size()); ++i) {
+        const Preset& p = all[static_cast<std::size_t>(i)];
         auto* b = new QToolButton;
         b->setObjectName(QStringLiteral("start_preset_%1").arg(i + 1));
         b->setToolButtonStyle(Qt::ToolButtonTextUnderIcon);
@@ -72,7 +73,7 @@ StartPage::StartPage(MainWindow* window, QWidget* parent) : QWidget(parent), m_w
         b->setText(shortTitle);
         b->setToolTip(QStringLiteral("<b>%1</b><br>%2<br><i>%3</i>").arg(p.title.toHtmlEscaped(), p.caption.toHtmlEscaped(),
                                                                         p.figure.toHtmlEscaped()));
-        connect(b, &QToolButton::clicked, this, [this, p] { PresetsReaction::apply(m_window, p); });
+        connect(b, &QToolButton::clicked, this, [this, p] { m_presets->apply(p); });
         grid->addWidget(b);
     }
 
@@ -101,7 +102,7 @@ StartPage::StartPage(MainWindow* window, QWidget* parent) : QWidget(parent), m_w
     layout->addWidget(scroll);
 
     parent->installEventFilter(this);
-    connect(window->document(), &DataDocument::datasetChanged, this, &StartPage::updateShown);
+    connect(context.document, &DataDocument::datasetChanged, this, &StartPage::updateShown);
     updateShown();
 }
 
@@ -115,7 +116,7 @@ bool StartPage::eventFilter(QObject* watched, QEvent* event)
 void StartPage::updateShown()
 {
     // No data at all (New data's empty canvas has its columns: the view is where points are added).
-    const Dataset& d = m_window->document()->dataset();
+    const Dataset& d = m_context.document->dataset();
     const bool none = d.rows() == 0 && d.featureNames.empty();
     setGeometry(parentWidget()->rect());
     setVisible(none);
@@ -132,7 +133,7 @@ void StartPage::showEvent(QShowEvent* e)
 void StartPage::fillRecent()
 {
     m_recent->clear();
-    for (const QString& f : m_window->recentFiles()->files()) {
+    for (const QString& f : m_recentFiles->files()) {
         auto* item = new QListWidgetItem(QStringLiteral("%1   —   %2").arg(QFileInfo(f).fileName(), QFileInfo(f).absolutePath()));
         item->setData(Qt::UserRole, f);
         item->setToolTip(f);

@@ -2,19 +2,19 @@
 
 #include "document/DataDocument.h"
 #include "view/DataEditor.h"
-#include "MainWindow.h"
-#include "SessionManager.h"
+#include "WindowShell.h"
 
+#include <QMainWindow>
 #include <QUndoStack>
 
 namespace olens {
 
-UnsavedChanges::UnsavedChanges(MainWindow* window, DataEditor* editor)
-    : QObject(window), m_window(window), m_editor(editor)
+UnsavedChanges::UnsavedChanges(const ReactionContext& context, DataEditor* editor)
+    : QObject(context.window), m_context(context), m_editor(editor)
 {
     connect(editor->undoStack(), &QUndoStack::cleanChanged, this, &UnsavedChanges::update);
-    connect(window->document(), &DataDocument::datasetChanged, this, [this] {
-        if (!m_window->document()->changeIsEdit()) // other data: what was generated is gone
+    connect(context.document, &DataDocument::datasetChanged, this, [this] {
+        if (!m_context.document->changeIsEdit()) // other data: what was generated is gone
             m_generated = false;
         update();
     });
@@ -41,7 +41,7 @@ void UnsavedChanges::markSaved()
 void UnsavedChanges::update()
 {
     const bool modified = m_generated || !m_editor->undoStack()->isClean();
-    m_window->setWindowModified(modified);
+    m_context.window->setWindowModified(modified);
     if (modified != m_modified) {
         m_modified = modified;
         emit modifiedChanged(modified);
@@ -56,12 +56,12 @@ bool UnsavedChanges::confirm(const QString& action)
     QMessageBox::StandardButton answer = QMessageBox::Discard;
     if (m_prompt) {
         answer = m_prompt(question);
-    } else if (m_window->isInteractive()) {
-        answer = QMessageBox::warning(m_window, tr("Unsaved changes"), question,
+    } else if (m_context.shell->isInteractive()) {
+        answer = QMessageBox::warning(m_context.window, tr("Unsaved changes"), question,
                                       QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     }
     switch (answer) {
-    case QMessageBox::Save: return m_window->sessions()->saveInteractively();
+    case QMessageBox::Save: return m_save && m_save();
     case QMessageBox::Discard: return true;
     default: return false;
     }

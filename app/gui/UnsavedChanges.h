@@ -2,6 +2,8 @@
 // Unsaved-changes protection: the window title's modified marker ("[*]") follows data edits (the
 // edit undo stack's clean state) and generated data; quitting, opening another file or session,
 // generating data or applying a preset first asks Save / Discard / Cancel.
+#include "ReactionContext.h"
+
 #include <QMessageBox>
 #include <QObject>
 #include <functional>
@@ -9,7 +11,6 @@
 namespace olens {
 
 class DataEditor;
-class MainWindow;
 
 class UnsavedChanges : public QObject {
     Q_OBJECT
@@ -17,7 +18,12 @@ public:
     /// Answers the question instead of a message box (tests, scripted runs).
     using Prompt = std::function<QMessageBox::StandardButton(const QString& question)>;
 
-    UnsavedChanges(MainWindow* window, DataEditor* editor);
+    /// How the answer Save saves (File → Save session: a file dialog); false when cancelled or failed.
+    using Save = std::function<bool()>;
+
+    /// `editor`: its undo stack's clean state is the data's saved state. Marks context.window.
+    UnsavedChanges(const ReactionContext& context, DataEditor* editor);
+    void setSave(Save save) { m_save = std::move(save); }
 
     bool isModified() const;
     /// Generated data (File → New data) exist only in the app until saved as a session.
@@ -36,9 +42,10 @@ signals:
 
 private:
     void update();
-    MainWindow* m_window;
+    ReactionContext m_context;
     DataEditor* m_editor;
     Prompt m_prompt;
+    Save m_save;
     bool m_generated = false;
     bool m_modified = false;
 };

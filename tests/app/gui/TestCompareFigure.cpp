@@ -224,15 +224,15 @@ private slots:
         QVERIFY(figure.height() < cv->height() * cv->devicePixelRatioF());
         QTemporaryDir dir;
         const QString path = dir.filePath("compare.png");
-        const auto targets = ExportFigureReaction::targets(&w);
+        const auto targets = ExportFigureReaction::targets(w.context(), w.compareReaction());
         QVERIFY(!targets.empty() && !targets.front().plot);
         FigureOptions o;
-        QCOMPARE(ExportFigureReaction::save(&w, targets.front(), o, path), QString());
+        QCOMPARE(ExportFigureReaction::save(w.context(), w.compareReaction(), targets.front(), o, path), QString());
         QImage read(path);
         QCOMPARE(read.size(), figure.size());
         // The dialog's size (default: the figure's) is honoured by a rescale, aspect kept.
         o.size = cv->figureSize() / 2;
-        QCOMPARE(ExportFigureReaction::save(&w, targets.front(), o, path), QString());
+        QCOMPARE(ExportFigureReaction::save(w.context(), w.compareReaction(), targets.front(), o, path), QString());
         QCOMPARE(QImage(path).size(), figure.size().scaled(o.size, Qt::KeepAspectRatio));
     }
 
@@ -246,10 +246,10 @@ private slots:
         const QImage onWhite = cv->figureImage().convertToFormat(QImage::Format_RGB32);
         QTemporaryDir dir;
         const QString path = dir.filePath("compare-transparent.png");
-        const auto targets = ExportFigureReaction::targets(&w);
+        const auto targets = ExportFigureReaction::targets(w.context(), w.compareReaction());
         FigureOptions o;
         o.transparent = true;
-        QCOMPARE(ExportFigureReaction::save(&w, targets.front(), o, path), QString());
+        QCOMPARE(ExportFigureReaction::save(w.context(), w.compareReaction(), targets.front(), o, path), QString());
         const QImage read = QImage(path).convertToFormat(QImage::Format_ARGB32);
         QVERIFY(!read.isNull());
         QCOMPARE(read.size(), onWhite.size());

@@ -116,7 +116,7 @@ private slots:
         QVERIFY(it != presets.end());
         QSignalSpy field(w.view(), &CloudView::fieldUpdated);
         QSignalSpy finished(w.trainer(), &TrainingController::finished);
-        QVERIFY(PresetsReaction::apply(&w, *it, true));
+        QVERIFY(w.presets()->apply(*it, true));
         QVERIFY(finished.wait(60000));
         QVERIFY(field.wait(60000));
         const auto& frames = w.document()->result()->geometry.frames;
@@ -142,7 +142,7 @@ private slots:
         QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
         trainAndWaitForField(w);
         QVERIFY(w.action("actionExportFigure"));
-        const auto targets = ExportFigureReaction::targets(&w);
+        const auto targets = ExportFigureReaction::targets(w.context(), w.compareReaction());
         QVERIFY(!targets.front().plot);
         PlotWidget* roc = w.evaluationPanel()->rocPlot();
         const auto rocTarget = std::find_if(targets.begin(), targets.end(), [&](const auto& t) { return t.plot == roc; });
@@ -154,7 +154,7 @@ private slots:
         FigureOptions o;
         o.size = QSize(900, 560);
         o.transparent = true;
-        QCOMPARE(ExportFigureReaction::save(&w, targets.front(), o, dir.filePath("view.png")), QString());
+        QCOMPARE(ExportFigureReaction::save(w.context(), w.compareReaction(), targets.front(), o, dir.filePath("view.png")), QString());
         QImage view(dir.filePath("view.png"));
         QCOMPARE(view.size(), QSize(900, 560) * w.view()->devicePixelRatioF());
         QCOMPARE(w.view()->size(), before);
@@ -171,29 +171,29 @@ private slots:
         QVERIFY(partial > 0); // antialiased edges / the translucent field keep their coverage
         // Opaque without --transparent.
         o.transparent = false;
-        QCOMPARE(ExportFigureReaction::save(&w, targets.front(), o, dir.filePath("view-white.png")), QString());
+        QCOMPARE(ExportFigureReaction::save(w.context(), w.compareReaction(), targets.front(), o, dir.filePath("view-white.png")), QString());
         QCOMPARE(qAlpha(QImage(dir.filePath("view-white.png")).pixel(2, 2)), 255);
         // The view as PDF (vector text over the rendered scene); SVG of the view is refused with a reason.
         o.format = "pdf";
-        QCOMPARE(ExportFigureReaction::save(&w, targets.front(), o, dir.filePath("view.pdf")), QString());
+        QCOMPARE(ExportFigureReaction::save(w.context(), w.compareReaction(), targets.front(), o, dir.filePath("view.pdf")), QString());
         QFile pdf(dir.filePath("view.pdf"));
         QVERIFY(pdf.open(QIODevice::ReadOnly));
         const QByteArray pdfBytes = pdf.readAll();
         QVERIFY(pdfBytes.startsWith("%PDF"));
         QVERIFY(pdfBytes.size() > 20000); // the scene is in it as an image
         o.format = "svg";
-        QVERIFY(ExportFigureReaction::save(&w, targets.front(), o, dir.filePath("view.svg")).contains("PNG or PDF"));
+        QVERIFY(ExportFigureReaction::save(w.context(), w.compareReaction(), targets.front(), o, dir.filePath("view.svg")).contains("PNG or PDF"));
 
         // A plot: PNG at 2× (transparent), SVG with its text as text, PDF.
         o = FigureOptions();
         o.scale = 2.0;
         o.transparent = true;
-        QCOMPARE(ExportFigureReaction::save(&w, *rocTarget, o, dir.filePath("roc.png")), QString());
+        QCOMPARE(ExportFigureReaction::save(w.context(), w.compareReaction(), *rocTarget, o, dir.filePath("roc.png")), QString());
         const QImage rocPng(dir.filePath("roc.png"));
         QCOMPARE(rocPng.size(), roc->size() * 2);
         QCOMPARE(qAlpha(rocPng.pixel(1, 1)), 0);
         o.format = "svg";
-        QCOMPARE(ExportFigureReaction::save(&w, *rocTarget, o, dir.filePath("roc.svg")), QString());
+        QCOMPARE(ExportFigureReaction::save(w.context(), w.compareReaction(), *rocTarget, o, dir.filePath("roc.svg")), QString());
         QFile svgFile(dir.filePath("roc.svg"));
         QVERIFY(svgFile.open(QIODevice::ReadOnly));
         const QByteArray svg = svgFile.readAll();
@@ -203,7 +203,7 @@ private slots:
         QVERIFY(renderer.isValid());
         QCOMPARE(renderer.viewBox(), QRect(QPoint(0, 0), roc->size())); // drawn at the widget's size
         o.format = "pdf";
-        QCOMPARE(ExportFigureReaction::save(&w, *rocTarget, o, dir.filePath("roc.pdf")), QString());
+        QCOMPARE(ExportFigureReaction::save(w.context(), w.compareReaction(), *rocTarget, o, dir.filePath("roc.pdf")), QString());
         QFile rocPdf(dir.filePath("roc.pdf"));
         QVERIFY(rocPdf.open(QIODevice::ReadOnly) && rocPdf.readAll().startsWith("%PDF"));
     }

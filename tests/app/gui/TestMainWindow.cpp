@@ -410,7 +410,7 @@ private slots:
         for (const Preset& p : presets) {
             QSignalSpy finished(w.trainer(), &TrainingController::finished);
             QSignalSpy failed(w.trainer(), &TrainingController::failed);
-            QVERIFY(PresetsReaction::apply(&w, p));
+            QVERIFY(w.presets()->apply(p));
             QVERIFY2(finished.wait(60000), qPrintable(p.title + ": " + (failed.isEmpty() ? QString() : failed.first().at(0).toString())));
             const auto r = w.document()->result();
             QVERIFY(r);

@@ -251,14 +251,14 @@ private slots:
         for (const Preset& p : presets)
             QVERIFY2(p.caption.contains("eq.") || p.caption.contains("fig.") || p.caption.contains("lines "),
                      qPrintable(p.title)); // every lesson names what of the paper it shows
-        QVERIFY(PresetsReaction::apply(&w, presets.front(), false));
+        QVERIFY(w.presets()->apply(presets.front(), false));
         LessonCaption* caption = w.lessonCaption();
         QVERIFY(caption->isVisible());
         QCOMPARE(caption->lessonText(), presets.front().caption);
         QVERIFY(w.openFile(sample("moons2d.csv"))); // other data: the lesson is over
         QVERIFY(!caption->isVisible());
 
-        QVERIFY(PresetsReaction::apply(&w, presets.front(), false));
+        QVERIFY(w.presets()->apply(presets.front(), false));
         QAction* classroom = actionWithKey(w, "F11");
         QVERIFY(classroom);
         QList<QDockWidget*> shownBefore;
@@ -303,7 +303,7 @@ private slots:
             Preset preset = availablePresets().front();
             preset.detectorParams = {{"epochs", "20"}};
             QSignalSpy finished(w.trainer(), &TrainingController::finished);
-            QVERIFY(PresetsReaction::apply(&w, preset));
+            QVERIFY(w.presets()->apply(preset));
             LessonCaption* caption = w.lessonCaption();
             QCOMPARE(int(caption->lesson().steps.size()), 5);
             QCOMPARE(caption->lesson().current, 0);

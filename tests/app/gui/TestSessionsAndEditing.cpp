@@ -602,7 +602,7 @@ private slots:
 
         MainWindow w;
         w.setInteractive(false);
-        SessionManager restart(&w, state.path());
+        SessionManager restart(w.context(), w.sessionParts(), state.path());
         QVERIFY(restart.recoveryAvailable());
         QString error;
         QVERIFY2(restart.restoreRecovery(&error), qPrintable(error));
@@ -630,7 +630,7 @@ private slots:
 
         MainWindow w;
         w.setInteractive(false);
-        SessionManager restart(&w, state.path());
+        SessionManager restart(w.context(), w.sessionParts(), state.path());
         QVERIFY(restart.recoveryAvailable());
         QString error;
         QVERIFY2(restart.restoreRecovery(&error), qPrintable(error));
@@ -644,14 +644,14 @@ private slots:
         {
             MainWindow w;
             prepare(w, 60);
-            SessionManager first(&w, state.path());
+            SessionManager first(w.context(), w.sessionParts(), state.path());
             QVERIFY(!first.recoveryAvailable());
             QVERIFY(first.autosave());
         } // a clean exit: the next start offers nothing
         {
             MainWindow w;
             w.setInteractive(false);
-            SessionManager second(&w, state.path());
+            SessionManager second(w.context(), w.sessionParts(), state.path());
             QVERIFY(!second.recoveryAvailable());
             QVERIFY(!second.crashedWithoutAutosave());
         }
@@ -663,7 +663,7 @@ private slots:
         marker.close();
         MainWindow w;
         w.setInteractive(false);
-        SessionManager third(&w, state.path());
+        SessionManager third(w.context(), w.sessionParts(), state.path());
         QVERIFY(!third.recoveryAvailable());
         QVERIFY(third.crashedWithoutAutosave());
     }
@@ -673,7 +673,7 @@ private slots:
         QTemporaryDir state;
         MainWindow w;
         prepare(w, 80);
-        SessionManager m(&w, state.path());
+        SessionManager m(w.context(), w.sessionParts(), state.path());
         QCOMPARE(m.autosaveCount(), 0);
         // A burst of parameter edits: one autosave after the quiet period, with the last value.
         w.detectorPanel()->form()->setValues({{"k", "7"}});
@@ -731,7 +731,7 @@ private slots:
             QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
             QVERIFY(trainAndWait(w));
             scores = w.document()->result()->scores;
-            SessionManager m(&w, state.path());
+            SessionManager m(w.context(), w.sessionParts(), state.path());
             QVERIFY(m.autosave());
             m.waitForAutosave();
             autosave = m.autosavePath();
@@ -793,7 +793,7 @@ private slots:
         QTemporaryDir state;
         MainWindow w;
         prepare(w, 3000); // a file of some size: the first save is still being written below
-        SessionManager m(&w, state.path());
+        SessionManager m(w.context(), w.sessionParts(), state.path());
         QVERIFY(m.autosave());
         w.detectorPanel()->form()->setValues({{"k", "11"}});
         QVERIFY(m.autosave()); // queued behind the first, or started if that one is done
@@ -817,7 +817,7 @@ private slots:
         const QString dir = parent.filePath("file/state");
         MainWindow w;
         prepare(w, 40);
-        SessionManager m(&w, dir);
+        SessionManager m(w.context(), w.sessionParts(), dir);
         QVERIFY(m.lastProblem().contains(QDir::toNativeSeparators(dir)));
         QVERIFY(m.lastProblem().contains("OLENS_STATE_DIR"));
         QTRY_VERIFY(w.statusBar()->currentMessage().contains("cannot be written"));

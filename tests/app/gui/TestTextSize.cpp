@@ -150,9 +150,9 @@ private slots:
         FigureOptions o;
         o.size = QSize(1920, 1080);
         o.textScale = 1.0;
-        QVERIFY(ExportFigureReaction::save(&w, {}, o, dir.filePath("a.png")).isEmpty());
+        QVERIFY(ExportFigureReaction::save(w.context(), w.compareReaction(), {}, o, dir.filePath("a.png")).isEmpty());
         o.textScale = 2.0;
-        QVERIFY(ExportFigureReaction::save(&w, {}, o, dir.filePath("b.png")).isEmpty());
+        QVERIFY(ExportFigureReaction::save(w.context(), w.compareReaction(), {}, o, dir.filePath("b.png")).isEmpty());
         const QImage a(dir.filePath("a.png")), b(dir.filePath("b.png"));
         QCOMPARE(a.size(), QSize(1920, 1080));
         // Twice the text: the labels' glyph runs grow from 9 to 14 px here (the strip cuts some of
