@@ -24,7 +24,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 QString fmt3(double v) { return QString::number(v, 'f', 3); }
 } // namespace
 
-ComparePanel::ComparePanel(const CompareView::Entry& e, QObject* owner)
+ComparePanel::ComparePanel(const CompareEntry& e, QObject* owner)
     : entry(e), doc(new DataDocument(owner)), trainer(new TrainingController(doc, owner))
 {
     frame = new QFrame;

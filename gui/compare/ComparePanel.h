@@ -2,7 +2,7 @@
 // One panel of compare mode: its own document (a copy of the source's data), training controller
 // and CloudView under a one-line title (two in narrow columns) (detector, normalisation, parameters, fit time, then the
 // state or AUROC / AUPRC). CompareView owns the panels, wires their signals and keeps them in step.
-#include "compare/CompareView.h"
+#include "compare/CompareEntry.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -25,7 +25,7 @@ public:
     enum class State { Idle, Training, Done, Failed, Cancelled };
 
     /// Builds the document, the trainer (both parented to `owner`, training on `pool`) and the widgets.
-    ComparePanel(const CompareView::Entry& entry, QObject* owner);
+    ComparePanel(const CompareEntry& entry, QObject* owner);
     /// Worker first (it holds the document's data copy), then the view, then its document. The
     /// owner disconnects its own connections before.
     ~ComparePanel();
@@ -40,7 +40,7 @@ public:
     /// The title as plain text (lines separated by '\n').
     QString plainTitle() const;
 
-    CompareView::Entry entry;
+    CompareEntry entry;
     DataDocument* doc = nullptr;
     TrainingController* trainer = nullptr;
     QFrame* frame = nullptr;

@@ -8,6 +8,7 @@
 // panels form one figure: coloured on one scale (the training-score percentile), with one key
 // (CompareKey) instead of a colour bar and legend per panel, optionally showing only the decision
 // (inlier / outlier regions); the figure exports as one image.
+#include "compare/CompareEntry.h"
 #include "metrics/Agreement.h"
 #include "view/layers/ViewLayer.h"
 #include "data/Normalizer.h"
@@ -40,17 +41,8 @@ class TrainingController;
 class CompareView : public QWidget {
     Q_OBJECT
 public:
-    /// One panel's detector: registry id, parameters (name=value, validated by the schema when
-    /// training starts) and the input normalisation.
-    struct Entry {
-        std::string id;
-        ParamAssignments params;
-        Normalization normalization = Normalization::None;
-        bool operator==(const Entry& o) const
-        {
-            return id == o.id && params == o.params && normalization == o.normalization;
-        }
-    };
+    /// One panel's detector (id, parameters, normalisation).
+    using Entry = CompareEntry;
     static constexpr int kMaxPanels = 9;
     static constexpr double kDefaultQuantile = 0.95;
 
