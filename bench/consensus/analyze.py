@@ -154,7 +154,6 @@ def main():
     # half splits
     rng = np.random.default_rng(0)
     print("\n## half splits (tune on 10 or 11 sets, test on the rest; 1000 random splits)\n")
-    gbest = int(np.argmax(mean))
     for fam, ok in FAMILIES.items():
         idx = np.array([i for i, c in enumerate(cands) if ok(c)])
         if len(idx) < 2:

@@ -76,7 +76,6 @@ def main():
         carry = np.array([B[ch[j], j] for j in range(S)])
         if folds_union is None:
             folds_union = Counter(ch)
-            chosen_union = ch
             held_union = h
         print("| %s | %d | %.3f (%.3f) | %s | %.3f | %.3f (%.3f) | %.3f | %.3f |" % (
             fam, len(idx), h.mean(), h.min(), cands[best], ma[best], hw.mean(), hw.min(), carry.mean(), mb[best]))

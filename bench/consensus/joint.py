@@ -4,9 +4,9 @@ and which member select1 rules pick per set."""
 import os, sys, pickle
 import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from analyze import EE, members
+from analyze import members
 from final import OUT, merged, scalable
-from rules import UNIFIERS, agreement_weights, auroc
+from rules import UNIFIERS, agreement_weights
 
 R, W = merged("rare"), merged("whole")
 C, A, B, sets = R["cands"], R["auc"], W["auc"], R["sets"]
