@@ -12,7 +12,6 @@ namespace olens {
 class BackgroundOpen;
 class DataDocument;
 class CompareReaction;
-class DataDocument;
 class UnsavedChanges;
 
 /// File → Open: asks (after the unsaved-changes question) for a file and reads it on the executor.

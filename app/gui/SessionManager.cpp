@@ -290,6 +290,7 @@ qint64 SessionManager::embedLimitBytes()
 
 Session SessionManager::capture(bool withModel, DataPolicy data, const QString& sessionPath) const
 {
+    Q_ASSERT(m_parts.classroom && m_parts.compare); // setModes() was called
     Session s;
     const DataDocument* doc = m_context.document;
     const Dataset& d = doc->dataset();
@@ -435,6 +436,7 @@ std::shared_ptr<SessionManager::Prepared> SessionManager::prepare(Session s, con
 
 void SessionManager::install(Prepared& p)
 {
+    Q_ASSERT(m_parts.classroom && m_parts.compare); // setModes() was called
     const Session& s = p.session;
     const std::shared_ptr<FitResult>& result = p.result;
     const QString& modelLost = p.modelLost;

@@ -61,7 +61,7 @@ bool UnsavedChanges::confirm(const QString& action)
                                       QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     }
     switch (answer) {
-    case QMessageBox::Save: return m_save && m_save();
+    case QMessageBox::Save: Q_ASSERT(m_save); return m_save && m_save(); // setSave() was called
     case QMessageBox::Discard: return true;
     default: return false;
     }

@@ -16,6 +16,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rules import UNIFIERS, auroc  # noqa: E402
+from study import MAIN_UNIFIERS  # noqa: E402
 
 POOL = ["knn", "iforest", "mcd", "kods", "kic", "ocsvm", "lof", "pca", "quadrics-base"]
 EXT = ["ic", "inf", "ksp", "acdt", "gods", "quadrics"]
@@ -26,7 +27,7 @@ def cands():
     out = []
     others = [m for m in POOL if m != "mcd"]
     subs = [("mcd",) + c for r in (1, 2) for c in itertools.combinations(others, r)]
-    for un in UNIFIERS:
+    for un in MAIN_UNIFIERS:  # the grids' unifiers (gamma / gammalog have a grid of their own)
         for w in WEIGHTS:
             for sub in subs:
                 out.append((un, "w%.1f" % w, sub))

@@ -293,5 +293,6 @@ COMBINERS = {"mean": c_mean, "median": c_median, "max": c_max, "trim": c_trim, "
              "fisher": c_fisher, "agree": c_agree, "agree2": c_agree2, "antiagree": c_antiagree,
              "pseudo": c_pseudo, "pseudoloo": c_pseudo_loo, "greedy": c_greedy, "select1": c_select1}
 
-# Monotone-invariant combiners: for rank / logrank / probit they give the same ordering -> only rank.
+# Monotone-invariant combiners: for rank / logrank / probit they give the same ordering -> only rank
+# (max always; median only for an odd number of members, where it is one member's value).
 ORDER_ONLY = {"median", "max"}

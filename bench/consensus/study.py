@@ -36,6 +36,8 @@ def candidates(pool, max_size, unifiers=None, combiners=None):
             if co in ORDER_ONLY and un in ("logrank", "probit"):
                 continue  # same ordering as rank
             for sub in subsets:
+                if co == "select1" and len(sub) < 3:
+                    continue  # two members agree with each other equally: the pick would be rounding
                 out.append((un, co, sub))
     return out
 
