@@ -375,6 +375,7 @@ void MainWindow::buildMenus()
     file->addSeparator();
     new OpenSessionReaction(file->addAction(tr("Open se&ssion…")), context(), m_backgroundOpen, m_unsaved); // Ctrl+Shift+O
     m_sessions->addActions(file);
+    new RestoreAutosaveReaction(file->addAction(tr("Restore &autosave")), context(), m_sessions, m_backgroundOpen, m_unsaved);
     file->addSeparator();
     QAction* shot = file->addAction(tr("Save view &screenshot…"));
     shot->setObjectName("actionScreenshot");

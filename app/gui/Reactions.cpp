@@ -10,6 +10,7 @@
 #include "BackgroundOpen.h"
 #include "SessionManager.h"
 #include "UnsavedChanges.h"
+#include "WindowShell.h"
 
 #include <nlohmann/json.hpp>
 #include <QAction>
@@ -76,6 +77,32 @@ void OpenSessionReaction::onTriggered()
     if (path.isEmpty())
         return;
     settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
+    m_opener->openSession(path); // failures are reported there
+}
+
+RestoreAutosaveReaction::RestoreAutosaveReaction(QAction* action, const ReactionContext& context,
+                                                 const SessionManager* sessions, BackgroundOpen* opener,
+                                                 UnsavedChanges* unsaved)
+    : QObject(action), m_context(context), m_sessions(sessions), m_opener(opener), m_unsaved(unsaved)
+{
+    action->setObjectName("actionRestoreAutosave");
+    action->setToolTip(tr("Load the session saved automatically (every %1 minutes and after each training)")
+                           .arg(SessionManager::kAutosaveIntervalMs / 60000));
+    connect(action, &QAction::triggered, this, &RestoreAutosaveReaction::onTriggered);
+}
+
+void RestoreAutosaveReaction::onTriggered()
+{
+    if (!m_unsaved->confirm(tr("restore the autosave")))
+        return;
+    const QString path = m_sessions->autosavePath();
+    if (!QFile::exists(path)) {
+        const QString text = tr("There is no autosaved session yet.");
+        m_context.log->info(text);
+        if (m_context.shell->isInteractive())
+            QMessageBox::information(m_context.window, tr("Restore autosave"), text);
+        return;
+    }
     m_opener->openSession(path); // failures are reported there
 }
 

@@ -12,6 +12,7 @@ namespace olens {
 class BackgroundOpen;
 class DataDocument;
 class CompareReaction;
+class SessionManager;
 class UnsavedChanges;
 
 /// File → Open: asks (after the unsaved-changes question) for a file and reads it on the executor.
@@ -41,6 +42,22 @@ public:
 private:
     void onTriggered();
     ReactionContext m_context;
+    BackgroundOpen* m_opener;
+    UnsavedChanges* m_unsaved;
+};
+
+/// File → Restore autosave: the session saved automatically, opened in the background as Open
+/// session does (before, on the GUI thread: the window froze while a large autosave was restored).
+class RestoreAutosaveReaction : public QObject {
+    Q_OBJECT
+public:
+    RestoreAutosaveReaction(QAction* action, const ReactionContext& context, const SessionManager* sessions,
+                            BackgroundOpen* opener, UnsavedChanges* unsaved);
+
+private:
+    void onTriggered();
+    ReactionContext m_context;
+    const SessionManager* m_sessions;
     BackgroundOpen* m_opener;
     UnsavedChanges* m_unsaved;
 };

@@ -269,18 +269,6 @@ void SessionManager::addActions(QMenu* file)
         settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
         saveAs(path, DataPolicy::Embed); // as Save session: the title, recent files, Ctrl+S follow
     });
-    QAction* restore = file->addAction(tr("Restore &autosave"));
-    restore->setToolTip(tr("Load the session saved automatically (every %1 minutes and after each training)")
-                            .arg(kAutosaveIntervalMs / 60000));
-    connect(restore, &QAction::triggered, this, [this] {
-        if (!m_parts.unsaved->confirm(tr("restore the autosave")))
-            return;
-        QString error;
-        if (!QFile::exists(autosavePath()))
-            QMessageBox::information(m_context.window, tr("Restore autosave"), tr("There is no autosaved session yet."));
-        else if (!open(autosavePath(), &error))
-            QMessageBox::warning(m_context.window, tr("Cannot restore autosave"), error);
-    });
 }
 
 qint64 SessionManager::embedLimitBytes()

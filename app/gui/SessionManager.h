@@ -58,8 +58,8 @@ public:
 
     /// The View menu's modes, made after the sessions' File menu entries.
     void setModes(ClassroomReaction* classroom, CompareReaction* compare);
-    /// Adds Save session, Save session with data and Restore autosave to a menu (Open session is
-    /// OpenSessionReaction's: it opens in the background).
+    /// Adds Save session and Save session with data to a menu (Open session and Restore autosave
+    /// open in the background: OpenSessionReaction, RestoreAutosaveReaction).
     void addActions(QMenu* file);
     /// The file dialogs' filter for session files.
     static QString fileFilter();

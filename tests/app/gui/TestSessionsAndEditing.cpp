@@ -483,6 +483,42 @@ private slots:
         QVERIFY(trainAndWait(w));
     }
 
+    void restoreAutosaveOpensInTheBackground()
+    {
+        // File → Restore autosave read, restored and scored the autosave on the GUI thread (the
+        // window froze for a large one); now it opens as Open session does, on the executor.
+        const QString data = QStringLiteral(OLENS_SOURCE_DIR "/samples/moons2d.csv");
+        MainWindow w;
+        w.setInteractive(false);
+        QVERIFY(w.openFile(data));
+        QVERIFY(w.detectorPanel()->setCurrentDetector("lof"));
+        QVERIFY(trainAndWait(w));
+        const Eigen::VectorXd stored = w.document()->result()->scores;
+        const QString autosave = w.sessions()->autosavePath();
+        QString error;
+        QVERIFY2(w.sessions()->save(autosave, &error, SessionManager::DataPolicy::Reference), qPrintable(error));
+        w.sessions()->markCleanExit(); // no later autosave replaces that file
+        prepare(w, 60); // knn on generated rows: the state the restore replaces
+        const Eigen::VectorXd before = w.document()->result()->scores;
+        QAction* restore = w.action("actionRestoreAutosave");
+        QVERIFY(restore);
+        QSignalSpy finished(w.backgroundOpen(), &BackgroundOpen::finished);
+        restore->trigger();
+        QVERIFY(w.backgroundOpen()->isBusy());
+        QCOMPARE(w.document()->result()->scores, before); // nothing changes until it is complete
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+        QCOMPARE(w.document()->result()->scores, stored);
+        QCOMPARE(w.detectorPanel()->currentDetector(), QString("lof"));
+
+        // No autosave: said, nothing started, the state kept.
+        QVERIFY(QFile::remove(autosave));
+        restore->trigger();
+        QVERIFY(!w.backgroundOpen()->isBusy());
+        QVERIFY(finished.isEmpty());
+        QCOMPARE(w.document()->result()->scores, stored);
+    }
+
     void menusOpenSessionsInTheBackground()
     {
         // File → Open session and the recent list read the session, its data file and restore the
