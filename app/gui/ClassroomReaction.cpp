@@ -61,6 +61,20 @@ void ClassroomReaction::showChosenDocks()
         d->setVisible(m_panels.contains(d->objectName()));
 }
 
+void ClassroomReaction::arrangeDocks(const std::function<void()>& arrange)
+{
+    if (!m_active) {
+        arrange();
+        return;
+    }
+    // The kept docks as they are now are put back afterwards: only the state to come back to changes.
+    const QByteArray now = m_window->saveState();
+    m_window->restoreState(m_state);
+    arrange();
+    m_state = m_window->saveState();
+    m_window->restoreState(now);
+}
+
 void ClassroomReaction::setActive(bool on)
 {
     if (on == m_active)

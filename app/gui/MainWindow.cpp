@@ -222,9 +222,9 @@ void MainWindow::resizeEvent(QResizeEvent* e)
     if (m_defaultLayout.isEmpty() || m_columnArranged || height() >= kTallWindow)
         return;
     m_columnArranged = true;
-    // In compare mode the docks are hidden and come back from the state saved on entering: arrange
-    // that one (a window shrunk while comparing got its stacked column back on leaving).
-    m_compare->arrangeDocks([this] {
+    // In compare or classroom mode the docks are hidden and come back from the state saved on
+    // entering: arrange that one (a window shrunk while comparing got its stacked column back).
+    arrangeDocks([this] {
         auto* ranking = findChild<QDockWidget*>("RankingDock");
         auto* eval = findChild<QDockWidget*>("EvaluationDock");
         auto* similarity = findChild<QDockWidget*>("SimilarityDock");
@@ -236,6 +236,16 @@ void MainWindow::resizeEvent(QResizeEvent* e)
             tabifyDockWidget(ranking, similarity);
         ranking->raise();
     });
+}
+
+void MainWindow::arrangeDocks(const std::function<void()>& arrange)
+{
+    // The mode entered first holds the state with the docks. At start a session restores compare
+    // mode before classroom mode, so with both on, compare's is the one; classroom alone keeps its own.
+    if (m_classroom->isActive() && !m_compare->isActive())
+        m_classroom->arrangeDocks(arrange);
+    else
+        m_compare->arrangeDocks(arrange);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e)
@@ -326,7 +336,7 @@ void MainWindow::buildDocks()
     // The view gets the space; side docks are wide enough for their plots, the log stays short.
     // Dock sizes only stick once the window has its geometry: apply them when first shown.
     QTimer::singleShot(0, this, [this, det, ranking, eval, similarity, log] {
-        m_compare->arrangeDocks([&] {
+        arrangeDocks([&] {
             // The view keeps most of the width: on a laptop the side docks shrink with the window.
             const int w = width();
             resizeDocks({det, ranking}, {std::clamp(w * 23 / 100, 260, 340), std::clamp(w * 27 / 100, 300, 400)}, Qt::Horizontal);

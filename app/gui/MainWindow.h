@@ -6,6 +6,8 @@
 
 #include <QMainWindow>
 
+#include <functional>
+
 class QAction;
 class QLabel;
 
@@ -103,6 +105,9 @@ private:
     void buildMenus();
     void buildToolBar();
     void updateStatus();
+    /// Runs a dock arrangement on the docks as they are, or as they come back after compare or
+    /// classroom mode when one is on.
+    void arrangeDocks(const std::function<void()>& arrange);
 
     DataDocument* m_doc;
     TrainingController* m_trainer;

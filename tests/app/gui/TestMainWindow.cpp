@@ -16,6 +16,7 @@
 #include <set>
 #include "GuiTestSupport.h"
 #include "docks/LogPanel.h"
+#include "ClassroomReaction.h"
 #include "CompareReaction.h"
 #include "MainWindow.h"
 #include "Presets.h"
@@ -247,6 +248,34 @@ private slots:
         QTest::qWait(50);
         tall.compareReaction()->setActive(false);
         QVERIFY(tall.tabifiedDockWidgets(tallRanking).contains(tall.findChild<QDockWidget*>("EvaluationDock")));
+    }
+
+    void leavingClassroomEnteredAtStartGivesTheRankingItsRoom()
+    {
+        // A session saved in classroom mode and opened at start enters it before the window's first
+        // dock layout; leaving it (F11) restored the unarranged docks: the Ranking 4 rows high under
+        // a tall Log at 1280×720, Evaluation stacked under it. Now the arranged layout comes back.
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        QVERIFY(w.openFile(sample("wbc.csv")));
+        w.classroom()->setPanels({QStringLiteral("RankingDock")});
+        w.classroom()->setActive(true); // before the event loop runs, as a session restore at start does
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QTest::qWait(50);
+        auto* ranking = w.findChild<QDockWidget*>("RankingDock");
+        auto* eval = w.findChild<QDockWidget*>("EvaluationDock");
+        QVERIFY(ranking->isVisible()); // the dock kept in classroom mode
+        QVERIFY(!eval->isVisible());
+        w.classroom()->setActive(false);
+        QTRY_VERIFY(eval->isVisible() || w.tabifiedDockWidgets(ranking).contains(eval));
+        QTRY_COMPARE(w.height(), 720);
+        QTRY_VERIFY(w.tabifiedDockWidgets(ranking).contains(eval));
+        QSignalSpy finished(w.trainer(), &TrainingController::finished);
+        w.detectorPanel()->train();
+        QVERIFY(finished.wait(30000));
+        QTRY_VERIFY2_WITH_TIMEOUT(LayoutReport::rankingVisibleRows(&w) >= 12,
+                                  qPrintable(QString::number(LayoutReport::rankingVisibleRows(&w))), 5000);
     }
 
     void closingWhileComparingRemembersTheDocks()
