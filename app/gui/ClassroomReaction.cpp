@@ -1,5 +1,7 @@
 #include "ClassroomReaction.h"
 
+#include "SavedDocks.h"
+
 #include <QAction>
 #include <QDockWidget>
 #include <QMainWindow>
@@ -63,16 +65,7 @@ void ClassroomReaction::showChosenDocks()
 
 void ClassroomReaction::arrangeDocks(const std::function<void()>& arrange)
 {
-    if (!m_active) {
-        arrange();
-        return;
-    }
-    // The kept docks as they are now are put back afterwards: only the state to come back to changes.
-    const QByteArray now = m_window->saveState();
-    m_window->restoreState(m_state);
-    arrange();
-    m_state = m_window->saveState();
-    m_window->restoreState(now);
+    arrangeSavedDocks(m_window, m_state, arrange);
 }
 
 void ClassroomReaction::setActive(bool on)
@@ -100,6 +93,7 @@ void ClassroomReaction::setActive(bool on)
         if (strip)
             strip->show();
         m_window->restoreState(m_state);
+        m_state.clear(); // out of classroom mode: nothing saved to arrange (arrangeDocks)
         if (!m_wasFullScreen)
             m_window->showNormal();
     }

@@ -42,7 +42,7 @@ private:
     QStringList m_panels;
     bool m_active = false;
     bool m_wasFullScreen = false;
-    QByteArray m_state; // the window's docks and toolbars before
+    QByteArray m_state; // the window's docks and toolbars before (empty out of classroom mode)
 };
 
 } // namespace olens

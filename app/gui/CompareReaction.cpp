@@ -1,4 +1,5 @@
 #include "CompareReaction.h"
+#include "SavedDocks.h"
 
 #include "compare/CompareView.h"
 #include "document/DataDocument.h"
@@ -29,17 +30,7 @@ CompareReaction::CompareReaction(QAction* action, QMainWindow* window, DataDocum
 
 void CompareReaction::arrangeDocks(const std::function<void()>& arrange)
 {
-    if (m_dockState.isEmpty()) {
-        arrange();
-        return;
-    }
-    // The docks as they are now (hidden, or some the user opened while comparing, or the
-    // classroom's panels) are put back afterwards: only the state to come back to changes.
-    const QByteArray now = m_window->saveState();
-    m_window->restoreState(m_dockState);
-    arrange();
-    m_dockState = m_window->saveState();
-    m_window->restoreState(now);
+    arrangeSavedDocks(m_window, m_dockState, arrange);
 }
 
 bool CompareReaction::isActive() const

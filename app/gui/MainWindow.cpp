@@ -202,7 +202,7 @@ QAction* MainWindow::action(const QString& objectName) const
 
 SessionParts MainWindow::sessionParts() const
 {
-    return SessionParts{m_detector, m_controls, m_caption, m_unsaved, m_classroom, m_compare};
+    return SessionParts{m_detector, m_controls, m_caption, m_classroom, m_compare};
 }
 
 CompareView* MainWindow::compareView() const { return m_compare ? m_compare->view() : nullptr; }

@@ -22,7 +22,6 @@
 #include "dialogs/ParamForm.h"
 #include "registry/Registry.h"
 #include "jobs/TrainingController.h"
-#include "UnsavedChanges.h"
 #include "docks/ViewControls.h"
 
 #include <nlohmann/json.hpp>
@@ -371,21 +370,6 @@ struct SessionManager::Prepared {
     QString modelLost;
 };
 
-bool SessionManager::apply(const Session& s, QString* error)
-{
-    // Everything that can fail happens before the window changes (strong guarantee).
-    std::shared_ptr<Prepared> p;
-    try {
-        p = prepare(s);
-    } catch (const std::exception& e) {
-        if (error)
-            *error = QString::fromUtf8(e.what());
-        return false;
-    }
-    install(*p);
-    return true;
-}
-
 std::shared_ptr<SessionManager::Prepared> SessionManager::prepare(Session s, const ProgressCallback& progress)
 {
     const ProgressReporter step(progress); // throws Cancelled when asked to stop
@@ -613,7 +597,7 @@ bool SessionManager::open(const QString& path, QString* error)
         Session s = readSessionFile(path);
         if (!resolveData(s, path, &why))
             throw DataError(why.toStdString());
-        // prepare, not apply: the session read here is moved in (a knn model holds every point).
+        // The session read here is moved in (a knn model holds every point).
         install(*prepare(std::move(s)));
         markOpened(path);
         return true;

@@ -34,7 +34,6 @@ class CompareReaction;
 class CompareView;
 class DetectorPanel;
 class LessonCaption;
-class UnsavedChanges;
 class ViewControls;
 
 /// The parts of the window a session captures and restores besides the context's document, view
@@ -43,7 +42,6 @@ struct SessionParts {
     DetectorPanel* detector = nullptr;   ///< its settings changing schedules an autosave
     ViewControls* viewControls = nullptr; ///< colouring, contours, sizes
     LessonCaption* caption = nullptr;     ///< the lesson
-    UnsavedChanges* unsaved = nullptr;    ///< asks before a restore replaces unsaved changes
     ClassroomReaction* classroom = nullptr; ///< classroom mode and its kept docks (setModes)
     CompareReaction* compare = nullptr;   ///< compare mode and its panels (setModes)
 };
@@ -73,9 +71,6 @@ public:
     /// withModel = false leaves Session::model empty (autosave adds it off the GUI thread).
     /// `sessionPath`: where it will be written (for the data's path relative to it).
     Session capture(bool withModel = true, DataPolicy data = DataPolicy::Reference, const QString& sessionPath = {}) const;
-    /// Applies a session; on failure the window keeps its previous state and *error says why.
-    /// = install(*prepare(s)).
-    bool apply(const Session& s, QString* error = nullptr);
     /// What applying a session computes before the window changes: the data read, the model
     /// restored, its scores, explanations and label-free diagnostics (seconds for a million rows).
     /// Touches no window state: BackgroundOpen runs it on the executor. Throws on any failure, and

@@ -147,7 +147,6 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     connect(m_controller, &TrainingController::progress, this, &DetectorPanel::onProgress);
     connect(m_controller, &TrainingController::lossValues, this, &DetectorPanel::onLoss);
     connect(m_controller, &TrainingController::finished, this, [this](double s) {
-        m_progress->setValue(1000);
         QString text = tr("trained in %1 s").arg(s, 0, 'f', 2);
         if (const auto r = m_doc->result(); r && !r->trainingRows.empty())
             text += tr(" on %1 of %2 points").arg(r->trainingRows.size()).arg(r->scores.size());
