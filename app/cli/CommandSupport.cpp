@@ -20,6 +20,7 @@
 #include <ostream>
 #include <sstream>
 #include <utility>
+#include <nlohmann/json.hpp>
 
 namespace olens::cli {
 

@@ -113,7 +113,6 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(new FieldProgressIndicator(m_view, statusBar()));
     m_editor = new DataEditor(m_doc, m_view, this);
-    connect(m_editor, &DataEditor::message, m_log, &LogPanel::info);
     m_unsaved = new UnsavedChanges(context(), m_editor);
     buildDocks();
     m_sessions = new SessionManager(context(), sessionParts()); // the View menu's modes follow (setModes)

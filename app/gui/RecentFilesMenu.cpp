@@ -7,6 +7,7 @@
 #include <QFileInfo>
 #include <QMenu>
 #include <QSettings>
+#include <nlohmann/json.hpp>
 
 namespace olens {
 

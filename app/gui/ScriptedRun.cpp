@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <utility>
 #include <vector>
+#include <nlohmann/json.hpp>
 
 namespace olens {
 

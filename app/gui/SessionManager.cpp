@@ -481,8 +481,14 @@ void SessionManager::install(Prepared& p)
     }
 }
 
-bool SessionManager::save(const QString& path, QString* error, DataPolicy data) const
+bool SessionManager::save(const QString& path, QString* error, DataPolicy data)
 {
+    if (m_owner && QFileInfo(path).absoluteFilePath() == QFileInfo(autosavePath()).absoluteFilePath()) {
+        // An autosave in flight holds the state of when it started (a training's start, say): were
+        // it to finish after this write, it would replace the newer state with the older one.
+        m_saveQueued = false;
+        waitForAutosave();
+    }
     try {
         const std::string text = serializeSession(capture(true, data, path));
         std::vector<std::string> data; // a session never replaces the data file it refers to

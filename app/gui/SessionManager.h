@@ -88,7 +88,9 @@ public:
     /// Bookkeeping after a session file was opened: logged, remembered for Save, sessionOpened().
     void markOpened(const QString& path);
 
-    bool save(const QString& path, QString* error = nullptr, DataPolicy data = DataPolicy::Auto) const;
+    /// Writes the session now. A save to the autosave file itself first lets the autosave being
+    /// written finish and drops the queued one: an autosave captured earlier never lands after it.
+    bool save(const QString& path, QString* error = nullptr, DataPolicy data = DataPolicy::Auto);
     /// Save for the user: to the session file last opened or saved, or else to a path asked for
     /// in a file dialog. Returns false when cancelled or failed (the user was told why).
     bool saveInteractively();

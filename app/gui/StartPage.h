@@ -22,7 +22,6 @@ public:
     /// applies a gallery entry.
     StartPage(const ReactionContext& context, RecentFilesMenu* recent, const PresetsReaction* presets, QWidget* parent);
     /// The recent files list (for tests).
-    QListWidget* recentList() const { return m_recent; }
 
 protected:
     void showEvent(QShowEvent* e) override;

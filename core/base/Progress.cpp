@@ -3,8 +3,14 @@
 #include "base/Errors.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace olens {
+
+bool ProgressInfo::endsStep() const
+{
+    return at && !at->unit.empty() && at->step == std::floor(at->step);
+}
 
 ProgressReporter::ProgressReporter(ProgressCallback cb, double from, double to, std::chrono::milliseconds minInterval)
     : m_cb(std::move(cb)), m_from(from), m_to(to), m_interval(minInterval)
@@ -12,6 +18,12 @@ ProgressReporter::ProgressReporter(ProgressCallback cb, double from, double to, 
 }
 
 void ProgressReporter::report(double fraction, const std::string& message, std::optional<double> loss,
+                              std::shared_ptr<const Geometry> snapshot, bool force) const
+{
+    report(fraction, StepMark{}, message, loss, std::move(snapshot), force);
+}
+
+void ProgressReporter::report(double fraction, StepMark at, const std::string& message, std::optional<double> loss,
                               std::shared_ptr<const Geometry> snapshot, bool force) const
 {
     if (!m_cb)
@@ -27,6 +39,8 @@ void ProgressReporter::report(double fraction, const std::string& message, std::
     info.message = message;
     info.loss = loss;
     info.snapshot = std::move(snapshot);
+    if (!at.unit.empty())
+        info.at = std::move(at);
     if (m_cb(info))
         throw Cancelled();
 }

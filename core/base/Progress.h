@@ -11,11 +11,23 @@ namespace olens {
 
 struct Geometry;
 
+/// Where a report stands in the method's own steps: data, so that step training, the loss plot's
+/// x axis and the timeline never read the message (which is for people and may be reworded).
+struct StepMark {
+    std::string unit; ///< "epoch", "iteration" (a Detector's historyUnit()), or "clusters" (acdt's merges)
+    double step = 0;  ///< steps done: whole at the end of a step, fractional inside one (quadrics' batches)
+    int of = 0;       ///< steps planned; 0 when unknown
+};
+
 struct ProgressInfo {
     double fraction = 0.0;                     ///< 0..1
-    std::string message;
+    std::string message;                       ///< for people only: no code reads it
     std::optional<double> loss;                ///< objective value, when the method has one
     std::shared_ptr<const Geometry> snapshot;  ///< current geometry, when cheap to produce
+    std::optional<StepMark> at;                ///< the step reached, when the method has steps
+
+    /// The report closes step `at->step` of its unit (not a report from inside a step).
+    bool endsStep() const;
 };
 
 /// Returns true when cancellation is requested.
@@ -30,6 +42,9 @@ public:
 
     /// Reports (unless throttled; `force` bypasses the throttle). Throws Cancelled on request.
     void report(double fraction, const std::string& message, std::optional<double> loss = std::nullopt,
+                std::shared_ptr<const Geometry> snapshot = nullptr, bool force = false) const;
+    /// A report that names the step reached (see StepMark).
+    void report(double fraction, StepMark at, const std::string& message, std::optional<double> loss = std::nullopt,
                 std::shared_ptr<const Geometry> snapshot = nullptr, bool force = false) const;
     void operator()(double fraction, const std::string& message, std::optional<double> loss = std::nullopt,
                     bool force = false) const

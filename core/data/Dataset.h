@@ -1,6 +1,6 @@
 #pragma once
 // A loaded or generated data set: n samples as rows of an n×p matrix.
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <string>
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
 // Normalisation fitted on training data and applied to new data (docs/architecture.md "Data").
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>

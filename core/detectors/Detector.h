@@ -2,14 +2,13 @@
 // The one estimator shape of OutlierLens (scikit-learn's fit/score_samples, mlpack's
 // "the constructor does no training"): parameters → fit → score (higher = more outlying)
 // → isOutlier → geometry.
-#include "base/Json.h"
 #include "base/Params.h"
 #include "base/Progress.h"
 #include "base/Stats.h"
 #include "detectors/Capabilities.h"
 #include "detectors/Geometry.h"
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -99,7 +98,6 @@ public:
     /// Whether the next fit records its path (off by default: the CLI and Python do not pay for
     /// it; the GUI turns it on). Methods without steps record nothing either way.
     void setRecordHistory(bool on) { m_recordHistory = on; }
-    bool recordsHistory() const { return m_recordHistory; }
     /// The recorded path of the last fit (or of a loaded model that kept one), or null.
     std::shared_ptr<const TrainingHistory> history() const { return m_history; }
     /// The unit of one recorded step ("epoch", "iteration"); empty = the method records nothing.

@@ -31,6 +31,14 @@ struct DetectorInfo {
     /// Optional advice for choosing parameters on the given (normalised) data, shown beside the
     /// form (e.g. quadrics App. B.4: m from the PCA eigenvalue decay). Empty function = none.
     std::function<std::string(const Eigen::MatrixXd& X)> guidance;
+    /// Set for a detector that combines others (consensus): the settings that make it combine
+    /// exactly `members` (compare mode's Combine panels) and the members it combines by default
+    /// (`agree` without --detectors). Callers ask for this, never for an id.
+    struct Ensemble {
+        std::function<ParamAssignments(const std::vector<std::string>& members)> combining;
+        std::vector<std::string> defaultMembers;
+    };
+    std::shared_ptr<const Ensemble> ensemble;
     std::function<std::unique_ptr<Detector>(ParamSet)> make;
 };
 

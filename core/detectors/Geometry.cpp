@@ -1,6 +1,7 @@
 #include "detectors/Geometry.h"
 
 #include <utility>
+#include <Eigen/Dense>
 
 namespace olens {
 

@@ -1,6 +1,6 @@
 #pragma once
 // What a detector reports for drawing, in core terms (no VTK).
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <string>
 #include <vector>
 

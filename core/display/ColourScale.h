@@ -5,7 +5,7 @@
 // bar's tick values and labels.
 #include "display/Ticks.h"
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <string>
 #include <vector>
 

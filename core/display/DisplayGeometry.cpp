@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <Eigen/Dense>
 
 namespace olens {
 

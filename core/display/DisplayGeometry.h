@@ -6,7 +6,7 @@
 #include "detectors/Geometry.h"
 #include "linalg/Projection.h"
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <utility>
 #include <vector>
 

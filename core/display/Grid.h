@@ -1,6 +1,6 @@
 #pragma once
 // The regular display-space grid on which score fields and implicit geometry are sampled.
-#include <Eigen/Dense>
+#include <Eigen/Core>
 
 namespace olens {
 

@@ -3,7 +3,7 @@
 // composite (projection · view) matrix to display pixels, then keep those inside a rectangle or a
 // polygon (even-odd rule), and combine the hits with the current selection (replace / add /
 // subtract) or invert it. Selections are sorted vectors of distinct row indices.
-#include <Eigen/Dense>
+#include <Eigen/Core>
 
 #include <vector>
 

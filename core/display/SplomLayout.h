@@ -4,7 +4,7 @@
 // each feature's padded value range, the value ↔ pixel maps, which cell a pixel falls in, the
 // rows a box drawn in a cell selects (by value, so points not drawn after decimation count too),
 // and the decimation of large data sets.
-#include <Eigen/Dense>
+#include <Eigen/Core>
 
 #include <vector>
 

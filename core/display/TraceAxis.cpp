@@ -3,27 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <regex>
 
 namespace olens {
-
-TraceStep traceStep(const std::string& message, double fraction)
-{
-    static const std::regex epochOf(R"(epoch\s+(\d+)\s*/\s*(\d+))", std::regex::icase);
-    static const std::regex epoch(R"(epoch\s+(\d+))", std::regex::icase);
-    static const std::regex iteration(R"(iteration\s+(\d+))", std::regex::icase);
-    static const std::regex clusters(R"((\d+)\s+clusters)", std::regex::icase);
-    std::smatch m;
-    if (std::regex_search(message, m, epochOf) && std::stod(m[2].str()) > 0)
-        return {std::clamp(fraction, 0.0, 1.0) * std::stod(m[2].str()), "epoch"};
-    if (std::regex_search(message, m, epoch))
-        return {std::stod(m[1].str()), "epoch"};
-    if (std::regex_search(message, m, iteration))
-        return {std::stod(m[1].str()), "iteration"};
-    if (std::regex_search(message, m, clusters))
-        return {std::stod(m[1].str()), "clusters"};
-    return {0.0, std::string()};
-}
 
 bool spansDecades(const std::vector<double>& values, double decades)
 {

@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 
 #include <algorithm>
+#include <Eigen/Dense>
 
 namespace olens {
 

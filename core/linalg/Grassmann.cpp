@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <Eigen/Dense>
 
 namespace olens::grassmann {
 

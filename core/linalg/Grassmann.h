@@ -1,7 +1,7 @@
 #pragma once
 // Subspaces as points of the Grassmannian G(N, d) (ACDT slides, "Distanza geodetica" and
 // "Punto medio di Karcher"). A subspace is given by an N×d matrix with orthonormal columns.
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <vector>
 
 namespace olens::grassmann {

@@ -1,7 +1,7 @@
 #pragma once
 // Principal component analysis of the rows of a matrix (mean + orthonormal directions by
 // decreasing variance), used by the pca detector and for p>3 projections in the views.
-#include <Eigen/Dense>
+#include <Eigen/Core>
 
 namespace olens {
 

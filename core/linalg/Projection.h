@@ -3,7 +3,7 @@
 // with an orthonormal p×q basis B (q ≤ 3), and back x = origin + B u. For p ≤ 3 this is the
 // identity; for p > 3 the first principal axes (or chosen feature axes) through the mean — the
 // view then shows the slice {origin + B u} through the mean, and fields are evaluated on it.
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <string>
 #include <vector>
 

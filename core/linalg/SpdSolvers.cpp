@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numeric>
 #include <vector>
+#include <Eigen/Dense>
 
 namespace olens {
 

@@ -2,7 +2,7 @@
 // Evaluation metrics. Conventions: labels are 0/1 with 1 = outlier = positive class;
 // scores are "higher = more outlying". Ties are handled as scikit-learn does: all samples with
 // the same score enter the curves together, as one threshold.
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <vector>
 
 namespace olens {

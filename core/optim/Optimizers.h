@@ -10,7 +10,7 @@
 // Randomness (minibatch order) comes only from a seeded olens::Rng.
 #include "base/Rng.h"
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <cstdint>
 #include <functional>
 #include <memory>

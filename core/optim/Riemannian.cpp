@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <Eigen/Dense>
 
 namespace olens::riemannian {
 

@@ -16,6 +16,7 @@
 #include "detectors/svm/OcSvmDetector.h"
 #include "detectors/iforest/IforestDetector.h"
 #include "detectors/mcd/McdDetector.h"
+#include "base/Json.h"
 
 #include <nlohmann/json.hpp>
 #include <cmath>
@@ -63,6 +64,14 @@ const Registry& Registry::instance()
 }
 
 Registry::Registry() : m_detectors(builtinDetectors()) {}
+
+const DetectorInfo* Registry::ensemble() const
+{
+    for (const DetectorInfo& d : m_detectors)
+        if (d.ensemble)
+            return &d;
+    return nullptr;
+}
 
 const DetectorInfo& Registry::info(const std::string& id) const
 {

@@ -18,6 +18,8 @@ public:
     const std::vector<DetectorInfo>& detectors() const { return m_detectors; }
     /// Throws ParamError "unknown detector 'x' (available: ...)".
     const DetectorInfo& info(const std::string& id) const;
+    /// The detector that combines others (DetectorInfo::ensemble set: consensus), or null.
+    const DetectorInfo* ensemble() const;
     /// Default parameters of a detector, ready to be edited.
     ParamSet defaultParams(const std::string& id) const;
     std::unique_ptr<Detector> create(const std::string& id, const ParamAssignments& params = {}) const;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 #include <vector>
+#include <Eigen/Dense>
 
 namespace olens {
 

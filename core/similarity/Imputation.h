@@ -6,7 +6,7 @@
 //   o|v=a   = μ_o + C_o,v C_v,v⁻¹ (a − μ_v)            (eq. 28)
 //   S_o|v=a = C_o,o − C_o,v C_v,v⁻¹ C_v,o              (eq. 29)
 // (the paper prints (μ_v − a) and "+": sign typos; these are the standard Gaussian conditionals).
-#include <Eigen/Dense>
+#include <Eigen/Core>
 
 namespace olens {
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <Eigen/Dense>
 
 namespace olens {
 

@@ -16,7 +16,7 @@
 #include "base/Progress.h"
 #include "similarity/UaPpca.h"
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <memory>
 #include <optional>
 #include <vector>

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <Eigen/Dense>
 
 namespace olens {
 

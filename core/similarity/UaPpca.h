@@ -12,7 +12,7 @@
 // zero probability), r is what PPCA would estimate as its isotropic noise (Tipping & Bishop).
 #include "base/Progress.h"
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <vector>
 
 namespace olens {

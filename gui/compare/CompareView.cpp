@@ -1,7 +1,5 @@
 #include "compare/CompareView.h"
 
-#include "detectors/consensus/ConsensusDetector.h"
-#include "registry/Registry.h"
 #include "dialogs/DetectorChooserDialog.h"
 
 #include "view/CloudView.h"
@@ -601,7 +599,7 @@ bool CompareView::combinePanels()
     std::vector<std::string> members;
     std::vector<Entry> next;
     for (const auto& p : m_panels) {
-        if (p->entry.id == ConsensusDetector::kId)
+        if (Registry::instance().info(p->entry.id).ensemble)
             continue; // replaced by the new one
         next.push_back(p->entry);
         if (std::find(members.begin(), members.end(), p->entry.id) == members.end())
@@ -615,12 +613,14 @@ bool CompareView::combinePanels()
         setStatus(tr("Combine adds a panel: remove one first (at most %1 panels)").arg(kMaxPanels));
         return false;
     }
-    std::vector<std::string> candidates;
-    for (const auto& d : Registry::instance().detectors())
-        candidates.push_back(d.id);
-    Entry consensus = defaultEntry(ConsensusDetector::kId);
-    consensus.params = ConsensusDetector::combining(members, candidates);
-    next.push_back(consensus);
+    const DetectorInfo* ensemble = Registry::instance().ensemble();
+    if (!ensemble) {
+        setStatus(tr("Combine needs a detector that combines others, and none is registered"));
+        return false;
+    }
+    Entry combined = defaultEntry(ensemble->id);
+    combined.params = ensemble->ensemble->combining(members);
+    next.push_back(combined);
     QString error;
     if (!setDetectors(next, &error)) {
         setStatus(error);

@@ -14,7 +14,7 @@
 #include "data/Normalizer.h"
 #include "base/Params.h"
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <QWidget>
 #include <memory>
 #include <string>

@@ -3,13 +3,11 @@
 #include "document/DataDocument.h"
 #include "jobs/Worker.h"
 #include "base/Errors.h"
-#include "display/TraceAxis.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 
 #include <atomic>
 #include <condition_variable>
-#include <regex>
 #include <mutex>
 
 namespace olens {
@@ -19,7 +17,7 @@ namespace olens {
 struct TrainingController::LiveState {
     std::mutex mutex;
     std::vector<double> newLosses;
-    std::vector<TraceStep> newSteps; // where each loss goes on the x axis (display/TraceAxis)
+    std::vector<StepMark> newSteps; // where each loss goes on the x axis (empty unit: no step named)
     int lossCount = 0;
     std::shared_ptr<const Geometry> snapshot;
     std::shared_ptr<const Normalizer> normalizer; // the one the pipeline fitted
@@ -173,18 +171,18 @@ bool TrainingController::start(const TrainingSetup& setup, bool keepUserThreshol
                     std::lock_guard<std::mutex> lock(live->mutex);
                     if (info.loss) {
                         live->newLosses.push_back(*info.loss);
-                        live->newSteps.push_back(traceStep(info.message, info.fraction));
+                        live->newSteps.push_back(info.at.value_or(StepMark{}));
                     }
                     if (info.snapshot)
                         live->snapshot = info.snapshot;
                 }
-                // Step by step: after each whole epoch / iteration the detector reports, wait for
-                // step() (polling the cancel flag, so Esc still stops within ~50 ms). Whole: a
-                // quadrics report at the end of epoch k has the fraction k/N (mid-epoch reports,
-                // "epoch k/N" too, have fractions between); GODS names its iterations.
-                const TraceStep t = gate->stepwise ? traceStep(info.message, info.fraction) : TraceStep{};
-                const int k = static_cast<int>(std::lround(t.x));
-                if ((t.axis == "epoch" || t.axis == "iteration") && std::abs(t.x - k) < 1e-6) {
+                // Step by step: after each whole epoch / iteration the detector reports (its StepMark,
+                // never its message), wait for step() (polling the cancel flag, so Esc still stops
+                // within ~50 ms). A quadrics report from inside an epoch has a fractional step.
+                const bool stepEnds = gate->stepwise && info.endsStep()
+                                      && (info.at->unit == "epoch" || info.at->unit == "iteration");
+                const int k = stepEnds ? static_cast<int>(info.at->step) : 0;
+                if (stepEnds) {
                     std::unique_lock<std::mutex> lock(gate->mutex);
                     while (gate->stepwise && k > gate->allowed) {
                         gate->waitingAt = k;
@@ -208,7 +206,7 @@ void TrainingController::drainLive()
     if (!m_live)
         return;
     std::vector<double> losses;
-    std::vector<TraceStep> stepsOf;
+    std::vector<StepMark> stepsOf;
     std::shared_ptr<const Geometry> snapshot;
     int firstStep;
     {
@@ -227,13 +225,13 @@ void TrainingController::drainLive()
             // The step the detector names (epoch, iteration, clusters) when its first loss report
             // names one; then reports naming no step (e.g. "converged after 7 epochs") are left
             // out. Otherwise the count of reports.
-            const QString axis = i < stepsOf.size() ? QString::fromStdString(stepsOf[i].axis) : QString();
+            const QString axis = i < stepsOf.size() ? QString::fromStdString(stepsOf[i].unit) : QString();
             if (firstStep + static_cast<int>(i) == 0)
                 m_lossAxis = axis;
             if (!m_lossAxis.isEmpty()) {
                 if (axis != m_lossAxis)
                     continue;
-                steps << stepsOf[i].x;
+                steps << stepsOf[i].step;
             } else {
                 steps << double(firstStep + static_cast<int>(i));
             }

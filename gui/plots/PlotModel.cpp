@@ -310,7 +310,6 @@ Frame PlotModel::frame(const QWidget* w) const
     const auto side = [](const Frame& g) { return std::min(g.plot.width(), g.plot.height()); };
     Frame out = side(right) >= side(below) ? std::move(right) : std::move(below);
     out.legendEntries = f.legendEntries;
-    out.legendOutside = true;
     return out;
 }
 

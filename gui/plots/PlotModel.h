@@ -58,7 +58,6 @@ struct Frame {
     std::vector<int> legendEntries;
     double legendTextW = 0.0;
     int legendColumns = 1;
-    bool legendOutside = false;
 
     double px(double x) const
     {

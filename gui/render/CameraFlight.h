@@ -1,7 +1,7 @@
 #pragma once
 // A short animated camera move to a point (split from CloudView: "go to" a ranked or selected
 // point): the focal point glides there in 350 ms, the camera keeping its direction and distance.
-#include <Eigen/Dense>
+#include <Eigen/Core>
 
 namespace olens {
 

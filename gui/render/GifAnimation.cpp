@@ -96,7 +96,6 @@ void GifAnimation::addFrame(const QImage& frame, int delayMs)
     for (int y = 0; y < h; ++y)
         if (EGifPutLine(gif, index.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(w), w) == GIF_ERROR)
             fail("frame", gif->Error);
-    ++m_frames;
 }
 
 QByteArray GifAnimation::finish()

@@ -20,7 +20,6 @@ public:
     /// Shows `frame` for `delayMs` (GIF stores hundredths of a second, at least 2). Throws
     /// std::runtime_error when giflib fails (the message names the reason).
     void addFrame(const QImage& frame, int delayMs);
-    int frameCount() const { return m_frames; }
     /// The complete file; no frame may be added after.
     QByteArray finish();
 
@@ -31,7 +30,6 @@ private:
     void* m_gif = nullptr; // GifFileType
     QByteArray m_bytes;
     QSize m_size;
-    int m_frames = 0;
 };
 
 } // namespace olens

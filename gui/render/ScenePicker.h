@@ -3,7 +3,7 @@
 // (vtkPointPicker restricted to the pick target, its tolerance a radius in pixels) and the points
 // inside a drawn region (box or lasso, projected with the camera's own matrices through
 // display/SelectionGeometry, so what is inside on screen is inside the selection).
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <vtkNew.h>
 
 #include <vector>

@@ -2,7 +2,7 @@
 // Small VTK building blocks shared by the view's layers.
 #include "display/Grid.h"
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <QColor>
 #include <array>
 #include <string>

@@ -164,7 +164,7 @@ void VtkView::resetCamera()
     double b[6];
     m_renderer->ComputeVisiblePropBounds(b);
     if (!(b[0] <= b[1]))
-        std::copy(m_emptyBounds.begin(), m_emptyBounds.end(), b);
+        std::copy(kEmptyBounds.begin(), kEmptyBounds.end(), b);
     m_renderer->ResetCamera(b);
     if (m_mode == Mode::View2D) {
         // Fit the visible props' box to the viewport's aspect (VTK fits a bounding sphere in the

@@ -75,8 +75,6 @@ public:
     void setCameraState(const CameraState& c);
     /// True while the camera is fitted by resetCamera (not moved by the user or setCameraState since).
     bool cameraIsAuto() const { return m_cameraAuto; }
-    /// The box resetCamera fits when nothing is visible (x0, x1, y0, y1, z0, z1).
-    void setEmptyBounds(const std::array<double, 6>& box) { m_emptyBounds = box; }
 
     /// Edit mode: left-button presses, drags and releases are not camera moves but are reported
     /// through editPressed/editDragged/editReleased (the middle button and wheel still pan/zoom).
@@ -199,7 +197,8 @@ private:
     double m_pickRadius = 8.0;
     QPoint m_pressPos;
     bool m_dragged = false;
-    std::array<double, 6> m_emptyBounds{-1, 1, -1, 1, 0, 0};
+    /// The box resetCamera fits when nothing is visible (x0, x1, y0, y1, z0, z1).
+    static constexpr std::array<double, 6> kEmptyBounds{-1, 1, -1, 1, 0, 0};
     bool m_cameraAuto = true; // camera fitted by resetCamera and not moved by the user since
     int m_hovered = -1;
     bool m_editMode = false;

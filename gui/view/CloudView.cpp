@@ -51,7 +51,6 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     auto points = std::make_unique<PointLayer>(m_spriteScale);
     auto legendAxes = std::make_unique<LegendAxesLayer>();
     m_fieldLayer = field.get();
-    m_geometryLayer = geometry.get();
     m_uncertaintyLayer = uncertainty.get();
     m_pointLayer = points.get();
     m_selectionLayer = selection.get();

@@ -13,7 +13,7 @@
 #include "view/layers/ViewLayer.h"
 #include "render/VtkView.h"
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <QColor>
 #include <QPolygonF>
 #include <QStringList>
@@ -31,7 +31,6 @@ class AxesFrame2D;
 class ColourBar;
 class DataDocument;
 class FieldLayer;
-class GeometryLayer;
 class LegendAxesLayer;
 class PointColouring;
 class PointLayer;
@@ -243,7 +242,6 @@ private:
     // The layers, in drawing and update order; typed pointers for their few specific queries.
     std::vector<std::unique_ptr<ViewLayer>> m_layers;
     FieldLayer* m_fieldLayer = nullptr;
-    GeometryLayer* m_geometryLayer = nullptr;
     UncertaintyLayer* m_uncertaintyLayer = nullptr;
     PointLayer* m_pointLayer = nullptr;
     SelectionLayer* m_selectionLayer = nullptr;

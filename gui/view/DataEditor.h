@@ -41,7 +41,6 @@ public slots:
 signals:
     /// A finished edit (after a click, at the end of a drag, after delete/undo/redo).
     void edited();
-    void message(const QString& text);
 
 private:
     void onPress(QPointF pos, Qt::KeyboardModifiers mods);

@@ -2,7 +2,7 @@
 // What the view's tooltip says about a hovered point (split from CloudView): its row, features
 // (the first six), label, σ, the custom scalar shown, score and the detector's explanation
 // (computed on demand for a large cloud, pipeline/FitPipeline explainRow).
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <QCoreApplication>
 #include <QString>
 

@@ -4,7 +4,7 @@
 // on screen (so it follows the zoom), and once the sprites are as small as they get, the opacity
 // from the density around a typical point (a dense cloud shows its density; the level of detail's
 // stride counted). A size the user sets is kept, opaque.
-#include <Eigen/Dense>
+#include <Eigen/Core>
 
 #include <memory>
 

@@ -7,7 +7,6 @@
 #include "base/Format.h"
 #include "data/Dataset.h"
 #include "data/Normalizer.h"
-#include "detectors/consensus/ConsensusDetector.h"
 #include "metrics/Agreement.h"
 #include "metrics/Metrics.h"
 #include "pipeline/FitPipeline.h"
@@ -54,12 +53,13 @@ void printMatrix(std::ostream& out, const std::vector<std::string>& ids, const E
         out << "\n";
     }
 }
-} // namespace
 
 int cmdAgree(const Args& a, std::ostream& out, std::ostream& err)
 {
+    const DetectorInfo* ensemble = Registry::instance().ensemble();
     std::vector<std::string> ids = a.options.count("detectors") ? splitIds(a.options.at("detectors"))
-                                                                : ConsensusDetector::defaultMembers();
+                                   : ensemble                   ? ensemble->ensemble->defaultMembers
+                                                                : std::vector<std::string>{};
     if (ids.size() < 2)
         throw ParamError("agree: --detectors needs at least two detector ids, e.g. --detectors knn,lof,iforest,mcd");
     for (const auto& id : ids)
@@ -131,5 +131,16 @@ int cmdAgree(const Args& a, std::ostream& out, std::ostream& err)
     }
     return 0;
 }
+
+} // namespace
+
+const Command kAgreeCommand{"agree", {"input", "detectors", "normalize", "top", "label-column", "outlier-label", "max-input-mb"}, {"json"},
+                        R"(  outlierlens-cli agree --input F.csv [--detectors knn,lof,iforest,mcd] [--normalize zscore] [--top K]
+                        [--json]
+      how much several detectors agree without labels: Spearman rank correlations of their scores,
+      the share of their top K (default 10 % of the rows) in common, and per row how many of them
+      flag it ("flagged_by" in --json); the fit warnings of each; AUROC too when labels are present
+)",
+                        cmdAgree};
 
 } // namespace olens::cli

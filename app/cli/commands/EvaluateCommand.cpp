@@ -49,8 +49,6 @@ void requireBothClasses(const Dataset& data, const Eigen::VectorXi& y, const std
                       "outlier; for labels such as -1/1 or 1/2 name the outlier value with --outlier-label VALUE");
 }
 
-} // namespace
-
 int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (!a.flags.count("json"))
@@ -128,5 +126,30 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
     out << j.dump() << "\n";
     return 0;
 }
+
+} // namespace
+
+const Command kEvaluateCommand{"evaluate", withFitOptions({}), {"json", "quiet", "progress", "record-history"},
+                        R"(  outlierlens-cli score|evaluate ... --fit-on all|label:VALUE|fraction:F[:SEED]|rows:FILE
+      fit on a part of --input, score every row: the rows with one label value (label:0 = the
+      inliers, the GODS paper's one-class protocol), a seeded random fraction, or the 0-based row
+      indices in FILE (whitespace or comma separated); the normaliser is fitted on those rows too.
+      Training rows get the method's training scores (knn, lof exclude the point itself), the
+      others are scored as new data. score adds a 'training' column (1 = fitted on); evaluate adds
+      fit_on, n_fit and the metrics of the held-out rows (auroc_held_out, auprc_held_out, ...)
+  outlierlens-cli evaluate --input F.csv --detector ID [--param k=v]... [--fit-input T.csv]
+                        [--normalize none|zscore|l2|minmax] [--label-column label]
+                        [--outlier-label VALUE] --json
+      prints one JSON object: detector, params, n, p, auroc, auprc, fit_seconds, score_seconds, ...
+  outlierlens-cli score|evaluate ... --threshold-rule detector|mad|iqr|otsu
+      decisions (the outlier column, flagged) without guessing the contamination: mad = median +
+      3 x 1.4826 x MAD of the training scores, iqr = Q3 + 1.5 x IQR, otsu = Otsu's histogram cut;
+      detector (default) = the (1 - contamination) quantile or the method's own rule
+  outlierlens-cli score|evaluate ... --record-history
+      iterative detectors (quadrics, gods, bods, kods and variants, acdt) record their training
+      path (<= 200 states): --save-model keeps it (the GUI's timeline replays it), evaluate --json
+      adds "history": unit and per recorded step its step, loss, auroc and auprc
+)",
+                        cmdEvaluate};
 
 } // namespace olens::cli

@@ -14,6 +14,8 @@
 
 namespace olens::cli {
 
+namespace {
+
 int cmdGenerate(const Args& a, std::ostream& out, std::ostream& /*err*/)
 {
     if (a.positional.size() != 1)
@@ -32,5 +34,14 @@ int cmdGenerate(const Args& a, std::ostream& out, std::ostream& /*err*/)
         writeCsv(path, d);
     return 0;
 }
+
+} // namespace
+
+const Command kGenerateCommand{"generate", {"n", "seed", "output"}, {},
+                        R"(  outlierlens-cli generate NAME --n N --seed S [--param k=v]... --output F.csv
+      toy data (NAME: see 'outlierlens-cli list'); label column 1 = outlier ('classes': class id,
+      with sigma_ columns)
+)",
+                        cmdGenerate};
 
 } // namespace olens::cli

@@ -14,6 +14,8 @@
 
 namespace olens::cli {
 
+namespace {
+
 int cmdList(const Args& a, std::ostream& out, std::ostream& /*err*/)
 {
     const Registry& reg = Registry::instance();
@@ -55,5 +57,13 @@ int cmdList(const Args& a, std::ostream& out, std::ostream& /*err*/)
     }
     return 0;
 }
+
+} // namespace
+
+const Command kListCommand{"list", {}, {"json"},
+                        R"(  outlierlens-cli list [--json]
+      detectors and their parameters (name, type, default, range, help, paper reference)
+)",
+                        cmdList};
 
 } // namespace olens::cli

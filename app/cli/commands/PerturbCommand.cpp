@@ -17,6 +17,8 @@
 
 namespace olens::cli {
 
+namespace {
+
 int cmdPerturb(const Args& a, std::ostream& out, std::ostream& /*err*/)
 {
     const std::string tText = require(a, "t");
@@ -37,5 +39,14 @@ int cmdPerturb(const Args& a, std::ostream& out, std::ostream& /*err*/)
         writeCsv(path, d, inputPaths(a));
     return 0;
 }
+
+} // namespace
+
+const Command kPerturbCommand{"perturb", {"input", "t", "seed", "label-column", "output", "max-input-mb"}, {},
+                        R"(  outlierlens-cli perturb --input F.csv --t T --seed S [--label-column C] --output G.csv
+      noise protocol of the uncertainty paper (sec. 5.1): per sample and feature sigma ~ U[0, T],
+      noise N(0, sigma^2) added; writes the features, sigma_<feature> columns and the label column
+)",
+                        cmdPerturb};
 
 } // namespace olens::cli

@@ -48,8 +48,6 @@ void writeDrivers(std::ostream& out, const Prepared& r, int row, const Eigen::Ve
     out.flush();
 }
 
-} // namespace
-
 int cmdScore(const Args& a, std::ostream& out, std::ostream& err)
 {
     // --inliers / --outliers: the rows themselves (every column + score, outlier), CSV or PLY.
@@ -136,5 +134,31 @@ int cmdScore(const Args& a, std::ostream& out, std::ostream& err)
         writeDrivers(out, r, static_cast<int>(explainRow), drivers);
     return 0;
 }
+
+} // namespace
+
+const Command kScoreCommand{"score", withFitOptions({"output", "save-model", "model", "inliers", "outliers", "explain"}), {"quiet", "progress", "percentile", "record-history"},
+                        R"(  outlierlens-cli score --input F.csv --detector ID [--param k=v]... [--fit-input T.csv]
+                        [--normalize none|zscore|l2|minmax] [--label-column C]
+                        [--calibrate V.csv] [--save-model M.json] [--outlier-label VALUE]
+                        --output S.csv|-
+      writes index,score,outlier[,label] (index = 0-based data row; score: higher = more outlying);
+      '--output -' writes to standard output; the scores and the model are replaced together or not
+      at all
+  outlierlens-cli score ... --percentile
+      adds a 'percentile' column: each score's percentile (0-100, mid-rank) among the training
+      rows' scores, the scale on which compare mode colours every detector alike
+  outlierlens-cli score --input F.csv --model M.json [--label-column C] --output S.csv|-
+      scores with a saved model (--save-model, Python's save_model) without fitting
+  outlierlens-cli score ... [--inliers I.csv|I.ply] [--outliers O.csv|O.ply]
+      also (or, without --output, only) writes the rows the detector keeps (the cleaned cloud) /
+      flags, with every input column (features, sigma_, label) + score, outlier; .ply = binary PLY
+  outlierlens-cli score ... --explain N
+      (also without --output) prints the features that drive row N's score, largest first:
+      feature,contribution,share — pca: squared residual per feature (sum = score^2), knn: squared
+      difference to the k-th neighbour (sum = score^2), mcd: delta_j (S^-1 delta)_j (sum = score);
+      contributions are in the normalised space (--normalize); other detectors refuse it
+)",
+                        cmdScore};
 
 } // namespace olens::cli

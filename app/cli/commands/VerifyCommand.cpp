@@ -31,8 +31,6 @@ JointBayesianParams::Method parseMethod(const std::string& text)
     throw ParamError("--method: expected uajb or jb, got '" + text + "'");
 }
 
-} // namespace
-
 int cmdVerify(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (!a.flags.count("json"))
@@ -128,5 +126,22 @@ int cmdVerify(const Args& a, std::ostream& out, std::ostream& err)
     out << j.dump() << "\n";
     return 0;
 }
+
+} // namespace
+
+const Command kVerifyCommand{"verify", {"train", "test", "class-column", "sigma-prefix", "method", "dim", "pairs", "seed", "reduction",
+                                "projection", "max-iter", "tol", "max-input-mb"}, {"json", "impute-missing"},
+                        R"(  outlierlens-cli verify --train T.csv --test U.csv [--class-column label] [--sigma-prefix sigma_]
+                        --method uajb|jb [--dim K] [--pairs N] [--seed S]
+                        [--reduction auto|none|pca|uappca] [--projection auto|probabilistic|linear]
+                        [--max-iter 200] [--tol 1e-5] [--impute-missing] --json
+      Joint Bayesian similarity (uajb: uncertainty-aware, sigma_ columns = per-feature standard
+      deviations; jb: plain, sigma ignored) trained on T, scored on all pairs of U (or N seeded
+      random pairs when there are more than N, default 200000); prints one JSON object: eer,
+      fnr_at_fpr_0.001, auc, n_pairs, fit_seconds, method, dim, ... (--dim 0 = automatic).
+      --impute-missing: empty/NaN feature cells are filled by Gaussian conditioning on the
+      complete training rows, their conditional standard deviation becomes their sigma.
+)",
+                        cmdVerify};
 
 } // namespace olens::cli

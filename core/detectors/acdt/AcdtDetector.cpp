@@ -7,6 +7,7 @@
 #include "detectors/DetectorInfo.h"
 
 #include "linalg/PointIndex.h"
+#include "base/Json.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
@@ -524,7 +525,7 @@ Eigen::VectorXd AcdtDetector::doFit(const Eigen::MatrixXd& X, const Progress& pr
             lastSnapshot = now;
         }
         progress.report(0.15 + 0.8 * static_cast<double>(n - clusters) / std::max(1, n - 1),
-                        "merging: " + std::to_string(clusters) + " clusters", history.back().partitionCost,
+                        StepMark{"clusters", double(clusters)}, "merging: " + std::to_string(clusters) + " clusters", history.back().partitionCost,
                         std::move(snapshot));
     };
     std::vector<acdt::Merge> history = acdt::greedyMerge(T, d, graph, observer);

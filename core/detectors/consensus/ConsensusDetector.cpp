@@ -2,6 +2,7 @@
 
 #include "base/Errors.h"
 #include "detectors/DetectorInfo.h"
+#include "base/Json.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
@@ -57,6 +58,15 @@ DetectorInfo ConsensusDetector::info(const std::vector<std::pair<std::string, st
     d.reference = std::string(kPaper) + " (sec. 4.2, eq. 7); ELKI / PyOD score combination";
     d.normalization = "zscore";
     std::vector<std::string> ids;
+    std::vector<std::string> candidateIds;
+    for (const auto& c : candidates)
+        candidateIds.push_back(c.first);
+    auto ensemble = std::make_shared<DetectorInfo::Ensemble>();
+    ensemble->defaultMembers = defaultMembers();
+    ensemble->combining = [candidateIds](const std::vector<std::string>& members) {
+        return combining(members, candidateIds);
+    };
+    d.ensemble = std::move(ensemble);
     for (const auto& [id, title] : candidates) {
         ParamSpec s;
         s.name = memberParam(id);

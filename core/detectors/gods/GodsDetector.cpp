@@ -8,6 +8,7 @@
 #include "optim/Riemannian.h"
 #include "base/Rng.h"
 #include "linalg/Pca.h"
+#include "base/Json.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <Eigen/Dense>
 
 namespace olens {
 
@@ -592,7 +594,8 @@ Eigen::VectorXd GodsDetector::doFit(const Eigen::MatrixXd& Xraw, const Progress&
         char buf[128];
         std::snprintf(buf, sizeof buf, "%s: iteration %d, objective %.6g, |grad| %.3g", who.c_str(), it.iteration,
                       it.cost, it.gradNorm);
-        progress.report(0.02 + 0.96 * it.iteration / maxIter, buf, it.cost, snap);
+        progress.report(0.02 + 0.96 * it.iteration / maxIter, StepMark{"iteration", double(it.iteration), maxIter}, buf,
+                        it.cost, snap);
         return false;
     };
     riemannian::CgOptions opt;

@@ -9,6 +9,7 @@
 #include "optim/Riemannian.h"
 #include "base/Rng.h"
 #include "base/Stats.h"
+#include "base/Json.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <functional>
 #include <sstream>
 #include <stdexcept>
+#include <Eigen/Dense>
 
 namespace olens {
 
@@ -499,7 +501,8 @@ Eigen::VectorXd KodsDetector::doFit(const Eigen::MatrixXd& Xall, const Progress&
         // Line searches can take many evaluations on large n: keep progress (and cancel) responsive.
         if (Clock::now() - lastReport >= std::chrono::milliseconds(50)) {
             lastReport = Clock::now();
-            progress.report(0.05 + 0.9 * iteration / maxIter, "kods: line search, iteration " + std::to_string(iteration + 1));
+            progress.report(0.05 + 0.9 * iteration / maxIter, StepMark{"iteration", double(iteration + 1), maxIter},
+                            "kods: line search, iteration " + std::to_string(iteration + 1));
         }
         const Eigen::MatrixXd U = duals(x);
         const Eigen::MatrixXd Yk = U.leftCols(K).transpose(), Zk = U.rightCols(K).transpose();
@@ -529,7 +532,7 @@ Eigen::VectorXd KodsDetector::doFit(const Eigen::MatrixXd& Xall, const Progress&
         char buf[128];
         std::snprintf(buf, sizeof buf, "kods: iteration %d, objective %.6g, |grad| %.3g", it.iteration, it.cost,
                       it.gradNorm);
-        progress.report(0.05 + 0.9 * it.iteration / maxIter, buf, it.cost);
+        progress.report(0.05 + 0.9 * it.iteration / maxIter, StepMark{"iteration", double(it.iteration), maxIter}, buf, it.cost);
         return false;
     };
     riemannian::CgOptions opt;

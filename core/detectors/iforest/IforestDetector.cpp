@@ -3,6 +3,7 @@
 #include "base/Errors.h"
 #include "base/Rng.h"
 #include "detectors/DetectorInfo.h"
+#include "base/Json.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>

@@ -2,11 +2,13 @@
 
 #include "base/Errors.h"
 #include "detectors/DetectorInfo.h"
+#include "base/Json.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <Eigen/Dense>
 
 namespace olens {
 

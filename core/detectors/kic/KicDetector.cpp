@@ -9,6 +9,7 @@
 #include "linalg/BlockedCholesky.h"
 #include "linalg/KernelFunction.h"
 #include "linalg/SpdSolvers.h"
+#include "base/Json.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
@@ -17,6 +18,7 @@
 #include <functional>
 #include <numeric>
 #include <sstream>
+#include <Eigen/Dense>
 
 namespace olens {
 

@@ -5,6 +5,7 @@
 
 #include "linalg/PointIndex.h"
 #include "base/ParallelFor.h"
+#include "base/Json.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>

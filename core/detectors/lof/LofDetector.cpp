@@ -5,6 +5,7 @@
 #include "detectors/DetectorInfo.h"
 
 #include "linalg/PointIndex.h"
+#include "base/Json.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>

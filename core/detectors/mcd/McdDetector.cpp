@@ -4,6 +4,7 @@
 #include "base/Errors.h"
 #include "base/Rng.h"
 #include "detectors/DetectorInfo.h"
+#include "base/Json.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <limits>
 #include <numeric>
+#include <Eigen/Dense>
 
 namespace olens {
 

@@ -9,12 +9,14 @@
 #include "detectors/DetectorInfo.h"
 #include "linalg/Pca.h"
 #include "linalg/RowNorms.h"
+#include "base/Json.h"
 
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <sstream>
+#include <Eigen/Dense>
 
 namespace olens {
 

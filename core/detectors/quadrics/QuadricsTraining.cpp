@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <Eigen/Dense>
 
 namespace olens {
 
@@ -155,7 +156,10 @@ Eigen::VectorXd QuadricsDetector::doFit(const Eigen::MatrixXd& X, const Progress
                              + static_cast<double>(b.batch + 1) / static_cast<double>(b.batchesPerEpoch))
                             / static_cast<double>(epochs);
         lastReport = Clock::now();
-        progress.report(frac, message(b.epoch), runningSum / static_cast<double>(runningCount),
+        const StepMark inside{"epoch", static_cast<double>(b.epoch) + static_cast<double>(b.batch + 1)
+                                                                   / static_cast<double>(b.batchesPerEpoch),
+                              epochs};
+        progress.report(frac, inside, message(b.epoch), runningSum / static_cast<double>(runningCount),
                         msSince(lastSnapshot) >= 50.0 ? snapshot() : nullptr);
     };
     auto afterEpoch = [&](const EpochInfo& e) {
@@ -165,7 +169,8 @@ Eigen::VectorXd QuadricsDetector::doFit(const Eigen::MatrixXd& X, const Progress
         runningCount = 0;
         const bool last = e.epoch + 1 == epochs;
         lastReport = Clock::now();
-        progress.report(static_cast<double>(e.epoch + 1) / static_cast<double>(epochs), message(e.epoch),
+        progress.report(static_cast<double>(e.epoch + 1) / static_cast<double>(epochs),
+                        StepMark{"epoch", static_cast<double>(e.epoch + 1), epochs}, message(e.epoch),
                         e.meanLoss, (last || msSince(lastSnapshot) >= 50.0) ? snapshot() : nullptr);
     };
     minimizeMinibatch(*optimizer, theta, n, opts, gradient, afterBatch, afterEpoch);

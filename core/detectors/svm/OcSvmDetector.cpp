@@ -2,6 +2,7 @@
 
 #include "base/Errors.h"
 #include "detectors/DetectorInfo.h"
+#include "base/Json.h"
 
 #include <nlohmann/json.hpp>
 #include <svm.h>

@@ -16,7 +16,7 @@
 #include <vtkTextProperty.h>
 #include <vtkWindow.h>
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 

@@ -7,7 +7,7 @@
 #include "display/ColourScale.h"
 #include "view/layers/ViewLayer.h"
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <QColor>
 #include <QStringList>
 #include <vtkNew.h>

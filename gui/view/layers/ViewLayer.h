@@ -8,7 +8,7 @@
 #include "display/ScoreField.h"
 #include "linalg/Projection.h"
 
-#include <Eigen/Dense>
+#include <Eigen/Core>
 #include <QString>
 #include <array>
 #include <memory>

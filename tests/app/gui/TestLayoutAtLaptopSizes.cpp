@@ -10,6 +10,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 class TestLayoutAtLaptopSizes : public QObject {
     Q_OBJECT

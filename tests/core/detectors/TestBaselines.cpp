@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <vector>
+#include <Eigen/Dense>
 
 using namespace olens;
 

@@ -1,6 +1,7 @@
 // knn and pca on exact small cases, the detector contract (unfitted use, wrong dimension,
 // cancellation keeps the previous model, JSON round trip).
 #include "base/Errors.h"
+#include "base/Progress.h"
 #include "detectors/knn/KnnDetector.h"
 #include "detectors/pca/PcaDetector.h"
 #include "registry/Registry.h"
@@ -8,6 +9,9 @@
 
 #include <nlohmann/json.hpp>
 #include <QtTest>
+#include <cmath>
+#include <vector>
+#include <Eigen/Dense>
 
 using namespace olens;
 
@@ -26,6 +30,69 @@ class TestDetectors : public QObject {
     Q_OBJECT
 
 private slots:
+    void iterativeDetectorsNameTheirStepsAsData()
+    {
+        // Step training and the loss plot read where a report stands (base/Progress's StepMark),
+        // never its words: each iterative detector names its history unit, the steps it closes
+        // count 1, 2, … without a gap (quadrics: every epoch of `of`, reports inside an epoch
+        // fractional and between its neighbours), acdt the clusters left (falling: its reports
+        // are throttled, so by one or more).
+        Rng rng(7);
+        Eigen::MatrixXd X(60, 3);
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            for (Eigen::Index j = 0; j < X.cols(); ++j)
+                X(i, j) = rng.normal();
+        struct Case {
+            const char* id;
+            ParamAssignments params;
+            const char* unit;
+        };
+        const std::vector<Case> cases = {
+            {"quadrics", {{"epochs", "6"}, {"batch", "8"}}, "epoch"},
+            {"gods", {{"max_iter", "15"}}, "iteration"},
+            {"kods", {{"max_iter", "15"}}, "iteration"},
+            {"acdt", {{"k", "8"}}, "clusters"},
+        };
+        for (const Case& c : cases) {
+            auto det = Registry::instance().create(c.id, c.params);
+            if (std::string(c.unit) != "clusters")
+                QCOMPARE(QString::fromStdString(det->historyUnit()), QString(c.unit));
+            std::vector<StepMark> ends, inside;
+            det->fit(X, [&](const ProgressInfo& info) {
+                if (info.at && info.endsStep())
+                    ends.push_back(*info.at);
+                else if (info.at)
+                    inside.push_back(*info.at);
+                return false;
+            });
+            // acdt reports at most every 50 ms (a fit this small may say nothing); the others
+            // report every step.
+            if (std::string(c.unit) != "clusters")
+                QVERIFY2(!ends.empty(), c.id);
+            for (std::size_t i = 0; i < ends.size(); ++i) {
+                QCOMPARE(QString::fromStdString(ends[i].unit), QString(c.unit));
+                if (i == 0)
+                    continue;
+                if (std::string(c.unit) == "clusters") {
+                    QVERIFY(ends[i].step < ends[i - 1].step);
+                    continue;
+                }
+                const double expected = ends[i - 1].step + 1;
+                // kods' line searches name the iteration in progress: a repeat, never a gap
+                QVERIFY2(ends[i].step == expected || (std::string(c.id) == "kods" && ends[i].step == ends[i - 1].step),
+                         qPrintable(QString("%1: step %2 after %3").arg(c.id).arg(ends[i].step).arg(ends[i - 1].step)));
+            }
+            if (std::string(c.id) == "quadrics") {
+                QCOMPARE(static_cast<int>(ends.size()), 6);
+                QCOMPARE(ends.front().step, 1.0);
+                for (const StepMark& m : ends)
+                    QCOMPARE(m.of, 6);
+                for (const StepMark& m : inside)
+                    QVERIFY(m.step > 0.0 && m.step < 6.0 && m.step != std::floor(m.step));
+            }
+        }
+    }
+
     void knnTrainingScoresExcludeSelf()
     {
         // Points 0,1,3,6,10 on a line. k=1: nearest other point: 1,1,2,3,4.

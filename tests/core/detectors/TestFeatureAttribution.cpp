@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <Eigen/Dense>
 
 using namespace olens;
 

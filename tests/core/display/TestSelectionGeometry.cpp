@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <Eigen/Dense>
 
 using namespace olens;
 

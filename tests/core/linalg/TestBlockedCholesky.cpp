@@ -5,6 +5,7 @@
 
 #include <Eigen/Cholesky>
 #include <QtTest>
+#include <Eigen/Dense>
 
 using namespace olens;
 

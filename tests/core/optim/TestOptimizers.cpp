@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <set>
+#include <Eigen/Dense>
 
 using namespace olens;
 

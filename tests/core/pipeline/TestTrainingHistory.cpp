@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <Eigen/Dense>
+#include <nlohmann/json.hpp>
 
 using namespace olens;
 

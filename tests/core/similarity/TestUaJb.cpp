@@ -16,6 +16,7 @@
 
 #include <cmath>
 #include <set>
+#include <Eigen/Dense>
 
 using namespace olens;
 

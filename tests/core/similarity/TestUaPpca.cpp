@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <Eigen/Dense>
 
 using namespace olens;
 

@@ -13,6 +13,7 @@
 #include <QFile>
 
 #include <set>
+#include <Eigen/Dense>
 
 using namespace olens;
 

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <numeric>
 #include <sstream>
+#include <Eigen/Dense>
 
 using namespace olens;
 using olens::test::gaussianRows;

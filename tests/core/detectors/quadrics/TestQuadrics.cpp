@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include <cmath>
+#include <Eigen/Dense>
 
 using namespace olens;
 using olens::test::gaussianMatrix;
