@@ -1,7 +1,15 @@
 #pragma once
-// Shared set-up for GUI tests: the OpenGL surface format VTK needs, set before QApplication.
+// Shared set-up for GUI tests: the OpenGL surface format VTK needs, set before QApplication; and
+// the helpers that let a GUI test wait for a state instead of sleeping (issue #50: GUI tests that
+// cannot flake on a loaded machine).
+#include <QAction>
 #include <QColor>
 #include <QElapsedTimer>
+#include <QImage>
+#include <QKeyEvent>
+#include <QKeySequence>
+#include <QRect>
+#include <QString>
 #include <QTimer>
 #include <QSurfaceFormat>
 #include <QApplication>
@@ -9,7 +17,10 @@
 #include <QTest>
 #include <QWidget>
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
+#include <memory>
+#include <vector>
 #include <QtGlobal>
 
 namespace olens::test {
@@ -76,6 +87,86 @@ inline void activate(QWidget& w)
     w.activateWindow();
     QApplication::setActiveWindow(&w);
     QVERIFY(QTest::qWaitForWindowActive(&w));
+}
+
+/// A file of the repository's samples/ folder.
+inline QString sample(const char* name)
+{
+    return QStringLiteral(OLENS_SOURCE_DIR "/samples/") + name;
+}
+
+/// Where point `index` of a view (a CloudView: displayPoints, worldToWidget and a widget size)
+/// lands in an image grabbed from it (device pixels).
+template <class View>
+QPoint devicePixel(View& view, int index, const QImage& img)
+{
+    const auto& P = view.displayPoints();
+    const QPointF w = view.worldToWidget(P(index, 0), P(index, 1), P(index, 2));
+    const double sx = double(img.width()) / view.width();
+    const double sy = double(img.height()) / view.height();
+    return QPoint(int(std::lround(w.x() * sx)), int(std::lround(w.y() * sy)));
+}
+
+/// The action among `window`'s children bound to `keys`, or null. Tests fire a window shortcut
+/// with QAction::trigger() and check the binding with QAction::shortcut(): a key click reaches a
+/// window shortcut only while the window is active, which a loaded machine (or another test's
+/// window on the same X server) can take away at any moment.
+inline QAction* actionWithShortcut(const QWidget& window, const QKeySequence& keys)
+{
+    for (QAction* a : window.findChildren<QAction*>())
+        if (a->shortcuts().contains(keys))
+            return a;
+    return nullptr;
+}
+
+/// Whether `focus` lets the window shortcut `keys` through: Qt first offers the key to the focus
+/// widget (and its parents) as a ShortcutOverride event, and one that accepts it keeps the key
+/// (a line edit keeps plain letters). True when none does, i.e. the shortcut fires with the focus
+/// there. Needs no active window.
+inline bool passesShortcut(QWidget* focus, const QKeySequence& keys)
+{
+    const QKeyCombination k = keys[0];
+    const Qt::KeyboardModifiers mods = k.keyboardModifiers();
+    QString text;
+    if (!(mods & ~Qt::ShiftModifier) && k.key() < Qt::Key_Escape)
+        text = QChar(int(k.key())).toLower();
+    QKeyEvent e(QEvent::ShortcutOverride, int(k.key()), mods, text);
+    QCoreApplication::sendEvent(focus, &e);
+    return !e.isAccepted();
+}
+
+/// Delivers every call and event queued so far in the GUI thread (zero-delay timers such as a
+/// window's first dock layout, queued signals, posted layout requests): a zero-delay call queued
+/// now on `context` runs after all of them. False when it did not run within `timeoutMs`.
+inline bool processQueued(QObject* context, int timeoutMs = 20000)
+{
+    auto ran = std::make_shared<bool>(false);
+    QTimer::singleShot(0, context, [ran] { *ran = true; });
+    return QTest::qWaitFor([&] { return *ran; }, timeoutMs);
+}
+
+/// Delivers what is queued until a whole round of it moves, resizes, shows or hides no widget of
+/// `window` (a layout pass posts further ones): the layout a user sees. False on timeout.
+inline bool settleLayout(QWidget& window, int timeoutMs = 20000)
+{
+    auto geometry = [&window] {
+        std::vector<QRect> g;
+        for (QWidget* c : window.findChildren<QWidget*>())
+            g.push_back(c->isVisible() ? QRect(c->mapTo(&window, QPoint(0, 0)), c->size()) : QRect());
+        g.push_back(window.geometry());
+        return g;
+    };
+    QElapsedTimer clock;
+    clock.start();
+    for (;;) {
+        const auto before = geometry();
+        if (!processQueued(&window, timeoutMs))
+            return false;
+        if (geometry() == before)
+            return true;
+        if (clock.elapsed() > timeoutMs)
+            return false;
+    }
 }
 
 } // namespace olens::test

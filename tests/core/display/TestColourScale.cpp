@@ -3,6 +3,8 @@
 // stay positive, positions invert, and tick labels are short, common-precision and never "191.".
 #include "display/ColourScale.h"
 
+#include "Numeric.h"
+
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
@@ -14,7 +16,7 @@ using namespace olens;
 
 namespace {
 
-bool near(double a, double b, double tol = 1e-12) { return std::fabs(a - b) <= tol * (1.0 + std::fabs(b)); }
+using test::near;
 
 /// 0, 1, …, 100 and one outlier at 1000 (101 values below it: the 99th percentile is 99).
 Eigen::VectorXd rampWithOutlier()

@@ -9,6 +9,8 @@
 #include "display/PointSizing.h"
 #include "base/Rng.h"
 
+#include "Numeric.h"
+
 #include <QtTest>
 #include <cmath>
 
@@ -16,7 +18,7 @@ using namespace olens;
 
 namespace {
 
-bool near(double a, double b, double tol = 1e-12) { return std::fabs(a - b) <= tol * (1.0 + std::fabs(b)); }
+using test::near;
 
 Eigen::Matrix2d rotation(double angle)
 {

@@ -3,6 +3,7 @@
 // cumulative TP/FP counts at each distinct score, as scikit-learn does).
 #include "base/Errors.h"
 #include "metrics/Metrics.h"
+#include "Numeric.h"
 
 #include <QtTest>
 
@@ -41,12 +42,7 @@ Eigen::VectorXi vi(std::initializer_list<int> v)
     return r;
 }
 
-bool near(double a, double b, double tol = 1e-12)
-{
-    if (std::isinf(a) || std::isinf(b))
-        return a == b;
-    return std::abs(a - b) <= tol;
-}
+using olens::test::nearAbs; // absolute tolerance here, infinities equal only to themselves
 
 /// Compares a curve with expected (x, y, threshold) triples; reports the first difference.
 void compareCurve(const Curve& c, const std::vector<std::array<double, 3>>& expected)
@@ -61,9 +57,9 @@ void compareCurve(const Curve& c, const std::vector<std::array<double, 3>>& expe
                                  + QByteArray::number(expected[k][0]) + ", "
                                  + QByteArray::number(expected[k][1]) + ", "
                                  + QByteArray::number(expected[k][2]) + ")";
-        QVERIFY2(near(c.x[k], expected[k][0]), where.constData());
-        QVERIFY2(near(c.y[k], expected[k][1]), where.constData());
-        QVERIFY2(near(c.thresholds[k], expected[k][2]), where.constData());
+        QVERIFY2(nearAbs(c.x[k], expected[k][0]), where.constData());
+        QVERIFY2(nearAbs(c.y[k], expected[k][1]), where.constData());
+        QVERIFY2(nearAbs(c.thresholds[k], expected[k][2]), where.constData());
     }
 }
 
@@ -275,7 +271,7 @@ private slots:
     void apSimple()
     {
         // AP = Σ (R_n − R_{n−1}) P_n: 0.5*1 + 0*0.5 + 0.5*(2/3) + 0*0.5 = 1/2 + 1/3 = 5/6.
-        QVERIFY(near(olens::averagePrecision(vd({0.1, 0.4, 0.35, 0.8}), vi({0, 0, 1, 1})),
+        QVERIFY(nearAbs(olens::averagePrecision(vd({0.1, 0.4, 0.35, 0.8}), vi({0, 0, 1, 1})),
                      5.0 / 6.0));
     }
 
@@ -288,21 +284,21 @@ private slots:
         const Eigen::VectorXi y = vi({1, 0, 1, 0});
         compareCurve(olens::precisionRecallCurve(s, y),
                      {{0.0, 1.0, kInf}, {0.5, 0.5, 1.0}, {1.0, 0.5, 0.0}});
-        QVERIFY(near(olens::averagePrecision(s, y), 0.5));
+        QVERIFY(nearAbs(olens::averagePrecision(s, y), 0.5));
 
         // scores {3,2,2,1}, labels {1,1,0,0}: t=3: R .5 P 1; t=2: R 1 P 2/3; t=1: R 1 P 1/2.
         // AP = .5*1 + .5*(2/3) = 5/6.
-        QVERIFY(near(olens::averagePrecision(vd({3, 2, 2, 1}), vi({1, 1, 0, 0})), 5.0 / 6.0));
+        QVERIFY(nearAbs(olens::averagePrecision(vd({3, 2, 2, 1}), vi({1, 1, 0, 0})), 5.0 / 6.0));
 
         // scores {2,2,2,1}, labels {0,1,0,1}: t=2: TP 1 FP 2 -> R .5 P 1/3; t=1: R 1 P 1/2.
         // AP = .5/3 + .5*.5 = 1/6 + 1/4 = 5/12.
-        QVERIFY(near(olens::averagePrecision(vd({2, 2, 2, 1}), vi({0, 1, 0, 1})), 5.0 / 12.0));
+        QVERIFY(nearAbs(olens::averagePrecision(vd({2, 2, 2, 1}), vi({0, 1, 0, 1})), 5.0 / 12.0));
 
         // All tied, 2 positives of 5: one threshold, R 1 P 2/5 -> AP = 0.4.
         const Eigen::VectorXd tied = vd({5, 5, 5, 5, 5});
         const Eigen::VectorXi ty = vi({1, 0, 0, 1, 0});
         compareCurve(olens::precisionRecallCurve(tied, ty), {{0.0, 1.0, kInf}, {1.0, 0.4, 5.0}});
-        QVERIFY(near(olens::averagePrecision(tied, ty), 0.4));
+        QVERIFY(nearAbs(olens::averagePrecision(tied, ty), 0.4));
     }
 
     void apPerfectReversedOneClass()
@@ -311,7 +307,7 @@ private slots:
         // Perfect: precision 1 at each recall step -> 1.
         QCOMPARE(olens::averagePrecision(s, vi({1, 1, 0, 0})), 1.0);
         // Reversed: t=.3: R .5 P 1/3; t=.1: R 1 P 1/2 -> 1/6 + 1/4 = 5/12.
-        QVERIFY(near(olens::averagePrecision(s, vi({0, 0, 1, 1})), 5.0 / 12.0));
+        QVERIFY(nearAbs(olens::averagePrecision(s, vi({0, 0, 1, 1})), 5.0 / 12.0));
         // No positives: undefined.
         QVERIFY(std::isnan(olens::averagePrecision(s, vi({0, 0, 0, 0}))));
         // All positives: precision is 1 everywhere -> AP 1 (defined, as in scikit-learn).
@@ -342,7 +338,7 @@ private slots:
                     wins += s[i] > s[j] ? 1.0 : (s[i] == s[j] ? 0.5 : 0.0);
             }
         }
-        QVERIFY(near(olens::auroc(s, y), wins / (double(pos) * double(neg))));
+        QVERIFY(nearAbs(olens::auroc(s, y), wins / (double(pos) * double(neg))));
 
         std::set<double, std::greater<double>> distinct(s.data(), s.data() + s.size());
         QVERIFY(distinct.size() < std::size_t(s.size())); // ties present
@@ -355,7 +351,7 @@ private slots:
             ap += (r - prevR) * double(tp) / double(k);
             prevR = r;
         }
-        QVERIFY(near(olens::averagePrecision(s, y), ap));
+        QVERIFY(nearAbs(olens::averagePrecision(s, y), ap));
         QCOMPARE(olens::rocCurve(s, y).x.size(), distinct.size() + 1);
         QCOMPARE(olens::precisionRecallCurve(s, y).x.size(), distinct.size() + 1);
     }
@@ -391,7 +387,7 @@ private slots:
         std::set<double> distinct(s.data(), s.data() + s.size());
         QCOMPARE(distinct.size(), std::size_t(s.size())); // no ties
         const Eigen::VectorXd neg = -s;
-        QVERIFY(near(olens::auroc(neg, y), 1.0 - olens::auroc(s, y)));
+        QVERIFY(nearAbs(olens::auroc(neg, y), 1.0 - olens::auroc(s, y)));
     }
 
     // ---- Input validation ------------------------------------------------------------------------
@@ -440,14 +436,14 @@ private slots:
         QCOMPARE(c.fn, 1L);
         // precision 2/4 = 0.5; recall 2/3.
         QCOMPARE(olens::precision(c), 0.5);
-        QVERIFY(near(olens::recall(c), 2.0 / 3.0));
+        QVERIFY(nearAbs(olens::recall(c), 2.0 / 3.0));
         // F1 = 2*(1/2)*(2/3) / (1/2 + 2/3) = (2/3) / (7/6) = 4/7.
-        QVERIFY(near(olens::f1(c), 4.0 / 7.0));
+        QVERIFY(nearAbs(olens::f1(c), 4.0 / 7.0));
         // TNR = 5/(5+2) = 5/7; NPV = 5/(5+1) = 5/6.
-        QVERIFY(near(olens::tnr(c), 5.0 / 7.0));
-        QVERIFY(near(olens::npv(c), 5.0 / 6.0));
+        QVERIFY(nearAbs(olens::tnr(c), 5.0 / 7.0));
+        QVERIFY(nearAbs(olens::npv(c), 5.0 / 6.0));
         // F1bar = 2*(5/7)*(5/6) / (5/7 + 5/6) = (50/42) / (65/42) = 10/13.
-        QVERIFY(near(olens::f1Bar(c), 10.0 / 13.0));
+        QVERIFY(nearAbs(olens::f1Bar(c), 10.0 / 13.0));
     }
 
     void confusionDegenerate()
@@ -466,9 +462,9 @@ private slots:
         // Everything predicted outlier, labels {1,0,0}: TP 1 FP 2 TN 0 FN 0.
         // precision 1/3, recall 1, F1 = 2*(1/3)/(4/3) = 1/2; TNR 0/2 = 0, NPV 0/0 -> 0, F1bar 0.
         const olens::Confusion d = olens::confusion(vi({1, 1, 1}), vi({1, 0, 0}));
-        QVERIFY(near(olens::precision(d), 1.0 / 3.0));
+        QVERIFY(nearAbs(olens::precision(d), 1.0 / 3.0));
         QCOMPARE(olens::recall(d), 1.0);
-        QVERIFY(near(olens::f1(d), 0.5));
+        QVERIFY(nearAbs(olens::f1(d), 0.5));
         QCOMPARE(olens::tnr(d), 0.0);
         QCOMPARE(olens::npv(d), 0.0);
         QCOMPARE(olens::f1Bar(d), 0.0);
@@ -493,12 +489,12 @@ private slots:
         //   FNR: 1 .75 .5    .25   0   0   0     -> FPR − FNR hits 0 at (0.25, 0.25).
         const Eigen::VectorXd sim = vd({-1, 1, 2, 3, 1, -1, -2, -3});
         const Eigen::VectorXi gen = vi({1, 1, 1, 1, 0, 0, 0, 0});
-        QVERIFY(near(olens::equalErrorRate(sim, gen), 0.25));
+        QVERIFY(nearAbs(olens::equalErrorRate(sim, gen), 0.25));
 
         // Exactly on a ROC point without ties: 6g 5g 4g 3.5i 3i 2.5i 2g 1i (P = N = 4):
         //   FPR: 0  0  0   0   .25 .5 .75 .75 1
         //   FNR: 1 .75 .5 .25  .25 .25 .25 0  0  -> equal at (0.25, 0.25).
-        QVERIFY(near(olens::equalErrorRate(vd({2, 4, 5, 6, 1, 2.5, 3, 3.5}), vi({1, 1, 1, 1, 0, 0, 0, 0})),
+        QVERIFY(nearAbs(olens::equalErrorRate(vd({2, 4, 5, 6, 1, 2.5, 3, 3.5}), vi({1, 1, 1, 1, 0, 0, 0, 0})),
                      0.25));
     }
 
@@ -513,14 +509,14 @@ private slots:
         //   4      0     1    0
         // Between points 1 and 2: t = (2/3)/(2/3 + 1/6) = 4/5;
         // FPR = 0 + 4/5 * 1/2 = 0.4, FNR = 2/3 + 4/5 * (1/3 − 2/3) = 2/3 − 4/15 = 0.4. EER = 0.4.
-        QVERIFY(near(olens::equalErrorRate(vd({5, 3, 1, 3, 0}), vi({1, 1, 1, 0, 0})), 0.4));
+        QVERIFY(nearAbs(olens::equalErrorRate(vd({5, 3, 1, 3, 0}), vi({1, 1, 1, 0, 0})), 0.4));
 
         // No ties: genuine {5,3,2}, impostor {4,1}: 5g 4i 3g 2g 1i
         //   FPR: 0 0   .5  .5  .5  1
         //   FNR: 1 2/3 2/3 1/3 0   0
         //   d  : −1 −2/3 −1/6 +1/6 ...  -> between (.5, 2/3) and (.5, 1/3), t = 1/2:
         //   FPR = .5, FNR = 2/3 − 1/6 = .5. EER = 0.5.
-        QVERIFY(near(olens::equalErrorRate(vd({5, 3, 2, 4, 1}), vi({1, 1, 1, 0, 0})), 0.5));
+        QVERIFY(nearAbs(olens::equalErrorRate(vd({5, 3, 2, 4, 1}), vi({1, 1, 1, 0, 0})), 0.5));
 
         // One class: undefined.
         QVERIFY(std::isnan(olens::equalErrorRate(vd({1, 2}), vi({1, 1}))));
@@ -533,8 +529,8 @@ private slots:
         const Eigen::VectorXd sim = vd({5, 3, 2, 4, 1});
         const Eigen::VectorXi gen = vi({1, 1, 1, 0, 0});
         // FPR <= 0: best is (0, 2/3).
-        QVERIFY(near(olens::fnrAtFpr(sim, gen, 0.0), 2.0 / 3.0));
-        QVERIFY(near(olens::fnrAtFpr(sim, gen, 0.49), 2.0 / 3.0));
+        QVERIFY(nearAbs(olens::fnrAtFpr(sim, gen, 0.0), 2.0 / 3.0));
+        QVERIFY(nearAbs(olens::fnrAtFpr(sim, gen, 0.49), 2.0 / 3.0));
         // FPR <= 0.5: (.5, 0) qualifies -> 0; the 1e-12 slack admits it from just below too.
         QCOMPARE(olens::fnrAtFpr(sim, gen, 0.5), 0.0);
         QCOMPARE(olens::fnrAtFpr(sim, gen, 0.5 - 1e-13), 0.0);
@@ -544,7 +540,7 @@ private slots:
 
         // Tie case genuine {5,3,1}, impostor {3,0}: (0,1) (0,2/3) (.5,1/3) (.5,0) (1,0).
         // Target 0.25: only FPR 0 points -> 2/3; the tie at 3 cannot be split.
-        QVERIFY(near(olens::fnrAtFpr(vd({5, 3, 1, 3, 0}), vi({1, 1, 1, 0, 0}), 0.25), 2.0 / 3.0));
+        QVERIFY(nearAbs(olens::fnrAtFpr(vd({5, 3, 1, 3, 0}), vi({1, 1, 1, 0, 0}), 0.25), 2.0 / 3.0));
         // FPR 1/3 computed as 1.0/3 in the metric and in the target must match: N = 3,
         // genuine {4,3}, impostor {3.5,1,0}: 4g 3.5i 3g 1i 0i:
         //   (0,1) (0,1/2) (1/3,1/2) (1/3,0) (2/3,0) (1,0) -> at target 1/3: 0.
@@ -558,7 +554,7 @@ private slots:
         Eigen::MatrixXd X(3, 2), Xh(3, 2);
         X << 1, 2, 3, 4, 0, 0;
         Xh << 1, 1, 1, 4, 0, 3;
-        QVERIFY(near(olens::msre(X, Xh), 14.0 / 3.0));
+        QVERIFY(nearAbs(olens::msre(X, Xh), 14.0 / 3.0));
         QCOMPARE(olens::msre(X, X), 0.0);
     }
 };

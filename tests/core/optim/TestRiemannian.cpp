@@ -5,6 +5,7 @@
 // retractions on the manifold and first order, the generalized eigenproblem min tr(UᵀAU) s.t.
 // UᵀBU = I against Eigen's GeneralizedSelfAdjointEigenSolver, and oblique problems with closed-form
 // answers.
+#include "Numeric.h"
 #include "RandomData.h"
 #include "optim/Riemannian.h"
 #include "base/Rng.h"
@@ -28,7 +29,7 @@ Eigen::MatrixXd knownSpectrum(int n, Rng& rng, Eigen::MatrixXd* basis)
     return Q * lambda.asDiagonal() * Q.transpose();
 }
 
-double maxAbs(const Eigen::MatrixXd& M) { return M.cwiseAbs().maxCoeff(); }
+using test::maxAbs;
 
 // A well-conditioned symmetric positive-definite matrix (eigenvalues in [0.5, 3.5]).
 Eigen::MatrixXd randomSpd(int n, Rng& rng)

@@ -23,6 +23,7 @@
 #include <vtkPolyData.h>
 
 #include "GuiTestSupport.h"
+#include "Numeric.h"
 
 #include <cmath>
 #include <map>
@@ -54,10 +55,7 @@ Dataset subsetRows(const Dataset& d, const std::vector<Eigen::Index>& rows)
     return s;
 }
 
-double maxAbsDiff(const Eigen::VectorXd& a, const Eigen::VectorXd& b)
-{
-    return a.size() == b.size() ? (a - b).cwiseAbs().maxCoeff() : std::numeric_limits<double>::infinity();
-}
+using test::maxAbsDiff;
 
 struct Fixture {
     DataDocument doc;

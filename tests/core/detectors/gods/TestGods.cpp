@@ -4,6 +4,7 @@
 // Variants (eq. 11-13): gradients of every objective against finite differences, fitted iterates on
 // their manifold, AUROC on a 2D blob with far outliers; the 2D blob acceptance test for eq. 23;
 // eq. 24 calibration (hand-computed 2-means and Δη); the normalize option.
+#include "Numeric.h"
 #include "RandomData.h"
 #include "metrics/Metrics.h"
 #include "base/Errors.h"
@@ -51,7 +52,7 @@ Eigen::MatrixXd nearOrigin(int m, int d, Rng& rng)
     return l2rows(O);
 }
 
-double maxAbs(const Eigen::MatrixXd& M) { return M.cwiseAbs().maxCoeff(); }
+using test::maxAbs;
 
 // 2D Gaussian blob N((3,3), 0.5²) and far points 3 + R(cos θ, sin θ) on a circle around it.
 Eigen::MatrixXd blob2d(int n, Rng& rng) { return (0.5 * gaussianMatrix(n, 2, rng)).array() + 3.0; }

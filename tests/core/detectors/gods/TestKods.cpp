@@ -3,6 +3,7 @@
 // manifold and consistent with the retraction, fitted duals on the manifold, the ring of fig. 1d
 // (empty centre rejected), a linear-kernel blob, eq. 21–22 (training points in-class), frame scores,
 // JSON round trip, chunked scoring, errors.
+#include "Numeric.h"
 #include "RandomData.h"
 #include "base/Errors.h"
 #include "data/Generators.h"
@@ -20,7 +21,7 @@ using namespace olens;
 using olens::test::gaussianMatrix;
 
 namespace {
-double maxAbs(const Eigen::MatrixXd& M) { return M.cwiseAbs().maxCoeff(); }
+using test::maxAbs;
 
 KodsKernel makeKernel(const std::string& name, double sigma = 0.7, int degree = 3)
 {

@@ -89,6 +89,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         doc.setDataset(d, "moons.csv");
         doc.setResult(knnResult(d));
+        QVERIFY(doc.result());
         const double maxScore = doc.result()->scores.maxCoeff();
         // Auto: [min, 99th percentile]; the top 1 % lies above it.
         view.grabImage();
