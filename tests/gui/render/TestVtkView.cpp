@@ -57,14 +57,7 @@ Dataset cube3d()
     return d;
 }
 
-QPoint devicePixel(CloudView& view, int index, const QImage& img)
-{
-    const auto& P = view.displayPoints();
-    const QPointF w = view.worldToWidget(P(index, 0), P(index, 1), P(index, 2));
-    const double sx = double(img.width()) / view.width();
-    const double sy = double(img.height()) / view.height();
-    return QPoint(int(std::lround(w.x() * sx)), int(std::lround(w.y() * sy)));
-}
+using test::devicePixel;
 
 } // namespace
 
@@ -83,16 +76,16 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         doc.setDataset(ring2d(), "ring.csv");
-        QTRY_VERIFY(view.framesDrawn() > 0);
-        QTest::qWait(100);
+        QTRY_VERIFY_WITH_TIMEOUT(view.framesDrawn() > 0, 20000);
+        view.grabImage(); // the current state rendered now: nothing is left to render
         const int before = view.framesDrawn();
         view.update(); // what an ancestor's repaint amounts to
         view.repaint();
         QCOMPARE(view.framesDrawn(), before);
         view.scheduleRender();
-        QTRY_COMPARE(view.framesDrawn(), before + 1);
+        QTRY_COMPARE_WITH_TIMEOUT(view.framesDrawn(), before + 1, 20000);
         view.resize(330, 240);
-        QTRY_COMPARE(view.framesDrawn(), before + 2);
+        QTRY_COMPARE_WITH_TIMEOUT(view.framesDrawn(), before + 2, 20000);
         // grabImage always renders the current state (it may have been changed through VTK directly).
         view.grabImage();
         QCOMPARE(view.framesDrawn(), before + 3);
@@ -106,13 +99,13 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         doc.setDataset(ring2d(), "ring.csv");
-        QTest::qWait(100);
+        view.grabImage(); // the current state rendered now: nothing is left to render
         const int before = view.framesDrawn();
         QImage captured;
         int calls = 0;
         view.captureNextFrame([&](const QImage& img) { captured = img; ++calls; });
         view.scheduleRender();
-        QTRY_COMPARE(calls, 1);
+        QTRY_COMPARE_WITH_TIMEOUT(calls, 1, 20000);
         QCOMPARE(view.framesDrawn(), before + 1); // the frame drawn anyway, read as it was drawn
         const QImage grabbed = view.grabImage();  // a render of its own
         QCOMPARE(view.framesDrawn(), before + 2);
@@ -134,21 +127,27 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         doc.setDataset(ring2d(), "ring.csv");
-        QTest::qWait(100);
+        view.grabImage(); // the current state rendered now: nothing is left to render
         const int before = view.framesDrawn();
-        view.holdRepaint(10000);
+        view.holdRepaint(60000);
         QVERIFY(view.repaintHeld());
         view.scheduleRender();
         view.scheduleRender();
         view.repaint(); // a repaint Qt asks for shows the last frame meanwhile
-        QTest::qWait(150);
+        QCOMPARE(view.framesDrawn(), before);
+        // ... and so does one from the event loop: the window composed again (frameSwapped), the
+        // scene still not rendered.
+        QSignalSpy composed(&view, &QOpenGLWidget::frameSwapped);
+        view.update();
+        QVERIFY(composed.wait(20000));
+        QVERIFY(view.repaintHeld());
         QCOMPARE(view.framesDrawn(), before);
         view.releaseRepaint();
         QVERIFY(!view.repaintHeld());
-        QTRY_COMPARE(view.framesDrawn(), before + 1);
+        QTRY_COMPARE_WITH_TIMEOUT(view.framesDrawn(), before + 1, 20000);
         view.holdRepaint(50);
         view.scheduleRender();
-        QTRY_COMPARE(view.framesDrawn(), before + 2); // the deadline
+        QTRY_COMPARE_WITH_TIMEOUT(view.framesDrawn(), before + 2, 20000); // the deadline
         // Input over the view ends a hold: the user acts on what is shown.
         view.holdRepaint(10000);
         view.scheduleRender();
