@@ -38,10 +38,7 @@
 using namespace olens;
 
 namespace {
-QString sample(const char* name)
-{
-    return QStringLiteral(OLENS_SOURCE_DIR "/samples/") + name;
-}
+using olens::test::sample;
 
 /// Unit vector from the camera to its focal point.
 Eigen::Vector3d viewDirection(const VtkView::CameraState& c)
@@ -335,6 +332,7 @@ private slots:
         const std::vector<int> top{doc->ranking()[0], doc->ranking()[1], doc->ranking()[2]};
         doc->setPointSelection(top);
         const double t0 = doc->threshold();
+        QVERIFY(doc->result());
         doc->setThreshold(doc->result()->scores(doc->ranking()[0]) - 1e-9); // only the top one flagged
         QCOMPARE(table->model()->rowCount(), 1);
         QCOMPARE(doc->pointSelection(), combineSelection({}, top, SelectionOp::Replace));
@@ -403,6 +401,7 @@ private slots:
         train(w, "knn");
         DataDocument* doc = w.document();
         const Dataset before = doc->dataset();
+        QVERIFY(doc->result());
         const Eigen::VectorXd scoresBefore = doc->result()->scores;
         const std::vector<int> gone{0, 5, 6, 120, 299};
         doc->setPointSelection(gone);

@@ -36,10 +36,7 @@
 using namespace olens;
 
 namespace {
-QString sample(const char* name)
-{
-    return QStringLiteral(OLENS_SOURCE_DIR "/samples/") + name;
-}
+using olens::test::sample;
 
 std::map<QString, QRect> visibleDocks(MainWindow& w)
 {
@@ -82,7 +79,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QVERIFY(w.openFile(sample("moons2d.csv")));
         // The docks' first layout pass after show: "before" must be the layout a user sees.
-        QTest::qWait(300);
+        QVERIFY(test::settleLayout(w));
     }
 
     void docksMakeWayAndComeBackAsTheyWere()
@@ -320,8 +317,8 @@ private slots:
         QVERIFY(status);
         for (const QSize size : {QSize(1024, 600), QSize(1280, 720)}) {
             w.resize(size);
-            QTRY_VERIFY_WITH_TIMEOUT(w.size() == size && cv->width() <= size.width(), 5000);
-            QTest::qWait(100); // the layout pass after the resize
+            QTRY_VERIFY_WITH_TIMEOUT(w.size() == size && cv->width() <= size.width(), 20000);
+            QVERIFY(test::settleLayout(w)); // the layout pass after the resize
             const QString at = QString("%1x%2").arg(size.width()).arg(size.height());
             QVERIFY2(!scroll->horizontalScrollBar()->isVisible(), qPrintable(at));
             int controls = 0;
@@ -387,7 +384,19 @@ private slots:
         QVERIFY(all.wait(60000));
         QVERIFY(cv->combinePanels()); // a consensus panel of knn and pca, trained at once
         QVERIFY(all.wait(60000));
-        QTest::qWait(500);
+        // The start-up wait polls every 100 ms until each trained panel has drawn its field: wait
+        // until they all have, then for a timer of 250 ms started after that — a poll re-armed by
+        // any of the later trainings would have fired before it (timers fire in deadline order).
+        QTRY_VERIFY_WITH_TIMEOUT(([cv] {
+                                     for (int i = 0; i < cv->panelCount(); ++i)
+                                         if (cv->panelDocument(i)->result() && !cv->panelView(i)->field())
+                                             return false;
+                                     return true;
+                                 }()),
+                                 20000);
+        auto later = std::make_shared<bool>(false);
+        QTimer::singleShot(250, cv, [later] { *later = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(*later, 20000);
         QCOMPARE(calls, 1);
         QCOMPARE(cv->panelCount(), 3);
         w.action("actionCompareDetectors")->setChecked(false);

@@ -29,10 +29,7 @@
 using namespace olens;
 
 namespace {
-QString sample(const char* name)
-{
-    return QStringLiteral(OLENS_SOURCE_DIR "/samples/") + name;
-}
+using olens::test::sample;
 
 bool has(const CloudView* view, const std::string& text)
 {
@@ -119,6 +116,7 @@ private slots:
         QVERIFY(w.presets()->apply(*it, true));
         QVERIFY(finished.wait(60000));
         QVERIFY(field.wait(60000));
+        QVERIFY(w.document()->result());
         const auto& frames = w.document()->result()->geometry.frames;
         QCOMPARE(frames.size(), std::size_t(2));
         const std::vector<bool> drawn = framesOnGrid(*w.view()->field(), 2);

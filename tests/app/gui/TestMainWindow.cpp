@@ -41,10 +41,7 @@
 using namespace olens;
 
 namespace {
-QString sample(const char* name)
-{
-    return QStringLiteral(OLENS_SOURCE_DIR "/samples/") + name;
-}
+using olens::test::sample;
 
 // Pixels that are neither background white nor near-grey (axes/text): the coloured points.
 int colouredPixels(const QImage& img)
@@ -221,7 +218,7 @@ private slots:
         w.compareReaction()->setActive(true); // before the event loop runs, as ScriptedRun does
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QTest::qWait(50);
+        QVERIFY(test::settleLayout(w)); // the window's first dock layout (a zero-delay call) has run
         for (QDockWidget* d : w.findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
             QVERIFY2(!d->isVisible(), qPrintable(d->objectName())); // the compare page has the window
         w.compareReaction()->setActive(false);
@@ -240,12 +237,13 @@ private slots:
         tall.resize(1280, 960);
         tall.show();
         QVERIFY(QTest::qWaitForWindowExposed(&tall));
-        QTest::qWait(50);
+        QVERIFY(test::settleLayout(tall)); // the first dock layout has run
         auto* tallRanking = tall.findChild<QDockWidget*>("RankingDock");
         QVERIFY(!tall.tabifiedDockWidgets(tallRanking).contains(tall.findChild<QDockWidget*>("EvaluationDock")));
         tall.compareReaction()->setActive(true);
         tall.resize(1280, 720);
-        QTest::qWait(50);
+        QTRY_COMPARE_WITH_TIMEOUT(tall.height(), 720, 20000); // the resize has reached the window
+        QVERIFY(test::settleLayout(tall));
         tall.compareReaction()->setActive(false);
         QVERIFY(tall.tabifiedDockWidgets(tallRanking).contains(tall.findChild<QDockWidget*>("EvaluationDock")));
     }
@@ -262,7 +260,7 @@ private slots:
         w.classroom()->setPanels({QStringLiteral("RankingDock")});
         w.classroom()->setActive(true); // before the event loop runs, as a session restore at start does
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QTest::qWait(50);
+        QVERIFY(test::settleLayout(w)); // the first dock layout has run
         auto* ranking = w.findChild<QDockWidget*>("RankingDock");
         auto* eval = w.findChild<QDockWidget*>("EvaluationDock");
         QVERIFY(ranking->isVisible()); // the dock kept in classroom mode
@@ -288,7 +286,7 @@ private slots:
             w.resize(1280, 720);
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
-            QTest::qWait(50);
+            QVERIFY(test::settleLayout(w)); // the first dock layout has run
             w.compareReaction()->setActive(true);
             QVERIFY(!w.findChild<QDockWidget*>("RankingDock")->isVisible());
             w.close();
@@ -367,11 +365,13 @@ private slots:
         QVERIFY(finished.wait(60000));
         auto distinct = [](const std::vector<int>& labels) { return std::set<int>(labels.begin(), labels.end()).size(); };
         const auto trained = w.document()->result();
+        QVERIFY(trained);
         QCOMPARE(distinct(trained->geometry.clusterOfPoint), std::size_t(12)); // the slides' L=12
         QSpinBox* spin = w.viewControls()->clusterSpin();
         QVERIFY(spin->isVisibleTo(&w));
         spin->setValue(30);
         const auto recut = w.document()->result();
+        QVERIFY(recut);
         QVERIFY(recut != trained);
         QCOMPARE(distinct(recut->geometry.clusterOfPoint), std::size_t(30));
         QCOMPARE(recut->geometry.flats.size(), std::size_t(30));
@@ -380,6 +380,7 @@ private slots:
         // Finer cuts reconstruct the roll better: training scores (distances to the flats) shrink.
         QVERIFY(recut->scores.mean() < trained->scores.mean());
         spin->setValue(12);
+        QVERIFY(w.document()->result());
         QVERIFY((w.document()->result()->scores - trained->scores).cwiseAbs().maxCoeff() < 1e-12);
 
         // Reconstruction view: points move onto their flats; the mean squared move is the MSRE.
@@ -389,6 +390,7 @@ private slots:
         const Eigen::MatrixX3d after = w.view()->displayPoints();
         const double meanSq = (after - before).rowwise().squaredNorm().mean();
         QVERIFY(meanSq > 0);
+        QVERIFY(w.document()->result());
         QVERIFY(std::abs(meanSq - w.document()->result()->detector->figures().at("msre")) < 1e-9 * (1 + meanSq));
         w.viewControls()->reconstruction()->setChecked(false);
         QVERIFY((w.view()->displayPoints() - before).cwiseAbs().maxCoeff() < 1e-12);

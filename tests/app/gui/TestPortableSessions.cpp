@@ -28,10 +28,7 @@ using namespace olens;
 
 namespace {
 
-QString sample(const char* name)
-{
-    return QStringLiteral(OLENS_SOURCE_DIR "/samples/") + name;
-}
+using olens::test::sample;
 
 nlohmann::json readJson(const QString& path)
 {
@@ -79,6 +76,7 @@ private slots:
         QSignalSpy trained(fresh.trainer(), &TrainingController::finished);
         fresh.detectorPanel()->train();
         QVERIFY(trained.wait(60000));
+        QVERIFY(fresh.document()->result());
         QVERIFY((fresh.document()->result()->scores - r->scores).cwiseAbs().maxCoeff() <= 1e-12);
         QVERIFY(!w.document()->isEdited()); // the file's rows, not an edit
         // Saved again there: the file is gone, so the rows stay inside.

@@ -42,10 +42,7 @@ using namespace olens;
 
 namespace {
 
-QString sample(const char* name)
-{
-    return QStringLiteral(OLENS_SOURCE_DIR "/samples/") + name;
-}
+using olens::test::sample;
 
 void trainQuadrics(MainWindow& w, int epochs)
 {
@@ -104,12 +101,14 @@ private slots:
         QCOMPARE(t->stepCount(), 31); // epochs 0 … 30, all within the dense start
         QVERIFY(!t->isHidden());
         const auto trained = w.document()->result();
+        QVERIFY(trained);
         QCOMPARE(t->currentIndex(), 30);
 
         QVERIFY(showAndWait(t, 3));
         QCOMPARE(w.document()->shownStep(), 3);
         QCOMPARE(w.document()->trainedResult(), trained); // sessions and edits still see the trained model
         const auto shown = w.document()->result();
+        QVERIFY(shown);
         QVERIFY(shown != trained);
         // The reference: an independent fit stopped after 3 epochs, through the same pipeline.
         TrainingSetup setup = w.document()->trainingSetup();
@@ -118,6 +117,7 @@ private slots:
         params.set("epochs", "3");
         auto ref = fitPipeline(Registry::instance().create("quadrics", params.assignments()),
                                Normalizer(setup.normalization), w.document()->dataset().X);
+        QVERIFY(ref);
         QVERIFY((shown->scores - ref->scores).cwiseAbs().maxCoeff() <= 1e-12);
         QCOMPARE(w.document()->threshold(), ref->threshold);
         QCOMPARE(w.document()->ranking(), rankByScore(ref->scores));
@@ -180,9 +180,12 @@ private slots:
         step->trigger(); // starts, pauses after epoch 1
         QTRY_COMPARE_WITH_TIMEOUT(t->pausedStep(), 1, 20000);
         QVERIFY(run->isEnabled());
-        QTest::qWait(300);
+        // It does not go on by itself: the paused job polls its gate and reports each time (the
+        // worker passes on a report every 100 ms); three reports later it still waits at step 1.
+        QSignalSpy reports(t, &TrainingController::progress);
+        QVERIFY(QTest::qWaitFor([&] { return reports.count() >= 3; }, 20000));
         QVERIFY(t->isRunning());
-        QCOMPARE(t->pausedStep(), 1); // it does not go on by itself
+        QCOMPARE(t->pausedStep(), 1);
         step->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(t->pausedStep(), 2, 20000);
         step->trigger();
@@ -198,12 +201,15 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.view()->isFieldBusy(), 20000);
         QSignalSpy cancelled(t, &TrainingController::cancelled);
         t->cancel(); // Esc while paused
-        QVERIFY(cancelled.wait(5000));
+        QVERIFY(cancelled.wait(20000));
         QVERIFY(!t->isRunning());
         QVERIFY(!w.document()->result());
         QVERIFY(!w.document()->liveGeometry());
+        // The live field's computation is over (not busy: it was dropped or delivered), and what was
+        // queued meanwhile is delivered without starting another one.
         QTRY_VERIFY_WITH_TIMEOUT(!w.view()->isFieldBusy(), 20000);
-        QTest::qWait(500);
+        QVERIFY(test::processQueued(&w));
+        QVERIFY(!w.view()->isFieldBusy());
         QVERIFY2(!w.view()->field(), "the cancelled training's live field arrived after the cancel");
         w.view()->setGridResolution3D(48);
 
@@ -308,60 +314,73 @@ private slots:
             QCOMPARE(int(caption->lesson().steps.size()), 5);
             QCOMPARE(caption->lesson().current, 0);
             QVERIFY(finished.wait(60000));
-            QTRY_VERIFY(w.timeline()->stepCount() > 10);
+            QTRY_VERIFY_WITH_TIMEOUT(w.timeline()->stepCount() > 10, 20000);
             const auto trained = w.document()->trainedResult();
+            QVERIFY(trained);
             const Eigen::MatrixXd X = w.document()->dataset().X;
             const auto h = trained->detector->history();
+            QVERIFY(h);
 
-            w.activateWindow(); // window shortcuts need the active window
-            QApplication::setActiveWindow(&w);
-            QVERIFY(QTest::qWaitForWindowActive(&w));
-            QTest::keyClick(&w, Qt::Key_PageDown); // epoch 0, the point ranked first there
+            // Page Down / Page Up are the lesson actions' window shortcuts (also with the menu bar
+            // hidden: actions of the window itself). The actions are triggered: a key click reaches
+            // a window shortcut only while the window is active, which a loaded run loses (the
+            // lesson then stayed where it was).
+            QAction* next = test::actionWithShortcut(w, QKeySequence(Qt::Key_PageDown));
+            QAction* back = test::actionWithShortcut(w, QKeySequence(Qt::Key_PageUp));
+            QVERIFY(next && back);
+            QCOMPARE(next->shortcut(), QKeySequence(Qt::Key_PageDown));
+            QCOMPARE(back->shortcut(), QKeySequence(Qt::Key_PageUp));
+            for (QAction* a : {next, back})
+                QVERIFY(w.actions().contains(a) && a->shortcutContext() == Qt::WindowShortcut);
+            auto stepResult = [&](int index) {
+                const auto r = resultAtStep(*trained, X, index);
+                return r ? argmax(r->scores) : -2; // -2: no result (never a selected point)
+            };
+            const int top0 = stepResult(0), top10 = stepResult(h->indexAtOrBefore(10));
+            next->trigger(); // epoch 0, the point ranked first there
             QCOMPARE(caption->lesson().current, 1);
             QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), 0, 20000);
-            QTRY_COMPARE(w.document()->selectedPoint(), argmax(resultAtStep(*trained, X, 0)->scores));
+            QTRY_COMPARE_WITH_TIMEOUT(w.document()->selectedPoint(), top0, 20000);
             // The key steps the lesson only when no list, table or spin box holds the focus (those
-            // page themselves): nothing the lesson did may have moved the focus into one.
-            QVERIFY2(!qobject_cast<QAbstractItemView*>(QApplication::focusWidget())
-                         && !qobject_cast<QAbstractSpinBox*>(QApplication::focusWidget()),
-                     QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none");
-            // Active again (a loaded run can lose the active window while the step is built; keys
-            // then reach no shortcut), and the key's arrival checked apart from the step shown.
-            w.activateWindow();
-            QApplication::setActiveWindow(&w);
-            QVERIFY(QTest::qWaitForWindowActive(&w));
-            QTest::keyClick(&w, Qt::Key_PageDown); // epoch 10
+            // page themselves): nothing the lesson did may have moved the window's focus into one.
+            QWidget* focus = w.focusWidget();
+            QVERIFY2(!qobject_cast<QAbstractItemView*>(focus) && !qobject_cast<QAbstractSpinBox*>(focus),
+                     focus ? focus->metaObject()->className() : "none");
+            next->trigger(); // epoch 10
             QCOMPARE(caption->lesson().current, 2);
             QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), h->indexAtOrBefore(10), 20000);
             QCOMPARE(h->steps[static_cast<std::size_t>(w.document()->shownStep())].step, 10);
-            QTRY_COMPARE(w.document()->selectedPoint(), argmax(resultAtStep(*trained, X, h->indexAtOrBefore(10))->scores));
-            QTest::keyClick(&w, Qt::Key_PageDown); // epoch 40: after the last of 20 epochs, the trained model
+            QTRY_COMPARE_WITH_TIMEOUT(w.document()->selectedPoint(), top10, 20000);
+            next->trigger(); // epoch 40: after the last of 20 epochs, the trained model
             QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), -1, 20000);
-            QTest::keyClick(&w, Qt::Key_PageUp); // back to epoch 10
+            back->trigger(); // back to epoch 10
             QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), h->indexAtOrBefore(10), 20000);
-            // Active again before the next keys: a full run on two loaded cores lost the active
-            // window here once (the lesson stayed at step 2).
-            w.activateWindow();
-            QApplication::setActiveWindow(&w);
-            QVERIFY(QTest::qWaitForWindowActive(&w));
-            QTest::keyClick(&w, Qt::Key_PageDown);
-            QTest::keyClick(&w, Qt::Key_PageDown); // trained
+            next->trigger();
+            next->trigger(); // trained
             QCOMPARE(caption->lesson().current, 4);
             QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), -1, 20000);
-            QTRY_COMPARE(w.document()->selectedPoint(), argmax(trained->scores));
+            QTRY_COMPARE_WITH_TIMEOUT(w.document()->selectedPoint(), argmax(trained->scores), 20000);
             QVERIFY(caption->lessonText().startsWith("Trained"));
-            QTest::keyClick(&w, Qt::Key_PageDown); // the last step: nothing further
+            QVERIFY(!next->isEnabled());
+            next->trigger(); // the last step: nothing further
             QCOMPARE(caption->lesson().current, 4);
-            QTest::keyClick(&w, Qt::Key_PageUp);
-            QTest::keyClick(&w, Qt::Key_PageUp); // epoch 10 again
+            back->trigger();
+            back->trigger(); // epoch 10 again
             QCOMPARE(caption->lesson().current, 2);
-            // With the Ranking table focused the keys page the table, not the lesson.
+            // With the Ranking table focused the keys page the table, not the lesson. The action
+            // hands the key to the focus widget of the active window: the window is made active and
+            // the table focused in one go, then the action triggered before anything can take the
+            // activation away.
             auto* table = w.findChild<QDockWidget*>("RankingDock")->findChild<QTableView*>();
             QVERIFY(table);
-            table->setFocus();
-            QTRY_VERIFY(table->hasFocus());
             table->setCurrentIndex(table->model()->index(0, 0));
-            QTest::keyClick(&w, Qt::Key_PageDown);
+            QVERIFY(QTest::qWaitFor([&] {
+                w.activateWindow();
+                QApplication::setActiveWindow(&w);
+                table->setFocus();
+                return table->hasFocus();
+            }, 20000));
+            next->trigger();
             QCOMPARE(caption->lesson().current, 2);
             QVERIFY2(table->currentIndex().row() > 0, "the table did not page");
             w.view()->setFocus();
@@ -384,7 +403,9 @@ private slots:
         QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
         QCOMPARE(w2.lessonCaption()->lesson().current, 2);
         QVERIFY(w2.lessonCaption()->isVisible());
+        QVERIFY(w2.document()->trainedResult());
         const auto h2 = w2.document()->trainedResult()->detector->history();
+        QVERIFY(h2);
         QTRY_COMPARE_WITH_TIMEOUT(w2.document()->shownStep(), h2->indexAtOrBefore(10), 20000);
         QVERIFY(w2.classroom()->isActive());
         QTRY_VERIFY(w2.findChild<QDockWidget*>("RankingDock")->isVisible());

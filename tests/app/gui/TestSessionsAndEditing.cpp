@@ -76,11 +76,7 @@ bool crashAfterFirstAutosave(const QString& stateDir, const QString& file)
     app.start(QStringLiteral(OLENS_GUI_PATH), {"--load", file});
     if (!app.waitForStarted())
         return false;
-    QElapsedTimer clock;
-    clock.start();
-    while (!QFile::exists(QDir(stateDir).filePath("autosave.run")) && clock.elapsed() < 30000)
-        QTest::qWait(50);
-    const bool saved = QFile::exists(QDir(stateDir).filePath("autosave.run"));
+    const bool saved = QTest::qWaitFor([&] { return QFile::exists(QDir(stateDir).filePath("autosave.run")); }, 30000);
     app.kill();
     return app.waitForFinished() && saved;
 }
@@ -117,7 +113,8 @@ private slots:
         QVERIFY(w.document()->result());
         QCOMPARE(w.document()->result()->scores.size(), n0 + 1);
         // ... and the debounced auto-retrain follows the edit.
-        QVERIFY(retrained.wait(10000));
+        QVERIFY(retrained.wait(20000));
+        QVERIFY(w.document()->result());
         QCOMPARE(w.document()->result()->scores.size(), n0 + 1);
         // The isolated new point is the most outlying one for knn.
         QCOMPARE(w.document()->ranking().front(), int(n0));
@@ -153,10 +150,11 @@ private slots:
         undo->undo();
         QVERIFY(w.document()->dataset().X.row(n0).isApprox(added));
         QVERIFY(w.document()->isEdited());
-        // wait for the pending auto-retrain before the window goes away
-        QTest::qWait(EditReaction::kRetrainDelayMs + 100);
-        if (w.trainer()->isRunning())
-            QVERIFY(QSignalSpy(w.trainer(), &TrainingController::finished).wait(20000));
+        // The undo is an edit: the auto-retrain it schedules (kRetrainDelayMs later, once a running
+        // training stopped) starts and finishes before the window goes away.
+        QSignalSpy retrainStarted(w.trainer(), &TrainingController::started);
+        QVERIFY(retrainStarted.wait(20000));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.trainer()->isRunning(), 20000);
     }
 
     void emptyCanvasHasAxesEditModeAndKeepsTheCameraThroughTraining()
@@ -172,10 +170,9 @@ private slots:
         canvas.featureNames = {"x", "y"};
         canvas.X.resize(0, 2);
         w.document()->setDataset(std::move(canvas), QString());
-        QTest::qWait(50);
-        QVERIFY(w.editReaction()->editModeAction()->isChecked());
-        QVERIFY(w.view()->editMode());
-        QVERIFY(w.statusText().contains("click"));
+        QTRY_VERIFY_WITH_TIMEOUT(w.editReaction()->editModeAction()->isChecked(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.view()->editMode(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusText().contains("click"), 20000);
         CloudView* v = w.view();
         v->grabImage(); // a render places the frame's ticks
         QVERIFY(v->axesFrame2D().visible());
@@ -210,7 +207,9 @@ private slots:
         const auto before = v->cameraState();
         QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
         QVERIFY(trainAndWait(w));
-        QTest::qWait(50);
+        // What the training brings is all there: its score field computed and drawn.
+        QTRY_VERIFY_WITH_TIMEOUT(!v->isFieldBusy() && v->field(), 20000);
+        QVERIFY(test::processQueued(&w));
         v->grabImage();
         const auto after = v->cameraState();
         for (int j = 0; j < 3; ++j)
@@ -264,6 +263,7 @@ private slots:
             cam.position[0] += 0.3;
             cam.focalPoint[0] += 0.3;
             w.view()->setCameraState(cam);
+            QVERIFY(w.document()->result());
             scores = w.document()->result()->scores;
             threshold = w.document()->threshold();
             QString error;
@@ -284,7 +284,10 @@ private slots:
         auto* status = w2.detectorPanel()->findChild<QLabel*>("trainingStatus");
         QVERIFY(status);
         QVERIFY2(status->text().contains("restored"), qPrintable(status->text()));
-        QTest::qWait(200); // resize/auto-fit events must not move the restored camera
+        // Resize/auto-fit events must not move the restored camera: the window's layout settled,
+        // the restored model's field drawn.
+        QTRY_VERIFY_WITH_TIMEOUT(!w2.view()->isFieldBusy() && w2.view()->field(), 20000);
+        QVERIFY(test::settleLayout(w2));
         const auto c2 = w2.view()->cameraState();
         for (int k = 0; k < 3; ++k) {
             QCOMPARE(c2.position[k], cam.position[k]);
@@ -351,6 +354,7 @@ private slots:
             QSignalSpy retrained(w.trainer(), &TrainingController::finished);
             w.dataEditor()->addPoint({2.5, 2.5}, false);
             QVERIFY(retrained.wait(20000));
+            QVERIFY(w.document()->result());
             QCOMPARE(w.document()->result()->trainingRows, selection);
             QCOMPARE(w.document()->result()->scores.size(), Eigen::Index(121));
 
@@ -365,6 +369,7 @@ private slots:
             // All points again: an ordinary fit, no rings.
             fitOn->setCurrentIndex(fitOn->findData(int(FitSubset::Kind::All)));
             QVERIFY(trainAndWait(w));
+            QVERIFY(w.document()->result());
             QVERIFY(w.document()->result()->trainingRows.empty());
             QCOMPARE(view->trainingRingCount(), 0L);
         }
@@ -376,6 +381,7 @@ private slots:
         QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
         QCOMPARE(w2.document()->pointSelection(), selection);
         QVERIFY(w2.detectorPanel()->fitSubset() == (FitSubset{FitSubset::Kind::Rows, {}, {}, 1.0, 0}));
+        QVERIFY(w2.document()->result());
         QCOMPARE(w2.document()->result()->trainingRows, selection);
         QCOMPARE(w2.document()->result()->scores, scores); // the knn training scores, not rescored
         QCOMPARE(w2.view()->trainingRingCount(), long(selection.size()));
@@ -395,6 +401,7 @@ private slots:
                 if (a->text().contains("Auto-retrain"))
                     a->setChecked(false);
             w.dataEditor()->movePoint(3, {6.0, -6.0});
+            QVERIFY(w.document()->result());
             movedScore = w.document()->result()->scores(3); // scored by the fitted model at once
             QString error;
             QVERIFY2(w.sessions()->save(path, &error), qPrintable(error));
@@ -473,12 +480,14 @@ private slots:
         f.close();
         MainWindow w;
         prepare(w, 60);
+        QVERIFY(w.document()->result());
         const Eigen::VectorXd before = w.document()->result()->scores;
         QString error;
         QVERIFY(!w.sessions()->open(path, &error));
         QVERIFY2(error.contains(expected), qPrintable(error));
         QVERIFY2(error.contains(path), qPrintable(error)); // names the file
         // the previous state is intact and the app keeps working
+        QVERIFY(w.document()->result());
         QCOMPARE(w.document()->result()->scores, before);
         QVERIFY(trainAndWait(w));
     }
@@ -534,12 +543,14 @@ private slots:
             QVERIFY(w.openFile(data));
             QVERIFY(w.detectorPanel()->setCurrentDetector("lof"));
             QVERIFY(trainAndWait(w));
+            QVERIFY(w.document()->result());
             scores = w.document()->result()->scores;
             QString error;
             QVERIFY2(w.sessions()->save(path, &error, SessionManager::DataPolicy::Reference), qPrintable(error));
         }
         MainWindow w;
         prepare(w, 60); // knn on 60 generated rows: the state to keep
+        QVERIFY(w.document()->result());
         const Eigen::VectorXd before = w.document()->result()->scores;
         BackgroundOpen* opener = w.backgroundOpen();
         QSignalSpy finished(opener, &BackgroundOpen::finished);
@@ -548,18 +559,23 @@ private slots:
         QVERIFY(opener->openSession(path));
         QVERIFY(opener->isBusy());
         opener->cancel();
-        QVERIFY(finished.wait(10000));
+        QVERIFY(finished.wait(20000));
         QCOMPARE(finished.takeFirst().at(0).toBool(), false);
-        QTest::qWait(100); // nothing arrives later
+        // Nothing arrives later: nothing runs (not busy), and what was queued is delivered.
+        QVERIFY(!opener->isBusy());
+        QVERIFY(test::processQueued(&w));
         QVERIFY(finished.isEmpty());
+        QVERIFY(w.document()->result());
         QCOMPARE(w.document()->result()->scores, before);
 
         // Opened: nothing changes until it is complete, then all of it.
         QVERIFY(opener->openSession(path));
+        QVERIFY(w.document()->result());
         QCOMPARE(w.document()->result()->scores, before);
         QVERIFY(finished.wait(20000));
         QCOMPARE(finished.takeFirst().at(0).toBool(), true);
         QCOMPARE(QFileInfo(w.document()->filePath()).canonicalFilePath(), QFileInfo(data).canonicalFilePath());
+        QVERIFY(w.document()->result());
         QCOMPARE(w.document()->result()->scores, scores); // the stored model, not retrained
         QCOMPARE(w.detectorPanel()->currentDetector(), QString("lof"));
         QVERIFY(!opener->isBusy());
@@ -572,8 +588,9 @@ private slots:
             f.write("{\"format\":\"outlierlens-session\",\"version\":1,\"data\":{\"path\":\"/nonexistent/x.csv\"}}");
         }
         QVERIFY(opener->openSession(bad));
-        QVERIFY(finished.wait(10000));
+        QVERIFY(finished.wait(20000));
         QCOMPARE(finished.takeFirst().at(0).toBool(), false);
+        QVERIFY(w.document()->result());
         QCOMPARE(w.document()->result()->scores, scores);
         QVERIFY(!opener->openSession(dir.filePath("missing.olens.json")));
         QCOMPARE(finished.takeFirst().at(0).toBool(), false);
@@ -588,7 +605,10 @@ private slots:
         QVERIFY(finished.wait(20000));
         QCOMPARE(finished.takeFirst().at(0).toBool(), true);
         QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QString("seam3d.csv"));
-        QTest::qWait(300); // the replaced session does not arrive afterwards
+        // The replaced session does not arrive afterwards: nothing runs, and what was queued (a
+        // step of the replaced session's open) is delivered without effect.
+        QVERIFY(!opener->isBusy());
+        QVERIFY(test::processQueued(&w));
         QVERIFY(finished.isEmpty());
         QCOMPARE(QFileInfo(w.document()->filePath()).fileName(), QString("seam3d.csv"));
         QVERIFY(!opener->isBusy());
@@ -598,6 +618,7 @@ private slots:
         QVERIFY(w.recentFiles()->open(path));
         QVERIFY(finished.wait(20000));
         QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+        QVERIFY(w.document()->result());
         QCOMPARE(w.document()->result()->scores, scores);
     }
 
@@ -715,8 +736,10 @@ private slots:
         w.detectorPanel()->form()->setValues({{"k", "7"}});
         w.detectorPanel()->form()->setValues({{"k", "9"}});
         w.document()->setThreshold(w.document()->threshold() * 1.5);
-        QTRY_COMPARE_WITH_TIMEOUT(m.autosaveCount(), 1, 10000);
-        QTest::qWait(2 * SessionManager::kAutosaveDebounceMs);
+        QTRY_COMPARE_WITH_TIMEOUT(m.autosaveCount(), 1, 20000);
+        // Nothing more is pending: flushAutosave writes at once an autosave still waiting for its
+        // debounce (and one queued behind the one written), and waits for them.
+        m.flushAutosave();
         QCOMPARE(m.autosaveCount(), 1);
         QFile f(m.autosavePath());
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -766,6 +789,7 @@ private slots:
             QVERIFY2(w.openFile(csv, &error), qPrintable(error));
             QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
             QVERIFY(trainAndWait(w));
+            QVERIFY(w.document()->result());
             scores = w.document()->result()->scores;
             SessionManager m(w.context(), w.sessionParts(), state.path());
             QVERIFY(m.autosave());
@@ -859,7 +883,7 @@ private slots:
         QTRY_VERIFY(w.statusBar()->currentMessage().contains("cannot be written"));
         QVERIFY(!m.autosave());
         m.scheduleAutosave();
-        QTest::qWait(SessionManager::kAutosaveDebounceMs + 300);
+        m.flushAutosave(); // the scheduled autosave is attempted now instead of after its debounce
         const QString log = w.log()->toPlainText();
         QCOMPARE(log.count("cannot be written"), 1);
     }

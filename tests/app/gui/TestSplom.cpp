@@ -162,6 +162,7 @@ private slots:
         double sum = 0.0;
         for (double v : chart->shownValues())
             sum += v;
+        QVERIFY(w.document()->result());
         const double s = w.document()->result()->scores(top);
         QVERIFY2(std::abs(sum - s * s) < 1e-9 * (1 + s * s), qPrintable(QString("%1 vs %2").arg(sum).arg(s * s)));
         // The far point (row `top` < 5 moved along feature top % 5) is driven by that feature.

@@ -87,7 +87,11 @@ private slots:
         QCOMPARE(w.document()->dataset().cols(), Eigen::Index(0));
         QVERIFY(finished.wait(60000));
         QVERIFY(finished.first().first().toBool());
-        QTest::qWait(300); // the first render of the new scene
+        // The first render of the new scene: the next frame the view draws (it renders the scene
+        // as it is now, the new data).
+        auto drawn = std::make_shared<bool>(false);
+        w.view()->captureNextFrame([drawn](const QImage&) { *drawn = true; });
+        QTRY_VERIFY_WITH_TIMEOUT(*drawn, 20000);
         meter.stop();
         qInfo("RESPONSIVENESS wide %dx%d: open to drawn %lld ms, %d ticks, worst GUI gap %lld ms, peak RSS %.0f MiB",
               n, p, meter.elapsedMs(), meter.ticks(), meter.worstGapMs(), peakRssMiB());
@@ -150,7 +154,9 @@ private slots:
         QVERIFY(finished.wait(60000));
         QCOMPARE(finished.first().first().toBool(), false);
         QCOMPARE(w.document()->dataset().cols(), Eigen::Index(8)); // the previous data are kept
-        QTest::qWait(200);
+        // And stay: nothing runs (not busy), and what was queued meanwhile is delivered.
+        QVERIFY(!w.backgroundOpen()->isBusy());
+        QVERIFY(olens::test::processQueued(&w));
         QCOMPARE(w.document()->dataset().cols(), Eigen::Index(8));
         QVERIFY(!w.backgroundOpen()->isBusy());
         // A missing file: refused at once, the data kept.
