@@ -2,11 +2,11 @@
 // (--load FILE [--detector ID --param k=v ... --train] --screenshot OUT.png --exit, …) is carried
 // out by ScriptedRun.
 #include "base/AtomicWriter.h"
-#include "CommandLine.h"
-#include "MainWindow.h"
-#include "ScriptedRun.h"
-#include "SessionManager.h"
-#include "StartupTimeline.h"
+#include "scripted/CommandLine.h"
+#include "window/MainWindow.h"
+#include "scripted/ScriptedRun.h"
+#include "files/SessionManager.h"
+#include "scripted/StartupTimeline.h"
 #include "jobs/Worker.h"
 
 #include <QApplication>

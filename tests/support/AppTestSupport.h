@@ -1,6 +1,6 @@
 #pragma once
 // Helpers for tests that drive the whole main window (olens_app).
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "docks/DetectorPanel.h"
 #include "jobs/TrainingController.h"
 

@@ -6,14 +6,14 @@
 #include "view/CloudView.h"
 #include "document/DataDocument.h"
 #include "docks/DetectorPanel.h"
-#include "ExportPointsReaction.h"
-#include "LastFolder.h"
+#include "reactions/ExportPointsReaction.h"
+#include "shell/LastFolder.h"
 #include "view/DataEditor.h"
 #include "docks/RankingFilterBar.h"
 #include "docks/RankingPanel.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "SessionManager.h"
+#include "window/MainWindow.h"
+#include "files/SessionManager.h"
 #include "jobs/TrainingController.h"
 #include "render/CameraRig.h"
 #include "data/DataLoader.h"
@@ -34,6 +34,7 @@
 
 #include <vtkCamera.h>
 #include <vtkRenderer.h>
+#include <nlohmann/json.hpp>
 
 using namespace olens;
 

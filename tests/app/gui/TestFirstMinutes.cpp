@@ -3,15 +3,15 @@
 // the edit-mode indicator, honest messages, the toolbar, About and Open Recent.
 #include "AppTestSupport.h"
 #include "view/CloudView.h"
-#include "CommandLine.h"
-#include "AboutReaction.h"
+#include "scripted/CommandLine.h"
+#include "reactions/AboutReaction.h"
 #include "view/DataEditor.h"
-#include "EditModeIndicator.h"
-#include "FieldProgressIndicator.h"
+#include "shell/EditModeIndicator.h"
+#include "shell/FieldProgressIndicator.h"
 #include "dialogs/ImportDialog.h"
-#include "RecentFilesMenu.h"
-#include "BackgroundOpen.h"
-#include "UnsavedChanges.h"
+#include "files/RecentFilesMenu.h"
+#include "files/BackgroundOpen.h"
+#include "shell/UnsavedChanges.h"
 #include "data/CsvWriter.h"
 #include "data/DataLoader.h"
 #include "data/Generators.h"
@@ -19,7 +19,7 @@
 #include "docks/EvaluationPanel.h"
 #include "plots/PlotWidget.h"
 #include "docks/RankingPanel.h"
-#include "SessionManager.h"
+#include "files/SessionManager.h"
 #include "document/DataDocument.h"
 #include "docks/DetectorPanel.h"
 #include "dialogs/ParamForm.h"
@@ -27,8 +27,8 @@
 #include <algorithm>
 #include <QStatusBar>
 #include "docks/LogPanel.h"
-#include "MainWindow.h"
-#include "Presets.h"
+#include "window/MainWindow.h"
+#include "reactions/Presets.h"
 #include "jobs/TrainingController.h"
 
 #include <QAbstractButton>
@@ -66,6 +66,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <nlohmann/json.hpp>
 
 using namespace olens;
 

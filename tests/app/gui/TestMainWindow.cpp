@@ -16,11 +16,11 @@
 #include <set>
 #include "GuiTestSupport.h"
 #include "docks/LogPanel.h"
-#include "ClassroomReaction.h"
-#include "CompareReaction.h"
-#include "MainWindow.h"
-#include "Presets.h"
-#include "LayoutReport.h"
+#include "modes/ClassroomReaction.h"
+#include "modes/CompareReaction.h"
+#include "window/MainWindow.h"
+#include "reactions/Presets.h"
+#include "scripted/LayoutReport.h"
 
 #include <QApplication>
 #include <QDockWidget>

@@ -5,8 +5,8 @@
 // nowhere is refused with a message that names every place looked at (never the old state lost).
 // No writer of the GUI replaces the data file it shows.
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "SessionManager.h"
+#include "window/MainWindow.h"
+#include "files/SessionManager.h"
 #include "document/DataDocument.h"
 #include "docks/DetectorPanel.h"
 #include "jobs/TrainingController.h"

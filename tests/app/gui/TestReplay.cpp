@@ -5,15 +5,15 @@
 // step and return; a new training or an edit ends the step view; a saved session brings the path
 // back; presets carry a lesson caption and View → Classroom shows only the view, caption and
 // timeline; `--replay-frames` writes one changing frame per step and refuses a detector without steps.
-#include "ClassroomReaction.h"
+#include "modes/ClassroomReaction.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
-#include "SessionManager.h"
+#include "window/MainWindow.h"
+#include "files/SessionManager.h"
 #include "detectors/TrainingHistory.h"
 #include "docks/DetectorPanel.h"
 #include "docks/LessonCaption.h"
 #include "docks/TimelineBar.h"
-#include "Presets.h"
+#include "reactions/Presets.h"
 #include "view/CloudView.h"
 #include "document/DataDocument.h"
 #include "jobs/TrainingController.h"

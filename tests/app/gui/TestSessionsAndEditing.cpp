@@ -3,30 +3,31 @@
 // scores and camera; corrupted files give an error and the app stays usable) and crash recovery
 // of the autosave.
 #include "AppTestSupport.h"
-#include "BackgroundOpen.h"
-#include "RecentFilesMenu.h"
+#include "files/BackgroundOpen.h"
+#include "files/RecentFilesMenu.h"
 #include "view/CloudView.h"
-#include "CompareReaction.h"
+#include "modes/CompareReaction.h"
 #include "compare/CompareView.h"
 #include "document/DataDocument.h"
 #include "view/DataEditor.h"
 #include "view/layers/AxesFrame2D.h"
 #include "docks/DetectorPanel.h"
-#include "EditReactions.h"
+#include "reactions/EditReactions.h"
 #include "data/DataLoader.h"
 #include "data/Generators.h"
 #include "docks/LogPanel.h"
 #include "session/Session.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "dialogs/NewDataDialog.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 #include "dialogs/ParamForm.h"
-#include "SessionManager.h"
+#include "files/SessionManager.h"
 #include "jobs/TrainingController.h"
 #include "docks/ViewControls.h"
 #include "jobs/Worker.h"
+#include "jobs/Executor.h"
 
 #include <QAction>
 #include <QApplication>
@@ -39,10 +40,15 @@
 #include <QProcess>
 #include <QStatusBar>
 #include <QSignalSpy>
+#include <QSemaphore>
 #include <QSpinBox>
+#include <QThreadPool>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
+#include <chrono>
+#include <thread>
+#include <nlohmann/json.hpp>
 
 using namespace olens;
 
@@ -502,12 +508,17 @@ private slots:
         QVERIFY(w.openFile(data));
         QVERIFY(w.detectorPanel()->setCurrentDetector("lof"));
         QVERIFY(trainAndWait(w));
+        QVERIFY(w.document()->result());
         const Eigen::VectorXd stored = w.document()->result()->scores;
         const QString autosave = w.sessions()->autosavePath();
         QString error;
+        // The autosave the training's start began (no model yet) may still be on its way: the
+        // save below waits for it (it used not to, and that older state landed after it).
         QVERIFY2(w.sessions()->save(autosave, &error, SessionManager::DataPolicy::Reference), qPrintable(error));
         w.sessions()->markCleanExit(); // no later autosave replaces that file
+        QVERIFY(SessionManager::readSessionFile(autosave).model.is_object()); // the lof model, not the older state
         prepare(w, 60); // knn on generated rows: the state the restore replaces
+        QVERIFY(w.document()->result());
         const Eigen::VectorXd before = w.document()->result()->scores;
         QAction* restore = w.action("actionRestoreAutosave");
         QVERIFY(restore);
@@ -517,6 +528,7 @@ private slots:
         QCOMPARE(w.document()->result()->scores, before); // nothing changes until it is complete
         QVERIFY(finished.wait(20000));
         QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+        QVERIFY(w.document()->result());
         QCOMPARE(w.document()->result()->scores, stored);
         QCOMPARE(w.detectorPanel()->currentDetector(), QString("lof"));
 
@@ -526,6 +538,42 @@ private slots:
         QVERIFY(!w.backgroundOpen()->isBusy());
         QVERIFY(finished.isEmpty());
         QCOMPARE(w.document()->result()->scores, stored);
+    }
+
+    void aSaveToTheAutosaveIsNotReplacedByAnOlderAutosave()
+    {
+        // The race behind a crash of restoreAutosaveOpensInTheBackground under load: an autosave
+        // started earlier (it holds the state of then) finished after a save to the autosave file
+        // and replaced it. Every pool thread is held here, so the older autosave cannot run before
+        // the save; a thread lets them go a moment later. Old code: the file ends with top-k 3.
+        MainWindow w;
+        prepare(w, 60);
+        w.document()->setTopK(3);
+        w.sessions()->waitForAutosave(); // the training's own saves are written: the next one starts a job
+        QThreadPool* pool = Executor::pool();
+        QSemaphore hold, started;
+        const int threads = pool->maxThreadCount();
+        for (int i = 0; i < threads; ++i)
+            pool->start([&] {
+                started.release();
+                hold.acquire();
+            });
+        QVERIFY(started.tryAcquire(threads, 20000)); // every thread is held
+        QVERIFY(w.sessions()->autosave());           // queued: captured with top-k 3
+        w.document()->setTopK(9);
+        std::thread release([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            hold.release(threads);
+        });
+        QString error;
+        const QString autosave = w.sessions()->autosavePath();
+        const bool saved = w.sessions()->save(autosave, &error, SessionManager::DataPolicy::Reference);
+        release.join();
+        QVERIFY2(saved, qPrintable(error));
+        w.sessions()->waitForAutosave();
+        pool->waitForDone(20000);
+        QCOMPARE(SessionManager::readSessionFile(autosave).topK, 9);
+        w.sessions()->markCleanExit();
     }
 
     void menusOpenSessionsInTheBackground()

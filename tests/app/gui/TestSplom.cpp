@@ -10,7 +10,7 @@
 #include "document/DataDocument.h"
 #include "docks/DetectorPanel.h"
 #include "GuiTestSupport.h"
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "docks/SplomPanel.h"
 #include "plots/SplomWidget.h"
 #include "jobs/TrainingController.h"

@@ -3,10 +3,10 @@
 // lays the texts out in, and as the ink of an exported figure — follow the device pixel ratio,
 // travel with a session and are a parameter of the figure export, which leaves the view as shown.
 #include "GuiTestSupport.h"
-#include "ExportFigureReaction.h"
-#include "MainWindow.h"
-#include "SessionManager.h"
-#include "TextSizeReaction.h"
+#include "reactions/ExportFigureReaction.h"
+#include "window/MainWindow.h"
+#include "files/SessionManager.h"
+#include "modes/TextSizeReaction.h"
 #include "dialogs/FigureExportDialog.h"
 #include "docks/DetectorPanel.h"
 #include "jobs/TrainingController.h"
@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <vector>
+#include <nlohmann/json.hpp>
 
 using namespace olens;
 

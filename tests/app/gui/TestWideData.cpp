@@ -5,15 +5,15 @@
 // 6.3 GB at 20 000 columns), the Data dock lists every feature with its range, and the projection's
 // axis combos offer every feature. The worst GUI-thread gap is printed as a figure
 // (docs/benchmarks.md), not asserted: speed is measured in benchmarks.
-#include "BackgroundOpen.h"
+#include "files/BackgroundOpen.h"
 #include "GuiTestSupport.h"
 #include "ProcessMemory.h"
-#include "MainWindow.h"
+#include "window/MainWindow.h"
 #include "docks/ViewControls.h"
 #include "document/DataDocument.h"
 #include "view/CloudView.h"
 #include "view/DataEditor.h"
-#include "UnsavedChanges.h"
+#include "shell/UnsavedChanges.h"
 
 #include <QComboBox>
 #include <QDockWidget>

@@ -13,6 +13,7 @@
 
 #include <QtTest>
 #include <cmath>
+#include <Eigen/Dense>
 
 using namespace olens;
 

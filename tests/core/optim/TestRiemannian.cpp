@@ -11,6 +11,7 @@
 #include "base/Rng.h"
 
 #include <QtTest>
+#include <Eigen/Dense>
 
 using namespace olens;
 using olens::test::gaussianMatrix;

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 #include <QtTest>
+#include <Eigen/Dense>
 
 using namespace olens;
 using olens::test::gaussianMatrix;

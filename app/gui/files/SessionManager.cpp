@@ -1,0 +1,738 @@
+#include "files/SessionManager.h"
+
+#include "base/ParallelFor.h"
+#include "detectors/TrainingHistory.h"
+#include "jobs/Executor.h"
+#include "render/CameraRig.h"
+
+#include "view/CloudView.h"
+#include "modes/ClassroomReaction.h"
+#include "modes/CompareReaction.h"
+#include "docks/LessonCaption.h"
+#include "modes/TextSizeReaction.h"
+#include "render/VtkSupport.h"
+#include "compare/CompareView.h"
+#include "document/DataDocument.h"
+#include "data/DataLoader.h"
+#include "docks/DetectorPanel.h"
+#include "base/AtomicWriter.h"
+#include "base/Errors.h"
+#include "docks/LogPanel.h"
+#include "shell/WindowShell.h"
+#include "dialogs/ParamForm.h"
+#include "registry/Registry.h"
+#include "jobs/TrainingController.h"
+#include "docks/ViewControls.h"
+
+#include <nlohmann/json.hpp>
+#include <QAction>
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QElapsedTimer>
+#include <QtConcurrent/QtConcurrentRun>
+#include <QThread>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace olens {
+
+namespace {
+
+QString defaultStateDir()
+{
+    const QString env = qEnvironmentVariable("OLENS_STATE_DIR");
+    if (!env.isEmpty())
+        return env;
+    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+}
+
+QString dirtyMarker(const QString& dir) { return QDir(dir).filePath("running.dirty"); }
+
+/// Beside the autosave: the run that wrote it and a hash of its bytes. A restart offers the autosave
+/// only when the dirty marker left by the crashed run names the same run and the hash matches, so an
+/// older run's autosave is never offered as the crashed one's session.
+QString autosaveOwner(const QString& dir) { return QDir(dir).filePath("autosave.run"); }
+
+QByteArray readSmallFile(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return f.read(1 << 16).trimmed();
+}
+
+QByteArray contentHash(const QByteArray& bytes)
+{
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+}
+
+nlohmann::json toJson(const QVariantMap& m)
+{
+    // QJsonDocument gives the exact JSON text of the variant map (numbers, strings, booleans).
+    const QByteArray text = QJsonDocument(QJsonObject::fromVariantMap(m)).toJson(QJsonDocument::Compact);
+    return nlohmann::json::parse(text.toStdString());
+}
+
+QVariantMap toVariantMap(const nlohmann::json& j)
+{
+    return QJsonDocument::fromJson(QByteArray::fromStdString(j.dump())).object().toVariantMap();
+}
+
+ParamAssignments assignmentsFor(const SessionDetector& d)
+{
+    ParamSet p = Registry::instance().defaultParams(d.id);
+    p.setFromJson(d.params);
+    return p.assignments();
+}
+
+/// The result shown for a restored model: the stored training scores when the data are exactly the
+/// ones it was trained on, otherwise the model's scores of the data (fit pipeline); a model fitted
+/// on a part of the data gives its training rows their training scores and marks them again.
+std::shared_ptr<FitResult> resultFor(RestoredModel m, const Dataset& data, const std::vector<int>& trainingRows)
+{
+    return resultForRows(std::shared_ptr<const Detector>(std::move(m.detector)), std::move(m.normalizer), data.X,
+                         true, trainingRows);
+}
+
+} // namespace
+
+SessionManager::SessionManager(const ReactionContext& context, const SessionParts& parts, const QString& stateDir)
+    : QObject(context.window), m_context(context), m_parts(parts), m_dir(stateDir.isEmpty() ? defaultStateDir() : stateDir)
+{
+    const bool made = QDir().mkpath(m_dir);
+    m_lock = std::make_unique<QLockFile>(QDir(m_dir).filePath("instance.lock"));
+    m_owner = made && m_lock->tryLock(0); // a lock left by a dead process is stale and taken over
+    if (!m_owner && (!made || m_lock->error() != QLockFile::LockFailedError)) {
+        // Not a second instance: the directory itself cannot be used. Said once, where it is seen.
+        reportProblem(tr("the state directory %1 cannot be written: autosave and crash recovery are off "
+                         "(set OLENS_STATE_DIR to a writable directory)")
+                          .arg(QDir::toNativeSeparators(m_dir)));
+    }
+    if (m_owner) {
+        m_runId = QByteArray::number(QCoreApplication::applicationPid()) + '-' +
+                  QByteArray::number(QDateTime::currentMSecsSinceEpoch());
+        const bool unclean = QFile::exists(dirtyMarker(m_dir));
+        const QByteArray crashedRun = readSmallFile(dirtyMarker(m_dir));
+        const QList<QByteArray> owner = readSmallFile(autosaveOwner(m_dir)).split('\n');
+        QFile autosaved(autosavePath());
+        const bool ownAutosave = unclean && !crashedRun.isEmpty() && owner.size() == 2 &&
+                                 owner[0] == crashedRun && autosaved.open(QIODevice::ReadOnly) &&
+                                 contentHash(autosaved.readAll()) == owner[1];
+        // The crashed run's autosave becomes the pending recovery, a file no later run writes: the
+        // next run (a headless one, say) autosaves and rewrites the dirty marker, and would otherwise
+        // erase what the crash left before an interactive start could offer it.
+        if (ownAutosave) {
+            autosaved.close();
+            QFile::remove(recoveryPath());
+            if (QFile::rename(autosavePath(), recoveryPath()))
+                QFile::remove(autosaveOwner(m_dir));
+        }
+        m_recovery = QFile::exists(recoveryPath());
+        m_crashedWithoutAutosave = unclean && !ownAutosave;
+        QFile marker(dirtyMarker(m_dir));
+        if (!marker.open(QIODevice::WriteOnly) || marker.write(m_runId) != m_runId.size())
+            reportProblem(tr("cannot write %1: crash recovery is off").arg(QDir::toNativeSeparators(marker.fileName())));
+    }
+    m_timer.setInterval(kAutosaveIntervalMs);
+    connect(&m_timer, &QTimer::timeout, this, [this] { autosave(); });
+    m_timer.start();
+    // Autosave on every meaningful change, debounced: a crash loses at most the last second or so.
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(kAutosaveDebounceMs);
+    connect(&m_debounce, &QTimer::timeout, this, [this] { autosave(); });
+    connect(&m_saving, &QFutureWatcher<QString>::finished, this, &SessionManager::autosaveFinished);
+    DataDocument* doc = context.document;
+    connect(doc, &DataDocument::datasetChanged, this, &SessionManager::scheduleAutosave);
+    connect(doc, &DataDocument::resultChanged, this, &SessionManager::scheduleAutosave);
+    connect(doc, &DataDocument::topKChanged, this, &SessionManager::scheduleAutosave);
+    connect(doc, &DataDocument::thresholdChanged, this, &SessionManager::scheduleAutosave);
+    connect(parts.detector, &DetectorPanel::settingsChanged, this, &SessionManager::scheduleAutosave);
+    // A crash during the first training must not lose the loaded file and the choices: save now.
+    connect(context.trainer, &TrainingController::started, this, [this] { autosave(); });
+    connect(context.trainer, &TrainingController::finished, this, [this] { autosave(); });
+    // Other data (a file, generated data) no longer belong to the session file last used; open()
+    // sets it again right after applying a session.
+    connect(context.document, &DataDocument::datasetChanged, this, [this] {
+        if (!m_context.document->changeIsEdit())
+            m_current.clear();
+    });
+}
+
+void SessionManager::scheduleAutosave()
+{
+    if (m_owner)
+        m_debounce.start();
+}
+
+void SessionManager::reportProblem(const QString& text)
+{
+    if (m_problemReported)
+        return;
+    m_problemReported = true;
+    m_lastProblem = text;
+    // The log exists already; the status bar message waits until the window is up.
+    m_context.log->warning(text);
+    QTimer::singleShot(0, m_context.window, [w = m_context.window, text] { w->statusBar()->showMessage(text, 15000); });
+}
+
+SessionManager::~SessionManager()
+{
+    m_closing = true; // inside the window's teardown: report nothing to its (dying) log
+    markCleanExit();
+}
+
+void SessionManager::markCleanExit()
+{
+    if (!m_owner)
+        return;
+    // The file being written is completed; no queued save starts (the window may be half gone, and
+    // the state it would save is this run's last, already in the save being written but for edits
+    // of the last second or so).
+    m_saveQueued = false;
+    waitForAutosave();
+    QFile::remove(dirtyMarker(m_dir)); // the autosave stays: File → Restore autosave
+    m_lock->unlock();
+    m_owner = false;
+}
+
+QString SessionManager::autosavePath() const
+{
+    return QDir(m_dir).filePath("autosave.olens.json");
+}
+
+void SessionManager::setModes(ClassroomReaction* classroom, CompareReaction* compare)
+{
+    m_parts.classroom = classroom;
+    m_parts.compare = compare;
+}
+
+CompareView* SessionManager::compareView() const
+{
+    return m_parts.compare ? m_parts.compare->view() : nullptr;
+}
+
+QString SessionManager::fileFilter()
+{
+    return tr("OutlierLens session (*.olens.json *.json);;All files (*)");
+}
+
+void SessionManager::addActions(QMenu* file)
+{
+    const QString filter = fileFilter();
+    QAction* saveAction = file->addAction(tr("Save sessio&n…"));
+    saveAction->setObjectName("actionSaveSession");
+    saveAction->setShortcut(QKeySequence::Save);
+    saveAction->setToolTip(tr("Save data (embedded when edited or generated), detector, fitted model, camera and view"));
+    connect(saveAction, &QAction::triggered, this, [this, filter] {
+        QSettings settings;
+        const QString start = m_current.isEmpty()
+                                  ? QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json")
+                                  : m_current;
+        QString path = QFileDialog::getSaveFileName(m_context.window, tr("Save session"), start, filter);
+        if (path.isEmpty())
+            return;
+        if (!path.endsWith(".json", Qt::CaseInsensitive))
+            path += ".olens.json";
+        settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
+        saveAs(path);
+    });
+    QAction* withData = file->addAction(tr("Save session &with data…"));
+    withData->setObjectName("actionSaveSessionWithData");
+    withData->setToolTip(tr("Save the session with the data's rows inside, whatever their size: one file to hand out "
+                            "(Save session does so for data files up to %1 MB)")
+                             .arg(embedLimitBytes() / (1024 * 1024)));
+    connect(withData, &QAction::triggered, this, [this, filter] {
+        QSettings settings;
+        QString path = QFileDialog::getSaveFileName(
+            m_context.window, tr("Save session with data"), QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json"),
+            filter);
+        if (path.isEmpty())
+            return;
+        if (!path.endsWith(".json", Qt::CaseInsensitive))
+            path += ".olens.json";
+        settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
+        saveAs(path, DataPolicy::Embed); // as Save session: the title, recent files, Ctrl+S follow
+    });
+}
+
+qint64 SessionManager::embedLimitBytes()
+{
+    return qint64(QSettings().value("sessions/embed_limit_mb", 20).toDouble() * 1024 * 1024);
+}
+
+Session SessionManager::capture(bool withModel, DataPolicy data, const QString& sessionPath) const
+{
+    Q_ASSERT(m_parts.classroom && m_parts.compare); // setModes() was called
+    Session s;
+    const DataDocument* doc = m_context.document;
+    const Dataset& d = doc->dataset();
+    const QFileInfo file(doc->filePath());
+    const bool fromFile = !doc->isEdited() && !doc->filePath().isEmpty();
+    if (fromFile) {
+        s.dataPath = file.absoluteFilePath().toStdString();
+        if (!sessionPath.isEmpty())
+            s.dataRelativePath = QFileInfo(sessionPath).absoluteDir().relativeFilePath(file.absoluteFilePath()).toStdString();
+    }
+    // A file that is gone (a session opened elsewhere with its rows) can only be saved with its rows.
+    const bool embed = !fromFile || !file.isFile() || data == DataPolicy::Embed
+                       || (data == DataPolicy::Auto && file.size() <= embedLimitBytes());
+    if (embed) {
+        s.embedded = true;
+        s.data = d;
+        s.data.warnings.clear();
+    }
+    if (!d.labelName.empty())
+        s.labelColumn = d.labelName;
+
+    const TrainingSetup& setup = doc->trainingSetup();
+    if (!setup.detectorId.empty()) {
+        SessionDetector det;
+        det.id = setup.detectorId;
+        det.normalization = toString(setup.normalization);
+        try {
+            ParamSet p = Registry::instance().defaultParams(det.id);
+            p.set(setup.params);
+            det.params = p.toJson();
+        } catch (const std::exception&) {
+            det.params = Registry::instance().defaultParams(det.id).toJson(); // a half-typed value: keep defaults
+        }
+        s.detector = det;
+    }
+    s.fitOn = setup.fitOn;
+    if (const auto r = doc->trainedResult()) {
+        if (withModel) {
+            // The recorded path (the timeline) travels with the session while it is small.
+            const auto h = r->detector->history();
+            // knn and lof refer to their training rows in the rows embedded here instead of copying
+            // them; a session that names a file keeps the whole model (the file may be read with
+            // other column roles elsewhere, or change). The autosave refers to files too (below).
+            s.model = sessionModelJson(*r->detector, r->normalizer, s.embedded ? &d.X : nullptr, r->trainingRows,
+                                       h && h->bytes <= kSessionHistoryBytes);
+        }
+        s.threshold = doc->trainedThreshold();
+        s.trainingRows = r->trainingRows;
+    }
+    s.selection = doc->pointSelection();
+    s.topK = doc->topK();
+    const auto cam = m_context.view->cameraState();
+    s.camera.valid = !doc->isEmpty();
+    s.camera.position = cam.position;
+    s.camera.focalPoint = cam.focalPoint;
+    s.camera.viewUp = cam.viewUp;
+    s.camera.parallelScale = cam.parallelScale;
+    s.camera.viewAngle = cam.viewAngle;
+    s.camera.parallel = CameraRig::of(m_context.view)->parallelProjection();
+    s.view = toJson(m_parts.viewControls->settings());
+    s.view["text_scale"] = textScale(); // View → Text size: a lecture's session opens readable
+    if (CompareView* cv = compareView()) {
+        for (const auto& e : cv->entries()) {
+            SessionDetector d;
+            d.id = e.id;
+            d.normalization = toString(e.normalization);
+            ParamSet p = Registry::instance().defaultParams(e.id);
+            p.set(e.params);
+            d.params = p.toJson();
+            s.compare.push_back(std::move(d));
+        }
+        s.compareQuantile = cv->quantile();
+        s.compareActive = m_parts.compare->isActive();
+    }
+    if (m_parts.caption->hasLesson())
+        s.lesson = m_parts.caption->lesson();
+    s.classroom = m_parts.classroom->isActive();
+    for (const QString& name : m_parts.classroom->panels())
+        s.classroomPanels.push_back(name.toStdString());
+    return s;
+}
+
+struct SessionManager::Prepared {
+    Session session; // without its embedded rows (moved to `data`)
+    Dataset data;
+    QString path; // the file the rows came from, if any
+    std::vector<CompareView::Entry> compare;
+    std::shared_ptr<FitResult> result;
+    ParamAssignments params;
+    QString modelLost;
+};
+
+std::shared_ptr<SessionManager::Prepared> SessionManager::prepare(Session s, const ProgressCallback& progress)
+{
+    const ProgressReporter step(progress); // throws Cancelled when asked to stop
+    auto p = std::make_shared<Prepared>();
+    p->path = QString::fromStdString(s.dataPath); // embedded: the file the rows came from, if any
+    if (s.embedded) {
+        p->data = std::move(s.data);
+        s.data = Dataset();
+    } else {
+        p->data = loadCloudFile(p->path);
+    }
+    step(0.4, "data read; restoring the model");
+    if (s.detector)
+        p->params = assignmentsFor(*s.detector);
+    for (const auto& d : s.compare)
+        p->compare.push_back({d.id, assignmentsFor(d), parseNormalization(d.normalization)});
+    if (!s.model.is_null()) {
+        nlohmann::json model = std::move(s.model); // knn's and lof's hold every point: no copy
+        try {
+            model = modelWithTrainingRows(std::move(model), p->data.X, s.trainingRows);
+        } catch (const DataError& e) {
+            // The data file changed since the save (a knn or lof model refers to its rows):
+            // everything else is restored; the model is not, and the user is told why.
+            model = nullptr;
+            p->modelLost = QString::fromUtf8(e.what());
+        }
+        if (!model.is_null()) {
+            RestoredModel restored = restoreSessionModel(model, static_cast<int>(p->data.cols()));
+            step(0.6, "model restored; scoring");
+            p->result = resultFor(std::move(restored), p->data, s.trainingRows);
+        }
+    }
+    p->session = std::move(s);
+    return p;
+}
+
+void SessionManager::install(Prepared& p)
+{
+    Q_ASSERT(m_parts.classroom && m_parts.compare); // setModes() was called
+    const Session& s = p.session;
+    const std::shared_ptr<FitResult>& result = p.result;
+    const QString& modelLost = p.modelLost;
+    Dataset data = std::move(p.data);
+    const QString& path = p.path;
+    const std::vector<CompareView::Entry>& compare = p.compare;
+    const ParamAssignments& params = p.params;
+    m_context.trainer->cancel();
+    DataDocument* doc = m_context.document;
+    doc->setDataset(std::move(data), path);
+    doc->setEdited(s.embedded && path.isEmpty()); // a file's rows saved with the session are not an edit
+    {
+        // The dock follows the document's setup (it shows what will be trained).
+        TrainingSetup setup = doc->trainingSetup();
+        if (s.detector) {
+            setup.detectorId = s.detector->id;
+            setup.normalization = parseNormalization(s.detector->normalization);
+            setup.params = params;
+        }
+        setup.fitOn = s.fitOn;
+        doc->setTrainingSetup(setup);
+    }
+    m_parts.viewControls->applySettings(toVariantMap(s.view));
+    if (s.view.contains("text_scale") && s.view["text_scale"].is_number())
+        TextSizeReaction::apply(m_context.window, s.view["text_scale"].get<double>(), false); // the user's own setting stays
+    if (result) {
+        doc->setResult(result);
+        m_parts.viewControls->applySettings(toVariantMap(s.view)); // result-dependent settings (clusters)
+        if (s.threshold)
+            doc->setThreshold(*s.threshold);
+    }
+    doc->setTopK(s.topK);
+    doc->setPointSelection(s.selection); // rows outside the data are dropped
+    if (s.camera.valid) {
+        VtkView::CameraState c;
+        c.position = s.camera.position;
+        c.focalPoint = s.camera.focalPoint;
+        c.viewUp = s.camera.viewUp;
+        c.parallelScale = s.camera.parallelScale;
+        c.viewAngle = s.camera.viewAngle;
+        // Projection first: setCameraState then restores the saved parallel scale exactly.
+        CameraRig::of(m_context.view)->setParallelProjection(s.camera.parallel);
+        m_context.view->setCameraState(c);
+    }
+    if (!compare.empty() || s.compareActive) {
+        if (s.compareActive)
+            m_parts.compare->setActive(true); // creates the page
+        if (CompareView* cv = compareView()) {
+            QString why;
+            if (!compare.empty() && !cv->setDetectors(compare, &why))
+                m_context.log->warning(tr("session compare layout not restored: %1").arg(why));
+            cv->setQuantile(s.compareQuantile);
+        }
+    } else if (m_parts.compare->isActive()) {
+        m_parts.compare->setActive(false);
+    }
+    // The lesson belongs to the data just loaded; its current step is shown again (a training step
+    // as soon as the restored model's recorded path is there: it is).
+    m_parts.caption->setLesson(s.lesson ? *s.lesson : Lesson{});
+    QStringList panels;
+    for (const auto& name : s.classroomPanels)
+        panels << QString::fromStdString(name);
+    if (!panels.isEmpty() || s.classroom)
+        m_parts.classroom->setPanels(panels);
+    m_parts.classroom->setActive(s.classroom);
+    if (!modelLost.isEmpty()) {
+        const QString text = tr("the session's fitted model was not restored: %1").arg(modelLost);
+        m_context.log->warning(text);
+        m_context.window->statusBar()->showMessage(text, 15000);
+    }
+}
+
+bool SessionManager::save(const QString& path, QString* error, DataPolicy data)
+{
+    if (m_owner && QFileInfo(path).absoluteFilePath() == QFileInfo(autosavePath()).absoluteFilePath()) {
+        // An autosave in flight holds the state of when it started (a training's start, say): were
+        // it to finish after this write, it would replace the newer state with the older one.
+        m_saveQueued = false;
+        waitForAutosave();
+    }
+    try {
+        const std::string text = serializeSession(capture(true, data, path));
+        std::vector<std::string> data; // a session never replaces the data file it refers to
+        if (!m_context.document->filePath().isEmpty())
+            data.push_back(QFile::encodeName(m_context.document->filePath()).toStdString());
+        writeFileAtomically(QFile::encodeName(path).toStdString(), [&](std::ostream& out) { out << text; }, data);
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+bool SessionManager::saveAs(const QString& path, DataPolicy data)
+{
+    QString error;
+    if (!save(path, &error, data)) {
+        m_context.log->error(error);
+        if (m_context.shell->isInteractive())
+            QMessageBox::warning(m_context.window, tr("Cannot save session"), error);
+        return false;
+    }
+    m_context.log->info(tr("session saved to %1").arg(path));
+    m_current = path;
+    emit sessionSaved(path);
+    return true;
+}
+
+QString SessionManager::locateData(const Session& s, const QString& sessionPath, QString* error) const
+{
+    const QString original = QString::fromStdString(s.dataPath);
+    const QDir here = QFileInfo(sessionPath).absoluteDir();
+    QStringList tried{original};
+    if (!s.dataRelativePath.empty())
+        tried << QDir::cleanPath(here.filePath(QString::fromStdString(s.dataRelativePath)));
+    tried << here.filePath(QFileInfo(original).fileName());
+    tried.removeDuplicates();
+    for (const QString& candidate : tried)
+        if (QFileInfo(candidate).isFile())
+            return candidate;
+    if (m_context.shell->isInteractive()
+        && QMessageBox::question(m_context.window, tr("Data file not found"),
+                                 tr("The session's data file %1 is not there (nor %2).\n\nLocate it?")
+                                     .arg(original, tried.mid(1).join(tr(" nor "))),
+                                 QMessageBox::Open | QMessageBox::Cancel)
+               == QMessageBox::Open) {
+        const QString chosen = QFileDialog::getOpenFileName(m_context.window, tr("Locate %1").arg(QFileInfo(original).fileName()),
+                                                            here.absolutePath(),
+                                                            tr("Data (*.csv *.tsv *.txt *.xyz *.ply);;All files (*)"));
+        if (!chosen.isEmpty())
+            return chosen;
+    }
+    if (error)
+        *error = tr("the session's data file was not found: looked for %1. Put the data file next to the session, "
+                    "or save the session with its data (File → Save session with data)")
+                     .arg(tried.join(QStringLiteral(", ")));
+    return {};
+}
+
+bool SessionManager::saveInteractively()
+{
+    if (!m_current.isEmpty())
+        return saveAs(m_current);
+    QSettings settings;
+    QString path = QFileDialog::getSaveFileName(m_context.window, tr("Save session"),
+                                                QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json"),
+                                                tr("OutlierLens session (*.olens.json *.json);;All files (*)"));
+    if (path.isEmpty())
+        return false;
+    if (!path.endsWith(".json", Qt::CaseInsensitive))
+        path += ".olens.json";
+    settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
+    return saveAs(path);
+}
+
+Session SessionManager::readSessionFile(const QString& path)
+{
+    std::ifstream in(QFile::encodeName(path).toStdString(), std::ios::binary);
+    if (!in)
+        throw DataError("cannot open '" + path.toStdString() + "'");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parseSession(text.str());
+}
+
+bool SessionManager::resolveData(Session& s, const QString& sessionPath, QString* error)
+{
+    if (s.embedded || QFileInfo(QString::fromStdString(s.dataPath)).isFile())
+        return true;
+    const QString found = locateData(s, sessionPath, error);
+    if (found.isEmpty())
+        return false;
+    m_context.log->warning(
+        tr("the session's data file %1 is not there; using %2").arg(QString::fromStdString(s.dataPath), found));
+    s.dataPath = found.toStdString();
+    return true;
+}
+
+void SessionManager::markOpened(const QString& path)
+{
+    m_context.log->info(tr("session loaded from %1").arg(path));
+    if (path != autosavePath())
+        m_current = path;
+    emit sessionOpened(path);
+}
+
+bool SessionManager::open(const QString& path, QString* error)
+{
+    QString why;
+    try {
+        Session s = readSessionFile(path);
+        if (!resolveData(s, path, &why))
+            throw DataError(why.toStdString());
+        // The session read here is moved in (a knn model holds every point).
+        install(*prepare(std::move(s)));
+        markOpened(path);
+        return true;
+    } catch (const std::exception& e) {
+        why = QString::fromUtf8(e.what());
+    }
+    why = tr("%1: %2").arg(path, why);
+    m_context.log->error(why);
+    if (error)
+        *error = why;
+    return false;
+}
+
+bool SessionManager::autosave()
+{
+    m_debounce.stop();
+    if (!m_owner || m_context.document->isEmpty())
+        return false;
+    if (m_startedSave != m_handledSave) {
+        // One is being written, or written but its result not yet handled (setFuture would drop that
+        // pending result): one more save when it is handled, with the state of then.
+        m_saveQueued = true;
+        return true;
+    }
+    // Cheap here (the data are copied, 24 MB at a million 3-D points); the model's JSON (knn keeps
+    // every point), the text and the write are not, and run on a pool thread. The fitted result is
+    // immutable and shared, so reading it there is safe while the GUI goes on.
+    Session session;
+    try {
+        session = capture(false);
+    } catch (const std::exception& e) {
+        reportProblem(tr("autosave failed, crash recovery is off until it works again: %1").arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+    std::shared_ptr<const FitResult> result = m_context.document->trainedResult();
+    // A model that keeps its training rows (knn, lof) refers to them in the data: the rows of a
+    // file the session names are copied here (24 MB at a million 3-D points, ~10 ms) for the check
+    // that they are the rows it was fitted on; embedded rows are in the session already.
+    std::shared_ptr<const Eigen::MatrixXd> fileRows;
+    if (result && result->detector->memorisedRows() && !session.embedded)
+        fileRows = std::make_shared<const Eigen::MatrixXd>(m_context.document->dataset().X);
+    const std::string path = QFile::encodeName(autosavePath()).toStdString();
+    const std::string ownerPath = QFile::encodeName(autosaveOwner(m_dir)).toStdString();
+    const QByteArray runId = m_runId;
+    m_saveClock.start();
+    ++m_startedSave;
+    // On the GUI's one executor, at idle priority for the time of the save (SCHED_IDLE on Linux:
+    // it takes no CPU from training or drawing), one thread of the budget.
+    m_saving.setFuture(QtConcurrent::run(Executor::pool(), [session = std::move(session), result, fileRows, path, ownerPath, runId]() mutable {
+        const JobThreads budget;
+        QThread* thread = QThread::currentThread();
+        const QThread::Priority before = thread->priority();
+        thread->setPriority(QThread::IdlePriority);
+        struct Restore {
+            QThread* t;
+            QThread::Priority p;
+            ~Restore() { t->setPriority(p == QThread::InheritPriority ? QThread::NormalPriority : p); }
+        } restore{thread, before};
+        try {
+            if (result)
+                session.model = sessionModelJson(*result->detector, result->normalizer,
+                                                 session.embedded ? &session.data.X : fileRows.get(), result->trainingRows);
+            const QByteArray text = QByteArray::fromStdString(serializeSession(session));
+            writeFileAtomically(path, [&](std::ostream& out) { out.write(text.constData(), text.size()); });
+            const QByteArray owner = runId + '\n' + contentHash(text);
+            writeFileAtomically(ownerPath, [&](std::ostream& out) { out.write(owner.constData(), owner.size()); });
+        } catch (const std::exception& e) {
+            return QString::fromUtf8(e.what());
+        }
+        return QString();
+    }));
+    return true;
+}
+
+void SessionManager::autosaveFinished()
+{
+    if (m_handledSave == m_startedSave) // already handled (waitForAutosave, then the queued signal)
+        return;
+    m_handledSave = m_startedSave;
+    const QString error = m_saving.result();
+    if (!error.isEmpty() && m_closing) {
+        std::fprintf(stderr, "outlierlens: autosave failed: %s\n", qPrintable(error)); // the window is going
+    } else if (!error.isEmpty()) {
+        reportProblem(tr("autosave failed, crash recovery is off until it works again: %1").arg(error));
+    } else {
+        m_problemReported = false; // a later failure is news again
+        ++m_autosaves;
+    }
+    // Big embedded data make a save slow: then save less often (never more than ~10 % of the time).
+    m_debounce.setInterval(std::max<qint64>(kAutosaveDebounceMs, 10 * m_saveClock.elapsed()));
+    if (m_saveQueued) {
+        m_saveQueued = false;
+        autosave();
+    }
+}
+
+void SessionManager::flushAutosave()
+{
+    if (m_debounce.isActive())
+        autosave();
+    waitForAutosave();
+}
+
+void SessionManager::waitForAutosave()
+{
+    while (m_handledSave != m_startedSave) {
+        m_saving.waitForFinished();
+        autosaveFinished(); // may start the queued save: the loop then waits for that one too
+    }
+}
+
+bool SessionManager::restoreRecovery(QString* error)
+{
+    m_recovery = false;
+    const bool ok = open(recoveryPath(), error);
+    if (ok)
+        QFile::remove(recoveryPath()); // restored: this run's autosaves carry it on
+    return ok;
+}
+
+void SessionManager::discardRecovery()
+{
+    m_recovery = false;
+    QFile::remove(recoveryPath());
+}
+
+QString SessionManager::recoveryPath() const
+{
+    return QDir(m_dir).filePath("crashed.olens.json");
+}
+
+} // namespace olens

@@ -1,0 +1,52 @@
+#include "modes/TextSizeReaction.h"
+
+#include "plots/PlotWidget.h"
+#include "render/VtkSupport.h"
+#include "view/CloudView.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QMenu>
+#include <QSettings>
+
+namespace olens {
+
+namespace {
+const char* kKey = "view/text_scale";
+}
+
+TextSizeReaction::TextSizeReaction(QMenu* view, QWidget* window) : QObject(window)
+{
+    QMenu* menu = view->addMenu(tr("&Text size"));
+    menu->setToolTipsVisible(true);
+    QAction* larger = menu->addAction(tr("&Larger"));
+    larger->setShortcuts({QKeySequence(tr("Ctrl+=")), QKeySequence(tr("Ctrl++"))});
+    larger->setToolTip(tr("Larger text in the view, the colour bar, the legend and the plots (Ctrl+=), for a projector"));
+    QAction* smaller = menu->addAction(tr("&Smaller"));
+    smaller->setShortcut(QKeySequence(tr("Ctrl+-")));
+    smaller->setToolTip(tr("Smaller text in the view and the plots (Ctrl+−)"));
+    QAction* reset = menu->addAction(tr("&Default"));
+    reset->setShortcut(QKeySequence(tr("Ctrl+0")));
+    reset->setToolTip(tr("The default text size (Ctrl+0)"));
+    for (QAction* a : {larger, smaller, reset}) {
+        a->setShortcutContext(Qt::WindowShortcut);
+        window->addAction(a); // in classroom mode too, with the menu bar hidden
+    }
+    connect(larger, &QAction::triggered, this, [window] { apply(window, textScale() * kStep); });
+    connect(smaller, &QAction::triggered, this, [window] { apply(window, textScale() / kStep); });
+    connect(reset, &QAction::triggered, this, [window] { apply(window, 1.0); });
+    apply(window, QSettings().value(kKey, 1.0).toDouble());
+}
+
+void TextSizeReaction::apply(QWidget* window, double scale, bool remember)
+{
+    setTextScale(scale, qApp->devicePixelRatio());
+    if (remember)
+        QSettings().setValue(kKey, textScale());
+    for (CloudView* v : window->findChildren<CloudView*>())
+        v->refreshText();
+    for (PlotWidget* p : window->findChildren<PlotWidget*>())
+        p->setTextScale(textScale());
+}
+
+} // namespace olens

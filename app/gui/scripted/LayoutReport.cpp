@@ -1,0 +1,166 @@
+#include "scripted/LayoutReport.h"
+
+#include "window/MainWindow.h"
+#include "base/AtomicWriter.h"
+#include "docks/RankingPanel.h"
+
+#include <QAbstractButton>
+#include <QAbstractItemView>
+#include <QAbstractSlider>
+#include <QAbstractSpinBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QFile>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTableView>
+
+#include <exception>
+
+namespace olens {
+
+namespace {
+
+QJsonObject rectJson(const QRect& r)
+{
+    return {{"x", r.x()}, {"y", r.y()}, {"width", r.width()}, {"height", r.height()}};
+}
+
+bool isControl(const QWidget* w)
+{
+    if (qobject_cast<const QScrollBar*>(w))
+        return false; // the means of scrolling, not a control reached by it
+    return qobject_cast<const QAbstractButton*>(w) || qobject_cast<const QComboBox*>(w)
+           || qobject_cast<const QAbstractSlider*>(w) || qobject_cast<const QAbstractSpinBox*>(w)
+           || qobject_cast<const QLineEdit*>(w);
+}
+
+QString controlName(const QWidget* w)
+{
+    if (!w->objectName().isEmpty() && !w->objectName().startsWith("qt_"))
+        return w->objectName();
+    QString text;
+    if (const auto* b = qobject_cast<const QAbstractButton*>(w))
+        text = b->text();
+    else if (const auto* c = qobject_cast<const QComboBox*>(w))
+        text = c->currentText();
+    if (text.isEmpty())
+        text = w->toolTip().left(40);
+    return QString::fromLatin1(w->metaObject()->className()) + (text.isEmpty() ? QString() : " '" + text + "'");
+}
+
+/// Shown to a person: visible, and not in a dock behind another dock's tab. (visibleRegion() alone
+/// is empty for every scroll area: its viewport, an opaque child, covers it.)
+bool onScreen(const QWidget* w)
+{
+    if (!w->isVisible())
+        return false;
+    for (const QWidget* p = w; p; p = p->parentWidget())
+        if (const auto* dock = qobject_cast<const QDockWidget*>(p))
+            return !dock->visibleRegion().isEmpty();
+    return true;
+}
+
+} // namespace
+
+int LayoutReport::rankingVisibleRows(const MainWindow* window)
+{
+    const QTableView* table = window->rankingPanel() ? window->rankingPanel()->table() : nullptr;
+    if (!table || !table->isVisible() || table->visibleRegion().isEmpty() || !table->model())
+        return 0;
+    const int height = table->viewport()->height();
+    int rows = 0;
+    for (int r = 0; r < table->model()->rowCount(); ++r) {
+        if (table->isRowHidden(r))
+            continue;
+        const int top = table->rowViewportPosition(r);
+        if (top >= 0 && top + table->rowHeight(r) <= height)
+            ++rows;
+        else if (top >= height)
+            break;
+    }
+    return rows;
+}
+
+QStringList LayoutReport::clippedControls(const MainWindow* window)
+{
+    QStringList out;
+    for (const QScrollArea* area : window->findChildren<QScrollArea*>()) {
+        const QWidget* inner = area->widget();
+        if (!inner || !onScreen(area))
+            continue;
+        const QRect viewport = area->viewport()->rect();
+        for (const QWidget* w : inner->findChildren<QWidget*>()) {
+            if (!isControl(w) || !w->isVisible() || w->parentWidget() == nullptr)
+                continue;
+            if (qobject_cast<const QAbstractItemView*>(w->parentWidget()))
+                continue; // an item view's own editors scroll by nature
+            const QRect r(w->mapTo(area->viewport(), QPoint(0, 0)), w->size());
+            if (!viewport.contains(r))
+                out << controlName(w);
+        }
+    }
+    out.removeDuplicates();
+    return out;
+}
+
+QStringList LayoutReport::nestedScrolling(const MainWindow* window)
+{
+    QStringList out;
+    for (const QScrollArea* area : window->findChildren<QScrollArea*>()) {
+        if (!area->widget() || !onScreen(area))
+            continue;
+        for (const QAbstractScrollArea* inner : area->widget()->findChildren<QAbstractScrollArea*>()) {
+            // A scroll area or a list/table; a text box scrolling its own text is expected.
+            const bool scrolls = qobject_cast<const QScrollArea*>(inner) || qobject_cast<const QAbstractItemView*>(inner);
+            if (scrolls && onScreen(inner))
+                out << (inner->objectName().isEmpty() ? QString::fromLatin1(inner->metaObject()->className())
+                                                      : inner->objectName())
+                           + " in " + area->objectName();
+        }
+    }
+    out.removeDuplicates();
+    return out;
+}
+
+QJsonObject LayoutReport::report(const MainWindow* window)
+{
+    QJsonObject docks;
+    for (const QDockWidget* d : window->findChildren<QDockWidget*>()) {
+        const bool shown = d->isVisible() && !d->visibleRegion().isEmpty();
+        QJsonObject o{{"visible", shown}, {"floating", d->isFloating()}};
+        if (shown)
+            o["rect"] = rectJson(QRect(d->mapTo(window, QPoint(0, 0)), d->size()));
+        docks[d->objectName()] = o;
+    }
+    QJsonArray clipped, nested;
+    for (const QString& c : clippedControls(window))
+        clipped.append(c);
+    for (const QString& c : nestedScrolling(window))
+        nested.append(c);
+    const QTableView* table = window->rankingPanel() ? window->rankingPanel()->table() : nullptr;
+    return {{"window", QJsonObject{{"width", window->width()}, {"height", window->height()}}},
+            {"docks", docks},
+            {"controls_clipped", clipped},
+            {"nested_scrolling", nested},
+            {"ranking_visible_rows", rankingVisibleRows(window)},
+            {"ranking_rows", table && table->model() ? table->model()->rowCount() : 0}};
+}
+
+QString LayoutReport::write(const MainWindow* window, const QString& path)
+{
+    const QByteArray text = QJsonDocument(report(window)).toJson(QJsonDocument::Indented);
+    try {
+        writeFileAtomically(QFile::encodeName(path).toStdString(),
+                            [&](std::ostream& out) { out.write(text.constData(), text.size()); });
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+} // namespace olens
