@@ -6,6 +6,7 @@
 #include "window/MainWindow.h"
 #include "scripted/ScriptedRun.h"
 #include "files/SessionManager.h"
+#include "files/Autosave.h"
 #include "scripted/StartupTimeline.h"
 #include "jobs/Worker.h"
 
@@ -47,7 +48,7 @@ int quitWithoutWaiting(olens::MainWindow& window, int status)
         return status;
     std::fprintf(stderr, "outlierlens: a background job did not stop within %d ms of its cancellation "
                          "(a phase without cancellation points); exiting without waiting for it\n", kGraceMs);
-    window.sessions()->markCleanExit();
+    window.autosaves()->markCleanExit();
     std::fflush(nullptr);
     std::_Exit(status);
 }

@@ -1,5 +1,7 @@
 #include "files/SessionManager.h"
 
+#include "files/Autosave.h"
+
 #include "base/ParallelFor.h"
 #include "detectors/TrainingHistory.h"
 #include "jobs/Executor.h"
@@ -53,34 +55,6 @@ namespace olens {
 
 namespace {
 
-QString defaultStateDir()
-{
-    const QString env = qEnvironmentVariable("OLENS_STATE_DIR");
-    if (!env.isEmpty())
-        return env;
-    return QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
-}
-
-QString dirtyMarker(const QString& dir) { return QDir(dir).filePath("running.dirty"); }
-
-/// Beside the autosave: the run that wrote it and a hash of its bytes. A restart offers the autosave
-/// only when the dirty marker left by the crashed run names the same run and the hash matches, so an
-/// older run's autosave is never offered as the crashed one's session.
-QString autosaveOwner(const QString& dir) { return QDir(dir).filePath("autosave.run"); }
-
-QByteArray readSmallFile(const QString& path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return f.read(1 << 16).trimmed();
-}
-
-QByteArray contentHash(const QByteArray& bytes)
-{
-    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
-}
-
 nlohmann::json toJson(const QVariantMap& m)
 {
     // QJsonDocument gives the exact JSON text of the variant map (numbers, strings, booleans).
@@ -111,108 +85,15 @@ std::shared_ptr<FitResult> resultFor(RestoredModel m, const Dataset& data, const
 
 } // namespace
 
-SessionManager::SessionManager(const ReactionContext& context, const SessionParts& parts, const QString& stateDir)
-    : QObject(context.window), m_context(context), m_parts(parts), m_dir(stateDir.isEmpty() ? defaultStateDir() : stateDir)
+SessionManager::SessionManager(const ReactionContext& context, const SessionParts& parts)
+    : QObject(context.window), m_context(context), m_parts(parts)
 {
-    const bool made = QDir().mkpath(m_dir);
-    m_lock = std::make_unique<QLockFile>(QDir(m_dir).filePath("instance.lock"));
-    m_owner = made && m_lock->tryLock(0); // a lock left by a dead process is stale and taken over
-    if (!m_owner && (!made || m_lock->error() != QLockFile::LockFailedError)) {
-        // Not a second instance: the directory itself cannot be used. Said once, where it is seen.
-        reportProblem(tr("the state directory %1 cannot be written: autosave and crash recovery are off "
-                         "(set OLENS_STATE_DIR to a writable directory)")
-                          .arg(QDir::toNativeSeparators(m_dir)));
-    }
-    if (m_owner) {
-        m_runId = QByteArray::number(QCoreApplication::applicationPid()) + '-' +
-                  QByteArray::number(QDateTime::currentMSecsSinceEpoch());
-        const bool unclean = QFile::exists(dirtyMarker(m_dir));
-        const QByteArray crashedRun = readSmallFile(dirtyMarker(m_dir));
-        const QList<QByteArray> owner = readSmallFile(autosaveOwner(m_dir)).split('\n');
-        QFile autosaved(autosavePath());
-        const bool ownAutosave = unclean && !crashedRun.isEmpty() && owner.size() == 2 &&
-                                 owner[0] == crashedRun && autosaved.open(QIODevice::ReadOnly) &&
-                                 contentHash(autosaved.readAll()) == owner[1];
-        // The crashed run's autosave becomes the pending recovery, a file no later run writes: the
-        // next run (a headless one, say) autosaves and rewrites the dirty marker, and would otherwise
-        // erase what the crash left before an interactive start could offer it.
-        if (ownAutosave) {
-            autosaved.close();
-            QFile::remove(recoveryPath());
-            if (QFile::rename(autosavePath(), recoveryPath()))
-                QFile::remove(autosaveOwner(m_dir));
-        }
-        m_recovery = QFile::exists(recoveryPath());
-        m_crashedWithoutAutosave = unclean && !ownAutosave;
-        QFile marker(dirtyMarker(m_dir));
-        if (!marker.open(QIODevice::WriteOnly) || marker.write(m_runId) != m_runId.size())
-            reportProblem(tr("cannot write %1: crash recovery is off").arg(QDir::toNativeSeparators(marker.fileName())));
-    }
-    m_timer.setInterval(kAutosaveIntervalMs);
-    connect(&m_timer, &QTimer::timeout, this, [this] { autosave(); });
-    m_timer.start();
-    // Autosave on every meaningful change, debounced: a crash loses at most the last second or so.
-    m_debounce.setSingleShot(true);
-    m_debounce.setInterval(kAutosaveDebounceMs);
-    connect(&m_debounce, &QTimer::timeout, this, [this] { autosave(); });
-    connect(&m_saving, &QFutureWatcher<QString>::finished, this, &SessionManager::autosaveFinished);
-    DataDocument* doc = context.document;
-    connect(doc, &DataDocument::datasetChanged, this, &SessionManager::scheduleAutosave);
-    connect(doc, &DataDocument::resultChanged, this, &SessionManager::scheduleAutosave);
-    connect(doc, &DataDocument::topKChanged, this, &SessionManager::scheduleAutosave);
-    connect(doc, &DataDocument::thresholdChanged, this, &SessionManager::scheduleAutosave);
-    connect(parts.detector, &DetectorPanel::settingsChanged, this, &SessionManager::scheduleAutosave);
-    // A crash during the first training must not lose the loaded file and the choices: save now.
-    connect(context.trainer, &TrainingController::started, this, [this] { autosave(); });
-    connect(context.trainer, &TrainingController::finished, this, [this] { autosave(); });
     // Other data (a file, generated data) no longer belong to the session file last used; open()
     // sets it again right after applying a session.
     connect(context.document, &DataDocument::datasetChanged, this, [this] {
         if (!m_context.document->changeIsEdit())
             m_current.clear();
     });
-}
-
-void SessionManager::scheduleAutosave()
-{
-    if (m_owner)
-        m_debounce.start();
-}
-
-void SessionManager::reportProblem(const QString& text)
-{
-    if (m_problemReported)
-        return;
-    m_problemReported = true;
-    m_lastProblem = text;
-    // The log exists already; the status bar message waits until the window is up.
-    m_context.log->warning(text);
-    QTimer::singleShot(0, m_context.window, [w = m_context.window, text] { w->statusBar()->showMessage(text, 15000); });
-}
-
-SessionManager::~SessionManager()
-{
-    m_closing = true; // inside the window's teardown: report nothing to its (dying) log
-    markCleanExit();
-}
-
-void SessionManager::markCleanExit()
-{
-    if (!m_owner)
-        return;
-    // The file being written is completed; no queued save starts (the window may be half gone, and
-    // the state it would save is this run's last, already in the save being written but for edits
-    // of the last second or so).
-    m_saveQueued = false;
-    waitForAutosave();
-    QFile::remove(dirtyMarker(m_dir)); // the autosave stays: File → Restore autosave
-    m_lock->unlock();
-    m_owner = false;
-}
-
-QString SessionManager::autosavePath() const
-{
-    return QDir(m_dir).filePath("autosave.olens.json");
 }
 
 void SessionManager::setModes(ClassroomReaction* classroom, CompareReaction* compare)
@@ -231,43 +112,18 @@ QString SessionManager::fileFilter()
     return tr("OutlierLens session (*.olens.json *.json);;All files (*)");
 }
 
-void SessionManager::addActions(QMenu* file)
+QString SessionManager::askSessionPath(const QString& title, const QString& start)
 {
-    const QString filter = fileFilter();
-    QAction* saveAction = file->addAction(tr("Save sessio&n…"));
-    saveAction->setObjectName("actionSaveSession");
-    saveAction->setShortcut(QKeySequence::Save);
-    saveAction->setToolTip(tr("Save data (embedded when edited or generated), detector, fitted model, camera and view"));
-    connect(saveAction, &QAction::triggered, this, [this, filter] {
-        QSettings settings;
-        const QString start = m_current.isEmpty()
-                                  ? QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json")
-                                  : m_current;
-        QString path = QFileDialog::getSaveFileName(m_context.window, tr("Save session"), start, filter);
-        if (path.isEmpty())
-            return;
-        if (!path.endsWith(".json", Qt::CaseInsensitive))
-            path += ".olens.json";
-        settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
-        saveAs(path);
-    });
-    QAction* withData = file->addAction(tr("Save session &with data…"));
-    withData->setObjectName("actionSaveSessionWithData");
-    withData->setToolTip(tr("Save the session with the data's rows inside, whatever their size: one file to hand out "
-                            "(Save session does so for data files up to %1 MB)")
-                             .arg(embedLimitBytes() / (1024 * 1024)));
-    connect(withData, &QAction::triggered, this, [this, filter] {
-        QSettings settings;
-        QString path = QFileDialog::getSaveFileName(
-            m_context.window, tr("Save session with data"), QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json"),
-            filter);
-        if (path.isEmpty())
-            return;
-        if (!path.endsWith(".json", Qt::CaseInsensitive))
-            path += ".olens.json";
-        settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
-        saveAs(path, DataPolicy::Embed); // as Save session: the title, recent files, Ctrl+S follow
-    });
+    QSettings settings;
+    const QString from = start.isEmpty() ? QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json")
+                                         : start;
+    QString path = QFileDialog::getSaveFileName(m_context.window, title, from, fileFilter());
+    if (path.isEmpty())
+        return path;
+    if (!path.endsWith(".json", Qt::CaseInsensitive))
+        path += ".olens.json";
+    settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
+    return path;
 }
 
 qint64 SessionManager::embedLimitBytes()
@@ -483,12 +339,8 @@ void SessionManager::install(Prepared& p)
 
 bool SessionManager::save(const QString& path, QString* error, DataPolicy data)
 {
-    if (m_owner && QFileInfo(path).absoluteFilePath() == QFileInfo(autosavePath()).absoluteFilePath()) {
-        // An autosave in flight holds the state of when it started (a training's start, say): were
-        // it to finish after this write, it would replace the newer state with the older one.
-        m_saveQueued = false;
-        waitForAutosave();
-    }
+    if (m_autosave && QFileInfo(path).absoluteFilePath() == QFileInfo(m_autosave->path()).absoluteFilePath())
+        m_autosave->supersede(); // an autosave in flight must not land after this save
     try {
         const std::string text = serializeSession(capture(true, data, path));
         std::vector<std::string> data; // a session never replaces the data file it refers to
@@ -553,16 +405,8 @@ bool SessionManager::saveInteractively()
 {
     if (!m_current.isEmpty())
         return saveAs(m_current);
-    QSettings settings;
-    QString path = QFileDialog::getSaveFileName(m_context.window, tr("Save session"),
-                                                QDir(settings.value("lastSessionDir").toString()).filePath("session.olens.json"),
-                                                tr("OutlierLens session (*.olens.json *.json);;All files (*)"));
-    if (path.isEmpty())
-        return false;
-    if (!path.endsWith(".json", Qt::CaseInsensitive))
-        path += ".olens.json";
-    settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
-    return saveAs(path);
+    const QString path = askSessionPath(tr("Save session"));
+    return !path.isEmpty() && saveAs(path);
 }
 
 Session SessionManager::readSessionFile(const QString& path)
@@ -591,7 +435,7 @@ bool SessionManager::resolveData(Session& s, const QString& sessionPath, QString
 void SessionManager::markOpened(const QString& path)
 {
     m_context.log->info(tr("session loaded from %1").arg(path));
-    if (path != autosavePath())
+    if (!m_autosave || path != m_autosave->path())
         m_current = path;
     emit sessionOpened(path);
 }
@@ -615,124 +459,6 @@ bool SessionManager::open(const QString& path, QString* error)
     if (error)
         *error = why;
     return false;
-}
-
-bool SessionManager::autosave()
-{
-    m_debounce.stop();
-    if (!m_owner || m_context.document->isEmpty())
-        return false;
-    if (m_startedSave != m_handledSave) {
-        // One is being written, or written but its result not yet handled (setFuture would drop that
-        // pending result): one more save when it is handled, with the state of then.
-        m_saveQueued = true;
-        return true;
-    }
-    // Cheap here (the data are copied, 24 MB at a million 3-D points); the model's JSON (knn keeps
-    // every point), the text and the write are not, and run on a pool thread. The fitted result is
-    // immutable and shared, so reading it there is safe while the GUI goes on.
-    Session session;
-    try {
-        session = capture(false);
-    } catch (const std::exception& e) {
-        reportProblem(tr("autosave failed, crash recovery is off until it works again: %1").arg(QString::fromUtf8(e.what())));
-        return false;
-    }
-    std::shared_ptr<const FitResult> result = m_context.document->trainedResult();
-    // A model that keeps its training rows (knn, lof) refers to them in the data: the rows of a
-    // file the session names are copied here (24 MB at a million 3-D points, ~10 ms) for the check
-    // that they are the rows it was fitted on; embedded rows are in the session already.
-    std::shared_ptr<const Eigen::MatrixXd> fileRows;
-    if (result && result->detector->memorisedRows() && !session.embedded)
-        fileRows = std::make_shared<const Eigen::MatrixXd>(m_context.document->dataset().X);
-    const std::string path = QFile::encodeName(autosavePath()).toStdString();
-    const std::string ownerPath = QFile::encodeName(autosaveOwner(m_dir)).toStdString();
-    const QByteArray runId = m_runId;
-    m_saveClock.start();
-    ++m_startedSave;
-    // On the GUI's one executor, at idle priority for the time of the save (SCHED_IDLE on Linux:
-    // it takes no CPU from training or drawing), one thread of the budget.
-    m_saving.setFuture(QtConcurrent::run(Executor::pool(), [session = std::move(session), result, fileRows, path, ownerPath, runId]() mutable {
-        const JobThreads budget;
-        QThread* thread = QThread::currentThread();
-        const QThread::Priority before = thread->priority();
-        thread->setPriority(QThread::IdlePriority);
-        struct Restore {
-            QThread* t;
-            QThread::Priority p;
-            ~Restore() { t->setPriority(p == QThread::InheritPriority ? QThread::NormalPriority : p); }
-        } restore{thread, before};
-        try {
-            if (result)
-                session.model = sessionModelJson(*result->detector, result->normalizer,
-                                                 session.embedded ? &session.data.X : fileRows.get(), result->trainingRows);
-            const QByteArray text = QByteArray::fromStdString(serializeSession(session));
-            writeFileAtomically(path, [&](std::ostream& out) { out.write(text.constData(), text.size()); });
-            const QByteArray owner = runId + '\n' + contentHash(text);
-            writeFileAtomically(ownerPath, [&](std::ostream& out) { out.write(owner.constData(), owner.size()); });
-        } catch (const std::exception& e) {
-            return QString::fromUtf8(e.what());
-        }
-        return QString();
-    }));
-    return true;
-}
-
-void SessionManager::autosaveFinished()
-{
-    if (m_handledSave == m_startedSave) // already handled (waitForAutosave, then the queued signal)
-        return;
-    m_handledSave = m_startedSave;
-    const QString error = m_saving.result();
-    if (!error.isEmpty() && m_closing) {
-        std::fprintf(stderr, "outlierlens: autosave failed: %s\n", qPrintable(error)); // the window is going
-    } else if (!error.isEmpty()) {
-        reportProblem(tr("autosave failed, crash recovery is off until it works again: %1").arg(error));
-    } else {
-        m_problemReported = false; // a later failure is news again
-        ++m_autosaves;
-    }
-    // Big embedded data make a save slow: then save less often (never more than ~10 % of the time).
-    m_debounce.setInterval(std::max<qint64>(kAutosaveDebounceMs, 10 * m_saveClock.elapsed()));
-    if (m_saveQueued) {
-        m_saveQueued = false;
-        autosave();
-    }
-}
-
-void SessionManager::flushAutosave()
-{
-    if (m_debounce.isActive())
-        autosave();
-    waitForAutosave();
-}
-
-void SessionManager::waitForAutosave()
-{
-    while (m_handledSave != m_startedSave) {
-        m_saving.waitForFinished();
-        autosaveFinished(); // may start the queued save: the loop then waits for that one too
-    }
-}
-
-bool SessionManager::restoreRecovery(QString* error)
-{
-    m_recovery = false;
-    const bool ok = open(recoveryPath(), error);
-    if (ok)
-        QFile::remove(recoveryPath()); // restored: this run's autosaves carry it on
-    return ok;
-}
-
-void SessionManager::discardRecovery()
-{
-    m_recovery = false;
-    QFile::remove(recoveryPath());
-}
-
-QString SessionManager::recoveryPath() const
-{
-    return QDir(m_dir).filePath("crashed.olens.json");
 }
 
 } // namespace olens

@@ -1,12 +1,26 @@
 #pragma once
-// The File menu's session entries that open in the background: Open session and Restore autosave
-// (Save session and Save session with data are SessionManager::addMenuActions).
+// The File menu's session entries: Save session (Ctrl+S), Save session with data, Open session
+// (Ctrl+Shift+O) and Restore autosave (the last two open in the background).
 #include "shell/Reaction.h"
 
 namespace olens {
 
+class Autosave;
 class BackgroundOpen;
 class SessionManager;
+
+/// File → Save session (Ctrl+S) and Save session with data: asks where (starting at the session
+/// last opened or saved) and saves; with data, the rows go inside whatever their size.
+class SaveSessionReaction : public Reaction {
+    Q_OBJECT
+public:
+    SaveSessionReaction(QAction* action, const ReactionContext& context, SessionManager* sessions, bool withData);
+
+private:
+    void onTriggered() override;
+    SessionManager* m_sessions;
+    bool m_withData;
+};
 class UnsavedChanges;
 
 /// File → Open session (Ctrl+Shift+O): asks before unsaved changes are dropped, then opens the
@@ -27,12 +41,12 @@ private:
 class RestoreAutosaveReaction : public Reaction {
     Q_OBJECT
 public:
-    RestoreAutosaveReaction(QAction* action, const ReactionContext& context, const SessionManager* sessions,
+    RestoreAutosaveReaction(QAction* action, const ReactionContext& context, const Autosave* autosave,
                             BackgroundOpen* opener, UnsavedChanges* unsaved);
 
 private:
     void onTriggered() override;
-    const SessionManager* m_sessions;
+    const Autosave* m_autosave;
     BackgroundOpen* m_opener;
     UnsavedChanges* m_unsaved;
 };

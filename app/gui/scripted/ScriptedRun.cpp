@@ -10,6 +10,7 @@
 #include "files/RecentFilesMenu.h"
 #include "scripted/ReplayFrames.h"
 #include "files/SessionManager.h"
+#include "files/Autosave.h"
 #include "scripted/StartupTimeline.h"
 #include "modes/TextSizeReaction.h"
 #include "compare/CompareView.h"
@@ -181,20 +182,20 @@ bool ScriptedRun::start()
             if (isSet("text-size")) // the command line's text size over the session's
                 TextSizeReaction::apply(&m_window, value("text-size").toDouble(), false);
         }
-    } else if (m_file.isEmpty() && !m_presetApplied && !m_headless && m_window.sessions()->recoveryAvailable()) {
+    } else if (m_file.isEmpty() && !m_presetApplied && !m_headless && m_window.autosaves()->recoveryAvailable()) {
         // The previous run did not exit cleanly: offer its autosave.
         const auto answer = QMessageBox::question(
             &m_window, QObject::tr("Restore session?"),
             QObject::tr("OutlierLens did not close cleanly last time. Restore the session saved at %1?")
-                .arg(QFileInfo(m_window.sessions()->recoveryPath()).lastModified().toString()));
+                .arg(QFileInfo(m_window.autosaves()->recoveryPath()).lastModified().toString()));
         if (answer == QMessageBox::Yes) {
             QString error;
-            if (!m_window.sessions()->restoreRecovery(&error))
+            if (!m_window.autosaves()->restoreRecovery(&error))
                 QMessageBox::warning(&m_window, QObject::tr("Cannot restore"), error);
         } else {
-            m_window.sessions()->discardRecovery();
+            m_window.autosaves()->discardRecovery();
         }
-    } else if (m_window.sessions()->crashedWithoutAutosave()) {
+    } else if (m_window.autosaves()->crashedWithoutAutosave()) {
         m_window.log()->warning(QObject::tr("the previous run did not close cleanly and saved nothing to restore "
                                           "(an older session stays under File → Restore autosave)"));
     }
@@ -392,7 +393,7 @@ void ScriptedRun::finish(const QImage& captured)
     if (m_headless) {
         // Before: the save queued behind the one started with the training was dropped at exit,
         // so `view(..., return_scores=True)` found a session without the model in 3 of 20 runs.
-        m_window.sessions()->flushAutosave();
+        m_window.autosaves()->flushAutosave();
         QApplication::exit(m_status);
     }
 }

@@ -20,6 +20,7 @@ class DataDocument;
 class DataEditor;
 class EditReaction;
 class SessionManager;
+class Autosave;
 struct SessionParts;
 class DetectorPanel;
 class EditModeIndicator;
@@ -67,6 +68,7 @@ public:
     /// The Presets menu (the papers' set-ups; the start page's gallery applies them too).
     PresetsReaction* presets() const { return m_presets; }
     SessionManager* sessions() const { return m_sessions; }
+    Autosave* autosaves() const { return m_autosave; }
     /// What a session captures of this window besides the context (a second SessionManager in tests).
     SessionParts sessionParts() const;
     DataEditor* dataEditor() const { return m_editor; }
@@ -127,6 +129,7 @@ private:
     PresetsReaction* m_presets = nullptr;
     QLabel* m_status;
     SessionManager* m_sessions = nullptr;
+    Autosave* m_autosave = nullptr;
     DataEditor* m_editor = nullptr;
     EditReaction* m_editReaction = nullptr;
     UnsavedChanges* m_unsaved = nullptr;

@@ -24,6 +24,7 @@
 #include "registry/Registry.h"
 #include "dialogs/ParamForm.h"
 #include "files/SessionManager.h"
+#include "files/Autosave.h"
 #include "jobs/TrainingController.h"
 #include "docks/ViewControls.h"
 #include "jobs/Worker.h"
@@ -510,12 +511,12 @@ private slots:
         QVERIFY(trainAndWait(w));
         QVERIFY(w.document()->result());
         const Eigen::VectorXd stored = w.document()->result()->scores;
-        const QString autosave = w.sessions()->autosavePath();
+        const QString autosave = w.autosaves()->path();
         QString error;
         // The autosave the training's start began (no model yet) may still be on its way: the
         // save below waits for it (it used not to, and that older state landed after it).
         QVERIFY2(w.sessions()->save(autosave, &error, SessionManager::DataPolicy::Reference), qPrintable(error));
-        w.sessions()->markCleanExit(); // no later autosave replaces that file
+        w.autosaves()->markCleanExit(); // no later autosave replaces that file
         QVERIFY(SessionManager::readSessionFile(autosave).model.is_object()); // the lof model, not the older state
         prepare(w, 60); // knn on generated rows: the state the restore replaces
         QVERIFY(w.document()->result());
@@ -549,7 +550,7 @@ private slots:
         MainWindow w;
         prepare(w, 60);
         w.document()->setTopK(3);
-        w.sessions()->waitForAutosave(); // the training's own saves are written: the next one starts a job
+        w.autosaves()->waitForAutosave(); // the training's own saves are written: the next one starts a job
         QThreadPool* pool = Executor::pool();
         QSemaphore hold, started;
         const int threads = pool->maxThreadCount();
@@ -559,21 +560,21 @@ private slots:
                 hold.acquire();
             });
         QVERIFY(started.tryAcquire(threads, 20000)); // every thread is held
-        QVERIFY(w.sessions()->autosave());           // queued: captured with top-k 3
+        QVERIFY(w.autosaves()->autosave());           // queued: captured with top-k 3
         w.document()->setTopK(9);
         std::thread release([&] {
             std::this_thread::sleep_for(std::chrono::milliseconds(300));
             hold.release(threads);
         });
         QString error;
-        const QString autosave = w.sessions()->autosavePath();
+        const QString autosave = w.autosaves()->path();
         const bool saved = w.sessions()->save(autosave, &error, SessionManager::DataPolicy::Reference);
         release.join();
         QVERIFY2(saved, qPrintable(error));
-        w.sessions()->waitForAutosave();
+        w.autosaves()->waitForAutosave();
         pool->waitForDone(20000);
         QCOMPARE(SessionManager::readSessionFile(autosave).topK, 9);
-        w.sessions()->markCleanExit();
+        w.autosaves()->markCleanExit();
     }
 
     void menusOpenSessionsInTheBackground()
@@ -707,7 +708,7 @@ private slots:
 
         MainWindow w;
         w.setInteractive(false);
-        SessionManager restart(w.context(), w.sessionParts(), state.path());
+        Autosave restart(w.context(), w.sessions(), w.detectorPanel(), state.path());
         QVERIFY(restart.recoveryAvailable());
         QString error;
         QVERIFY2(restart.restoreRecovery(&error), qPrintable(error));
@@ -735,7 +736,7 @@ private slots:
 
         MainWindow w;
         w.setInteractive(false);
-        SessionManager restart(w.context(), w.sessionParts(), state.path());
+        Autosave restart(w.context(), w.sessions(), w.detectorPanel(), state.path());
         QVERIFY(restart.recoveryAvailable());
         QString error;
         QVERIFY2(restart.restoreRecovery(&error), qPrintable(error));
@@ -749,14 +750,14 @@ private slots:
         {
             MainWindow w;
             prepare(w, 60);
-            SessionManager first(w.context(), w.sessionParts(), state.path());
+            Autosave first(w.context(), w.sessions(), w.detectorPanel(), state.path());
             QVERIFY(!first.recoveryAvailable());
             QVERIFY(first.autosave());
         } // a clean exit: the next start offers nothing
         {
             MainWindow w;
             w.setInteractive(false);
-            SessionManager second(w.context(), w.sessionParts(), state.path());
+            Autosave second(w.context(), w.sessions(), w.detectorPanel(), state.path());
             QVERIFY(!second.recoveryAvailable());
             QVERIFY(!second.crashedWithoutAutosave());
         }
@@ -768,7 +769,7 @@ private slots:
         marker.close();
         MainWindow w;
         w.setInteractive(false);
-        SessionManager third(w.context(), w.sessionParts(), state.path());
+        Autosave third(w.context(), w.sessions(), w.detectorPanel(), state.path());
         QVERIFY(!third.recoveryAvailable());
         QVERIFY(third.crashedWithoutAutosave());
     }
@@ -778,7 +779,7 @@ private slots:
         QTemporaryDir state;
         MainWindow w;
         prepare(w, 80);
-        SessionManager m(w.context(), w.sessionParts(), state.path());
+        Autosave m(w.context(), w.sessions(), w.detectorPanel(), state.path());
         QCOMPARE(m.autosaveCount(), 0);
         // A burst of parameter edits: one autosave after the quiet period, with the last value.
         w.detectorPanel()->form()->setValues({{"k", "7"}});
@@ -789,7 +790,7 @@ private slots:
         // debounce (and one queued behind the one written), and waits for them.
         m.flushAutosave();
         QCOMPARE(m.autosaveCount(), 1);
-        QFile f(m.autosavePath());
+        QFile f(m.path());
         QVERIFY(f.open(QIODevice::ReadOnly));
         const Session saved = parseSession(f.readAll().toStdString());
         QVERIFY(saved.detector);
@@ -839,10 +840,10 @@ private slots:
             QVERIFY(trainAndWait(w));
             QVERIFY(w.document()->result());
             scores = w.document()->result()->scores;
-            SessionManager m(w.context(), w.sessionParts(), state.path());
+            Autosave m(w.context(), w.sessions(), w.detectorPanel(), state.path());
             QVERIFY(m.autosave());
             m.waitForAutosave();
-            autosave = m.autosavePath();
+            autosave = m.path();
             QFile f(autosave);
             QVERIFY(f.open(QIODevice::ReadOnly));
             bytes = f.size();
@@ -901,13 +902,13 @@ private slots:
         QTemporaryDir state;
         MainWindow w;
         prepare(w, 3000); // a file of some size: the first save is still being written below
-        SessionManager m(w.context(), w.sessionParts(), state.path());
+        Autosave m(w.context(), w.sessions(), w.detectorPanel(), state.path());
         QVERIFY(m.autosave());
         w.detectorPanel()->form()->setValues({{"k", "11"}});
         QVERIFY(m.autosave()); // queued behind the first, or started if that one is done
         m.waitForAutosave();
         QCOMPARE(m.autosaveCount(), 2);
-        QFile f(m.autosavePath());
+        QFile f(m.path());
         QVERIFY(f.open(QIODevice::ReadOnly));
         const Session saved = parseSession(f.readAll().toStdString());
         QVERIFY(saved.detector);
@@ -925,7 +926,7 @@ private slots:
         const QString dir = parent.filePath("file/state");
         MainWindow w;
         prepare(w, 40);
-        SessionManager m(w.context(), w.sessionParts(), dir);
+        Autosave m(w.context(), w.sessions(), w.detectorPanel(), dir);
         QVERIFY(m.lastProblem().contains(QDir::toNativeSeparators(dir)));
         QVERIFY(m.lastProblem().contains("OLENS_STATE_DIR"));
         QTRY_VERIFY(w.statusBar()->currentMessage().contains("cannot be written"));
