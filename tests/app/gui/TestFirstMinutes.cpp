@@ -154,7 +154,7 @@ private slots:
         QVERIFY(w.openFile(sample("moons2d.csv")));
         QSignalSpy finished(w.trainer(), &TrainingController::finished);
         w.detectorPanel()->train();
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(120000)); // a training on two loaded cores
         QAction* compare = w.action("actionCompareDetectors");
         QVERIFY(compare);
         compare->setChecked(true);
@@ -186,14 +186,14 @@ private slots:
         QCOMPARE(test::actionWithShortcut(w, ctrlT), train);
         train->trigger();
         QCOMPARE(started.count(), 1);
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(120000)); // a training on two loaded cores
         QVERIFY(w.document()->result());
         // The shortcut also works with the focus in the view: the view does not keep Ctrl+T.
         w.view()->setFocus();
         QVERIFY(test::passesShortcut(w.view(), ctrlT));
         train->trigger();
         QCOMPARE(started.count(), 2);
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(120000)); // a training on two loaded cores
         QAction* cancel = w.action("actionCancelTraining");
         QVERIFY(cancel);
         QVERIFY(cancel->shortcuts().contains(QKeySequence(Qt::Key_Escape)));
@@ -339,7 +339,7 @@ private slots:
         // An edit triggers the automatic retraining; it keeps the user's threshold and says so.
         QSignalSpy finished(w.trainer(), &TrainingController::finished);
         w.dataEditor()->addPoint({0.5, 0.25}, false);
-        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.wait(120000)); // a training on two loaded cores
         QCOMPARE(doc->threshold(), t);
         QVERIFY(doc->thresholdIsUserSet());
         QVERIFY(doc->result());

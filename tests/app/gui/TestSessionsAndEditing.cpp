@@ -83,7 +83,7 @@ bool crashAfterFirstAutosave(const QString& stateDir, const QString& file)
     app.start(QStringLiteral(OLENS_GUI_PATH), {"--load", file});
     if (!app.waitForStarted())
         return false;
-    const bool saved = QTest::qWaitFor([&] { return QFile::exists(QDir(stateDir).filePath("autosave.run")); }, 30000);
+    const bool saved = QTest::qWaitFor([&] { return QFile::exists(QDir(stateDir).filePath("autosave.run")); }, 120000);
     app.kill();
     return app.waitForFinished() && saved;
 }
