@@ -295,7 +295,7 @@ PYBIND11_MODULE(_core, m)
     m.def(
         "read_text_file",
         [](const std::string& path, std::uint64_t maxBytes) { return readRegularFile(path, maxBytes, "model"); },
-        py::arg("path"), py::arg("max_bytes") = std::uint64_t(256) << 20,
+        py::arg("path"), py::arg("max_bytes") = kMaxSessionFileBytes,
         "A regular file's text, at most max_bytes; a FIFO, device or directory is refused without blocking "
         "(DataError).");
 

@@ -156,7 +156,7 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
         // GUI session (autosave or File → Save session) is read through the strict session parser
         // and its fitted model used (issue #36: the README promises that sessions are read).
         const std::string& path = a.options.at("model");
-        const std::string text = readRegularFile(path, std::uint64_t(256) << 20, "model");
+        const std::string text = readRegularFile(path, kMaxSessionFileBytes, "model");
         nlohmann::json j;
         try {
             j = nlohmann::json::parse(text, nullptr, true, false);

@@ -14,6 +14,7 @@
 #include "data/Normalizer.h"
 
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -111,6 +112,10 @@ struct Session {
 };
 
 /// Pretty-printed JSON text.
+/// The largest session or model file any front end reads (GUI, CLI, Python): a knn model of a
+/// million 3-D points is ~100 MB; anything larger is refused before it is read.
+constexpr std::uint64_t kMaxSessionFileBytes = std::uint64_t(256) << 20;
+
 std::string serializeSession(const Session& session);
 /// Strict parse; throws DataError ("session /path: reason") on anything malformed or unknown.
 Session parseSession(const std::string& text);

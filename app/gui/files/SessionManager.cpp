@@ -411,12 +411,9 @@ bool SessionManager::saveInteractively()
 
 Session SessionManager::readSessionFile(const QString& path)
 {
-    std::ifstream in(QFile::encodeName(path).toStdString(), std::ios::binary);
-    if (!in)
-        throw DataError("cannot open '" + path.toStdString() + "'");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parseSession(text.str());
+    // A regular file of bounded size only, as the CLI and Python read one: a FIFO used to block
+    // the open for ever and a 1 GiB file was read until memory ran out.
+    return parseSession(readRegularFile(QFile::encodeName(path).toStdString(), kMaxSessionFileBytes, "session"));
 }
 
 bool SessionManager::resolveData(Session& s, const QString& sessionPath, QString* error)

@@ -11,8 +11,10 @@
 #include "docks/DetectorPanel.h"
 #include "jobs/TrainingController.h"
 #include "pipeline/FitPipeline.h"
+#include "base/Errors.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
 #include <QSettings>
@@ -23,6 +25,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <sys/stat.h>
 
 using namespace olens;
 
@@ -120,6 +123,44 @@ private slots:
         QVERIFY2(error.contains("data/moons.csv") && error.contains("Save session with data"), qPrintable(error));
         QCOMPARE(w.document()->dataset().rows(), Eigen::Index(300));
         QSettings().remove("sessions/embed_limit_mb");
+    }
+
+    void aSessionFileThatIsNotARegularFileOrTooLargeIsRefusedAtOnce()
+    {
+        // A session handed over is untrusted (#51): a FIFO blocked the GUI's open for ever (the CLI
+        // and Python refused it) and a 1 GiB file was read until memory ran out. The GUI now reads
+        // sessions as they do: a regular file of at most kMaxSessionFileBytes, refused by name.
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath("fifo.olens.json");
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        QElapsedTimer clock;
+        clock.start();
+        try {
+            SessionManager::readSessionFile(fifo);
+            QFAIL("a FIFO was read as a session");
+        } catch (const DataError& e) {
+            QVERIFY2(QString(e.what()).contains("not a regular file"), e.what());
+            QVERIFY2(QString(e.what()).contains("fifo.olens.json"), e.what());
+        }
+        QVERIFY(clock.elapsed() < 5000);
+        const QString big = dir.filePath("big.olens.json");
+        {
+            QFile f(big);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QVERIFY(f.resize(qint64(kMaxSessionFileBytes) + 1)); // sparse: no disk used
+        }
+        try {
+            SessionManager::readSessionFile(big);
+            QFAIL("an oversized session was read");
+        } catch (const DataError& e) {
+            QVERIFY2(QString(e.what()).contains("more than the"), e.what());
+        }
+        // The window reports it and keeps its state.
+        MainWindow w;
+        w.setInteractive(false);
+        QString error;
+        QVERIFY(!w.sessions()->open(fifo, &error));
+        QVERIFY2(error.contains("not a regular file"), qPrintable(error));
     }
 
     void noWriterReplacesTheLoadedData()
