@@ -1,6 +1,7 @@
 #include "data/CsvWriter.h"
 
 #include "base/Errors.h"
+#include "data/CsvCells.h"
 
 #include <charconv>
 #include <cmath>
@@ -13,8 +14,9 @@ namespace {
 
 inline bool isBlankChar(char c) { return c == ' ' || c == '\t'; }
 
-void writeText(std::ostream& out, const std::string& s)
+void writeText(std::ostream& out, const std::string& text)
 {
+    const std::string s = neutraliseCell(text); // no cell a spreadsheet runs as a formula
     const bool needQuotes = s.empty() || s.find_first_of(",;\t\"#\r\n") != std::string::npos
                             || isBlankChar(s.front()) || isBlankChar(s.back());
     if (!needQuotes) {

@@ -3,6 +3,8 @@
 // buffer that is copied into the column-major Eigen matrix at the end.
 #include "data/DataLoader.h"
 
+#include "data/CsvCells.h"
+
 #include "base/Errors.h"
 #include "base/Messages.h"
 #include "data/LabelMapping.h"
@@ -158,7 +160,7 @@ public:
                 if (p == e || *p == '#') break;
                 const char* s = p;
                 while (p < e && !isBlankChar(*p) && *p != '#') ++p;
-                fields.emplace_back(s, static_cast<std::size_t>(p - s));
+                fields.push_back(restoreCell(std::string_view(s, static_cast<std::size_t>(p - s))));
                 if (fields.size() > m_maxFields) return true;
             }
             return true;
@@ -187,13 +189,13 @@ public:
                     return false;
                 }
                 if (escaped) content = unescape(content);
-                fields.push_back(content);
+                fields.push_back(restoreCell(content)); // a protected formula-like text (CsvCells.h)
             } else {
                 const char* s = p;
                 while (p < e && *p != d && *p != '#') ++p;
                 const char* t = p;
                 while (t > s && isBlankChar(t[-1])) --t;
-                fields.emplace_back(s, static_cast<std::size_t>(t - s));
+                fields.push_back(restoreCell(std::string_view(s, static_cast<std::size_t>(t - s))));
             }
             if (fields.size() > m_maxFields) return true;
             if (p == e || *p == '#') break;

@@ -1,5 +1,6 @@
 #include "docks/RankingPanel.h"
 #include "metrics/Thresholds.h"
+#include "data/CsvCells.h"
 
 #include "document/DataDocument.h"
 #include "docks/RankingFilterBar.h"
@@ -28,8 +29,10 @@ namespace olens {
 
 namespace {
 
-QString csvField(const QString& s)
+QString csvField(const QString& text)
 {
+    // No cell a spreadsheet runs as a formula (a text label "=…", a header): data/CsvCells.h.
+    const QString s = QString::fromStdString(neutraliseCell(text.toStdString()));
     if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n')))
         return s;
     QString q = s;

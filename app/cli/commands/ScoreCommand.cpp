@@ -4,6 +4,7 @@
 
 #include "Args.h"
 #include "CommandSupport.h"
+#include "data/CsvCells.h"
 
 #include "base/AtomicWriter.h"
 #include "base/Errors.h"
@@ -43,7 +44,7 @@ void writeDrivers(std::ostream& out, const Prepared& r, int row, const Eigen::Ve
         << fa->attributionTotal() << " (sum " << total << ")\n";
     out << "feature,contribution,share\n";
     for (int j : order)
-        out << r.input.featureNames[static_cast<std::size_t>(j)] << "," << c(j) << ","
+        out << neutraliseCell(r.input.featureNames[static_cast<std::size_t>(j)]) << "," << c(j) << ","
             << (total != 0.0 ? c(j) / total : 0.0) << "\n";
     out.flush();
 }

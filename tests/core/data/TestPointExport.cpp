@@ -2,6 +2,7 @@
 // the project's own loader (loadDataset) with the same values and column names, plus score and
 // outlier; names are kept unique; PLY without x, y, z.
 #include "data/PointExport.h"
+#include "data/CsvCells.h"
 #include "data/DataLoader.h"
 #include "data/PlyReader.h"
 #include "base/Errors.h"
@@ -9,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <charconv>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -104,6 +107,60 @@ private slots:
         QVERIFY(out.str().find("anomaly") != std::string::npos);
         QCOMPARE(back.labels(0), 0.0);
         QCOMPARE(back.labels(1), 1.0);
+    }
+
+    void formulaCellsAreNeutralisedAndReadBackExactly()
+    {
+        // #51: a text label, a carried text column or a header beginning with = + - @ was written
+        // raw, and a spreadsheet ran it as a formula. Now each such text gets a leading apostrophe
+        // (OWASP's rule; numbers stay numbers) and the loader takes it off again: the same texts
+        // come back. Expected cells written by hand from the rule.
+        Dataset d = sample(false, {"x", "-y", "z"});
+        d.labelName = "=kind";
+        d.labelNames = {"normal", "=cmd|' /C calc'!A0"};
+        d.labels = Eigen::Vector<double, 5>(0, 1, 0, 1, 0);
+        d.carried.push_back({"@note", {"=1+1", "+A1", "-x", "'=q", "-2.5"}});
+        const Eigen::VectorXd scores = Eigen::VectorXd::LinSpaced(5, -1, 1); // negative numbers stay numbers
+        const Eigen::VectorXi flags = Eigen::Vector<int, 5>(1, 1, 0, 0, 0);
+        std::ostringstream out;
+        writePointsCsv(out, {d, scores, flags, {0, 1, 2, 3, 4}});
+        const std::string text = out.str();
+        const std::string header = text.substr(0, text.find('\n'));
+        QCOMPARE(QString::fromStdString(header), QStringLiteral("x,'-y,z,'=kind,'@note,score,outlier"));
+        for (const char* cell : {"'=1+1", "'+A1", "'-x", "''=q", "'=cmd|' /C calc'!A0"})
+            QVERIFY2(text.find(cell) != std::string::npos, cell);
+        for (const char* raw : {",=", ",+A1", ",-x", ",@"})
+            QVERIFY2(text.find(raw) == std::string::npos, raw);
+        QVERIFY(text.find(",-2.5,") != std::string::npos); // a number, not protected
+        QVERIFY(text.find(",-1,") != std::string::npos);   // the first score
+        LoadOptions o;
+        o.labelColumn = "=kind";
+        o.excludeColumns = {"@note"};
+        const Dataset back = parseDataset(text, "e.csv", o);
+        QCOMPARE(names(back.featureNames), QStringList({"x", "-y", "z", "score", "outlier"}));
+        QCOMPARE(QString::fromStdString(back.labelName), QStringLiteral("=kind"));
+        QCOMPARE(back.labelNames.size(), std::size_t(2));
+        QVERIFY(std::find(back.labelNames.begin(), back.labelNames.end(), "=cmd|' /C calc'!A0") != back.labelNames.end());
+        QCOMPARE(back.carried.size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(back.carried[0].name), QStringLiteral("@note"));
+        QCOMPARE(back.carried[0].cells, d.carried[0].cells);
+        QCOMPARE(back.X(0, 3), -1.0);
+        // The rule and its inverse on every short text over the characters that matter.
+        const std::string alphabet = "'=+-@\t\r1.ea ";
+        std::vector<std::string> texts{""};
+        for (int len = 1; len <= 4; ++len)
+            for (std::size_t k = 0, m = texts.size(); k < m; ++k)
+                if (static_cast<int>(texts[k].size()) == len - 1)
+                    for (char c : alphabet)
+                        texts.push_back(texts[k] + c);
+        for (const std::string& t : texts) {
+            const std::string w = neutraliseCell(t);
+            QVERIFY2(std::string(restoreCell(w)) == t, t.c_str());
+            const bool formula = !w.empty() && std::string("=+-@\t\r").find(w.front()) != std::string::npos;
+            double v = 0.0;
+            const auto r = std::from_chars(w.data(), w.data() + w.size(), v);
+            QVERIFY2(!formula || (r.ec == std::errc() && r.ptr == w.data() + w.size()), w.c_str()); // only numbers
+        }
     }
 
     void ignoredColumnsAreWrittenBack_data()
