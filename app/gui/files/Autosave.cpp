@@ -23,6 +23,9 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cstdio>
+#include <mutex>
+#include <pthread.h>
+#include <sched.h>
 
 namespace olens {
 
@@ -57,6 +60,47 @@ QByteArray contentHash(const QByteArray& bytes)
 }
 
 } // namespace
+
+/// The pool thread writing an autosave runs at SCHED_IDLE (it takes no CPU from training or
+/// drawing) and gets its own policy back afterwards; raise() (from the thread that waits for the
+/// save) gives it the normal policy at once: under load a SCHED_IDLE thread gets no CPU at all, and
+/// closing the window waited for ever. (Not QThread::setPriority: Qt keeps a thread's SCHED_IDLE
+/// policy when asked for NormalPriority, so a pool thread that wrote one autosave stayed
+/// idle-scheduled for every later job on it — trainings and score fields included.)
+class Autosave::IdleWhileSaving {
+public:
+    void enter()
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_thread = pthread_self();
+        pthread_getschedparam(m_thread, &m_policy, &m_param);
+        m_running = true;
+        if (!m_raised) {
+            sched_param idle{};
+            pthread_setschedparam(m_thread, SCHED_IDLE, &idle);
+        }
+    }
+    void leave()
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        pthread_setschedparam(m_thread, m_policy, &m_param);
+        m_running = false;
+    }
+    void raise()
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_raised = true;
+        if (m_running)
+            pthread_setschedparam(m_thread, m_policy, &m_param);
+    }
+
+private:
+    std::mutex m_mutex;
+    pthread_t m_thread{};
+    int m_policy = SCHED_OTHER;
+    sched_param m_param{};
+    bool m_running = false, m_raised = false;
+};
 
 Autosave::Autosave(const ReactionContext& context, SessionManager* sessions, DetectorPanel* detector, const QString& stateDir)
     : QObject(context.window), m_context(context), m_sessions(sessions), m_dir(stateDir.isEmpty() ? defaultStateDir() : stateDir)
@@ -192,16 +236,15 @@ bool Autosave::autosave()
     ++m_startedSave;
     // On the GUI's one executor, at idle priority for the time of the save (SCHED_IDLE on Linux:
     // it takes no CPU from training or drawing), one thread of the budget.
-    m_saving.setFuture(QtConcurrent::run(Executor::pool(), [session = std::move(session), result, fileRows, file, ownerPath, runId]() mutable {
+    auto idle = std::make_shared<IdleWhileSaving>();
+    m_idle = idle;
+    m_saving.setFuture(QtConcurrent::run(Executor::pool(), [session = std::move(session), result, fileRows, file, ownerPath, runId, idle]() mutable {
         const JobThreads budget;
-        QThread* thread = QThread::currentThread();
-        const QThread::Priority before = thread->priority();
-        thread->setPriority(QThread::IdlePriority);
-        struct Restore {
-            QThread* t;
-            QThread::Priority p;
-            ~Restore() { t->setPriority(p == QThread::InheritPriority ? QThread::NormalPriority : p); }
-        } restore{thread, before};
+        idle->enter();
+        struct Leave {
+            IdleWhileSaving* s;
+            ~Leave() { s->leave(); }
+        } leave{idle.get()};
         try {
             if (result)
                 session.model = sessionModelJson(*result->detector, result->normalizer,
@@ -258,6 +301,8 @@ void Autosave::flushAutosave()
 void Autosave::waitForAutosave()
 {
     while (m_handledSave != m_startedSave) {
+        if (m_idle)
+            m_idle->raise(); // waited for: no longer only on CPU nobody else wants
         m_saving.waitForFinished();
         autosaveFinished(); // may start the queued save: the loop then waits for that one too
     }

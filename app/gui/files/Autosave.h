@@ -95,6 +95,8 @@ private:
     bool m_saveQueued = false;
     bool m_closing = false;
     int m_startedSave = 0, m_handledSave = 0; // autosaves started / whose result was handled
+    class IdleWhileSaving;
+    std::shared_ptr<IdleWhileSaving> m_idle; // the scheduling of the save being written
     QElapsedTimer m_saveClock;
     QTimer m_timer;
     QTimer m_debounce;

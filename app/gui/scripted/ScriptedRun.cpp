@@ -22,14 +22,19 @@
 #include "registry/Registry.h"
 #include "render/VtkSupport.h"
 #include "view/CloudView.h"
+#include "base/Messages.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QTimer>
 
 #include <cstdio>
+#include <sys/stat.h>
+#include <vector>
 #include <utility>
 #include <vector>
 #include <nlohmann/json.hpp>
@@ -125,12 +130,76 @@ QString ScriptedRun::value(const char* option) const
 
 void ScriptedRun::fail(const QString& message)
 {
-    std::fprintf(stderr, "outlierlens: %s\n", qPrintable(message));
+    // Escaped and bounded: a name from a session handed over may hold control characters.
+    std::fprintf(stderr, "outlierlens: %s\n", displayValue(message.toStdString(), 2000).c_str());
     m_status = 1;
+}
+
+namespace {
+
+/// The same file for two paths: by device and inode when it exists (symlinks and hard links
+/// included), else by the absolute path with its folder's symlinks resolved.
+QString fileKey(const QString& path)
+{
+    struct stat st {};
+    if (::stat(QFile::encodeName(path).constData(), &st) == 0)
+        return QStringLiteral("inode:%1:%2").arg(st.st_dev).arg(st.st_ino);
+    const QFileInfo info(path);
+    const QString dir = QFileInfo(info.absolutePath()).canonicalFilePath();
+    return QStringLiteral("path:") + QDir(dir.isEmpty() ? info.absolutePath() : dir).filePath(info.fileName());
+}
+
+} // namespace
+
+QString ScriptedRun::outputClash() const
+{
+    // Before any work (#51): an output must not replace an input (the --session file, the data) or
+    // another output (two outputs naming one file lost one of them), and an empty name is refused.
+    struct Named {
+        const char* option;
+        QString path;
+    };
+    std::vector<Named> inputs, outputs;
+    if (!m_parser.value("load").isEmpty())
+        inputs.push_back({"load", m_parser.value("load")});
+    if (!m_parser.positionalArguments().isEmpty())
+        inputs.push_back({"FILE", m_parser.positionalArguments().first()});
+    if (isSet("session"))
+        inputs.push_back({"session", value("session")});
+    for (const char* o : {"screenshot", "window-screenshot", "layout-report", "save-session", "replay-video",
+                          "replay-frames", "export-plots"}) {
+        if (!isSet(o))
+            continue;
+        if (value(o).trimmed().isEmpty())
+            return QStringLiteral("--%1: an empty file name").arg(QLatin1String(o));
+        outputs.push_back({o, value(o)});
+    }
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const QString key = fileKey(outputs[i].path);
+        for (const Named& in : inputs)
+            if (fileKey(in.path) == key)
+                return QStringLiteral("--%1 %2 would replace the input %3 (--%4): choose another name")
+                    .arg(QLatin1String(outputs[i].option), outputs[i].path, in.path, QLatin1String(in.option));
+        for (std::size_t j = 0; j < i; ++j)
+            if (fileKey(outputs[j].path) == key)
+                return QStringLiteral("--%1 and --%2 name the same file %3: one would be lost")
+                    .arg(QLatin1String(outputs[j].option), QLatin1String(outputs[i].option), outputs[i].path);
+    }
+    if (isSet("top-k")) {
+        bool ok = false;
+        const int k = value("top-k").toInt(&ok);
+        if (!ok || k < 0 || k > kMaxTopK)
+            return QStringLiteral("--top-k: expected a whole number from 0 to %1, got '%2'").arg(kMaxTopK).arg(value("top-k"));
+    }
+    return {};
 }
 
 bool ScriptedRun::start()
 {
+    if (const QString clash = outputClash(); !clash.isEmpty()) {
+        fail(clash);
+        return false;
+    }
     if (isSet("text-size")) {
         bool ok = false;
         const double scale = value("text-size").toDouble(&ok);
@@ -203,7 +272,7 @@ bool ScriptedRun::start()
         fail(QStringLiteral("unknown detector '%1' (see outlierlens-cli list)").arg(value("detector")));
     applyTrainingSetup();
     if (isSet("top-k"))
-        m_window.document()->setTopK(value("top-k").toInt());
+        m_window.document()->setTopK(value("top-k").toInt()); // checked in outputClash
 
     if (isSet("screenshot-size")) {
         const QStringList wh = value("screenshot-size").toLower().split('x');
@@ -378,7 +447,12 @@ void ScriptedRun::finish(const QImage& captured)
         if (!err.isEmpty())
             fail(QStringLiteral("--layout-report: %1").arg(err));
     }
-    if (isSet("save-session")) {
+    if (isSet("save-session") && m_status != 0) {
+        // A failed start (missing data, refused training, a broken session) used to replace the
+        // file with an empty session that could not itself be opened: what is there stays.
+        fail(QStringLiteral("--save-session: not written, an earlier step failed (above); %1 is kept as it was")
+                 .arg(value("save-session")));
+    } else if (isSet("save-session")) {
         QString err;
         if (!m_window.sessions()->save(value("save-session"), &err))
             fail(QStringLiteral("--save-session: %1").arg(err));

@@ -35,7 +35,13 @@ public:
     /// 0, or 1 once any step failed (each failure is printed on stderr as it happens).
     int status() const { return m_status; }
 
+    /// The largest --top-k (as a session's top_k).
+    static constexpr int kMaxTopK = 1000000;
+
 private:
+    /// Why the outputs asked for cannot be written (empty name, one replaces an input or another
+    /// output, --top-k out of range), or empty; checked before any work.
+    QString outputClash() const;
     void fail(const QString& message);
     void applyTrainingSetup();
     bool startCompare();

@@ -251,6 +251,58 @@ private slots:
         }
     }
 
+    void headlessOutputsNeverDamageWhatTheyRead()
+    {
+        // #51: the GUI wrote --layout-report / --screenshot over the --session file and
+        // --replay-video over the --load file, two outputs naming one file lost one, an empty
+        // --replay-frames "wrote" frames, --top-k took -5, abc and 2^31, and --save-session after a
+        // failed start replaced the file with an empty session. Each is now refused before any
+        // work, with a reason on stderr and a non-zero exit, and the files stay as they were.
+        QTemporaryDir dir;
+        const QString data = dir.filePath("moons.csv");
+        QVERIFY(QFile::copy(sample("moons2d.csv"), data));
+        const QString kept = dir.filePath("kept.olens.json");
+        {
+            QFile f(kept);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"not\": \"touched\"}");
+        }
+        auto bytes = [](const QString& path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        const QByteArray dataBefore = bytes(data), keptBefore = bytes(kept);
+        const QString link = dir.filePath("link.gif"); // --replay-video writes .gif names only
+        QVERIFY(QFile::link(data, link));
+        struct Case {
+            QStringList args;
+            const char* says;
+        };
+        const QList<Case> cases = {
+            {{"--load", data, "--screenshot", data, "--exit"}, "would replace the input"},
+            {{"--load", data, "--replay-video", link, "--exit"}, "would replace the input"}, // the same file by a link
+            {{"--session", kept, "--layout-report", kept, "--exit"}, "would replace the input"},
+            {{"--load", data, "--screenshot", dir.filePath("a.png"), "--save-session", dir.filePath("a.png"), "--exit"},
+             "name the same file"},
+            {{"--load", data, "--replay-frames", "", "--exit"}, "an empty file name"},
+            {{"--load", data, "--top-k", "-5", "--exit"}, "--top-k"},
+            {{"--load", data, "--top-k", "abc", "--exit"}, "--top-k"},
+            {{"--load", data, "--top-k", "2147483648", "--exit"}, "--top-k"},
+            {{"--load", dir.filePath("missing.csv"), "--save-session", kept, "--exit"}, "is kept as it was"},
+        };
+        for (const Case& c : cases) {
+            QProcess p;
+            p.start(QStringLiteral(OLENS_GUI_PATH), c.args);
+            QVERIFY(p.waitForFinished(120000));
+            const QString err = QString::fromLocal8Bit(p.readAllStandardError());
+            QVERIFY2(p.exitCode() != 0, qPrintable(c.args.join(' ') + ": exit 0; " + err));
+            QVERIFY2(err.contains(QLatin1String(c.says)), qPrintable(c.args.join(' ') + ": " + err));
+            QCOMPARE(bytes(data), dataBefore);
+            QCOMPARE(bytes(kept), keptBefore);
+        }
+        QVERIFY(!QFile::exists(dir.filePath("a.png")));
+    }
+
     void helpAndVersionNeedNoDisplay()
     {
         // Over SSH without X, `outlierlens --help` aborted in QApplication ("could not connect to

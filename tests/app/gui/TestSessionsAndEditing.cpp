@@ -49,6 +49,8 @@
 #include <QtTest>
 #include <chrono>
 #include <thread>
+#include <mutex>
+#include <sched.h>
 #include <nlohmann/json.hpp>
 
 using namespace olens;
@@ -575,6 +577,44 @@ private slots:
         pool->waitForDone(20000);
         QCOMPARE(SessionManager::readSessionFile(autosave).topK, 9);
         w.autosaves()->markCleanExit();
+    }
+
+    void anAutosaveGivesItsThreadBackAsItFoundIt()
+    {
+        // The autosave ran its pool thread at idle priority and "restored" it with
+        // QThread::setPriority(NormalPriority), which keeps SCHED_IDLE: that pool thread then ran
+        // every later job (trainings, score fields) idle-scheduled, which under load gets almost
+        // no CPU (GUI tests timed out with two busy loops). Every pool thread is asked for its
+        // policy after a save (all of them are held at once, so the one that saved is among them).
+        MainWindow w;
+        prepare(w, 60);
+        Autosave* a = w.autosaves();
+        a->waitForAutosave();
+        const int before = a->autosaveCount();
+        QVERIFY(a->autosave());
+        QTRY_VERIFY_WITH_TIMEOUT(a->autosaveCount() > before, 60000); // finished on its own, not waited for
+        QThreadPool* pool = Executor::pool();
+        // Idle, its threads kept (waitForDone would end them, and new threads start afresh).
+        QTRY_COMPARE_WITH_TIMEOUT(pool->activeThreadCount(), 0, 60000);
+        const int threads = pool->maxThreadCount();
+        QSemaphore hold, started;
+        std::mutex m;
+        std::vector<int> policies;
+        for (int i = 0; i < threads; ++i)
+            pool->start([&] {
+                {
+                    std::lock_guard<std::mutex> lock(m);
+                    policies.push_back(sched_getscheduler(0));
+                }
+                started.release();
+                hold.acquire();
+            });
+        QVERIFY(started.tryAcquire(threads, 60000));
+        hold.release(threads);
+        QTRY_COMPARE_WITH_TIMEOUT(pool->activeThreadCount(), 0, 60000);
+        QCOMPARE(static_cast<int>(policies.size()), threads);
+        for (int p : policies)
+            QCOMPARE(p, SCHED_OTHER);
     }
 
     void menusOpenSessionsInTheBackground()
