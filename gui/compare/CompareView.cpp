@@ -376,6 +376,13 @@ TrainingController* CompareView::panelTrainer(int i) const
     return i >= 0 && i < panelCount() ? m_panels[static_cast<std::size_t>(i)]->trainer : nullptr;
 }
 
+QString CompareView::panelError(int i) const
+{
+    if (i < 0 || i >= panelCount())
+        return {};
+    return m_panels[static_cast<std::size_t>(i)]->error;
+}
+
 QString CompareView::panelTitle(int i) const
 {
     if (i < 0 || i >= panelCount())

@@ -73,6 +73,8 @@ public:
     TrainingController* panelTrainer(int i) const;
     /// The panel's title text (detector, state, fit time, metrics) as plain text.
     QString panelTitle(int i) const;
+    /// Why the panel's last training failed, or empty.
+    QString panelError(int i) const;
     /// AUROC / AUPRC of the panel's training scores against the labels; NaN without both.
     double panelAuroc(int i) const;
     double panelAuprc(int i) const;

@@ -325,6 +325,9 @@ bool ScriptedRun::startCompare()
             auto e = CompareView::defaultEntry(parts.first().trimmed().toStdString());
             for (int k = 1; k < parts.size(); ++k)
                 e.params.push_back(splitAssignment(parts[k].toStdString()));
+            // A bad member is refused before any training, as the CLI refuses --param (#51).
+            ParamSet check = Registry::instance().defaultParams(e.id);
+            check.set(e.params);
             entries.push_back(e);
         }
     } catch (const std::exception& e) {
@@ -340,8 +343,11 @@ bool ScriptedRun::startCompare()
     } else {
         // Screenshot once every trained panel has drawn its field (or after a grace period).
         whenCompareFirstDrawn(cv, &m_window, [this, cv] {
-            for (int i = 0; i < cv->panelCount(); ++i)
+            for (int i = 0; i < cv->panelCount(); ++i) {
                 std::fprintf(stdout, "outlierlens: %s\n", qPrintable(cv->panelTitle(i).replace('\n', "  ")));
+                if (!cv->panelError(i).isEmpty()) // a member that could not be trained: not exit 0
+                    fail(QStringLiteral("--compare: %1: %2").arg(QString::fromStdString(cv->entries()[static_cast<std::size_t>(i)].id), cv->panelError(i)));
+            }
             QTimer::singleShot(200, &m_window, [this] { finish(); });
         });
         cv->trainAll(); // now: the compare page's own first-open training then has nothing to do

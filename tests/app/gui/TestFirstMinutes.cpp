@@ -289,6 +289,7 @@ private slots:
             {{"--load", data, "--top-k", "abc", "--exit"}, "--top-k"},
             {{"--load", data, "--top-k", "2147483648", "--exit"}, "--top-k"},
             {{"--load", dir.filePath("missing.csv"), "--save-session", kept, "--exit"}, "is kept as it was"},
+            {{"--load", data, "--compare", "knn:k=0,pca", "--exit"}, "outside [1"}, // exited 0 with a failed panel
         };
         for (const Case& c : cases) {
             QProcess p;
