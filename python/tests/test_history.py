@@ -25,7 +25,10 @@ def test_quadrics_step_equals_a_fit_stopped_there():
         assert at.step_ == k
         np.testing.assert_allclose(at.decision_scores_, stopped.decision_scores_, rtol=0, atol=1e-12)
         np.testing.assert_allclose(at.outlier_scores(X), stopped.outlier_scores(X), rtol=0, atol=1e-12)
-        assert at.threshold_ == stopped.threshold_
+        # The threshold is a quantile of those scores: held to the same 1e-12. (Exact equality failed
+        # on an AVX-512 machine at 25879c1 already: 0.5455065053725048 vs ...049; Eigen's vectorised
+        # sums start where the data's alignment allows, so the last bit follows the addresses.)
+        assert abs(at.threshold_ - stopped.threshold_) <= 1e-12
     np.testing.assert_allclose(est.at_step(-1).decision_scores_, est.decision_scores_, rtol=0, atol=1e-12)
     assert not np.allclose(est.at_step(0).decision_scores_, est.decision_scores_)
     # The parent is untouched by at_step.
