@@ -110,14 +110,18 @@ def test_save_model_keeps_feature_names(tmp_path):
         again.score_samples(df.rename(columns={"width": "w"}))
 
 
-def test_chunked_scoring_equals_one_call():
-    """Scoring runs in chunks of 16 384 rows so that Ctrl+C is seen between them; scores are
-    row-wise, so the chunks give the same numbers as the core's single call."""
+def test_chunked_scoring_equals_one_call(monkeypatch):
+    """Scoring runs in chunks so that Ctrl+C is seen between them, sized by the method's speed
+    (about a quarter of a second each, in multiples of 64 rows); scores are row-wise, so any
+    chunking gives the same numbers as the core's single call, to the bit."""
+    from outlierlens import _estimators
     many, _ = ol.generate("blobs", n=40000, seed=9)
-    est = ol.Knn(k=5, novelty=True).fit(many[:2000])
-    chunked = est.outlier_scores(many)
-    single = np.asarray(est._model.score_new(np.asfortranarray(many)))
-    np.testing.assert_array_equal(chunked, single)
+    for est, rows in ((ol.Knn(k=5, novelty=True).fit(many[:2000]), many),
+                      (ol.Kic(kernel="rbf").fit(many[:2000]), many[:5000])):  # kic: products, vectorised tails
+        single = np.asarray(est._model.score_new(np.asfortranarray(rows), 0))
+        for seconds in (_estimators._SCORE_CHUNK_SECONDS, 1e-4):  # the default, and chunks of 64-ish rows
+            monkeypatch.setattr(_estimators, "_SCORE_CHUNK_SECONDS", seconds)
+            np.testing.assert_array_equal(est.outlier_scores(rows), single)
 
 
 def test_an_automatic_approximation_is_said_aloud():
