@@ -12,6 +12,7 @@
 // GIL: a fitted detector's const methods are thread-safe (Detector.h), so Dask's threaded
 // scheduler can score blocks in parallel.
 #include "base/AtomicWriter.h"
+#include "base/Json.h"
 #include "base/Errors.h"
 #include "base/ParallelFor.h"
 #include "data/Dataset.h"
@@ -177,12 +178,7 @@ public:
     /// Registry::load + Normalizer::fromJson: the readers the GUI's sessions use.
     static FittedModel fromJson(const std::string& text)
     {
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(text, nullptr, true, false);
-        } catch (const nlohmann::json::exception& e) {
-            throw DataError(std::string("model: not JSON: ") + e.what());
-        }
+        const nlohmann::json j = parseUntrustedJson(text, "model"); // depth-bounded as sessions are
         if (!j.is_object() || !j.contains("normalizer"))
             throw DataError("model: missing \"normalizer\" (expected the JSON of `outlierlens-cli score --save-model`)");
         Normalizer normalizer = Normalizer::fromJson(j.at("normalizer"));
@@ -415,12 +411,12 @@ PYBIND11_MODULE(_core, m)
             if (!detectorId.empty()) {
                 SessionDetector d;
                 d.id = detectorId;
-                d.params = nlohmann::json::parse(paramsJson);
+                d.params = parseUntrustedJson(paramsJson, "params");
                 d.normalization = normalization;
                 s.detector = d;
             }
             if (!modelJson.empty()) {
-                s.model = nlohmann::json::parse(modelJson);
+                s.model = parseUntrustedJson(modelJson, "model");
                 s.threshold = s.model.at("threshold").get<double>();
             }
             // Strict round trip through the core's reader: what we hand the GUI must parse there.

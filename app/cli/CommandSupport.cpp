@@ -4,6 +4,7 @@
 #include "CliProgress.h"
 
 #include "base/AtomicWriter.h"
+#include "base/Json.h"
 #include "base/Errors.h"
 #include "base/Format.h"
 #include "base/Messages.h"
@@ -157,12 +158,9 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
         // and its fitted model used (issue #36: the README promises that sessions are read).
         const std::string& path = a.options.at("model");
         const std::string text = readRegularFile(path, kMaxSessionFileBytes, "model");
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(text, nullptr, true, false);
-        } catch (const nlohmann::json::exception& e) {
-            throw DataError("model '" + path + "': not JSON: " + e.what());
-        }
+        // Depth-bounded as sessions are: a parameter nested 1 000 000 arrays deep crashed the CLI
+        // (the stack overflowed while the bad value was formatted for the error message).
+        nlohmann::json j = parseUntrustedJson(text, "model '" + path + "'");
         if (j.is_object() && j.value("format", std::string()) == "outlierlens-session") {
             const Session s = parseSession(text);
             if (s.model.is_null())

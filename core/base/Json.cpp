@@ -190,4 +190,21 @@ nlohmann::json unpackArrays(const nlohmann::json& v, const std::string& where)
     return v;
 }
 
+nlohmann::json parseUntrustedJson(const std::string& text, const std::string& what)
+{
+    try {
+        return nlohmann::json::parse(
+            text,
+            [&what](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+                if (depth > kMaxJsonDepth)
+                    throw DataError(what + " is not valid: JSON nested deeper than " + std::to_string(kMaxJsonDepth)
+                                    + " levels");
+                return true;
+            },
+            true, false);
+    } catch (const nlohmann::json::exception& e) { // parse_error, and out_of_range for numbers like 1e400
+        throw DataError(what + " is not valid JSON (" + e.what() + ")");
+    }
+}
+
 } // namespace olens

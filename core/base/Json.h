@@ -28,4 +28,12 @@ nlohmann::json packArrays(const nlohmann::json& v);
 /// The inverse of packArrays; a malformed packed array is a DataError naming `where`.
 nlohmann::json unpackArrays(const nlohmann::json& v, const std::string& where = "");
 
+/// The deepest nesting any file's JSON may have (sessions, models; a real one is below 12).
+inline constexpr int kMaxJsonDepth = 64;
+/// Parses JSON from a file someone else may have written (`what` names it in errors): nested
+/// deeper than kMaxJsonDepth is a DataError before the value is built — copying, dumping or
+/// formatting a value nested a million levels deep overflows the stack — and any parse error a
+/// DataError ("<what> is not valid JSON (...)").
+nlohmann::json parseUntrustedJson(const std::string& text, const std::string& what);
+
 } // namespace olens

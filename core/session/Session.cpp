@@ -229,19 +229,9 @@ std::string serializeSession(const Session& s)
 
 Session parseSession(const std::string& text)
 {
-    json j;
-    try {
-        // Copying, dumping and comparing JSON values recurses: a hostile file nested 100 000 levels
-        // deep would overflow the stack after parsing. No valid session comes close to this limit.
-        constexpr int kMaxDepth = 64;
-        j = json::parse(text, [](int depth, json::parse_event_t, json&) {
-            if (depth > kMaxDepth)
-                throw DataError("session is not valid: JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
-            return true;
-        });
-    } catch (const json::exception& e) { // parse_error, and out_of_range for numbers like 1e400
-        throw DataError(std::string("session is not valid JSON (") + e.what() + ")");
-    }
+    // Copying, dumping and comparing JSON values recurses: a hostile file nested 100 000 levels
+    // deep would overflow the stack after parsing. No valid session comes close to the limit.
+    const json j = parseUntrustedJson(text, "session");
     if (!j.is_object()) fail("", "expected a JSON object");
     const auto fmt = j.find("format");
     if (fmt == j.end() || !fmt->is_string() || fmt->get<std::string>() != "outlierlens-session")

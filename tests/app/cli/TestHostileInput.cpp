@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <sstream>
 
@@ -498,6 +499,29 @@ private slots:
             QVERIFY2(m.find("= -") == std::string::npos && m.find("1250075001") != std::string::npos, m.c_str());
             QVERIFY(m.find("'m'") != std::string::npos);
         }
+    }
+
+    void deeplyNestedModelIsRefusedNotACrash()
+    {
+        // #51: a model file with a parameter nested 1 000 000 arrays deep crashed the CLI (the stack
+        // overflowed while the bad value was formatted for the error message); sessions had a
+        // depth limit, plain model files did not. Every JSON reader has the same limit now.
+        QTemporaryDir dir;
+        const std::string saved = dir.filePath("m.json").toStdString(), model = dir.filePath("deep.json").toStdString();
+        QCOMPARE(cli({"score", "--input", OLENS_SOURCE_DIR "/samples/moons2d.csv", "--detector", "knn", "--param", "k=5",
+                      "--save-model", saved, "--output", dir.filePath("s.csv").toStdString()})
+                     .code,
+                 0);
+        std::ifstream in(saved);
+        std::string text((std::istreambuf_iterator<char>(in)), {});
+        const std::size_t at = text.find("\"k\": 5");
+        QVERIFY(at != std::string::npos);
+        text.replace(at, 6, "\"k\": " + std::string(1000000, '[') + std::string(1000000, ']'));
+        std::ofstream(model) << text; // the old CLI: a segmentation fault (exit 139) on this file
+        const Run r = cli({"score", "--input", OLENS_SOURCE_DIR "/samples/moons2d.csv", "--model", model, "--output", "-"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.find("nested deeper than 64 levels") != std::string::npos, r.err.c_str());
+        QVERIFY(r.err.size() < 400);
     }
 
     // ---- 6. messages ----------------------------------------------------------------------------------
