@@ -30,10 +30,17 @@ const json& member(const json& obj, const std::string& path, const char* key)
     return *it;
 }
 
-std::string asString(const json& v, const std::string& path)
+/// Every string of a session has a length limit (a 50 MB lesson title took the GUI 90 s and 2 GB):
+/// names, ids and paths up to 4096 bytes, a lesson's title 300 and a step's text 4000.
+constexpr std::size_t kMaxSessionString = 4096, kMaxLessonTitle = 300, kMaxLessonText = 4000;
+
+std::string asString(const json& v, const std::string& path, std::size_t maxBytes = kMaxSessionString)
 {
     if (!v.is_string()) fail(path, "expected a string, found " + std::string(v.type_name()));
-    return v.get<std::string>();
+    const std::string& s = v.get_ref<const std::string&>();
+    if (s.size() > maxBytes)
+        fail(path, "longer than " + std::to_string(maxBytes) + " bytes (" + std::to_string(s.size()) + ")");
+    return s;
 }
 
 double asNumber(const json& v, const std::string& path)
@@ -308,7 +315,7 @@ Session parseSession(const std::string& text)
         const json& l = j["lesson"];
         if (!l.is_object()) fail("/lesson", "expected an object");
         Lesson lesson;
-        if (l.contains("title")) lesson.title = asString(l["title"], "/lesson/title");
+        if (l.contains("title")) lesson.title = asString(l["title"], "/lesson/title", kMaxLessonTitle);
         const json& steps = member(l, "/lesson", "steps");
         if (!steps.is_array() || steps.empty() || steps.size() > 200)
             fail("/lesson/steps", "expected an array of 1 to 200 steps");
@@ -317,8 +324,7 @@ Session parseSession(const std::string& text)
             const json& o = steps[i];
             if (!o.is_object()) fail(p, "expected an object");
             LessonStep st;
-            st.text = asString(member(o, p, "text"), p + "/text");
-            if (st.text.size() > 4000) fail(p + "/text", "longer than 4000 characters");
+            st.text = asString(member(o, p, "text"), p + "/text", kMaxLessonText);
             // A count, or one word standing for a special value ("trained", "top").
             auto countOr = [&o, &p](const char* key, const char* word, int special) {
                 const json& v = o[key];

@@ -389,6 +389,16 @@ private slots:
         row("empty", "", "not valid JSON");
         row("truncated", good.substr(0, good.size() / 2), "not valid JSON");
         row("array", "[1,2]", "expected a JSON object");
+        // #51: strings are bounded (a 50 MB lesson title took the GUI 90 s and 2 GB); the refusal
+        // names the field and the sizes, never the content.
+        row("long title", edited([](nlohmann::json& j) {
+                j["lesson"] = {{"title", std::string(1 << 20, 'T')}, {"steps", {{{"text", "one"}}}}};
+            }),
+            "/lesson/title: longer than 300 bytes (1048576)");
+        row("long feature name", edited([](nlohmann::json& j) {
+                j["data"]["embedded"]["features"][0] = std::string(5000, 'f');
+            }),
+            "/data/embedded/features/0: longer than 4096 bytes (5000)");
         row("no format", "{\"version\":1}", "/format");
         row("newer version", edited([](nlohmann::json& j) { j["version"] = 7; }), "newer OutlierLens");
         row("version string", edited([](nlohmann::json& j) { j["version"] = "1"; }), "/version");
