@@ -183,13 +183,7 @@ void ExportFigureReaction::onTriggered()
     if (!path.endsWith("." + suffix, Qt::CaseInsensitive))
         path += "." + suffix;
     const QString error = save(m_context, m_compare, all[std::size_t(std::clamp(o.target, 0, int(all.size()) - 1))], o, path);
-    if (error.isEmpty()) {
-        LastFolder::remember(path);
-        m_context.log->info(tr("figure exported to %1").arg(path));
-    } else {
-        m_context.log->error(error);
-        QMessageBox::warning(m_context.window, tr("Export figure"), error);
-    }
+    reportWritten(path, error, tr("figure exported to %1").arg(path), tr("Export figure"));
 }
 
 } // namespace olens

@@ -107,14 +107,8 @@ void ExportPointsReaction::onTriggered()
     if (suffix != "csv" && suffix != "ply")
         path += filter.contains("ply") ? ".ply" : ".csv";
     int count = 0;
-    const QString error = save(m_context.document, m_which, path, &count);
-    if (error.isEmpty()) {
-        LastFolder::remember(path);
-        m_context.log->info(tr("exported %1 %2 to %3").arg(count).arg(what[k], path));
-    } else {
-        m_context.log->error(error);
-        QMessageBox::warning(m_context.window, tr("Export"), error);
-    }
+    const QString error = save(m_context.document, m_which, path, &count); // count is set before the message is made
+    reportWritten(path, error, tr("exported %1 %2 to %3").arg(count).arg(what[k], path), tr("Export"));
 }
 
 } // namespace olens

@@ -108,14 +108,8 @@ void ScreenshotReaction::onTriggered()
         return;
     if (!path.endsWith(".png", Qt::CaseInsensitive))
         path += ".png";
-    const QString error = save(m_context, m_compare, m_target, path);
-    if (error.isEmpty()) {
-        LastFolder::remember(path);
-        m_context.log->info(tr("screenshot saved to %1").arg(path));
-    } else {
-        m_context.log->error(error);
-        QMessageBox::warning(m_context.window, tr("Save screenshot"), error);
-    }
+    reportWritten(path, save(m_context, m_compare, m_target, path), tr("screenshot saved to %1").arg(path),
+                  tr("Save screenshot"));
 }
 
 ExportReaction::ExportReaction(QAction* action, const ReactionContext& context, What what)
@@ -162,14 +156,7 @@ void ExportReaction::onTriggered()
         scores ? tr("CSV (*.csv)") : tr("JSON (*.json)"));
     if (path.isEmpty())
         return;
-    const QString error = save(m_context.document, m_what, path);
-    if (error.isEmpty()) {
-        LastFolder::remember(path);
-        m_context.log->info(tr("exported %1").arg(path));
-    } else {
-        m_context.log->error(error);
-        QMessageBox::warning(m_context.window, tr("Export"), error);
-    }
+    reportWritten(path, save(m_context.document, m_what, path), tr("exported %1").arg(path), tr("Export"));
 }
 
 } // namespace olens

@@ -23,6 +23,8 @@
 #include "render/VtkSupport.h"
 #include "view/CloudView.h"
 #include "base/Messages.h"
+#include "base/AtomicWriter.h"
+#include "base/Errors.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -33,6 +35,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstring>
 #include <sys/stat.h>
 #include <vector>
 #include <utility>
@@ -137,8 +140,8 @@ void ScriptedRun::fail(const QString& message)
 
 namespace {
 
-/// The same file for two paths: by device and inode when it exists (symlinks and hard links
-/// included), else by the absolute path with its folder's symlinks resolved.
+/// The same file for two output paths: by device and inode when it exists, else by the absolute
+/// path with its folder's symlinks resolved. (Against the inputs: checkOutputPath.)
 QString fileKey(const QString& path)
 {
     struct stat st {};
@@ -155,36 +158,35 @@ QString ScriptedRun::outputClash() const
 {
     // Before any work (#51): an output must not replace an input (the --session file, the data) or
     // another output (two outputs naming one file lost one of them), and an empty name is refused.
-    struct Named {
-        const char* option;
-        QString path;
-    };
-    std::vector<Named> inputs, outputs;
+    std::vector<std::string> inputs;
     if (!m_parser.value("load").isEmpty())
-        inputs.push_back({"load", m_parser.value("load")});
+        inputs.push_back(QFile::encodeName(m_parser.value("load")).toStdString());
     if (!m_parser.positionalArguments().isEmpty())
-        inputs.push_back({"FILE", m_parser.positionalArguments().first()});
+        inputs.push_back(QFile::encodeName(m_parser.positionalArguments().first()).toStdString());
     if (isSet("session"))
-        inputs.push_back({"session", value("session")});
+        inputs.push_back(QFile::encodeName(value("session")).toStdString());
+    std::vector<std::pair<const char*, QString>> outputs;
     for (const char* o : {"screenshot", "window-screenshot", "layout-report", "save-session", "replay-video",
                           "replay-frames", "export-plots"}) {
         if (!isSet(o))
             continue;
         if (value(o).trimmed().isEmpty())
-            return QStringLiteral("--%1: an empty file name").arg(QLatin1String(o));
-        outputs.push_back({o, value(o)});
+            return QStringLiteral("--%1: empty file name").arg(QLatin1String(o));
+        const bool folder = std::strcmp(o, "replay-frames") == 0 || std::strcmp(o, "export-plots") == 0;
+        if (!folder) {
+            try { // what the writers check too (an input, a symlink, a read-only file), but before any work
+                checkOutputPath(QFile::encodeName(value(o)).toStdString(), inputs, std::string("--") + o);
+            } catch (const DataError& e) {
+                return QString::fromUtf8(e.what());
+            }
+        }
+        outputs.emplace_back(o, value(o));
     }
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-        const QString key = fileKey(outputs[i].path);
-        for (const Named& in : inputs)
-            if (fileKey(in.path) == key)
-                return QStringLiteral("--%1 %2 would replace the input %3 (--%4): choose another name")
-                    .arg(QLatin1String(outputs[i].option), outputs[i].path, in.path, QLatin1String(in.option));
+    for (std::size_t i = 0; i < outputs.size(); ++i)
         for (std::size_t j = 0; j < i; ++j)
-            if (fileKey(outputs[j].path) == key)
+            if (fileKey(outputs[j].second) == fileKey(outputs[i].second))
                 return QStringLiteral("--%1 and --%2 name the same file %3: one would be lost")
-                    .arg(QLatin1String(outputs[j].option), QLatin1String(outputs[i].option), outputs[i].path);
-    }
+                    .arg(QLatin1String(outputs[j].first), QLatin1String(outputs[i].first), outputs[i].second);
     if (isSet("top-k")) {
         bool ok = false;
         const int k = value("top-k").toInt(&ok);

@@ -1,10 +1,14 @@
 #include "shell/Reaction.h"
 
+#include "shell/LastFolder.h"
+#include "docks/LogPanel.h"
 #include "document/DataDocument.h"
 #include "jobs/TrainingController.h"
 
 #include <QAction>
 #include <QKeySequence>
+#include <QMainWindow>
+#include <QMessageBox>
 
 namespace olens {
 
@@ -34,6 +38,17 @@ void Reaction::trackEnabled()
     if (m_context.trainer)
         connect(m_context.trainer, &TrainingController::runningChanged, this, &Reaction::updateEnabled);
     updateEnabled();
+}
+
+void Reaction::reportWritten(const QString& path, const QString& error, const QString& done, const QString& title)
+{
+    if (error.isEmpty()) {
+        LastFolder::remember(path);
+        m_context.log->info(done);
+    } else {
+        m_context.log->error(error);
+        QMessageBox::warning(m_context.window, title, error);
+    }
 }
 
 void Reaction::updateEnabled()

@@ -33,6 +33,9 @@ protected:
     void trackEnabled();
     /// Sets the action's enabled state from isEnabledNow(); also a slot for other signals.
     void updateEnabled();
+    /// After a file was written for the user: the folder remembered and `done` in the Log, or the
+    /// error in the Log and a warning box titled `title`.
+    void reportWritten(const QString& path, const QString& error, const QString& done, const QString& title);
 
     QAction* const m_action;
     const ReactionContext m_context;

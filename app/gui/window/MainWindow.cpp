@@ -1,24 +1,23 @@
 #include "window/MainWindow.h"
+#include "base/Format.h"
+#include "modes/ClassroomReaction.h"
+#include "modes/CompareReaction.h"
+#include <QUndoStack>
+#include "files/RecentFilesMenu.h"
+#include <QStatusBar>
 
 #include "files/BackgroundOpen.h"
 
-#include "reactions/AboutReaction.h"
 #include "reactions/ShortcutsReaction.h"
 #include "reactions/CameraReactions.h"
 #include "view/CloudView.h"
-#include "modes/CompareReaction.h"
-#include "base/Format.h"
 #include "document/DataDocument.h"
 #include "view/DataEditor.h"
 #include "docks/DataPanel.h"
 #include "shell/EditModeIndicator.h"
 #include "reactions/EditReactions.h"
-#include "reactions/ExportFigureReaction.h"
-#include "reactions/ExportPointsReaction.h"
 #include "shell/FieldProgressIndicator.h"
 #include "dialogs/ImportDialog.h"
-#include "reactions/ImportReaction.h"
-#include "files/RecentFilesMenu.h"
 #include "reactions/SelectionReactions.h"
 #include "shell/UnsavedChanges.h"
 #include "files/SessionManager.h"
@@ -36,14 +35,10 @@
 #include "reactions/TimelineReactions.h"
 #include "docks/TimelineBar.h"
 #include "docks/LessonCaption.h"
-#include "modes/ClassroomReaction.h"
-#include "reactions/LessonReaction.h"
-#include "modes/TextSizeReaction.h"
 #include "window/StartPage.h"
 #include "jobs/TrainingController.h"
 #include "docks/ViewControls.h"
 
-#include <QApplication>
 #include <QCloseEvent>
 #include <QResizeEvent>
 #include <QDockWidget>
@@ -51,18 +46,13 @@
 #include <QFrame>
 #include <QIcon>
 #include <QLabel>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
-#include <QStatusBar>
 #include <QTimer>
 #include <QSettings>
-#include <QUndoStack>
-#include <QToolBar>
 #include <QVBoxLayout>
 
-#include <algorithm>
 
 // The icons (resources/outlierlens.qrc) live in this static library: register them explicitly.
 static void initOutlierLensResources()

@@ -1,70 +1,35 @@
 // MainWindow's menus and tool bar: each entry is made here and handed to the reaction that carries
 // it out (kept apart from MainWindow.cpp, which builds the docks and answers the window's services).
 #include "window/MainWindow.h"
+#include "document/DataDocument.h"
+#include "view/CloudView.h"
+#include <QMenuBar>
 
-#include "files/BackgroundOpen.h"
 
 #include "reactions/AboutReaction.h"
 #include "reactions/ShortcutsReaction.h"
 #include "reactions/CameraReactions.h"
-#include "view/CloudView.h"
 #include "modes/CompareReaction.h"
-#include "base/Format.h"
-#include "document/DataDocument.h"
-#include "view/DataEditor.h"
-#include "docks/DataPanel.h"
-#include "shell/EditModeIndicator.h"
 #include "reactions/EditReactions.h"
 #include "reactions/ExportFigureReaction.h"
 #include "reactions/ExportPointsReaction.h"
-#include "shell/FieldProgressIndicator.h"
-#include "dialogs/ImportDialog.h"
 #include "reactions/ImportReaction.h"
 #include "files/RecentFilesMenu.h"
 #include "reactions/SelectionReactions.h"
-#include "shell/UnsavedChanges.h"
-#include "files/SessionManager.h"
-#include "files/Autosave.h"
-#include "docks/DetectorPanel.h"
-#include "docks/EvaluationPanel.h"
-#include "docks/LogPanel.h"
-#include "docks/RankingPanel.h"
-#include "docks/SimilarityPanel.h"
-#include "docks/SplomPanel.h"
 #include "reactions/Presets.h"
 #include "reactions/Reactions.h"
 #include "files/SessionReactions.h"
 #include "reactions/TrainReactions.h"
 #include "reactions/TimelineReactions.h"
-#include "docks/TimelineBar.h"
-#include "docks/LessonCaption.h"
 #include "modes/ClassroomReaction.h"
 #include "reactions/LessonReaction.h"
 #include "modes/TextSizeReaction.h"
-#include "window/StartPage.h"
-#include "jobs/TrainingController.h"
-#include "docks/ViewControls.h"
 
-#include <QApplication>
-#include <QCloseEvent>
-#include <QResizeEvent>
 #include <QDockWidget>
-#include <QFileInfo>
-#include <QFrame>
 #include <QIcon>
-#include <QLabel>
-#include <QMenuBar>
-#include <QMessageBox>
-#include <QScreen>
-#include <QScrollArea>
-#include <QStatusBar>
-#include <QTimer>
 #include <QSettings>
-#include <QUndoStack>
 #include <QToolBar>
-#include <QVBoxLayout>
 
-#include <algorithm>
 
 // The icons (resources/outlierlens.qrc) live in this static library: register them explicitly.
 static void initOutlierLensResources()

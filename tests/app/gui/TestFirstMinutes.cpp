@@ -279,12 +279,12 @@ private slots:
             const char* says;
         };
         const QList<Case> cases = {
-            {{"--load", data, "--screenshot", data, "--exit"}, "would replace the input"},
-            {{"--load", data, "--replay-video", link, "--exit"}, "would replace the input"}, // the same file by a link
-            {{"--session", kept, "--layout-report", kept, "--exit"}, "would replace the input"},
+            {{"--load", data, "--screenshot", data, "--exit"}, "is the input file"},
+            {{"--load", data, "--replay-video", link, "--exit"}, "is a symbolic link"}, // the data through a link
+            {{"--session", kept, "--layout-report", kept, "--exit"}, "is the input file"},
             {{"--load", data, "--screenshot", dir.filePath("a.png"), "--save-session", dir.filePath("a.png"), "--exit"},
              "name the same file"},
-            {{"--load", data, "--replay-frames", "", "--exit"}, "an empty file name"},
+            {{"--load", data, "--replay-frames", "", "--exit"}, "empty file name"},
             {{"--load", data, "--top-k", "-5", "--exit"}, "--top-k"},
             {{"--load", data, "--top-k", "abc", "--exit"}, "--top-k"},
             {{"--load", data, "--top-k", "2147483648", "--exit"}, "--top-k"},

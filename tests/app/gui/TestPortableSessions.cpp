@@ -133,16 +133,13 @@ private slots:
         QTemporaryDir dir;
         const QString fifo = dir.filePath("fifo.olens.json");
         QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
-        QElapsedTimer clock;
-        clock.start();
-        try {
+        try { // the old code blocked here for ever (no writer ever opens the FIFO)
             SessionManager::readSessionFile(fifo);
             QFAIL("a FIFO was read as a session");
         } catch (const DataError& e) {
             QVERIFY2(QString(e.what()).contains("not a regular file"), e.what());
             QVERIFY2(QString(e.what()).contains("fifo.olens.json"), e.what());
         }
-        QVERIFY(clock.elapsed() < 5000);
         const QString big = dir.filePath("big.olens.json");
         {
             QFile f(big);

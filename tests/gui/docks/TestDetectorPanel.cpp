@@ -79,25 +79,29 @@ private slots:
             w->installEventFilter(&counter);
         for (QLabel* l : p.panel.findChildren<QLabel*>())
             l->installEventFilter(&counter);
-        for (int k = 1; k <= 5; ++k) {
+        for (int k = 1; k <= 4; ++k) {
+            QVERIFY(intervalPassed());
+            emit p.controller.progress(0.10 + 0.1 * k, QStringLiteral("knn: neighbour queries"), 12.0 - 2.1 * k);
+            sinceShown.start();
+            QCoreApplication::processEvents();
+        }
+        // Reports closer together than kBarIntervalMs leave the bar as it is (a repaint each would
+        // be a composition of the window each): two follow the one just shown at once (no event
+        // processing in between). A machine that stalled longer than the interval between them
+        // shows them rightly, so the three are sent again: the check needs them within it.
+        for (int attempt = 0;; ++attempt) {
             QVERIFY(intervalPassed());
             QElapsedTimer shownNow; // started before the report: at least the panel's time since it
             shownNow.start();
-            emit p.controller.progress(0.10 + 0.1 * k, QStringLiteral("knn: neighbour queries"), 12.0 - 2.1 * k);
+            emit p.controller.progress(0.60, QStringLiteral("knn: neighbour queries"), 1.5);
             sinceShown.start();
-            if (k < 5) {
-                QCoreApplication::processEvents();
-                continue;
-            }
-            // Reports closer together than kBarIntervalMs leave the bar as it is (a repaint each
-            // would be a composition of the window each): these two follow the one just shown at
-            // once (no event processing in between, which could take longer than the interval on a
-            // loaded machine).
             emit p.controller.progress(0.62, QStringLiteral("knn: neighbour queries"), 1.4);
             emit p.controller.progress(0.64, QStringLiteral("knn: neighbour queries"), 1.3);
             const bool within = shownNow.elapsed() < DetectorPanel::kBarIntervalMs;
             QCoreApplication::processEvents();
-            QVERIFY2(within, "the two reports did not follow within the interval (the machine stalled)");
+            if (within)
+                break;
+            QVERIFY2(attempt < 50, "the machine stalled longer than the bar interval 50 times in a row");
         }
         QVERIFY2(bar->text().contains(QStringLiteral("1.5 s left")), qPrintable(bar->text()));
         QCOMPARE(bar->value(), 600);
