@@ -203,7 +203,19 @@ void AtomicWriter::add(const std::string& path, const std::function<void(std::os
     const std::string dir = parentDir(path);
     const auto slash = path.find_last_of('/');
     const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-    std::string temp = (dir == "/" ? "" : dir) + "/." + base + ".tmp-XXXXXX";
+    // The hidden name adds 12 bytes to the output's: a legal 251-byte name made it exceed the
+    // folder's NAME_MAX and the write was refused (#51). The base is shortened to fit (on a UTF-8
+    // character boundary); mkstemp's suffix keeps it unique.
+    const long nameMax = ::pathconf(dir.c_str(), _PC_NAME_MAX);
+    const std::size_t fits = static_cast<std::size_t>(nameMax > 0 ? nameMax : 255) - 12;
+    std::string shortBase = base;
+    if (shortBase.size() > fits) {
+        std::size_t cut = fits;
+        while (cut > 0 && (static_cast<unsigned char>(shortBase[cut]) & 0xC0) == 0x80)
+            --cut;
+        shortBase.resize(cut);
+    }
+    std::string temp = (dir == "/" ? "" : dir) + "/." + shortBase + ".tmp-XXXXXX";
     std::vector<char> name(temp.begin(), temp.end());
     name.push_back('\0');
     // Created and tracked as one step the signal handler waits for (BusyWithTemps): a SIGTERM

@@ -11,6 +11,8 @@
 
 #include <QMainWindow>
 #include <QDir>
+#include <QFile>
+#include <QRegularExpression>
 #include <QFileInfo>
 #include <QFont>
 #include <QImage>
@@ -27,6 +29,30 @@ constexpr int kLastFrameMs = 2000; // the trained model stays a moment before th
 } // namespace
 
 ReplayFrames::~ReplayFrames() = default;
+
+QString ReplayFrames::folderProblem(const QString& dir, QStringList* oldFrames)
+{
+    const QFileInfo info(dir);
+    if (!info.exists())
+        return {};
+    if (!info.isDir())
+        return tr("--replay-frames: '%1' exists and is not a folder").arg(dir);
+    // frame_0000.png … as start() names them; anything else is somebody's file.
+    static const QRegularExpression frameName(QStringLiteral("^frame_\\d{4,}\\.png$"));
+    const QFileInfoList entries =
+        QDir(dir).entryInfoList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+    QStringList frames;
+    for (const QFileInfo& e : entries) {
+        if (!e.isFile() || e.isSymLink() || !frameName.match(e.fileName()).hasMatch())
+            return tr("--replay-frames: the folder '%1' holds files OutlierLens did not write (e.g. '%2'); give a new "
+                      "or empty folder")
+                .arg(dir, e.fileName());
+        frames << e.absoluteFilePath();
+    }
+    if (oldFrames)
+        *oldFrames = frames;
+    return {};
+}
 
 ReplayFrames::ReplayFrames(const ReactionContext& context, TimelineBar* timeline, QString dir, QString video)
     : QObject(context.window), m_context(context), m_timeline(timeline), m_dir(std::move(dir)), m_video(std::move(video))
@@ -67,10 +93,19 @@ void ReplayFrames::start()
         m_gif = std::make_unique<GifAnimation>();
     }
     if (!m_dir.isEmpty()) {
-        const QFileInfo info(m_dir);
-        if (info.exists() && !info.isDir()) {
-            finish(tr("--replay-frames: '%1' exists and is not a folder").arg(m_dir));
+        QStringList old;
+        if (const QString problem = folderProblem(m_dir, &old); !problem.isEmpty()) {
+            finish(problem);
             return;
+        }
+        // The frames of an earlier run only (checked above): a shorter replay must not leave
+        // the old run's last frames after its own.
+        for (const QString& f : old) {
+            if (!QFile::remove(f)) {
+                finish(tr("--replay-frames: cannot remove the old frame '%1'").arg(f));
+                return;
+            }
+            ++m_removed;
         }
         if (!QDir().mkpath(m_dir)) {
             finish(tr("--replay-frames: cannot create the folder '%1'").arg(m_dir));

@@ -9,6 +9,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
@@ -29,6 +30,12 @@ public:
     /// Starts with the first recorded step (call after training has finished).
     void start();
     int framesWritten() const { return m_written; }
+    /// Why `dir` cannot take frames (empty when it can): a folder holding anything but frames
+    /// named as this class names them is refused, so that a run never mixes its frames with a
+    /// user's files (#51). `oldFrames` gets the frames of an earlier run, which start() removes.
+    static QString folderProblem(const QString& dir, QStringList* oldFrames = nullptr);
+    /// Old frames removed by start() (reported by the caller).
+    int oldFramesRemoved() const { return m_removed; }
 
 private:
     void onStepShown(int index);
@@ -43,6 +50,7 @@ private:
     std::function<void(const QString&)> m_done;
     int m_index = -1;   // the step being shot
     int m_written = 0;
+    int m_removed = 0;
     bool m_waiting = false; // a step was shown and awaits its frame
     bool m_finished = false;
 };

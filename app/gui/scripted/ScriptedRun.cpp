@@ -173,6 +173,13 @@ QString ScriptedRun::outputClash() const
         if (value(o).trimmed().isEmpty())
             return QStringLiteral("--%1: empty file name").arg(QLatin1String(o));
         const bool folder = std::strcmp(o, "replay-frames") == 0 || std::strcmp(o, "export-plots") == 0;
+        if (std::strcmp(o, "replay-frames") == 0)
+            if (const QString problem = ReplayFrames::folderProblem(value(o)); !problem.isEmpty())
+                return problem;
+        if ((std::strcmp(o, "replay-frames") == 0 || std::strcmp(o, "replay-video") == 0) && !isSet("train")
+            && !isSet("preset"))
+            return QStringLiteral("--%1 replays a training: add --train (and a --detector that records steps, "
+                                  "e.g. quadrics)").arg(QLatin1String(o));
         if (!folder) {
             try { // what the writers check too (an input, a symlink, a read-only file), but before any work
                 checkOutputPath(QFile::encodeName(value(o)).toStdString(), inputs, std::string("--") + o);
@@ -394,9 +401,13 @@ void ScriptedRun::startTraining()
             replay->setDone([this, replay, dir, video, afterTraining](const QString& error) {
                 if (!error.isEmpty())
                     fail(error);
-                else
+                else {
+                    if (replay->oldFramesRemoved() > 0)
+                        std::fprintf(stdout, "outlierlens: removed %d frames of an earlier run from %s\n",
+                                     replay->oldFramesRemoved(), qPrintable(dir));
                     std::fprintf(stdout, "outlierlens: %d replay frames written to %s\n", replay->framesWritten(),
                                  qPrintable(video.isEmpty() ? dir : dir.isEmpty() ? video : dir + " and " + video));
+                }
                 afterTraining();
             });
             replay->start();

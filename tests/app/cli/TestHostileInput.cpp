@@ -453,6 +453,24 @@ private slots:
         QCOMPARE(left, QStringList() << "scores.csv.tmp-olens");
     }
 
+    void longestLegalOutputNameIsWritten()
+    {
+        // #51: the hidden temporary name is 12 bytes longer than the output's, so a legal
+        // 251-byte name was refused ("File name too long") although the output itself fits.
+        for (const std::size_t len : {std::size_t(243), std::size_t(251), std::size_t(255)}) {
+            const std::string out = file(std::string(len - 4, 'a') + ".csv");
+            writeFileAtomically(out, [](std::ostream& o) { o << "x\n"; });
+            QCOMPARE(readBytes(out), std::string("x\n"));
+        }
+        // Multi-byte characters are not cut in half (the name stays valid UTF-8): 125 × "é" + ".csv".
+        std::string accents;
+        for (int i = 0; i < 125; ++i) accents += "\xC3\xA9";
+        writeFileAtomically(file(accents + ".csv"), [](std::ostream& o) { o << "y\n"; });
+        QCOMPARE(readBytes(file(accents + ".csv")), std::string("y\n"));
+        const QStringList left = QDir(m_dir.path()).entryList(QStringList() << "*.tmp-??????", QDir::Files | QDir::Hidden);
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(',')));
+    }
+
     void scoresAndModelAllOrNothing()
     {
         const std::string data = file("d.csv");
@@ -586,6 +604,7 @@ private slots:
 
 private:
     std::string file(const char* name) const { return m_dir.filePath(name).toStdString(); }
+    std::string file(const std::string& name) const { return file(name.c_str()); }
     QTemporaryDir m_dir;
 };
 

@@ -468,6 +468,34 @@ private slots:
             }
         }
 
+        // #51: a second run into the same folder left the old run's frames 4…20 after its own 0…3.
+        // Frames of an earlier run are removed, with a word; a folder holding anything else is
+        // refused before any work, and that file is kept.
+        QProcess again;
+        again.start(QStringLiteral(OLENS_GUI_PATH), {"--preset", "1", "--param", "epochs=3", "--replay-frames", frames, "--exit"});
+        QVERIFY(again.waitForFinished(120000));
+        QVERIFY2(again.exitCode() == 0, again.readAllStandardError().constData());
+        QVERIFY2(again.readAllStandardOutput().contains("removed 21 frames of an earlier run"), "no word on the removal");
+        QCOMPARE(QDir(frames).entryList({"frame_*.png"}, QDir::Files).size(), 4);
+        const QString mine = dir.filePath("mine");
+        QVERIFY(QDir().mkpath(mine));
+        {
+            QFile f(QDir(mine).filePath("notes.txt"));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("keep me");
+        }
+        for (const QStringList& args : {QStringList{"--preset", "1", "--param", "epochs=3", "--replay-frames", mine, "--exit"},
+                                        QStringList{"--load", sample("moons2d.csv"), "--replay-frames", dir.filePath("f2"), "--exit"}}) {
+            QProcess refused;
+            refused.start(QStringLiteral(OLENS_GUI_PATH), args);
+            QVERIFY(refused.waitForFinished(60000));
+            QCOMPARE(refused.exitCode(), 1);
+            const QByteArray err = refused.readAllStandardError();
+            QVERIFY2(err.contains("did not write (e.g. 'notes.txt')") || err.contains("add --train"), err.constData());
+        }
+        QCOMPARE(QDir(mine).entryList(QDir::Files), QStringList{"notes.txt"});
+        QVERIFY(!QFileInfo::exists(dir.filePath("f2")));
+
         // Only GIF is written: another extension is refused (exit 1), nothing is written.
         QProcess v;
         v.start(QStringLiteral(OLENS_GUI_PATH), {"--preset", "1", "--param", "epochs=3", "--replay-video", dir.filePath("a.webm"), "--exit"});
