@@ -14,6 +14,7 @@
 #include "base/AtomicWriter.h"
 #include "base/Json.h"
 #include "base/Errors.h"
+#include "base/Messages.h"
 #include "base/ParallelFor.h"
 #include "data/Dataset.h"
 #include "data/Generators.h"
@@ -263,13 +264,15 @@ PYBIND11_MODULE(_core, m)
             if (p)
                 std::rethrow_exception(p);
         } catch (const NotFittedError& e) {
-            notFitted(e.what());
+            notFitted(displayMessage(e.what()).c_str());
         } catch (const DataError& e) {
-            dataError(e.what());
+            // Messages quote values from files (a detector id with ESC sequences in a session
+            // reached the terminal raw, #51): escaped and bounded as the CLI's stderr.
+            dataError(displayMessage(e.what()).c_str());
         } catch (const ParamError& e) {
-            paramError(e.what());
+            paramError(displayMessage(e.what()).c_str());
         } catch (const Cancelled& e) {
-            PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+            PyErr_SetString(PyExc_KeyboardInterrupt, displayMessage(e.what()).c_str());
         }
     });
 

@@ -4,14 +4,15 @@
 
 namespace olens {
 
-std::string displayValue(std::string_view text, std::size_t maxChars)
+namespace {
+std::string escaped(std::string_view text, std::size_t maxChars, bool keepNewlines)
 {
     std::string out;
     std::size_t shown = 0, i = 0;
     for (; i < text.size() && shown < maxChars; ++i, ++shown) {
         const auto c = static_cast<unsigned char>(text[i]);
         switch (c) {
-        case '\n': out += "\\n"; break;
+        case '\n': out += keepNewlines ? "\n" : "\\n"; break;
         case '\r': out += "\\r"; break;
         case '\t': out += "\\t"; break;
         case '\0': out += "\\0"; break;
@@ -41,6 +42,17 @@ std::string displayValue(std::string_view text, std::size_t maxChars)
     }
     if (i < text.size()) out += "…(" + std::to_string(text.size()) + " bytes)";
     return out;
+}
+} // namespace
+
+std::string displayValue(std::string_view text, std::size_t maxChars)
+{
+    return escaped(text, maxChars, false);
+}
+
+std::string displayMessage(std::string_view text, std::size_t maxChars)
+{
+    return escaped(text, maxChars, true);
 }
 
 std::string formatBytes(std::uint64_t bytes)

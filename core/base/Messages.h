@@ -13,6 +13,11 @@ namespace olens {
 /// at most `maxChars` characters with "…(N bytes)" appended when longer. No quotes are added.
 std::string displayValue(std::string_view text, std::size_t maxChars = 80);
 
+/// A whole message for a terminal, the Log or a Python exception: as displayValue, but line breaks
+/// kept. Messages quote values from files (a detector id with ESC sequences in a session), so every
+/// front end shows them through this.
+std::string displayMessage(std::string_view text, std::size_t maxChars = 2000);
+
 /// "1.5 GB", "12 MB", "800 KB", "17 bytes" (decimal units) for memory figures in messages.
 std::string formatBytes(std::uint64_t bytes);
 

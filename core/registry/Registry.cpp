@@ -3,6 +3,7 @@
 #include "detectors/acdt/AcdtDetector.h"
 #include "detectors/consensus/ConsensusDetector.h"
 #include "base/Errors.h"
+#include "base/Messages.h"
 #include "detectors/gods/GodsDetector.h"
 #include "detectors/kic/IcDetector.h"
 #include "detectors/kic/InfDetector.h"
@@ -81,7 +82,7 @@ const DetectorInfo& Registry::info(const std::string& id) const
     std::string known;
     for (const auto& d : m_detectors)
         known += (known.empty() ? "" : ", ") + d.id;
-    throw ParamError("unknown detector '" + id + "' (available: " + known + ")");
+    throw ParamError("unknown detector '" + displayValue(id) + "' (available: " + known + ")");
 }
 
 ParamSet Registry::defaultParams(const std::string& id) const

@@ -265,3 +265,17 @@ def test_label_free_thresholds_by_hand():
     assert 0 < t < 10 and (two > t).sum() == 5
     with pytest.raises(ValueError, match="mad, iqr, otsu"):
         ol.threshold(s, "guess")
+
+
+def test_exceptions_escape_control_characters_from_files():
+    # #51: a detector id with ESC sequences in a session reached the terminal raw through the
+    # exception's message (the CLI and the GUI escaped it); every core message is escaped now.
+    import json
+    session = {"format": "outlierlens-session", "version": 1,
+               "data": {"path": "moons.csv"},
+               "detector": {"id": "\x1b[31mevil\x1b[0m", "params": {}}}
+    with pytest.raises(ValueError) as err:
+        ol.model_from_json(json.dumps(session))
+    message = str(err.value)
+    assert "\x1b" not in message
+    assert "\\x1B[31mevil" in message

@@ -3,6 +3,7 @@
 // "iteration", the live loss of the quadrics against "epoch".
 #include "document/DataDocument.h"
 #include "docks/DetectorPanel.h"
+#include "docks/LogPanel.h"
 #include "GuiTestSupport.h"
 #include "plots/PlotWidget.h"
 #include "jobs/TrainingController.h"
@@ -150,6 +151,21 @@ private slots:
         QVERIFY(p.train("gods", "seam")); // K = 3 hyperplanes need 3 features
         QVERIFY(p.panel.lossPlot()->isVisibleTo(&p.panel));
         QCOMPARE(p.panel.lossPlot()->shownAxisTitles().first, QStringLiteral("iteration"));
+    }
+
+    void theLogEscapesWhatFilesSay()
+    {
+        // #51: messages quote values from files (a detector id with ESC sequences in a session);
+        // the Log showed them raw and unbounded. Control characters are escaped, lines kept, the
+        // length bounded.
+        LogPanel log;
+        log.error(QStringLiteral("unknown detector '\x1b[31mevil'\nsecond line"));
+        log.info(QString(100000, QLatin1Char('a')));
+        const QString text = log.toPlainText();
+        QVERIFY(!text.contains(QChar(0x1b)));
+        QVERIFY(text.contains(QLatin1String("'\\x1B[31mevil'")));
+        QVERIFY(text.contains(QLatin1String("second line")));
+        QVERIFY2(text.size() < 5000, qPrintable(QString::number(text.size())));
     }
 
     void quadricsLossIsPlottedAgainstEpochs()
