@@ -432,11 +432,14 @@ PYBIND11_MODULE(_core, m)
         "Session JSON (format outlierlens-session) with the rows embedded and, optionally, a detector and a model.");
     m.def(
         "session_model",
-        [](const std::string& text) {
+        [](const std::string& text, const std::string& sessionPath, bool allowDataOutside) {
             const Session s = parseSession(text);
-            return s.model.is_null() ? std::string() : sessionModel(s).dump();
+            DataPermission permission;
+            permission.outsideAllowed = allowDataOutside;
+            permission.howToAllow = "pass allow_data_outside=True";
+            return s.model.is_null() ? std::string() : sessionModel(s, sessionPath, permission).dump();
         },
-        py::arg("text"),
+        py::arg("text"), py::arg("session_path") = std::string(), py::arg("allow_data_outside") = false,
         "The model JSON stored in a session (empty when none), read by the core's strict parser; a knn or lof "
         "model that refers to the session's data gets its training rows back from them.");
 

@@ -167,7 +167,12 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
                 throw DataError("model '" + path + "': the session holds no fitted model (train a detector in the "
                                 "GUI and save the session again)");
             try {
-                j = sessionModel(s, path); // knn and lof: training rows from the session's data
+                // knn and lof: training rows from the session's data, in the session's folder
+                // unless the user allows another (#51: a session may name any file).
+                DataPermission permission;
+                permission.outsideAllowed = a.flags.count("allow-data-outside") > 0;
+                permission.howToAllow = "add --allow-data-outside";
+                j = sessionModel(s, path, permission);
             } catch (const DataError& e) {
                 throw DataError("model '" + path + "': " + e.what());
             }

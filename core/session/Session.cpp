@@ -1,8 +1,10 @@
 #include "session/Session.h"
+#include "session/SessionDataFile.h"
 
 #include "base/Json.h"
 
 #include "base/Errors.h"
+#include "base/Messages.h"
 #include "data/DataLoader.h"
 #include "registry/Registry.h"
 
@@ -461,27 +463,24 @@ nlohmann::json modelWithTrainingRows(nlohmann::json model, const Eigen::MatrixXd
     return model;
 }
 
-nlohmann::json sessionModel(const Session& s, const std::string& sessionPath)
+nlohmann::json sessionModel(const Session& s, const std::string& sessionPath, const DataPermission& permission)
 {
     if (!modelRefersToData(s.model))
         return s.model;
     if (s.embedded)
         return modelWithTrainingRows(s.model, s.data.X, s.trainingRows);
-    auto readable = [](const std::string& p) {
-        std::FILE* f = std::fopen(p.c_str(), "rb");
-        if (f)
-            std::fclose(f);
-        return f != nullptr;
-    };
-    // As the GUI does: the path stored, else the same file relative to the session (moved together).
-    std::string path = s.dataPath;
-    if (!readable(path) && !s.dataRelativePath.empty() && !sessionPath.empty()) {
-        const std::size_t slash = sessionPath.rfind('/');
-        const std::string moved = (slash == std::string::npos ? std::string(".") : sessionPath.substr(0, slash)) + "/" +
-                                  s.dataRelativePath;
-        if (readable(moved))
-            path = moved;
-    }
+    // As the GUI does: the path stored, else the same file relative to the session (moved
+    // together). Regular files only, found without opening them: fopen() on a FIFO blocked for
+    // ever (#51). A file outside the session's folder is read only when the user allowed it.
+    const SessionDataFile where = locateSessionData(s, sessionPath);
+    if (where.path.empty())
+        throw DataError("session /data/path: the model's training rows are the session's data, and no regular file "
+                        "is at '" + displayValue(s.dataPath, 300) + "'" +
+                        (where.tried.size() > 1 ? " (nor next to the session)" : std::string()) +
+                        "; put the data file next to the session, or save the session with its data");
+    if (where.outside && !permission.outsideAllowed)
+        throw DataError("session /data/path: " + outsideDataMessage(where, permission.howToAllow));
+    const std::string path = where.path;
     LoadOptions lo;
     lo.labelColumn = s.labelColumn;
     Dataset d;

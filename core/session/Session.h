@@ -142,9 +142,16 @@ bool modelRefersToData(const nlohmann::json& model);
 /// does not refer to its data comes back unchanged. Throws DataError when those rows are not the
 /// ones it was fitted on (the training fingerprint differs: the data file changed since the save).
 nlohmann::json modelWithTrainingRows(nlohmann::json model, const Eigen::MatrixXd& data, const std::vector<int>& trainingRows);
+/// May a session read a data file outside its own folder (#51)? `howToAllow` names the front end's
+/// way to say yes ("add --allow-data-outside"), for the refusal.
+struct DataPermission {
+    bool outsideAllowed = false;
+    std::string howToAllow = "allow it";
+};
 /// For readers without the GUI (CLI --model, Python): the session's model, self-contained; data it
 /// refers to are taken from the embedded rows or read from the data file (CSV or PLY; `sessionPath`
-/// finds a data file moved together with the session).
-nlohmann::json sessionModel(const Session& s, const std::string& sessionPath = {});
+/// finds a data file moved together with the session). A data file outside the session's folder
+/// (session/SessionDataFile) is refused unless `permission` allows it.
+nlohmann::json sessionModel(const Session& s, const std::string& sessionPath, const DataPermission& permission);
 
 } // namespace olens

@@ -58,21 +58,31 @@ def make(detector_id, **params):
     return cls(**kwargs)
 
 
-def load_model(path):
+def load_model(path, allow_data_outside=False):
     """A fitted estimator from a model JSON file written by ``outlierlens-cli score --save-model``,
     the GUI's File → Export model, or :meth:`OutlierLensEstimator.save_model` — or from a GUI
     session file (``*.olens.json``, its fitted model). Parsed by the core's own readers
     (Registry::load, Normalizer::fromJson, parseSession); it scores rows exactly as the process
-    that saved it."""
+    that saved it. A session whose knn/lof model takes its rows from a data file outside the
+    session's folder is refused unless ``allow_data_outside=True`` (a session handed over may name
+    any file)."""
     # The core's bounded reader: a regular file of at most 256 MiB (a FIFO or /dev/zero is refused
     # at once instead of blocking or growing without end).
-    return model_from_json(_core.read_text_file(os.fspath(path)))
+    path = os.fspath(path)
+    return _model_from_text(_core.read_text_file(path), path, allow_data_outside)
 
 
-def model_from_json(text):
-    """Like :func:`load_model`, from the JSON text."""
+def model_from_json(text, allow_data_outside=False):
+    """Like :func:`load_model`, from the JSON text. A session given as text has no folder: a model
+    that takes its rows from a data file needs ``allow_data_outside=True``."""
+    return _model_from_text(text, "", allow_data_outside)
+
+
+def _model_from_text(text, session_path, allow_data_outside):
+    if not isinstance(allow_data_outside, bool):
+        raise TypeError("allow_data_outside: expected True or False, got %r" % (allow_data_outside,))
     if '"outlierlens-session"' in text:
-        model_text = _core.session_model(text)  # strict session reader of core/session
+        model_text = _core.session_model(text, session_path, allow_data_outside)  # core/session's strict reader
         if not model_text:
             raise ValueError("the session holds no fitted model (train a detector in the GUI first)")
         text = model_text

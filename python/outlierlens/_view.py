@@ -147,7 +147,8 @@ def view(X, labels=None, detector=None, return_scores=False, return_model=False,
         model_text = ""
         if os.path.exists(autosave):
             with open(autosave) as f:
-                model_text = _core.session_model(f.read())
+                # The app's own autosave of the data this function wrote: no file from elsewhere.
+                model_text = _core.session_model(f.read(), autosave, True)
         if not model_text:
             est = detector if isinstance(detector, OutlierLensEstimator) else None
         else:

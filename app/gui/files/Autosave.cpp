@@ -323,6 +323,12 @@ void Autosave::discardRecovery()
     QFile::remove(recoveryPath());
 }
 
+bool Autosave::ownsFile(const QString& path) const
+{
+    const QString folder = QFileInfo(QFileInfo(path).absolutePath()).canonicalFilePath();
+    return !folder.isEmpty() && folder == QFileInfo(m_dir).canonicalFilePath();
+}
+
 QString Autosave::recoveryPath() const
 {
     return QDir(m_dir).filePath("crashed.olens.json");

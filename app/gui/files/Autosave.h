@@ -55,6 +55,9 @@ public:
     /// Where a crashed run's autosave waits until an interactive start restores or declines it
     /// (headless runs leave it alone).
     QString recoveryPath() const;
+    /// True for a file in the autosave's own folder (the autosave, the crash recovery): written by
+    /// this app for this user, so its data are read without asking.
+    bool ownsFile(const QString& path) const;
     /// The user declined the restore: the crashed run's session is removed.
     void discardRecovery();
     /// Loads the recovered autosave.

@@ -1,5 +1,7 @@
 #include "files/SessionManager.h"
 
+#include "session/SessionDataFile.h"
+
 #include "files/Autosave.h"
 
 #include "base/ParallelFor.h"
@@ -418,14 +420,42 @@ Session SessionManager::readSessionFile(const QString& path)
 
 bool SessionManager::resolveData(Session& s, const QString& sessionPath, QString* error)
 {
-    if (s.embedded || QFileInfo(QString::fromStdString(s.dataPath)).isFile())
+    if (s.embedded)
         return true;
-    const QString found = locateData(s, sessionPath, error);
-    if (found.isEmpty())
-        return false;
-    m_context.log->warning(
-        tr("the session's data file %1 is not there; using %2").arg(QString::fromStdString(s.dataPath), found));
-    s.dataPath = found.toStdString();
+    // The rule the CLI and Python follow (session/SessionDataFile): the stored path, the path
+    // relative to the session, the name next to it; regular files only.
+    const SessionDataFile where = locateSessionData(s, QFile::encodeName(sessionPath).toStdString());
+    QString found = QFile::decodeName(QByteArray::fromStdString(where.path));
+    if (found.isEmpty()) {
+        found = locateData(s, sessionPath, error); // the user may locate it: their pick
+        if (found.isEmpty())
+            return false;
+        m_trusted.addFolderOf(found);
+    } else if (where.outside && !m_outsideAllowed && !m_trusted.holds(found)
+               && !(m_autosave && m_autosave->ownsFile(sessionPath))) {
+        // A session is a file from anyone: it may name /etc/passwd or another user's data.
+        const QString folder = QFile::decodeName(QByteArray::fromStdString(where.sessionFolder));
+        if (!m_context.shell->isInteractive()) {
+            if (error)
+                *error = QString::fromStdString(outsideDataMessage(where, "run with --allow-data-outside"));
+            return false;
+        }
+        const auto answer = QMessageBox::question(
+            m_context.window, tr("Read data outside the session's folder?"),
+            tr("This session reads its data from\n\n%1\n\nwhich is outside the session's folder %2 and not "
+               "a folder you opened data from. Open it?")
+                .arg(found, folder.isEmpty() ? tr("(none)") : folder),
+            QMessageBox::Open | QMessageBox::Cancel, QMessageBox::Cancel);
+        if (answer != QMessageBox::Open) {
+            if (error)
+                *error = tr("not opened: the session's data file %1 is outside the session's folder").arg(found);
+            return false;
+        }
+    }
+    if (found != QString::fromStdString(s.dataPath))
+        m_context.log->warning(
+            tr("the session's data file %1 is not there; using %2").arg(QString::fromStdString(s.dataPath), found));
+    s.dataPath = QFile::encodeName(found).toStdString();
     return true;
 }
 

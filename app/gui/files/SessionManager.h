@@ -8,6 +8,7 @@
 
 #include <QObject>
 #include <QString>
+#include "files/TrustedFolders.h"
 #include "shell/ReactionContext.h"
 
 #include <memory>
@@ -69,7 +70,13 @@ public:
     static Session readSessionFile(const QString& path);
     /// A session whose data file is not where it was saved: s.dataPath is pointed at the copy found
     /// (locateData; interactively the user may be asked). False with *error when none is found.
+    /// A data file outside the session's folder and the trusted folders is read only when the user
+    /// says yes (asked; refused in a scripted run without setOutsideDataAllowed), #51.
     bool resolveData(Session& s, const QString& sessionPath, QString* error);
+    /// `--allow-data-outside`: a scripted run reads a session's data wherever it is.
+    void setOutsideDataAllowed(bool on) { m_outsideAllowed = on; }
+    /// The folders whose data files sessions read without asking (the user's own data folders).
+    TrustedFolders& trustedFolders() { return m_trusted; }
     /// Bookkeeping after a session file was opened: logged, remembered for Save, sessionOpened().
     void markOpened(const QString& path);
 
@@ -109,6 +116,8 @@ private:
     ReactionContext m_context;
     SessionParts m_parts;
     Autosave* m_autosave = nullptr;
+    TrustedFolders m_trusted;
+    bool m_outsideAllowed = false;
 };
 
 } // namespace olens

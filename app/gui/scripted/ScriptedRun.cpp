@@ -67,6 +67,11 @@ void ScriptedRun::addOptions(QCommandLineParser& parser)
                                          "F.gif");
     const QCommandLineOption exitOpt("exit", "Quit after the screenshots (or right after start).");
     const QCommandLineOption session("session", "Open a saved session (data, detector, model, camera, view).", "FILE");
+    const QCommandLineOption allowOutside("allow-data-outside",
+                                          "Let --session read a data file outside the session's folder (a session "
+                                          "handed over may name any file; without this flag such a session is "
+                                          "refused).");
+    parser.addOption(allowOutside);
     const QCommandLineOption preset("preset", "Apply preset N of the Presets menu (1-based) and train.", "N");
     parser.addOptions({load, detector, param, normalize, train, topk, shot, windowShot, exitOpt, session, preset});
     const QCommandLineOption compareOpt("compare", "Open compare mode with these detectors (comma-separated, "
@@ -176,10 +181,6 @@ QString ScriptedRun::outputClash() const
         if (std::strcmp(o, "replay-frames") == 0)
             if (const QString problem = ReplayFrames::folderProblem(value(o)); !problem.isEmpty())
                 return problem;
-        if ((std::strcmp(o, "replay-frames") == 0 || std::strcmp(o, "replay-video") == 0) && !isSet("train")
-            && !isSet("preset"))
-            return QStringLiteral("--%1 replays a training: add --train (and a --detector that records steps, "
-                                  "e.g. quadrics)").arg(QLatin1String(o));
         if (!folder) {
             try { // what the writers check too (an input, a symlink, a read-only file), but before any work
                 checkOutputPath(QFile::encodeName(value(o)).toStdString(), inputs, std::string("--") + o);
@@ -187,6 +188,10 @@ QString ScriptedRun::outputClash() const
                 return QString::fromUtf8(e.what());
             }
         }
+        if ((std::strcmp(o, "replay-frames") == 0 || std::strcmp(o, "replay-video") == 0) && !isSet("train")
+            && !isSet("preset"))
+            return QStringLiteral("--%1 replays a training: add --train (and a --detector that records steps, "
+                                  "e.g. quadrics)").arg(QLatin1String(o));
         outputs.emplace_back(o, value(o));
     }
     for (std::size_t i = 0; i < outputs.size(); ++i)
@@ -223,7 +228,10 @@ bool ScriptedRun::start()
     m_headless = isSet("exit");
     m_window.setInteractive(!m_headless);
     // Scripted runs (tests, scripts/screenshots.sh, demos) leave the user's File → Open Recent alone.
-    m_window.recentFiles()->setRecording(!(m_headless || isSet("screenshot") || isSet("window-screenshot") || isSet("export-plots")));
+    const bool recording = !(m_headless || isSet("screenshot") || isSet("window-screenshot") || isSet("export-plots"));
+    m_window.recentFiles()->setRecording(recording);
+    m_window.sessions()->trustedFolders().setRemembering(recording);
+    m_window.sessions()->setOutsideDataAllowed(isSet("allow-data-outside"));
     // The window first: any message about the start-up file or the autosave appears over it.
     m_window.show();
     // Keyboard focus from the start (shortcuts need an active window), also without a window manager.

@@ -388,6 +388,8 @@ void MainWindow::adoptDataset(Dataset&& d, const QString& path)
     m_doc->setDataset(std::move(d), path);
     m_log->info(tr("loaded %1: %2 samples × %3 features").arg(path).arg(n).arg(p));
     m_recent->add(path);
+    if (QFileInfo(path).isFile())
+        m_sessions->trustedFolders().addFolderOf(path); // the user's own data folder: sessions read it without asking
 }
 
 void MainWindow::reportOpenFailure(const QString& msg)

@@ -11,6 +11,9 @@
 #include "data/DataLoader.h"
 #include "data/PlyReader.h"
 #include "registry/Registry.h"
+#include "session/Session.h"
+#include "pipeline/FitPipeline.h"
+#include "data/Normalizer.h"
 
 #include <nlohmann/json.hpp>
 #include <QDir>
@@ -540,6 +543,32 @@ private slots:
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.find("nested deeper than 64 levels") != std::string::npos, r.err.c_str());
         QVERIFY(r.err.size() < 400);
+    }
+
+    void sessionDataOutsideItsFolderNeedsTheFlag()
+    {
+        // #51: `score --model S` read whatever data file the session named (another user's data,
+        // a FIFO that blocked for ever). Outside the session's folder it needs --allow-data-outside.
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("handout"));
+        const std::string data = dir.filePath("d.csv").toStdString();
+        QCOMPARE(cli({"generate", "moons", "--n", "80", "--output", data}).code, 0);
+        const Dataset d = loadDataset(data);
+        const auto fitted = fitPipeline(Registry::instance().create("knn", {}), Normalizer(Normalization::ZScore), d.X);
+        Session s;
+        s.dataPath = data;
+        s.model = sessionModelJson(*fitted->detector, fitted->normalizer, &d.X, {});
+        QVERIFY(modelRefersToData(s.model));
+        const std::string session = dir.filePath("handout/s.olens.json").toStdString();
+        writeBytes(session, serializeSession(s));
+        Run r = cli({"score", "--input", data, "--model", session, "--output", "-"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.find("outside the session's folder") != std::string::npos
+                     && r.err.find("add --allow-data-outside") != std::string::npos,
+                 r.err.c_str());
+        r = cli({"score", "--input", data, "--model", session, "--allow-data-outside", "--output", "-"});
+        QVERIFY2(r.code == 0, r.err.c_str());
+        QVERIFY(r.out.rfind("index,score,outlier,label\n", 0) == 0);
     }
 
     // ---- 6. messages ----------------------------------------------------------------------------------

@@ -125,6 +125,62 @@ private slots:
         QSettings().remove("sessions/embed_limit_mb");
     }
 
+    void dataOutsideTheSessionsFolderNeedsTheUsersWord()
+    {
+        // #51: a session handed over whose data path named any file (another user's data,
+        // ../../etc/passwd) was opened without a question. Now: in the session's folder, or a folder
+        // the user opened data from, or the user says yes (asked; a scripted run needs
+        // --allow-data-outside).
+        QSettings().remove("data/trusted_folders");
+        QTemporaryDir root;
+        QVERIFY(QDir(root.path()).mkpath("elsewhere"));
+        QVERIFY(QDir(root.path()).mkpath("handout"));
+        const QString data = root.filePath("elsewhere/moons.csv");
+        QVERIFY(QFile::copy(sample("moons2d.csv"), data));
+        const QString session = root.filePath("handout/s.olens.json");
+        auto writeSession = [&session](const nlohmann::json& dataMember) {
+            nlohmann::json j = {{"format", "outlierlens-session"}, {"version", 4}, {"data", dataMember}};
+            std::ofstream(QFile::encodeName(session).toStdString()) << j.dump();
+        };
+        writeSession({{"path", data.toStdString()}});
+        // Headless: refused with the reason and the flag; with the flag, opened.
+        for (const bool allow : {false, true}) {
+            QProcess p;
+            QStringList args{"--session", session, "--exit"};
+            if (allow)
+                args << "--allow-data-outside";
+            p.start(QStringLiteral(OLENS_GUI_PATH), args);
+            QVERIFY(p.waitForFinished(120000));
+            const QString err = QString::fromLocal8Bit(p.readAllStandardError());
+            if (allow) {
+                QVERIFY2(p.exitCode() == 0, qPrintable(err));
+            } else {
+                QCOMPARE(p.exitCode(), 1);
+                QVERIFY2(err.contains("outside the session's folder") && err.contains("--allow-data-outside")
+                             && err.contains("elsewhere/moons.csv"),
+                         qPrintable(err));
+            }
+        }
+        MainWindow w;
+        w.setInteractive(false);
+        QString error;
+        QVERIFY(!w.sessions()->open(session, &error));
+        QVERIFY2(error.contains("outside the session's folder"), qPrintable(error));
+        QCOMPARE(w.document()->dataset().rows(), Eigen::Index(0));
+        // A relative path that climbs out of the folder: the same refusal, and nothing of the
+        // file's content in the message.
+        writeSession({{"path", root.filePath("gone.csv").toStdString()}, {"relative_path", "../../../../../../etc/passwd"}});
+        QVERIFY(!w.sessions()->open(session, &error));
+        QVERIFY2(error.contains("outside the session's folder") && !error.contains("root:"), qPrintable(error));
+        // The user opened data from that folder: their own folder, read without asking.
+        writeSession({{"path", data.toStdString()}});
+        QVERIFY(w.openFile(data));
+        QVERIFY2(w.sessions()->open(session, &error), qPrintable(error));
+        QCOMPARE(w.document()->dataset().rows(), Eigen::Index(300));
+        QVERIFY(QSettings().value("data/trusted_folders").toStringList().contains(QFileInfo(data).canonicalPath()));
+        QSettings().remove("data/trusted_folders");
+    }
+
     void aSessionFileThatIsNotARegularFileOrTooLargeIsRefusedAtOnce()
     {
         // A session handed over is untrusted (#51): a FIFO blocked the GUI's open for ever (the CLI

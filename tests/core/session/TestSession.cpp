@@ -10,6 +10,9 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -240,7 +243,7 @@ private slots:
         s.model = ref;
         s.trainingRows = rows;
         const Session r = parseSession(serializeSession(s));
-        const nlohmann::json back = sessionModel(r);
+        const nlohmann::json back = sessionModel(r, {}, {}); // embedded rows: no file read
         QVERIFY(!modelRefersToData(back));
         QVERIFY(back["state"] == full["state"]); // the same doubles, bit for bit (JSON compares them exactly)
         RestoredModel m = restoreSessionModel(back, 2);
@@ -288,12 +291,76 @@ private slots:
         s.model = sessionModelJson(*fitted->detector, fitted->normalizer, &d.X, {});
         QVERIFY(modelRefersToData(s.model));
         const Session r = parseSession(serializeSession(s));
-        RestoredModel m = restoreSessionModel(sessionModel(r), 2);
+        const std::string sessionPath = dir.filePath("s.olens.json").toStdString(); // beside the data
+        RestoredModel m = restoreSessionModel(sessionModel(r, sessionPath, {}), 2);
         QVERIFY((m.detector->trainingScores() - fitted->detector->trainingScores()).norm() == 0.0);
         Eigen::MatrixXd edited = d.X;
         edited(0, 0) = 42.0;
         write(edited);
-        QVERIFY_THROWS_EXCEPTION(DataError, sessionModel(r));
+        QVERIFY_THROWS_EXCEPTION(DataError, sessionModel(r, sessionPath, {}));
+    }
+
+    void sessionDataOutsideItsFolderNeedsTheUsersWord()
+    {
+        // #51: a session handed over named any file (../../../etc/passwd, another user's data) and
+        // the CLI and Python read it without a question; a FIFO there blocked for ever (fopen).
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("class/sessions"));
+        QVERIFY(QDir(dir.path()).mkpath("elsewhere"));
+        const Dataset d = generate("blobs", 60, 5, {});
+        const std::string outside = dir.filePath("elsewhere/d.csv").toStdString();
+        const std::string inside = dir.filePath("class/sessions/d.csv").toStdString();
+        for (const std::string& csv : {outside, inside}) {
+            std::FILE* f = std::fopen(csv.c_str(), "w");
+            std::fprintf(f, "x,y\n");
+            for (Eigen::Index i = 0; i < d.X.rows(); ++i)
+                std::fprintf(f, "%.17g,%.17g\n", d.X(i, 0), d.X(i, 1));
+            std::fclose(f);
+        }
+        const auto fitted = fitPipeline(Registry::instance().create("knn", {}), Normalizer(Normalization::MinMax), d.X);
+        Session s;
+        s.model = sessionModelJson(*fitted->detector, fitted->normalizer, &d.X, {});
+        const std::string sessionPath = dir.filePath("class/sessions/s.olens.json").toStdString();
+        auto refusal = [&](const Session& x, const DataPermission& p) {
+            try {
+                sessionModel(x, sessionPath, p);
+            } catch (const DataError& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        };
+        // By absolute path, and by a relative path that climbs out: refused, naming the file, the
+        // folder and the way to allow it; allowed, the same model as from inside.
+        s.dataPath = outside;
+        std::string why = refusal(s, {false, "add --allow-data-outside"});
+        QVERIFY2(why.find("outside the session's folder") != std::string::npos && why.find("elsewhere/d.csv") != std::string::npos
+                     && why.find("add --allow-data-outside") != std::string::npos,
+                 why.c_str());
+        QVERIFY(refusal(s, {true, ""}).empty());
+        s.dataPath = dir.filePath("gone.csv").toStdString();
+        s.dataRelativePath = "../../elsewhere/d.csv";
+        QVERIFY(refusal(s, {}).find("outside the session's folder") != std::string::npos);
+        // A symbolic link in the session's folder that points out of it is outside too.
+        s.dataRelativePath = "link.csv";
+        QCOMPARE(::symlink(outside.c_str(), dir.filePath("class/sessions/link.csv").toLocal8Bit().constData()), 0);
+        QVERIFY(refusal(s, {}).find("outside the session's folder") != std::string::npos);
+        // In the folder (moved together with the session): read as it asks.
+        s.dataRelativePath = "d.csv";
+        QVERIFY(refusal(s, {}).empty());
+        // A session given as text has no folder: any file needs the word.
+        s.dataPath = inside;
+        s.dataRelativePath.clear();
+        try {
+            sessionModel(s, {}, {});
+            QFAIL("a session without a folder read a file");
+        } catch (const DataError& e) {
+            QVERIFY2(std::strstr(e.what(), "a file it names itself"), e.what());
+        }
+        // A FIFO is not a data file: refused at once, never opened (fopen blocked for ever).
+        const std::string fifo = dir.filePath("class/sessions/pipe.csv").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        s.dataPath = fifo;
+        QVERIFY(refusal(s, {}).find("no regular file") != std::string::npos);
     }
 
     void cameraProjectionRoundTrip()
