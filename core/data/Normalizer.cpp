@@ -310,6 +310,12 @@ Normalizer Normalizer::fromJson(const nlohmann::json& j)
             if (kept[k] < 0 || kept[k] >= inputCols || (k > 0 && kept[k] <= kept[k - 1]))
                 throw bad("kept columns must be increasing indices below inputCols");
             if (!std::isfinite(offset[k]) || !std::isfinite(scale[k])) throw bad("non-finite offset or scale");
+            // Fitting gives 1/std (zscore keeps non-constant columns only) or 1/range (minmax: 0 for
+            // a constant column); a tampered scale of 0 flattened a zscore column silently (#51).
+            if (scale[k] < 0 || (scale[k] == 0 && n.m_kind == Normalization::ZScore))
+                throw bad("scale " + std::to_string(k) + " is " + formatNumber("%g", scale[k]) + "; " + toString(n.m_kind) +
+                          " scales are " + (n.m_kind == Normalization::ZScore ? "positive" : "zero or positive") +
+                          " (the file was altered or damaged: train again)");
         }
         if ((n.m_kind != Normalization::ZScore) && static_cast<int>(kept.size()) != inputCols)
             throw bad(toString(n.m_kind) + " must keep every column");

@@ -3,7 +3,9 @@
 #include "base/BlasThreads.h"
 
 #include "base/Errors.h"
+#include "base/Format.h"
 #include "base/Json.h"
+#include "base/Messages.h"
 #include "base/Stats.h"
 #include "detectors/TrainingHistory.h"
 
@@ -268,8 +270,33 @@ std::unique_ptr<Detector> Detector::modelAtStep(int index, const Eigen::MatrixXd
     return d;
 }
 
+namespace {
+// A model file may come from anyone (#51): a NaN planted in a packed array (sessions store doubles
+// as base64, which can hold any bit pattern) scored with exit 0, or surfaced as "arithmetic
+// overflowed". A model saved by this program holds finite numbers only (JSON text cannot even
+// write the others), so any other is refused, naming where it is.
+void requireFinite(const nlohmann::json& v, const std::string& where, const std::string& id)
+{
+    if (v.is_number_float()) {
+        const double x = v.get<double>();
+        if (!std::isfinite(x))
+            throw DataError("model JSON for '" + id + "': " + where + " is " + formatNumber("%g", x) +
+                            ", not a finite number (the file was altered or damaged: train the detector again)");
+    } else if (v.is_array()) {
+        for (std::size_t i = 0; i < v.size(); ++i)
+            requireFinite(v[i], where + "/" + std::to_string(i), id);
+    } else if (v.is_object()) {
+        for (auto it = v.begin(); it != v.end(); ++it)
+            requireFinite(it.value(), where + "/" + displayValue(it.key(), 60), id);
+    }
+}
+} // namespace
+
 void Detector::restore(const nlohmann::json& j)
 {
+    for (const char* field : {"threshold", "training_scores", "state"})
+        if (j.contains(field))
+            requireFinite(j.at(field), field, id());
     try {
         m_dim = static_cast<int>(jsonInt(j.at("dimension"), "model JSON for '" + id() + "': dimension"));
         m_threshold = j.at("threshold").get<double>();

@@ -305,11 +305,19 @@ void TestNormalizer::jsonGarbled()
     edit([](nlohmann::json& j) { j["kept"] = {1, 0}; });           // not increasing
     edit([](nlohmann::json& j) { j["offset"] = {1.0, nullptr}; }); // null number
     edit([](nlohmann::json& j) { j["inputCols"] = -1; });
+    // #51: a tampered scale of 0 (or below) scored with exit 0: every row equal on that feature.
+    edit([](nlohmann::json& j) { j["scale"][1] = 0.0; });
+    edit([](nlohmann::json& j) { j["scale"][0] = -2.0; });
     for (std::size_t i = 0; i < bad.size(); ++i) {
         const QString msg = messageOf<ParamError>([&] { Normalizer::fromJson(bad[i]); });
         QVERIFY2(!msg.startsWith('<'), qPrintable(QString::number(i) + ": " + msg + " for "
                                                   + QString::fromStdString(bad[i].dump())));
     }
+    QVERIFY(messageOf<ParamError>([&] { Normalizer::fromJson(bad.back()); }).contains("scale 0 is -2"));
+    // A constant column's minmax scale is 0, as fitted: still read.
+    Normalizer m(Normalization::MinMax);
+    m.fit(mat({{1, 5}, {2, 5}, {4, 5}}));
+    QCOMPARE(Normalizer::fromJson(m.toJson()).transform(mat({{3, 7}}))(0, 1), 0.0);
 }
 
 void TestNormalizer::wrongColumnCount()

@@ -375,6 +375,53 @@ private slots:
             QVERIFY2(fieldOf(again, field) == fieldOf(model, field), field);
     }
 
+    void aNonFiniteNumberInAModelIsRefusedNamingIt_data() { savedModelLoadsBackWithIdenticalScores_data(); }
+
+    void aNonFiniteNumberInAModelIsRefusedNamingIt()
+    {
+        // #51: NaN split values (iforest) or a NaN in an mcd model scored with exit 0 or came out as
+        // "arithmetic overflowed". Every number of a model's state must be finite: a NaN planted in
+        // the first number of the state, and in the training scores, is refused naming its place.
+        QFETCH(QString, detector);
+        const Registry& r = Registry::instance();
+        Eigen::MatrixXd X = gaussianRows(60, 3, 31);
+        const auto fitted = r.create(detector.toStdString());
+        fitted->fit(X);
+        const nlohmann::json model = fitted->toJson();
+        std::function<bool(nlohmann::json&, std::string&)> plant = [&](nlohmann::json& v, std::string& at) {
+            if (v.is_number_float()) {
+                v = std::numeric_limits<double>::quiet_NaN();
+                return true;
+            }
+            if (v.is_array() || v.is_object())
+                for (auto it = v.begin(); it != v.end(); ++it) {
+                    std::string inner = at + "/" + (v.is_object() ? it.key() : std::to_string(std::distance(v.begin(), it)));
+                    if (plant(it.value(), inner)) {
+                        at = inner;
+                        return true;
+                    }
+                }
+            return false;
+        };
+        auto refusal = [&r](const nlohmann::json& j) {
+            try {
+                r.load(j);
+            } catch (const DataError& e) {
+                return std::string(e.what());
+            }
+            return std::string("(loaded)");
+        };
+        nlohmann::json tampered = model;
+        std::string at = "state";
+        QVERIFY2(plant(tampered["state"], at), "no number in the state");
+        std::string why = refusal(tampered);
+        QVERIFY2(contains(why, at + " is nan, not a finite number"), (at + ": " + why).c_str());
+        tampered = model;
+        tampered["training_scores"][5] = std::numeric_limits<double>::infinity();
+        why = refusal(tampered);
+        QVERIFY2(contains(why, "training_scores/5 is inf"), why.c_str());
+    }
+
     void loadingValidatesTheParameters()
     {
         // A model file edited by hand goes through the same validation as create().
