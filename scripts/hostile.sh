@@ -200,9 +200,80 @@ if [ "$QUICK" = 0 ]; then
   if [ "$GUI" = 1 ]; then
     "$CLI" generate moons --n 300 --seed 3 --output "$T/ref.csv" > /dev/null 2>&1
     run gui ok "gui: knn autosave refers to its rows" - -- env OLENS_STATE_DIR="$T/refstate" "$APP" --load "$T/ref.csv" --detector knn --train --exit
-    cli ok "model by reference: data unchanged" - score --input "$T/ref.csv" --model "$T/refstate/autosave.olens.json" --output "$T/s.csv"
+    # The autosave lives in the app's state folder, its data elsewhere: outside the session's
+    # folder, so the CLI asks for --allow-data-outside (issue #51), and refuses without it.
+    cli fail "model by reference: data outside, no flag" - score --input "$T/ref.csv" --model "$T/refstate/autosave.olens.json" --output "$T/s.csv"
+    cli ok "model by reference: data unchanged" - score --input "$T/ref.csv" --model "$T/refstate/autosave.olens.json" --allow-data-outside --output "$T/s.csv"
     sed -i '2s/^./9/' "$T/ref.csv"
-    cli fail "model by reference: data edited since" - score --input "$T/ref.csv" --model "$T/refstate/autosave.olens.json" --output "$T/s.csv"
+    cli fail "model by reference: data edited since" - score --input "$T/ref.csv" --model "$T/refstate/autosave.olens.json" --allow-data-outside --output "$T/s.csv"
+  fi
+fi
+
+# ---- files from anyone, outputs that never destroy (issue #51) ----------------------------------
+# check NAME CONDITION: a case judged by a shell condition on its outputs instead of its exit code.
+check() {
+  tried=$((tried + 1))
+  if eval "$2"; then clean=$((clean + 1)); v=clean; else lost=$((lost + 1)); v=failed; fi
+  printf '%-5s %-44s %-10s %s\n' "${3:-cli}" "$1" "$v" ""
+}
+"$CLI" score --input "$T/small.csv" --detector knn --param k=5 --normalize zscore --save-model "$T/m.json" --output "$T/s.csv" >/dev/null 2>&1
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+m = json.load(open(f"{t}/m.json"))
+deep = json.loads(json.dumps(m)); deep["params"]["k"] = "@DEEP@"
+open(f"{t}/deep.json", "w").write(json.dumps(deep).replace('"@DEEP@"', "[" * 100000 + "]" * 100000))
+zero = json.loads(json.dumps(m)); zero["normalizer"]["scale"][0] = 0.0
+json.dump(zero, open(f"{t}/scale0.json", "w"))
+bigk = json.loads(json.dumps(m)); bigk["params"]["k"] = 5000
+json.dump(bigk, open(f"{t}/bigk.json", "w"))
+base = {"format": "outlierlens-session", "version": 4}
+def session(name, **extra):
+    s = dict(base); s.update(extra); json.dump(s, open(f"{t}/{name}", "w"))
+session("esc.olens.json", data={"path": f"{t}/small.csv"}, detector={"id": "\x1b[31mevil\x1b[0m", "params": {}})
+session("title.olens.json", data={"path": f"{t}/small.csv"}, lesson={"title": "T" * 1000000, "steps": [{"text": "a"}]})
+session("panels.olens.json", data={"path": f"{t}/small.csv"},
+        compare={"detectors": [{"id": "knn", "params": {}, "normalization": "zscore"}] * 16, "quantile": 0.95, "active": True})
+import os
+os.makedirs(f"{t}/handout", exist_ok=True)
+session("handout/passwd.olens.json", data={"path": f"{t}/gone.csv", "relative_path": "../../../../../../etc/passwd"})
+session("handout/fifo.olens.json", data={"path": f"{t}/fifo.csv"})
+session("handout/outside.olens.json", data={"path": f"{t}/small.csv"})
+PY
+cli fail "model: parameter nested 100000 deep" - score --input "$T/small.csv" --model "$T/deep.json" --output -
+cli fail "model: normaliser scale 0" - score --input "$T/small.csv" --model "$T/scale0.json" --output -
+cli fail "model: knn k=5000 over 40 points" - score --input "$T/small.csv" --model "$T/bigk.json" --output -
+cli fail "constant scores: iforest psi=2" - score --input "$T/data.csv" --detector iforest --param psi=2 --output -
+if [ "$QUICK" = 0 ]; then
+  cli fail "constant scores: kods sigma=1e12" - score --input "$T/data.csv" --detector kods --param sigma=1e12 --output -
+  cli fail "constant scores: ocsvm gamma=1e12" - score --input "$T/data.csv" --detector ocsvm --param gamma=1e12 --output -
+  "$CLI" score --input "$T/small.csv" --detector lof --param k=500 --output "$T/s.csv" 2> "$T/clamp.err" >/dev/null
+  check "clamp: lof k=500 on 40 rows says so" 'grep -q "k = 500 is more than these data allow; 39 was used" "$T/clamp.err"'
+  "$CLI" generate blobs --n 4000 --output "$T/blobs4k.csv" >/dev/null 2>&1
+  cli fail "timeout: iforest trees=100000" - score --input "$T/blobs4k.csv" --detector iforest --param trees=100000 --timeout 2 --output -
+  "$CLI" generate blobs --n 200000 --output "$T/blobs200k.csv" >/dev/null 2>&1
+  cli fail "timeout: ocsvm on 200 000 rows" - score --input "$T/blobs200k.csv" --detector ocsvm --timeout 2 --output -
+  cli fail "session: data outside its folder" - score --input "$T/small.csv" --model "$T/handout/outside.olens.json" --output -
+  # Formula cells: a text label "=cmd()" comes back with the apostrophe OWASP prescribes.
+  awk -F, 'NR == 1 { print; next } { print $1 "," $2 "," ($3 == 1 ? "=cmd()" : "@ok") }' "$T/data.csv" > "$T/formula.csv"
+  "$CLI" score --input "$T/formula.csv" --detector knn --outlier-label "=cmd()" --outliers "$T/out.csv" >/dev/null 2>&1
+  check "csv: formula label neutralised" '[ -s "$T/out.csv" ] && ! grep -qE "(^|,)[=+@-][a-z(]" "$T/out.csv" && grep -q "'"'"'=cmd()" "$T/out.csv"'
+  if [ "$GUI" = 1 ]; then
+    run gui fail "gui: session data outside its folder" - -- "$APP" --session "$T/handout/outside.olens.json" --exit
+    run gui fail "gui: session relative_path ../../etc/passwd" - -- "$APP" --session "$T/handout/passwd.olens.json" --exit
+    run gui fail "gui: session data is a FIFO" - -- "$APP" --session "$T/handout/fifo.olens.json" --exit
+    run gui fail "gui: session lesson title 1 MB" - -- "$APP" --session "$T/title.olens.json" --exit
+    run gui fail "gui: session with 16 compare panels" - -- "$APP" --session "$T/panels.olens.json" --exit
+    run gui fail "gui: detector id with ESC" - -- "$APP" --session "$T/esc.olens.json" --exit
+    check "gui: ESC escaped on stderr" '! grep -q $'"'"'\x1b'"'"' "$T/err"' gui
+    cp "$T/esc.olens.json" "$T/kept.olens.json"
+    run gui fail "gui: --screenshot over --session" "$T/kept.olens.json" -- "$APP" --session "$T/kept.olens.json" --screenshot "$T/kept.olens.json" --exit
+    run gui fail "gui: two outputs name one file" - -- "$APP" --load "$T/small.csv" --screenshot "$T/a.png" --save-session "$T/a.png" --exit
+    run gui fail "gui: --replay-frames ''" - -- "$APP" --load "$T/small.csv" --detector quadrics --train --replay-frames "" --exit
+    mkdir -p "$T/frames" && echo "notes" > "$T/frames/notes.txt"
+    run gui fail "gui: --replay-frames into a folder of other files" "$T/frames/notes.txt" -- "$APP" --load "$T/small.csv" --detector quadrics --train --replay-frames "$T/frames" --exit
+    run gui fail "gui: --top-k abc" - -- "$APP" --load "$T/small.csv" --top-k abc --exit
+    run gui fail "gui: --save-session after a missing --load" "$T/keep.csv" -- "$APP" --load "$T/nope.csv" --save-session "$T/keep.csv" --exit
   fi
 fi
 

@@ -194,6 +194,11 @@ void ParamSet::resolve(const std::string& name, const std::string& value)
     m_resolved[name] = canonical(s, value);
 }
 
+void ParamSet::adjust(const std::string& name, const std::string& value)
+{
+    m_resolved[name] = canonical(spec(name), value);
+}
+
 void ParamSet::clearResolved() { m_resolved.clear(); }
 
 std::string ParamSet::resolvedText(const std::string& name) const
@@ -206,9 +211,9 @@ std::string ParamSet::resolvedText(const std::string& name) const
 const std::string& ParamSet::effective(const std::string& name) const
 {
     const std::string& v = m_values.at(name);
-    if (!isAuto(name))
-        return v;
     const auto it = m_resolved.find(name);
+    if (!isAuto(name))
+        return it == m_resolved.end() ? v : it->second; // an adjusted setting: what the fit used
     if (it == m_resolved.end())
         throw ParamError("parameter '" + name + "'" + (m_owner.empty() ? "" : " of " + m_owner)
                          + " is auto: its value is chosen from the data when the detector is fitted");
@@ -295,16 +300,23 @@ void ParamSet::setResolvedFromJson(const nlohmann::json& j)
 {
     if (!j.is_object())
         throw ParamError("resolved parameters must be a JSON object");
+    // A resolution of an auto parameter, or the value used for an adjusted one (adjust()).
     for (auto it = j.begin(); it != j.end(); ++it) {
         const auto& v = it.value();
+        auto set = [this](const std::string& name, const std::string& text) {
+            if (isAuto(name))
+                resolve(name, text);
+            else
+                adjust(name, text);
+        };
         if (v.is_string())
-            resolve(it.key(), v.get<std::string>());
+            set(it.key(), v.get<std::string>());
         else if (v.is_boolean())
-            resolve(it.key(), v.get<bool>() ? "true" : "false");
+            set(it.key(), v.get<bool>() ? "true" : "false");
         else if (v.is_number_integer())
-            resolve(it.key(), std::to_string(v.get<long long>()));
+            set(it.key(), std::to_string(v.get<long long>()));
         else if (v.is_number())
-            resolve(it.key(), formatNumber(v.get<double>()));
+            set(it.key(), formatNumber(v.get<double>()));
         else
             throw ParamError("resolved parameter '" + it.key() + "' has an unsupported JSON value " + v.dump());
     }

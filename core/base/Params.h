@@ -65,6 +65,10 @@ public:
     /// Fixes the value an `auto` parameter takes for the current fit (validated like set()); the
     /// getters then return it while text() still says "auto". Only the detector's fit calls this.
     void resolve(const std::string& name, const std::string& value);
+    /// Records that the fit used `value` for an explicitly set parameter whose setting exceeds what
+    /// the data allow (lof k above n − 1): the getters then return it and resolvedJson() reports it,
+    /// so that a model says what it used (#51: nine parameters were clamped without a word).
+    void adjust(const std::string& name, const std::string& value);
     /// Forgets every resolution (a new fit resolves again from its data).
     void clearResolved();
     /// The resolved value of an `auto` parameter, or empty before the fit resolved it.

@@ -74,7 +74,9 @@ void Detector::fit(const Eigen::MatrixXd& X, const ProgressCallback& progress)
     p.report(0.0, "fitting " + id());
     // `auto` parameters are resolved anew from this data; a failed fit keeps the previous ones.
     const ParamSet previous = m_params;
+    const std::vector<std::string> previousAdjustments = m_adjustments;
     m_params.clearResolved();
+    m_adjustments.clear();
     const std::string unit = historyUnit();
     m_recorder = m_recordHistory && !unit.empty() ? std::make_shared<HistoryRecorder>(unit) : nullptr;
     Eigen::VectorXd train;
@@ -82,6 +84,7 @@ void Detector::fit(const Eigen::MatrixXd& X, const ProgressCallback& progress)
         train = doFit(X, p);
     } catch (...) {
         m_params = previous;
+        m_adjustments = previousAdjustments;
         m_recorder.reset();
         throw;
     }
@@ -142,6 +145,25 @@ int Detector::autoInt(const std::string& name, int value)
     if (m_params.isAuto(name))
         m_params.resolve(name, std::to_string(value));
     return m_params.getInt(name);
+}
+
+int Detector::limitInt(const std::string& name, int value, int most, const std::string& why)
+{
+    if (value <= most)
+        return value;
+    if (m_params.isAuto(name)) { // the rule's value, fitted to these data: nothing the user set
+        m_params.resolve(name, std::to_string(most));
+        return most;
+    }
+    const std::string set = m_params.text(name);
+    m_params.adjust(name, std::to_string(most));
+    // The schema's default (iforest's psi = 256, inf's k_max = 500 on 40 rows) limited to the data
+    // is what scikit-learn's max_samples="auto" does too: used and reported in the model, no warning.
+    if (set == m_params.spec(name).defaultValue)
+        return most;
+    m_adjustments.push_back(name + " = " + set + " is more than these data allow; " + std::to_string(most) +
+                            " was used (" + why + ")");
+    return most;
 }
 
 double Detector::autoReal(const std::string& name, double value)

@@ -37,6 +37,13 @@ public:
     /// The registry id ("knn"), taken from the parameter set the registry built (DetectorInfo::id).
     const std::string& id() const { return m_params.owner(); }
     const ParamSet& params() const { return m_params; }
+    /// The settings the last fit could not use as given and limited (limitInt): one sentence each,
+    /// naming the parameter, the value set, the value used and why. Empty after a load (the model's
+    /// resolvedJson() still says what was used).
+    const std::vector<std::string>& adjustments() const { return m_adjustments; }
+    /// For a fit whose training scores are all equal although the rows differ: the parameter to
+    /// change and which way (iforest: "raise psi"). Empty: the default advice.
+    virtual std::string constantScoresAdvice() const { return {}; }
 
     /// Trains on the rows of X. Validates X (non-empty, finite, enough rows); throws DataError
     /// on bad input, ParamError when parameters do not fit the data, Cancelled when the callback
@@ -143,6 +150,11 @@ protected:
     /// spec's autoRule describes); an explicit setting is returned unchanged. The resolution is part
     /// of the fitted model (toJson "resolved") and is undone if the fit throws.
     int autoInt(const std::string& name, int value);
+    /// For doFit: `value` (the parameter's value, auto resolved) limited to `most`, what these data
+    /// allow (lof's k to n − 1). A smaller value is returned unchanged; a larger one is recorded as
+    /// an adjustment (ParamSet::adjust: the model reports the value used) with `why` ("n − 1 for
+    /// these 200 rows") for the fit's "clamped" warning (#51: clamps were silent).
+    int limitInt(const std::string& name, int value, int most, const std::string& why);
     double autoReal(const std::string& name, double value);
     std::string autoChoice(const std::string& name, const std::string& value);
     /// Installs a fitted state built without fit() (a re-cut clustering, a recalibrated model):
@@ -175,6 +187,7 @@ private:
     Eigen::VectorXd m_trainingScores;
     std::uint64_t m_fingerprint = 0; // FNV-1a of the training matrix (0 = unknown, e.g. old models)
     bool m_recordHistory = false;
+    std::vector<std::string> m_adjustments;
     std::shared_ptr<HistoryRecorder> m_recorder;     // during doFit only
     std::shared_ptr<const TrainingHistory> m_history; // of the last fit
     Remake m_remake; // the registry's constructor of this class (modelAtStep builds a sibling)

@@ -128,6 +128,9 @@ double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scor
 std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores)
 {
     std::vector<FitWarning> out;
+    // Settings the fit limited to what the data allow (#51: they were clamped without a word).
+    for (const std::string& a : d.adjustments())
+        out.push_back({"clamped", d.id() + ": " + a});
     if (Xn.rows() != scores.size() || Xn.rows() < 12)
         return out;
     // Sample size: at most 2000 rows, fewer for wide data (m²·p ≤ 2·10⁸).

@@ -11,6 +11,9 @@
 #include <cmath>
 
 #include <chrono>
+#include <string>
+#include <unordered_set>
+#include <vector>
 
 namespace olens {
 
@@ -108,6 +111,48 @@ void requireFiniteScores(const Eigen::VectorXd& scores, const std::string& id, c
                     "that set a scale (bandwidth, learning rate, regularisation)");
 }
 
+namespace {
+// A fit that gives distinct rows one and the same score ranks nothing: kods with sigma = 1e12,
+// iforest with psi = 2 (every row alike) and ocsvm with gamma = 1e12 (187 of 200 rows at 0) came
+// back with exit 0 (#51). Refused when at least 90 % of the rows share one score and those rows
+// are mostly distinct points (at least half of all rows); ties of duplicate rows are the truth
+// (knn gives every copy of a point 0) and pass.
+void requireRanking(const Detector& d, const Eigen::MatrixXd& X)
+{
+    const Eigen::VectorXd& s = d.trainingScores();
+    const Eigen::Index n = s.size();
+    if (n < 10 || n != X.rows())
+        return;
+    std::vector<double> sorted(s.data(), s.data() + n);
+    std::sort(sorted.begin(), sorted.end());
+    double mode = sorted[0];
+    Eigen::Index best = 0;
+    for (Eigen::Index i = 0, run = 0; i < n; ++i) {
+        run = i > 0 && sorted[std::size_t(i)] == sorted[std::size_t(i - 1)] ? run + 1 : 1;
+        if (run > best) {
+            best = run;
+            mode = sorted[std::size_t(i)];
+        }
+    }
+    if (10 * best < 9 * n)
+        return;
+    std::unordered_set<std::string> distinct;
+    for (Eigen::Index i = 0; i < n; ++i)
+        if (s(i) == mode) {
+            const Eigen::RowVectorXd row = X.row(i);
+            distinct.emplace(reinterpret_cast<const char*>(row.data()), sizeof(double) * std::size_t(row.size()));
+        }
+    if (2 * static_cast<Eigen::Index>(distinct.size()) < n)
+        return;
+    const std::string advice = d.constantScoresAdvice();
+    throw DataError(d.id() + ": " + (best == n ? "every one" : std::to_string(best)) + " of the " + std::to_string(n) +
+                    " training rows score" + (best == n ? "s " : " exactly ") + formatNumber("%.6g", mode) +
+                    " although they are " + std::to_string(distinct.size()) +
+                    " distinct points (constant scores), so the ranking says nothing; " +
+                    (advice.empty() ? std::string("change its parameters (the defaults suit most data)") : advice));
+}
+} // namespace
+
 std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Normalizer normalizer,
                                        const Eigen::MatrixXd& training, const FitOptions& options,
                                        const ProgressCallback& progress)
@@ -149,6 +194,7 @@ std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Norma
             r->explanations = detector->explain(Xn);
     }
     requireFiniteScores(r->scores, detector->id(), training);
+    requireRanking(*detector, X);
     r->warnings = diagnoseFit(*detector, Xn, detector->trainingScores());
     r->geometry = detector->geometry();
     r->detectorId = detector->id();

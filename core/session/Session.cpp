@@ -300,7 +300,9 @@ Session parseSession(const std::string& text)
         if (c.contains("detectors")) {
             const json& ds = c["detectors"];
             if (!ds.is_array()) fail("/compare/detectors", "expected an array");
-            if (ds.size() > 16) fail("/compare/detectors", "at most 16 panels");
+            if (ds.size() > static_cast<std::size_t>(kMaxComparePanels))
+                fail("/compare/detectors", std::to_string(ds.size()) + " panels; compare mode shows at most " +
+                                               std::to_string(kMaxComparePanels));
             for (std::size_t i = 0; i < ds.size(); ++i)
                 s.compare.push_back(parseDetector(ds[i], "/compare/detectors/" + std::to_string(i)));
         }

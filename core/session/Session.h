@@ -115,6 +115,9 @@ struct Session {
 /// The largest session or model file any front end reads (GUI, CLI, Python): a knn model of a
 /// million 3-D points is ~100 MB; anything larger is refused before it is read.
 constexpr std::uint64_t kMaxSessionFileBytes = std::uint64_t(256) << 20;
+/// Compare mode's most panels (a 3 × 3 grid): a session with more is refused, naming the limit (a
+/// session with 16 was read and came back with fewer, without a word, #51).
+constexpr int kMaxComparePanels = 9;
 
 std::string serializeSession(const Session& session);
 /// Strict parse; throws DataError ("session /path: reason") on anything malformed or unknown.

@@ -59,3 +59,30 @@ def test_ctrl_c_interrupts_scoring():
     out, err = p.communicate(timeout=120)
     assert out.strip() == "interrupted", (out, err)
     assert time.monotonic() - t0 < 10.0
+
+
+OCSVM_SCRIPT = r'''
+import signal, numpy as np, outlierlens as ol
+signal.signal(signal.SIGINT, signal.default_int_handler)
+X = np.random.default_rng(0).normal(size=(200_000, 2))  # libsvm's solver: minutes on 200 000 rows
+est = ol.Ocsvm()
+print("started", flush=True)
+try:
+    est.fit(X)
+    print("finished", flush=True)
+except KeyboardInterrupt:
+    print("interrupted", hasattr(est, "threshold_"), flush=True)
+'''
+
+
+def test_ctrl_c_interrupts_the_libsvm_solver():
+    """Issue #51: Ctrl+C was ignored until libsvm's solver returned (minutes on 200 000 rows); the
+    solver now runs on its own thread and the fit waits asking Python's signal handlers."""
+    p = subprocess.Popen([sys.executable, "-c", OCSVM_SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, env=dict(os.environ))
+    assert p.stdout.readline().strip() == "started"
+    time.sleep(1.5)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    assert out.strip() == "interrupted False", (out, err)
+    assert p.returncode == 0, err

@@ -55,6 +55,8 @@
 
 namespace olens {
 
+static_assert(CompareView::kMaxPanels == kMaxComparePanels, "a session holds what compare mode shows");
+
 namespace {
 
 nlohmann::json toJson(const QVariantMap& m)

@@ -369,7 +369,9 @@ void kernelResponses(const KodsKernel& kernel, const Eigen::MatrixXd& train, con
 Eigen::VectorXd KodsDetector::doFit(const Eigen::MatrixXd& Xall, const Progress& progress)
 {
     // Large n: the duals live on a random subset of the rows (seeded), every row is scored.
-    const Eigen::Index fitRows = autoInt("fit_rows", static_cast<int>(std::min<Eigen::Index>(Xall.rows(), kAutoFitRows)));
+    const Eigen::Index fitRows =
+        limitInt("fit_rows", autoInt("fit_rows", static_cast<int>(std::min<Eigen::Index>(Xall.rows(), kAutoFitRows))),
+                 static_cast<int>(Xall.rows()), "the data have " + std::to_string(Xall.rows()) + " rows");
     std::vector<Eigen::Index> subset;
     Eigen::MatrixXd Xsub;
     if (fitRows < Xall.rows()) {

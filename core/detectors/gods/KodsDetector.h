@@ -123,6 +123,10 @@ protected:
     Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const override;
     Eigen::VectorXi doIsOutlier(const Eigen::MatrixXd& X) const override;
     double doThreshold(const Eigen::VectorXd& trainingScores) const override;
+    std::string constantScoresAdvice() const override
+    {
+        return "lower sigma toward the spread of the data (auto chooses it from them): with a very large sigma every row looks alike to the kernel";
+    }
     nlohmann::json saveState() const override;
     /// A recorded iteration holds the duals Y, Z only; the primal recovery (eq. 19–22) runs here.
     std::unique_ptr<Detector> replayStep(const nlohmann::json& state, const Eigen::MatrixXd& trainingRows) const override;

@@ -131,7 +131,7 @@ Eigen::VectorXd IforestDetector::doFit(const Eigen::MatrixXd& X, const Progress&
 {
     const int n = static_cast<int>(X.rows());
     const int t = params().getInt("trees");
-    const int psi = std::min(params().getInt("psi"), n);
+    const int psi = limitInt("psi", params().getInt("psi"), n, "a subsample is at most the " + std::to_string(n) + " rows");
     const int limit = static_cast<int>(std::ceil(std::log2(static_cast<double>(psi))));
     Rng rng(static_cast<std::uint64_t>(params().getInt("seed")));
     std::vector<Tree> trees(static_cast<std::size_t>(t));
@@ -149,15 +149,23 @@ Eigen::VectorXd IforestDetector::doFit(const Eigen::MatrixXd& X, const Progress&
         b.grow(rows, 0, psi, 0);
         progress.report(0.9 * static_cast<double>(k + 1) / static_cast<double>(t), "isolation trees");
     }
+    const double treeWork = static_cast<double>(t);
     // Training rows are scored by the whole forest (as scikit-learn's score_samples on X).
     std::vector<Tree> previous;
     previous.swap(m_trees);
     const int previousPsi = m_psi;
     m_trees.swap(trees);
     m_psi = psi;
-    Eigen::VectorXd train;
+    Eigen::VectorXd train(n);
     try {
-        train = doScore(X);
+        // In blocks, each a stop point: 100 000 trees over the training rows ignored --timeout and
+        // Esc (#51). Rows are scored independently, so the blocks give doScore's values exactly.
+        const Eigen::Index rowsPerBlock = std::max<Eigen::Index>(1, static_cast<Eigen::Index>(2e6 / treeWork));
+        for (Eigen::Index r0 = 0; r0 < n; r0 += rowsPerBlock) {
+            const Eigen::Index h = std::min<Eigen::Index>(rowsPerBlock, n - r0);
+            train.segment(r0, h) = doScore(X.middleRows(r0, h));
+            progress.report(0.9 + 0.1 * static_cast<double>(r0 + h) / static_cast<double>(n), "scoring the training rows");
+        }
     } catch (...) {
         m_trees.swap(previous);
         m_psi = previousPsi;

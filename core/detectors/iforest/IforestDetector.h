@@ -28,6 +28,10 @@ protected:
     Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;
     Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const override;
     std::optional<double> naturalThreshold() const override;
+    std::string constantScoresAdvice() const override
+    {
+        return "raise psi (the subsample of each tree; auto = min(256, n)): trees of a tiny subsample isolate every row at the same depth";
+    }
     nlohmann::json saveState() const override;
     void loadState(const nlohmann::json& state) override;
 

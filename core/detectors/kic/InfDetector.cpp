@@ -111,7 +111,10 @@ Eigen::VectorXd InfDetector::influence(const Clustering& c, const Eigen::MatrixX
 Eigen::VectorXd InfDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
 {
     const Eigen::Index n = X.rows();
-    const std::vector<int> ks = kValues(n, params().getInt("k_max"), params().getInt("num_k"));
+    // kValues uses at most 0.8·n clusters (the largest k that leaves clusters of a few points).
+    const int kMax = limitInt("k_max", params().getInt("k_max"), std::max(1, static_cast<int>(0.8 * static_cast<double>(n))),
+                              "at most 0.8·n clusters for these " + std::to_string(n) + " rows");
+    const std::vector<int> ks = kValues(n, kMax, params().getInt("num_k"));
     const int lloyd = params().getInt("lloyd_iters");
     Rng rng(static_cast<std::uint64_t>(params().getInt("seed")));
     double totalWork = 0, done = 0;

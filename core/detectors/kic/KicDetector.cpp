@@ -527,7 +527,8 @@ Eigen::VectorXd KicDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     const bool smallBasis = kernel.kind == KernelKind::Poly
                             && MonomialBasis::count(static_cast<int>(X.cols()), kernel.degree) <= primalMaxSize;
     const Eigen::Index landmarks =
-        autoInt("landmarks", n <= exactMaxRows || smallBasis ? 0 : autoLandmarks(n));
+        limitInt("landmarks", autoInt("landmarks", n <= exactMaxRows || smallBasis ? 0 : autoLandmarks(n)),
+                 static_cast<int>(n), "landmarks are drawn from the " + std::to_string(n) + " rows");
     const auto seed = static_cast<std::uint64_t>(params().getInt("seed"));
     const Ticker root([&progress](double f, const std::string& msg) { progress.report(f, msg); }, 0.0, 1.0, "kic");
 

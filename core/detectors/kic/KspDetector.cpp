@@ -106,7 +106,8 @@ Eigen::VectorXd trainingDistances(const Eigen::MatrixXd& X, const std::vector<Ei
 Eigen::VectorXd KspDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
 {
     const Eigen::Index n = X.rows();
-    const auto size = static_cast<Eigen::Index>(params().getInt("sample_size"));
+    const auto size = static_cast<Eigen::Index>(
+        limitInt("sample_size", params().getInt("sample_size"), static_cast<int>(n), "a sample is at most the " + std::to_string(n) + " rows"));
     const int repeats = params().getInt("repeats");
     const double alpha = params().getReal("filter_alpha");
     Rng rng(static_cast<std::uint64_t>(params().getInt("seed")));

@@ -200,6 +200,12 @@ void KnnDetector::loadState(const nlohmann::json& state)
     if (n <= 0 || static_cast<Eigen::Index>(v.size()) != n * p)
         throw DataError("knn model: " + std::to_string(v.size()) + " stored values do not form " + std::to_string(n)
                         + " points of dimension " + std::to_string(p));
+    // A fit needs k + 1 rows (minSamples); a model file saying k = 5000 over 200 points was
+    // accepted and scored with fewer neighbours than it claims (#51).
+    const int k = params().getInt("k");
+    if (k >= n)
+        throw DataError("knn model: k = " + std::to_string(k) + " needs at least " + std::to_string(k + 1) +
+                        " stored points, the model has " + std::to_string(n) + " (the file was altered: train again)");
     m_index = std::make_unique<PointIndex>(Eigen::Map<const Eigen::MatrixXd>(v.data(), p, n));
     m_reference.resize(0); // not stored: a restored fit's check searches again
 }

@@ -108,9 +108,11 @@ static Eigen::VectorXd outlierFactor(const Eigen::VectorXd& ownLrd, const Eigen:
 Eigen::VectorXd LofDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
 {
     const Eigen::Index n = X.rows();
-    const int k = static_cast<int>(std::min<Eigen::Index>(params().getInt("k"), n - 1));
+    const int k = limitInt("k", params().getInt("k"), static_cast<int>(n - 1),
+                           "n − 1 = " + std::to_string(n - 1) + ": the other rows of these " + std::to_string(n));
     const int kl = params().getInt("k_min");
-    auto model = std::make_unique<Model>(X.transpose(), k, kl >= 1 && kl < k ? kl : k);
+    const int klUsed = kl >= 1 ? limitInt("k_min", kl, k, "k_min is at most k = " + std::to_string(k)) : k;
+    auto model = std::make_unique<Model>(X.transpose(), k, klUsed);
     progress.report(0.3, "kd-tree built; neighbours of the training points");
 
     // k neighbours of each training point without the point itself: query k + 1 and drop its own

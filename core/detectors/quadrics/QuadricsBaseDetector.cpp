@@ -147,7 +147,8 @@ Eigen::MatrixXd QuadricsBaseDetector::fitCoordinates(const Eigen::MatrixXd& X) c
 Eigen::VectorXd QuadricsBaseDetector::doFit(const Eigen::MatrixXd& Xin, const Progress& progress)
 {
     const auto pin = static_cast<int>(Xin.cols());
-    const int dims = autoInt("dims", autoDims(Xin.rows(), pin));
+    const int dims = limitInt("dims", autoInt("dims", autoDims(Xin.rows(), pin)), pin,
+                              "the data have " + std::to_string(pin) + " features");
     // dims < p: the centred coordinates on the first `dims` principal axes (covariance eigenvectors).
     Eigen::VectorXd mean;
     Eigen::MatrixXd axes;

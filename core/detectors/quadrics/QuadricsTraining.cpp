@@ -100,7 +100,8 @@ Eigen::VectorXd QuadricsDetector::doFit(const Eigen::MatrixXd& X, const Progress
     MinibatchOptions opts;
     if (params().isAuto("batch"))
         autoInt("batch", static_cast<int>(std::clamp<Eigen::Index>(n / 16, 64, 256)));
-    opts.batchSize = std::min<Eigen::Index>(params().getInt("batch"), n);
+    opts.batchSize = limitInt("batch", params().getInt("batch"), static_cast<int>(std::min<Eigen::Index>(n, 1 << 30)),
+                              "a batch is at most the " + std::to_string(n) + " rows");
     opts.epochs = epochs;
     opts.seed = seed * 0x9E3779B97F4A7C15ULL + 0x632BE59BD9B4E019ULL; // a stream apart from the init's
     opts.shuffle = true;

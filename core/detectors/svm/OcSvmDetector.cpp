@@ -7,7 +7,12 @@
 #include <nlohmann/json.hpp>
 #include <svm.h>
 
+#include <chrono>
+#include <algorithm>
 #include <cmath>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
 #include <memory>
 #include <sstream>
 #include <vector>
@@ -15,6 +20,20 @@
 namespace olens {
 
 namespace {
+/// One libsvm solve and what it reads, owned jointly by the fit and the solver's thread.
+struct SolverJob {
+    std::vector<svm_node> nodes;
+    std::vector<svm_node*> rows;
+    std::vector<double> y;
+    svm_problem prob{};
+    svm_parameter par{};
+    std::mutex mutex;
+    std::condition_variable finished;
+    svm_model* model = nullptr;
+    bool done = false;
+    bool abandoned = false;
+};
+
 const char* kPaper = "Schölkopf et al., Neural Computation 13 (2001)";
 void silent(const char*) {} // libsvm prints its iterations to stdout otherwise
 } // namespace
@@ -85,22 +104,24 @@ Eigen::VectorXd OcSvmDetector::doFit(const Eigen::MatrixXd& X, const Progress& p
         if (gamma == 0.0)
             gamma = var > 0.0 ? 1.0 / (static_cast<double>(p) * var) : 1.0;
     }
-    // libsvm's problem: dense rows as (index, value) nodes terminated by index −1.
-    std::vector<svm_node> nodes(static_cast<std::size_t>(n * (p + 1)));
-    std::vector<svm_node*> rows(static_cast<std::size_t>(n));
-    std::vector<double> y(static_cast<std::size_t>(n), 1.0);
+    // libsvm's problem: dense rows as (index, value) nodes terminated by index −1. It lives in a
+    // job shared with the solver's thread (below), so that an abandoned solve still owns its data.
+    auto job = std::make_shared<SolverJob>();
+    job->nodes.resize(static_cast<std::size_t>(n * (p + 1)));
+    job->rows.resize(static_cast<std::size_t>(n));
+    job->y.assign(static_cast<std::size_t>(n), 1.0);
     for (Eigen::Index i = 0; i < n; ++i) {
-        svm_node* r = &nodes[static_cast<std::size_t>(i * (p + 1))];
-        rows[static_cast<std::size_t>(i)] = r;
+        svm_node* r = &job->nodes[static_cast<std::size_t>(i * (p + 1))];
+        job->rows[static_cast<std::size_t>(i)] = r;
         for (Eigen::Index j = 0; j < p; ++j)
             r[j] = {static_cast<int>(j + 1), X(i, j)};
         r[p] = {-1, 0.0};
     }
-    svm_problem prob{};
+    svm_problem& prob = job->prob;
     prob.l = static_cast<int>(n);
-    prob.y = y.data();
-    prob.x = rows.data();
-    svm_parameter par{};
+    prob.y = job->y.data();
+    prob.x = job->rows.data();
+    svm_parameter& par = job->par;
     par.svm_type = ONE_CLASS;
     par.kernel_type = kind == "rbf" ? RBF : (kind == "poly" ? POLY : LINEAR);
     par.degree = params().getInt("degree");
@@ -112,11 +133,44 @@ Eigen::VectorXd OcSvmDetector::doFit(const Eigen::MatrixXd& X, const Progress& p
     par.shrinking = 1;
     if (const char* bad = svm_check_parameter(&prob, &par))
         throw ParamError(std::string("ocsvm: libsvm refuses the parameters: ") + bad);
-    progress.report(0.05, "ocsvm: libsvm's SMO solver (not cancellable until it returns)");
+    progress.report(0.05, "ocsvm: libsvm's SMO solver");
     svm_set_print_string_function(&silent);
-    std::unique_ptr<svm_model, void (*)(svm_model*)> model(svm_train(&prob, &par), [](svm_model* m) {
-        svm_free_and_destroy_model(&m);
+    // libsvm's solver has no hook to stop it: it runs on its own thread and this one waits, asking
+    // the progress callback five times a second. Esc, --timeout and Python's Ctrl+C then stop the
+    // fit within a second; the abandoned solve finishes in the background and frees itself (it
+    // ignored --timeout and Ctrl+C for minutes on 200 000 rows, #51).
+    std::thread([job] {
+        svm_model* m = svm_train(&job->prob, &job->par);
+        std::lock_guard<std::mutex> lock(job->mutex);
+        job->model = m;
+        job->done = true;
+        if (job->abandoned)
+            svm_free_and_destroy_model(&job->model);
+        job->finished.notify_all();
+    }).detach();
+    {
+        std::unique_lock<std::mutex> lock(job->mutex);
+        while (!job->done) {
+            if (job->finished.wait_for(lock, std::chrono::milliseconds(200), [&job] { return job->done; }))
+                break;
+            lock.unlock();
+            try {
+                progress.report(0.05, "ocsvm: libsvm's SMO solver", std::nullopt, nullptr, true);
+            } catch (...) {
+                lock.lock();
+                job->abandoned = true;
+                if (job->done && job->model)
+                    svm_free_and_destroy_model(&job->model);
+                throw;
+            }
+            lock.lock();
+        }
+    }
+    std::unique_ptr<svm_model, void (*)(svm_model*)> model(job->model, [](svm_model* m) {
+        if (m)
+            svm_free_and_destroy_model(&m);
     });
+    job->model = nullptr;
     if (!model || model->l <= 0)
         throw DataError("ocsvm: libsvm returned no support vectors");
     progress.report(0.9, "ocsvm: scoring the training rows");
@@ -135,7 +189,14 @@ Eigen::VectorXd OcSvmDetector::doFit(const Eigen::MatrixXd& X, const Progress& p
     m_coef0 = par.coef0;
     m_degree = par.degree;
     m_kernel = kind;
-    const Eigen::VectorXd s = doScore(X);
+    // The training rows in blocks, each a stop point (200 000 rows × thousands of support vectors).
+    Eigen::VectorXd s(n);
+    constexpr Eigen::Index kRows = 2048; // doScore's block: the same sums, bit for bit
+    for (Eigen::Index r0 = 0; r0 < n; r0 += kRows) {
+        const Eigen::Index h = std::min(kRows, n - r0);
+        s.segment(r0, h) = doScore(X.middleRows(r0, h));
+        progress.report(0.9 + 0.1 * static_cast<double>(r0 + h) / static_cast<double>(n), "ocsvm: scoring the training rows");
+    }
     // Outside = f < 0 beyond the solver's tolerance (the margin support vectors have f = 0 only up to it).
     m_outside = static_cast<double>((s.array() > 10.0 * par.eps).count()) / static_cast<double>(n);
     return s;

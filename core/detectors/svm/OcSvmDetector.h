@@ -25,6 +25,10 @@ protected:
     Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;
     Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const override;
     std::optional<double> naturalThreshold() const override;
+    std::string constantScoresAdvice() const override
+    {
+        return "lower gamma (0 chooses 1/(p·variance) from the data): with a very large gamma every row is its own island";
+    }
     nlohmann::json saveState() const override;
     void loadState(const nlohmann::json& state) override;
 

@@ -168,7 +168,8 @@ private slots:
 
     void lofCapsKAtNMinusOne()
     {
-        // scikit-learn: n_neighbors > n - 1 is reduced to n - 1 (with a warning); here silently.
+        // scikit-learn: n_neighbors > n - 1 is reduced to n - 1 with a warning; here the default k is limited
+        // silently and a k the user set with the "clamped" fit warning (TestFitPipeline).
         const Eigen::MatrixXd X = rows(kLofX, 2).topRows(6);
         auto d = Registry::instance().create("lof");
         d->fit(X);
@@ -301,6 +302,38 @@ private slots:
         QCOMPARE(a->trainingScores(), b->trainingScores());
         QCOMPARE(a->score(rows(kQ, 2)), b->score(rows(kQ, 2)));
         QVERIFY(a->trainingScores() != c->trainingScores());
+    }
+
+    void iforestAndOcsvmStopWhenAsked()
+    {
+        // #51: --timeout, Esc and Ctrl+C reached neither iforest's scoring of its training rows
+        // (100 000 trees) nor libsvm's solver (200 000 rows): no progress report came until the end.
+        // Each is now asked while it works; the fit stops at the first report that asks it to.
+        const Eigen::MatrixXd X = Eigen::MatrixXd::Random(30000, 2);
+        struct Case {
+            const char* id;
+            ParamAssignments params;
+            double after;       // cancel at the first report beyond this fraction
+            const char* phase;  // which work that report came from
+        };
+        for (const Case& c : {Case{"iforest", {{"trees", "2000"}}, 0.9, "scoring the training rows"},
+                              Case{"ocsvm", {}, 0.04, "libsvm's SMO solver"}}) {
+            auto d = Registry::instance().create(c.id, c.params);
+            std::string stoppedAt;
+            int asked = 0;
+            const ProgressCallback stop = [&](const ProgressInfo& info) {
+                if (info.fraction <= c.after || info.fraction >= 0.999)
+                    return false;
+                if (++asked == 2) { // the second report inside the phase: the work was under way
+                    stoppedAt = info.message;
+                    return true;
+                }
+                return false;
+            };
+            QVERIFY_THROWS_EXCEPTION(Cancelled, d->fit(X, stop));
+            QVERIFY2(stoppedAt.find(c.phase) != std::string::npos, (std::string(c.id) + ": " + stoppedAt).c_str());
+            QVERIFY(!d->isFitted());
+        }
     }
 
     void chiSquareQuantiles()

@@ -3,10 +3,12 @@
 #include "base/Stats.h"
 #include "data/Generators.h"
 #include "data/Normalizer.h"
+#include "pipeline/FitDiagnostics.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <thread>
 
@@ -34,6 +36,89 @@ private slots:
         for (Eigen::Index i = 0; i < X.rows(); ++i)
             QCOMPARE(r->outlier(i), r->scores(i) > r->threshold ? 1 : 0);
         QCOMPARE(r->detectorId, std::string("knn"));
+    }
+
+    void aSettingAboveWhatTheDataAllowIsReportedNotSilentlyClamped_data()
+    {
+        QTest::addColumn<QString>("detector");
+        QTest::addColumn<QString>("param");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<int>("used");
+        // 40 rows of 3 features (#51: each of these was limited without a word).
+        QTest::newRow("lof k=n") << "lof" << "k" << "40" << 39;
+        QTest::newRow("lof k_min>k") << "lof" << "k_min" << "30" << 20; // k = 20 (the default)
+        QTest::newRow("kic landmarks") << "kic" << "landmarks" << "1000000" << 40;
+        QTest::newRow("ksp sample_size") << "ksp" << "sample_size" << "500" << 40;
+        QTest::newRow("inf k_max") << "inf" << "k_max" << "1000" << 32; // 0.8·n
+        QTest::newRow("quadrics batch") << "quadrics" << "batch" << "5000" << 40;
+        QTest::newRow("quadrics-base dims") << "quadrics-base" << "dims" << "9" << 3;
+        QTest::newRow("kods fit_rows") << "kods" << "fit_rows" << "4000" << 40;
+        QTest::newRow("iforest psi") << "iforest" << "psi" << "300" << 40; // the default 256 is limited silently, as scikit-learn's "auto"
+    }
+
+    void aSettingAboveWhatTheDataAllowIsReportedNotSilentlyClamped()
+    {
+        QFETCH(QString, detector);
+        QFETCH(QString, param);
+        QFETCH(QString, value);
+        QFETCH(int, used);
+        const Eigen::MatrixXd X = blob(40, 3, 8);
+        ParamAssignments a{{param.toStdString(), value.toStdString()}};
+        if (detector == "quadrics")
+            a.push_back({"epochs", "3"});
+        auto r = fitPipeline(Registry::instance().create(detector.toStdString(), a), Normalizer(Normalization::ZScore), X);
+        // The warning names the parameter, the value set and the value used.
+        std::string said;
+        for (const FitWarning& w : r->warnings)
+            if (w.code == "clamped")
+                said += w.message + "\n";
+        const std::string expect = param.toStdString() + " = " + value.toStdString() + " is more than these data allow; "
+                                   + std::to_string(used) + " was used";
+        QVERIFY2(said.find(expect) != std::string::npos, (expect + " | " + said).c_str());
+        // The model tells the truth: the value as set, and the value used (Python's params_ and
+        // resolved_params_), also after a save and a load.
+        QCOMPARE(r->detector->params().text(param.toStdString()), value.toStdString());
+        QCOMPARE(r->detector->params().resolvedJson().value(param.toStdString(), -1), used);
+        const auto loaded = Registry::instance().load(nlohmann::json::parse(r->detector->toJson().dump()));
+        QCOMPARE(loaded->params().resolvedJson().value(param.toStdString(), -1), used);
+        QCOMPARE(loaded->params().getInt(param.toStdString()), used);
+        QVERIFY(loaded->score(r->normalizer.transform(X)) == r->detector->score(r->normalizer.transform(X)));
+        // Within the data's limits: no word.
+        auto fine = fitPipeline(Registry::instance().create(detector.toStdString(), detector == "quadrics" ? ParamAssignments{{"epochs", "3"}} : ParamAssignments{}),
+                                Normalizer(Normalization::ZScore), X);
+        for (const FitWarning& w : fine->warnings)
+            QVERIFY2(w.code != "clamped", w.message.c_str());
+    }
+
+    void constantScoresAreRefusedNamingTheParameter_data()
+    {
+        QTest::addColumn<QString>("detector");
+        QTest::addColumn<QString>("param");
+        QTest::addColumn<QString>("value");
+        QTest::newRow("kods sigma") << "kods" << "sigma" << "1e12";
+        QTest::newRow("iforest psi") << "iforest" << "psi" << "2";
+        QTest::newRow("ocsvm gamma") << "ocsvm" << "gamma" << "1e12";
+    }
+
+    void constantScoresAreRefusedNamingTheParameter()
+    {
+        // #51: these settings gave every row the same score, with exit 0: a ranking of nothing.
+        QFETCH(QString, detector);
+        QFETCH(QString, param);
+        QFETCH(QString, value);
+        const Eigen::MatrixXd X = blob(200, 2, 9);
+        try {
+            fitPipeline(Registry::instance().create(detector.toStdString(), {{param.toStdString(), value.toStdString()}}),
+                        Normalizer(Normalization::ZScore), X);
+            QFAIL("constant scores were returned");
+        } catch (const DataError& e) {
+            const std::string m = e.what();
+            QVERIFY2(m.find("constant scores") != std::string::npos && m.find(param.toStdString()) != std::string::npos, e.what());
+        }
+        // Rows that are all the same score alike: that is the truth, not refused.
+        const Eigen::MatrixXd same = Eigen::MatrixXd::Ones(30, 2);
+        auto r = fitPipeline(Registry::instance().create("knn", {}), Normalizer(Normalization::None), same);
+        QCOMPARE(r->scores.maxCoeff(), r->scores.minCoeff());
     }
 
     void explainRowMatchesTheEagerExplanations()

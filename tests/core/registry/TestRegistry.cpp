@@ -422,6 +422,23 @@ private slots:
         QVERIFY2(contains(why, "training_scores/5 is inf"), why.c_str());
     }
 
+    void aKnnModelClaimingMoreNeighboursThanPointsIsRefused()
+    {
+        // #51: a session's knn model with k = 5000 over 200 stored points was accepted.
+        const auto knn = Registry::instance().create("knn", {{"k", "5"}});
+        knn->fit(gaussianRows(30, 2, 4));
+        nlohmann::json j = knn->toJson();
+        j["params"]["k"] = 30;
+        try {
+            Registry::instance().load(j);
+            QFAIL("a knn model with k = 30 over 30 points was loaded");
+        } catch (const DataError& e) {
+            QVERIFY2(contains(e.what(), "k = 30 needs at least 31 stored points, the model has 30"), e.what());
+        }
+        j["params"]["k"] = 29;
+        QCOMPARE(Registry::instance().load(j)->params().getInt("k"), 29);
+    }
+
     void loadingValidatesTheParameters()
     {
         // A model file edited by hand goes through the same validation as create().

@@ -300,6 +300,22 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(DataError, sessionModel(r, sessionPath, {}));
     }
 
+    void moreComparePanelsThanCompareModeShowsAreRefused()
+    {
+        // #51: a session with 16 compare panels was read and restored with fewer, without a word.
+        Session s = fittedSession();
+        for (int i = 0; i < kMaxComparePanels; ++i)
+            s.compare.push_back({"knn", nlohmann::json::object(), "zscore"});
+        QCOMPARE(parseSession(serializeSession(s)).compare.size(), std::size_t(kMaxComparePanels));
+        s.compare.push_back({"knn", nlohmann::json::object(), "zscore"});
+        try {
+            parseSession(serializeSession(s));
+            QFAIL("10 panels were read");
+        } catch (const DataError& e) {
+            QVERIFY2(std::strstr(e.what(), "/compare/detectors: 10 panels; compare mode shows at most 9"), e.what());
+        }
+    }
+
     void sessionDataOutsideItsFolderNeedsTheUsersWord()
     {
         // #51: a session handed over named any file (../../../etc/passwd, another user's data) and
