@@ -190,7 +190,10 @@ if [ "$QUICK" = 0 ]; then
   # gigabytes; each now scores in seconds, or refuses with the reason (mcd: fewer rows than p + 2).
   awk 'BEGIN { srand(2); for (j = 1; j <= 10000; j++) printf "f%d%s", j, (j < 10000 ? "," : "\n");
                for (i = 0; i < 40; i++) for (j = 1; j <= 10000; j++) printf "%.4f%s", rand() + (i < 2 ? 3 : 0), (j < 10000 ? "," : "\n") }' > "$T/wide10k.csv"
-  for d in pca quadrics-base bods gods acdt knn; do
+  # bods puts 39 of the 40 rows on its fitted flat (one score for all): refused as constant scores
+  # (issue #51), naming p >= n and the fix.
+  cli fail "wide 40x10000: bods (constant scores)" - score --input "$T/wide10k.csv" --detector bods --output "$T/s.csv"
+  for d in pca quadrics-base gods acdt knn; do
     cli ok "wide 40x10000: $d" - score --input "$T/wide10k.csv" --detector "$d" --output "$T/s.csv"
   done
   cli fail "wide 40x10000: mcd (needs p + 2 rows)" - score --input "$T/wide10k.csv" --detector mcd --output "$T/s.csv"
@@ -253,7 +256,6 @@ if [ "$QUICK" = 0 ]; then
   cli fail "timeout: iforest trees=100000" - score --input "$T/blobs4k.csv" --detector iforest --param trees=100000 --timeout 2 --output -
   "$CLI" generate blobs --n 200000 --output "$T/blobs200k.csv" >/dev/null 2>&1
   cli fail "timeout: ocsvm on 200 000 rows" - score --input "$T/blobs200k.csv" --detector ocsvm --timeout 2 --output -
-  cli fail "session: data outside its folder" - score --input "$T/small.csv" --model "$T/handout/outside.olens.json" --output -
   # Formula cells: a text label "=cmd()" comes back with the apostrophe OWASP prescribes.
   awk -F, 'NR == 1 { print; next } { print $1 "," $2 "," ($3 == 1 ? "=cmd()" : "@ok") }' "$T/data.csv" > "$T/formula.csv"
   "$CLI" score --input "$T/formula.csv" --detector knn --outlier-label "=cmd()" --outliers "$T/out.csv" >/dev/null 2>&1

@@ -144,7 +144,11 @@ void requireRanking(const Detector& d, const Eigen::MatrixXd& X)
         }
     if (2 * static_cast<Eigen::Index>(distinct.size()) < n)
         return;
-    const std::string advice = d.constantScoresAdvice();
+    std::string advice = d.constantScoresAdvice();
+    if (advice.empty() && X.cols() >= X.rows())
+        advice = "with at least as many features as rows (p = " + std::to_string(X.cols()) + ", n = " +
+                 std::to_string(X.rows()) + ") every row can lie on what the method fits; reduce the features "
+                 "(e.g. the leading principal components) or add rows";
     throw DataError(d.id() + ": " + (best == n ? "every one" : std::to_string(best)) + " of the " + std::to_string(n) +
                     " training rows score" + (best == n ? "s " : " exactly ") + formatNumber("%.6g", mode) +
                     " although they are " + std::to_string(distinct.size()) +

@@ -304,6 +304,7 @@ private slots:
     {
         // #51: a session with 16 compare panels was read and restored with fewer, without a word.
         Session s = fittedSession();
+        s.compare.clear();
         for (int i = 0; i < kMaxComparePanels; ++i)
             s.compare.push_back({"knn", nlohmann::json::object(), "zscore"});
         QCOMPARE(parseSession(serializeSession(s)).compare.size(), std::size_t(kMaxComparePanels));
