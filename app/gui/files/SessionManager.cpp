@@ -334,8 +334,10 @@ void SessionManager::install(Prepared& p)
     if (!panels.isEmpty() || s.classroom)
         m_parts.classroom->setPanels(panels);
     m_parts.classroom->setActive(s.classroom);
+    m_restoreProblem.clear();
     if (!modelLost.isEmpty()) {
         const QString text = tr("the session's fitted model was not restored: %1").arg(modelLost);
+        m_restoreProblem = text;
         m_context.log->warning(text);
         m_context.window->statusBar()->showMessage(text, 15000);
     }

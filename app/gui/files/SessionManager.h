@@ -77,6 +77,10 @@ public:
     void setOutsideDataAllowed(bool on) { m_outsideAllowed = on; }
     /// The folders whose data files sessions read without asking (the user's own data folders).
     TrustedFolders& trustedFolders() { return m_trusted; }
+    /// What the last session installed could not restore (its fitted model: the data changed since
+    /// the save), or empty. A scripted run reports it and exits non-zero (#51: the reason was only
+    /// in the window's Log and the exit status 0).
+    QString restoreProblem() const { return m_restoreProblem; }
     /// Bookkeeping after a session file was opened: logged, remembered for Save, sessionOpened().
     void markOpened(const QString& path);
 
@@ -117,6 +121,7 @@ private:
     SessionParts m_parts;
     Autosave* m_autosave = nullptr;
     TrustedFolders m_trusted;
+    QString m_restoreProblem;
     bool m_outsideAllowed = false;
 };
 

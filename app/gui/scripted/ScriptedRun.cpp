@@ -261,6 +261,8 @@ bool ScriptedRun::start()
         QString error;
         if (!m_window.sessions()->open(value("session"), &error))
             fail(error);
+        else if (const QString problem = m_window.sessions()->restoreProblem(); !problem.isEmpty())
+            fail(problem); // also keeps --save-session from writing the session without its model
         else
         {
             std::fprintf(stdout, "outlierlens: session opened from %s (n = %ld)\n", qPrintable(value("session")),

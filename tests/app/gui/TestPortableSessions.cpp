@@ -181,6 +181,45 @@ private slots:
         QSettings().remove("data/trusted_folders");
     }
 
+    void aHeadlessRunWhoseModelCannotBeRestoredFails()
+    {
+        // #51: a scripted `--session` whose by-reference knn model could not be restored (the data
+        // file changed since the save) exited 0 with the reason only in the window's Log, and
+        // --save-session then wrote the session without its model. The autosave of file data is
+        // such a session (the model refers to the file's rows).
+        QTemporaryDir root;
+        const QString data = root.filePath("moons.csv"), state = root.filePath("state");
+        QVERIFY(QFile::copy(sample("moons2d.csv"), data));
+        QVERIFY(QFile::setPermissions(data, QFile::ReadOwner | QFile::WriteOwner));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("OLENS_STATE_DIR", state);
+        QProcess train;
+        train.setProcessEnvironment(env);
+        train.start(QStringLiteral(OLENS_GUI_PATH), {"--load", data, "--detector", "knn", "--train", "--exit"});
+        QVERIFY(train.waitForFinished(120000));
+        QVERIFY2(train.exitCode() == 0, train.readAllStandardError().constData());
+        const QString session = QDir(state).filePath("autosave.olens.json");
+        QVERIFY(readJson(session)["model"].contains("rows_by_reference"));
+        {
+            QFile f(data); // one training row changed: the model's rows are no longer the file's
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QByteArray text = f.readAll();
+            const int secondLine = text.indexOf('\n') + 1;
+            text[secondLine] = text[secondLine] == '9' ? '8' : '9';
+            f.seek(0);
+            f.write(text);
+        }
+        const QString out = root.filePath("out.olens.json");
+        QProcess p;
+        p.start(QStringLiteral(OLENS_GUI_PATH),
+                {"--session", session, "--allow-data-outside", "--save-session", out, "--exit"});
+        QVERIFY(p.waitForFinished(120000));
+        const QString err = QString::fromLocal8Bit(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(err.contains("fitted model was not restored") && err.contains("data file changed"), qPrintable(err));
+        QVERIFY(!QFile::exists(out));
+    }
+
     void aSessionFileThatIsNotARegularFileOrTooLargeIsRefusedAtOnce()
     {
         // A session handed over is untrusted (#51): a FIFO blocked the GUI's open for ever (the CLI
