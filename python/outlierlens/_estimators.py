@@ -283,6 +283,11 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
         diagnostics (``warnings_``) are issued as warnings (ConvergenceWarning when an iterative
         method stopped at max_iter, OutlierLensWarning otherwise)."""
         X = self._validate(X, reset=True)
+        # Flags are validated at fit as scikit-learn does: novelty="yes" was taken as true.
+        for flag in ("novelty", "record_history"):
+            value = getattr(self, flag, False)
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{type(self).__name__}: {flag} must be True or False, got {value!r}")
         try:
             record = bool(getattr(self, "record_history", False))
             model = _core.FittedModel.fit(self.detector_id, self._core_params(), str(self.normalization), X,
@@ -542,7 +547,11 @@ def make_estimator_class(info, module_name="outlierlens"):
 
     def __init__(self, **kwargs):
         # No work here (scikit-learn and the core's Detector agree): store the arguments as given.
-        bound = signature.bind(self, **kwargs)
+        try:
+            bound = signature.bind(self, **kwargs)
+        except TypeError as e:  # "got an unexpected keyword argument": say whose, and what it takes
+            known = ", ".join(p.name for p in parameters[1:])
+            raise TypeError(f"{type(self).__name__}: {e}; its parameters are {known}") from None
         bound.apply_defaults()
         for name, value in bound.arguments.items():
             if name != "self":

@@ -279,3 +279,25 @@ def test_exceptions_escape_control_characters_from_files():
     message = str(err.value)
     assert "\x1b" not in message
     assert "\\x1B[31mevil" in message
+
+
+def test_flags_are_validated_and_unknown_keywords_name_the_class():
+    # #53: novelty="yes" was taken as true, and an unknown keyword did not say whose it was.
+    X = np.random.RandomState(0).randn(40, 2)
+    with pytest.raises(ValueError, match=r"Knn: novelty must be True or False, got 'yes'"):
+        ol.Knn(novelty="yes").fit(X)
+    with pytest.raises(ValueError, match="record_history"):
+        ol.Gods(record_history=1).fit(X)
+    with pytest.raises(TypeError, match=r"^Knn: .*'bogus'.*its parameters are k, contamination"):
+        ol.Knn(bogus=1)
+    assert ol.Knn(novelty=np.bool_(True)).fit(X).novelty
+
+
+def test_acdt_defaults_fit_a_small_sample():
+    # #53: Acdt() needed 16 rows (k = 15) and 12 (L = 12) although its auto k adapts to n:
+    # scikit-learn's checks fit 10 rows. The default L is limited to n without a warning.
+    X = np.random.RandomState(3).randn(10, 2)
+    est = ol.Acdt().fit(X)
+    assert est.resolved_params_["k"] == 9 and est.resolved_params_["L"] == 10
+    assert np.isfinite(est.decision_scores_).all()
+    assert not [w for w in est.warnings_ if w[0] == "clamped"]

@@ -1,12 +1,8 @@
 """scikit-learn's own estimator checks on every generated estimator.
 
-check_estimator's data sets are tiny (10–300 rows, often 2 features), so methods with structural
-requirements run with parameters that those data satisfy (CHECK_PARAMS); with the registry's
-defaults they stop with a ValueError naming the requirement, which is correct behaviour:
-  ic      degree=1: fixed instead of auto, so that every check fits the same model (auto picks 2
-          or 1 by whether eq. 9's moment matrix is definite on the check's data).
-  acdt    k=5, L=3: k=15 needs ≥ 16 rows, L=12 needs ≥ 12 rows (d is auto: min(2, p − 1)).
-  gods    K=1 fixed (auto gives K = p = 2 on the checks' data).
+check_estimator's data sets are tiny (10–300 rows, often 2 features). Every estimator is checked
+with no parameters at all (issue #53): acdt's defaults adapt to 10 rows (auto k ≤ n − 1, the
+default L = 12 limited to n), ic's auto degree and gods' auto K pass as they are.
 Since issue #17 gods/acdt defaults fit 2-D data and kods decides by `contamination`.
 
 No check is expected to fail (issue #36 removed the list of subset / order exceptions).
@@ -20,7 +16,6 @@ import outlierlens as ol
 sklearn = pytest.importorskip("sklearn")
 from sklearn.utils.estimator_checks import check_estimator  # noqa: E402
 
-CHECK_PARAMS = {"ic": dict(degree=1), "acdt": dict(k=5, L=3), "gods": dict(K=1)}
 
 def failing_checks(estimator):
     failures = {}
@@ -46,7 +41,7 @@ CASES = [(d, {}) for d in ol.detectors()] + [
 def test_check_estimator(detector_id, extra):
     """Every check passes, with no exception list (issue #36): subset and sample-order invariance
     hold because score_samples / predict always treat X as new rows."""
-    failures = failing_checks(ol.make(detector_id, **CHECK_PARAMS.get(detector_id, {}), **extra))
+    failures = failing_checks(ol.make(detector_id, **extra))
     assert failures == {}, failures
 
 

@@ -465,7 +465,9 @@ DetectorInfo AcdtDetector::info()
 
 int AcdtDetector::minSamples() const
 {
-    return params().isAuto("k") ? 16 : params().getInt("k") + 1;
+    // The auto k adapts to n (at most n − 1): a small sample is fitted with fewer neighbours instead
+    // of refused (scikit-learn's checks fit 10-row sets; 16 rows were needed, #53).
+    return params().isAuto("k") ? 6 : params().getInt("k") + 1;
 }
 
 Eigen::VectorXd AcdtDetector::doFit(const Eigen::MatrixXd& X, const Progress& progress)
@@ -476,8 +478,10 @@ Eigen::VectorXd AcdtDetector::doFit(const Eigen::MatrixXd& X, const Progress& pr
     if (params().isAuto("d"))
         autoInt("d", static_cast<int>(std::max<Eigen::Index>(1, std::min<Eigen::Index>(2, X.cols() - 1))));
     const int d = params().getInt("d");
-    const int Lparam = params().getInt("L");
     const auto n = static_cast<int>(X.rows());
+    // A cut into more clusters than points: limited to n (the default 12 silently on a small sample,
+    // a value the user set with the "clamped" warning); it was refused, so Acdt() could not fit 10 rows.
+    const int Lparam = limitInt("L", params().getInt("L"), n, "a cut gives at most one cluster per point");
     const auto N = static_cast<int>(X.cols());
     if (d >= N)
         throw ParamError("acdt: d=" + std::to_string(d) + " must be smaller than the number of features ("
@@ -485,9 +489,6 @@ Eigen::VectorXd AcdtDetector::doFit(const Eigen::MatrixXd& X, const Progress& pr
     if (d > k)
         throw ParamError("acdt: d=" + std::to_string(d) + " exceeds k=" + std::to_string(k)
                          + " (a neighbourhood of k points spans at most k directions)");
-    if (Lparam > n)
-        throw ParamError("acdt: L=" + std::to_string(Lparam) + " exceeds the number of points (" + std::to_string(n)
-                         + ")");
 
     // Step 1: pre-processing (lines 1–6).
     auto pointIndex = std::make_shared<const PointIndex>(X.transpose());

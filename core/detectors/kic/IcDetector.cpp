@@ -114,8 +114,9 @@ DetectorInfo IcDetector::info()
                "refused above 5000 (use kic, whose cost depends on n instead).";
     deg.reference = "KIC paper eq. 3–4, Table 2 (d=2)";
     deg.defaultValue = "auto";
-    deg.autoRule = "2 (the paper's) when the degree-2 moment matrix is positive definite on the data, else 1 "
-                   "(n < C(p+2,2) rows, or points on a quadric: eq. 9 needs M ≻ 0)";
+    deg.autoRule = "2 (the paper's) when the degree-2 moment matrix is positive definite on the data and its "
+                   "basis has at most 5000 monomials, else 1 (n < C(p+2,2) rows, points on a quadric: eq. 9 "
+                   "needs M ≻ 0; or p ≥ 99 features)";
     deg.paperValue = "2";
     d.params = {deg, contaminationParam()};
     d.normalization = "zscore"; // KIC paper sec. 4.1: zero mean, unit variance per feature
@@ -200,14 +201,19 @@ Eigen::VectorXd IcDetector::doFit(const Eigen::MatrixXd& X, const Progress& prog
 {
     Model m;
     if (params().isAuto("degree")) {
-        // Degree 2 when eq. 9's M ≻ 0 holds for it, else degree 1 (a Mahalanobis-type score).
-        try {
-            m = build(X, 2, &progress);
-            autoInt("degree", 2);
-        } catch (const DataError&) {
-            m = build(X, 1, &progress);
-            autoInt("degree", 1);
+        // Degree 2 when eq. 9's M ≻ 0 holds for it and its basis fits the size limit, else degree 1
+        // (a Mahalanobis-type score). Wide data (p ≥ 99: C(p+2, 2) > 5000) were refused (#53).
+        bool two = MonomialBasis::count(static_cast<int>(X.cols()), 2) <= maxMomentSize;
+        if (two) {
+            try {
+                m = build(X, 2, &progress);
+            } catch (const DataError&) {
+                two = false;
+            }
         }
+        if (!two)
+            m = build(X, 1, &progress);
+        autoInt("degree", two ? 2 : 1);
     } else {
         m = build(X, params().getInt("degree"), &progress);
     }

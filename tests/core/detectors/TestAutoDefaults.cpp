@@ -8,6 +8,7 @@
 #include "data/Generators.h"
 #include "detectors/quadrics/QuadricsDetector.h"
 #include "metrics/Metrics.h"
+#include "detectors/kic/IcDetector.h"
 #include "registry/Registry.h"
 
 #include <QtTest>
@@ -258,6 +259,24 @@ private slots:
         auto b = Registry::instance().create("ic");
         b->fit(gaussianRows(200, 3, 10));
         QCOMPARE(b->params().getInt("degree"), 2);
+    }
+
+    void icAutoDegreeFallsBackToOneOnWideData()
+    {
+        // #53: p = 134 gives a degree-2 basis of C(136, 2) = 9180 monomials, over the 5000 limit:
+        // `auto` refused every such set ("basis over the 5000 limit") instead of taking degree 1.
+        // At p = 98 (C(100, 2) = 4950) degree 2 still fits the limit; p = 99 (5050) does not.
+        const Eigen::MatrixXd X = gaussianRows(400, 134, 12);
+        auto a = Registry::instance().create("ic");
+        a->fit(X);
+        QCOMPARE(a->params().getInt("degree"), 1);
+        QCOMPARE(a->toJson()["resolved"]["degree"].get<int>(), 1);
+        auto one = Registry::instance().create("ic", {{"degree", "1"}});
+        one->fit(X);
+        QVERIFY(a->trainingScores() == one->trainingScores());
+        QVERIFY_THROWS_EXCEPTION(ParamError, Registry::instance().create("ic", {{"degree", "2"}})->fit(X));
+        QCOMPARE(MonomialBasis::count(98, 2), 4950.0);
+        QCOMPARE(MonomialBasis::count(99, 2), 5050.0);
     }
 
     void quadricsBaseRefusesWhenTheRowsCannotDetermineTheQuadrics()

@@ -565,8 +565,16 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ParamError, Registry::instance().create("acdt", {{"d", "3"}})->fit(data.X));
         QVERIFY_THROWS_EXCEPTION(ParamError,
                                  Registry::instance().create("acdt", {{"d", "2"}, {"k", "1"}})->fit(data.X));
-        QVERIFY_THROWS_EXCEPTION(ParamError, Registry::instance().create("acdt", {{"L", "101"}})->fit(data.X));
-        QVERIFY_THROWS_EXCEPTION(DataError, Registry::instance().create("acdt")->fit(data.X.topRows(15)));
+        // More clusters than points: limited to n with the "clamped" note (#51), no longer refused.
+        auto many = Registry::instance().create("acdt", {{"L", "101"}});
+        many->fit(data.X);
+        QCOMPARE(many->params().getInt("L"), 100);
+        QCOMPARE(many->adjustments().size(), std::size_t(1));
+        // The auto k adapts to small samples (at most n − 1, #53): 15 rows fit, 5 are too few.
+        auto small = Registry::instance().create("acdt");
+        small->fit(data.X.topRows(15));
+        QCOMPARE(small->params().getInt("k"), 14);
+        QVERIFY_THROWS_EXCEPTION(DataError, Registry::instance().create("acdt")->fit(data.X.topRows(5)));
         QVERIFY_THROWS_EXCEPTION(NotFittedError, asAcdt(Registry::instance().create("acdt")).labelsForClusterCount(3));
     }
 
