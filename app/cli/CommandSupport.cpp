@@ -183,8 +183,23 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
         } catch (const DataError& e) {
             throw DataError("model '" + a.options.at("model") + "': " + e.what());
         }
-        r.result = resultForRows(std::shared_ptr<const Detector>(std::move(m.detector)), std::move(m.normalizer),
-                                 r.input.X, false);
+        const std::shared_ptr<const Detector> detector(std::move(m.detector));
+        r.result = resultForRows(detector, std::move(m.normalizer), r.input.X, false);
+        // One convention in every front end (#53): a saved model scores the input's rows as new rows
+        // (Python's score_samples); the model's ranking of its own training rows (for knn, lof, ksp,
+        // acdt, consensus leave-one-out: each row without itself; Python's decision_scores_) only
+        // when --training-rows asks for it. The CLI used to switch silently on the input being the
+        // training file: one appended row changed every score.
+        const Eigen::MatrixXd Xn = r.result->normalizer.transform(r.input.X);
+        if (a.flags.count("training-rows")) {
+            if (!detector->trainedOn(Xn))
+                throw DataError("--training-rows: '" + displayValue(require(a, "input"), 200) +
+                                "' holds other rows than the model was fitted on; drop --training-rows to score "
+                                "its rows as new");
+        } else if (detector->trainedOn(Xn)) { // other rows are scored as new rows by resultForRows already
+            r.result->scores = detector->score(Xn);
+            r.result->outlier = detector->isOutlier(Xn);
+        }
         applyThresholdRule(a, *r.result, err);
         return r;
     }

@@ -63,18 +63,20 @@ def test_scores_equal_cli(cli, files, detector_id):
     assert again.get_params() == est.get_params()
     np.testing.assert_array_equal(again.decision_scores_, est.decision_scores_)
 
-    # Python's model file -> `outlierlens-cli score --model`: same scores and decisions, on the
-    # training rows (stored training scores) and on new rows.
-    for rows in ("train", "test"):
+    # Python's model file -> `outlierlens-cli score --model`: one convention (#53). Rows are scored
+    # as new rows (Python's outlier_scores / predict), the training file's too; --training-rows
+    # gives the training ranking (decision_scores_, labels_: leave-one-out for knn, lof, ...).
+    for rows, data in (("train", TRAIN), ("test", TEST)):
         out = d / f"{detector_id}-{rows}-by-py-model.csv"
         run_cli(cli, "score", "--input", files[rows], "--model", py_path, "--output", out)
         s, o = read_scores(out)
-        if rows == "train":
-            np.testing.assert_allclose(s, est.decision_scores_, rtol=0, atol=TOL)
-            np.testing.assert_array_equal(o, est.labels_)
-        else:
-            np.testing.assert_allclose(s, est.outlier_scores(TEST), rtol=0, atol=TOL)
-            np.testing.assert_array_equal(o == 1, est.predict(TEST) == -1)
+        np.testing.assert_allclose(s, est.outlier_scores(data), rtol=0, atol=TOL)
+        np.testing.assert_array_equal(o == 1, est.predict(data) == -1)
+    out = d / f"{detector_id}-train-rows.csv"
+    run_cli(cli, "score", "--input", files["train"], "--model", py_path, "--training-rows", "--output", out)
+    s, o = read_scores(out)
+    np.testing.assert_allclose(s, est.decision_scores_, rtol=0, atol=TOL)
+    np.testing.assert_array_equal(o, est.labels_)
 
 
 def test_generate_equals_cli(cli, tmp_path):

@@ -138,7 +138,7 @@ int cmdScore(const Args& a, std::ostream& out, std::ostream& err)
 
 } // namespace
 
-const Command kScoreCommand{"score", withFitOptions({"output", "save-model", "model", "inliers", "outliers", "explain"}), {"quiet", "progress", "percentile", "record-history", "allow-data-outside"},
+const Command kScoreCommand{"score", withFitOptions({"output", "save-model", "model", "inliers", "outliers", "explain"}), {"quiet", "progress", "percentile", "record-history", "allow-data-outside", "training-rows"},
                         R"(  outlierlens-cli score --input F.csv --detector ID [--param k=v]... [--fit-input T.csv]
                         [--normalize none|zscore|l2|minmax] [--label-column C]
                         [--calibrate V.csv] [--save-model M.json] [--outlier-label VALUE]
@@ -150,7 +150,10 @@ const Command kScoreCommand{"score", withFitOptions({"output", "save-model", "mo
       adds a 'percentile' column: each score's percentile (0-100, mid-rank) among the training
       rows' scores, the scale on which compare mode colours every detector alike
   outlierlens-cli score --input F.csv --model M.json [--label-column C] --output S.csv|-
-      scores with a saved model (--save-model, Python's save_model) without fitting; a GUI session
+      scores with a saved model (--save-model, Python's save_model) without fitting, each row as a
+      new row (Python's score_samples); --training-rows gives a leave-one-out model's (knn, lof, ksp,
+      acdt, consensus) ranking of its own training rows instead, each without itself (Python's
+      decision_scores_; refused for other rows); a GUI session
       whose model takes its rows from a data file outside the session's folder is refused unless
       --allow-data-outside is given (a session handed over may name any file)
   outlierlens-cli score ... [--inliers I.csv|I.ply] [--outliers O.csv|O.ply]

@@ -714,12 +714,43 @@ private slots:
             out << serializeSession(s);
         }
         const Run viaSession = cli({"score", "--input", path("sess.csv"), "--model", path("autosave.olens.json"),
-                                    "--output", path("sess-via.csv")});
+                                    "--training-rows", "--output", path("sess-via.csv")});
         QVERIFY2(viaSession.code == 0, viaSession.err.c_str());
         LoadOptions lo;
         const Dataset a = loadDataset(path("sess-direct.csv"), lo), b = loadDataset(path("sess-via.csv"), lo);
         QCOMPARE(b.rows(), a.rows());
         QVERIFY((a.X.col(1) - b.X.col(1)).cwiseAbs().maxCoeff() == 0.0); // the stored training scores
+        // #53: without --training-rows the rows are scored as new rows (Python's score_samples),
+        // whichever file they come from; --training-rows on other rows is refused.
+        {
+            const Run asNew = cli({"score", "--input", path("sess.csv"), "--model", path("autosave.olens.json"),
+                                   "--output", path("sess-new.csv")});
+            QVERIFY2(asNew.code == 0, asNew.err.c_str());
+            const Dataset data = loadDataset(path("sess.csv"), lo);
+            RestoredModel m = restoreSessionModel(s.model, static_cast<int>(data.cols()));
+            const Eigen::VectorXd expect = m.detector->score(m.normalizer.transform(data.X));
+            const Dataset n = loadDataset(path("sess-new.csv"), lo);
+            QVERIFY((n.X.col(1) - expect).cwiseAbs().maxCoeff() == 0.0);
+            QVERIFY((n.X.col(1) - a.X.col(1)).cwiseAbs().maxCoeff() > 0.0); // not the leave-one-out ranking
+            // One appended row changed all 70 scores (the CLI switched to leave-one-out on the
+            // training file only); as new rows, the first 70 keep theirs.
+            {
+                std::ifstream in(path("sess.csv"));
+                std::string text((std::istreambuf_iterator<char>(in)), {});
+                std::ofstream(path("sess-plus.csv")) << text << "0.5,0.5,0\n";
+            }
+            const Run plus = cli({"score", "--input", path("sess-plus.csv"), "--model", path("autosave.olens.json"),
+                                  "--output", path("sess-plus-scores.csv")});
+            QVERIFY2(plus.code == 0, plus.err.c_str());
+            const Dataset p = loadDataset(path("sess-plus-scores.csv"), lo);
+            QCOMPARE(p.rows(), Eigen::Index(71));
+            QVERIFY((p.X.col(1).head(70) - n.X.col(1)).cwiseAbs().maxCoeff() == 0.0);
+            QCOMPARE(cli({"generate", "blobs", "--n", "71", "--seed", "8", "--output", path("sess71.csv")}).code, 0);
+            const Run other = cli({"score", "--input", path("sess71.csv"), "--model", path("autosave.olens.json"),
+                                   "--training-rows", "--output", "-"});
+            QCOMPARE(other.code, 1);
+            QVERIFY2(other.err.find("other rows than the model was fitted on") != std::string::npos, other.err.c_str());
+        }
         // Issue #34 item 7: the GUI's autosave stores a knn model without its training rows, as a
         // reference to the session's data; the CLI reads them from the data file named there.
         {
@@ -732,7 +763,7 @@ private slots:
             out << serializeSession(byRef);
         }
         const Run viaRef = cli({"score", "--input", path("sess.csv"), "--model", path("byref.olens.json"),
-                                "--output", path("sess-ref.csv")});
+                                "--training-rows", "--output", path("sess-ref.csv")});
         QVERIFY2(viaRef.code == 0, viaRef.err.c_str());
         const Dataset c = loadDataset(path("sess-ref.csv"), lo);
         QVERIFY((a.X.col(1) - c.X.col(1)).cwiseAbs().maxCoeff() == 0.0);
