@@ -44,6 +44,9 @@ public:
     /// For a fit whose training scores are all equal although the rows differ: the parameter to
     /// change and which way (iforest: "raise psi"). Empty: the default advice.
     virtual std::string constantScoresAdvice() const { return {}; }
+    /// Sentences about the last fit the user should read with its result (consensus: the members it
+    /// used and those it left out, with the reason); shown as "members" warnings.
+    virtual std::vector<std::string> fitNotes() const { return {}; }
 
     /// Trains on the rows of X. Validates X (non-empty, finite, enough rows); throws DataError
     /// on bad input, ParamError when parameters do not fit the data, Cancelled when the callback

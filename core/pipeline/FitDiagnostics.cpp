@@ -125,6 +125,16 @@ double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scor
     return spearman(s, ref);
 }
 
+double rankingAgreement(const Detector& d, const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores)
+{
+    // Sample size: at most 2000 rows, fewer for wide data (m²·p ≤ 2·10⁸).
+    const int maxRows = static_cast<int>(std::clamp(std::sqrt(2e8 / static_cast<double>(std::max<Eigen::Index>(1, Xn.cols()))),
+                                                    100.0, 2000.0));
+    const NeighbourDistances* nd = d.neighbourDistances();
+    return referenceAgreement(Xn, scores, maxRows, nullptr,
+                              nd ? nd->trainingNeighbourDistance(kReferenceNeighbour) : Eigen::VectorXd());
+}
+
 std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores)
 {
     std::vector<FitWarning> out;
@@ -133,12 +143,7 @@ std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn
         out.push_back({"clamped", d.id() + ": " + a});
     if (Xn.rows() != scores.size() || Xn.rows() < 12)
         return out;
-    // Sample size: at most 2000 rows, fewer for wide data (m²·p ≤ 2·10⁸).
-    const int maxRows = static_cast<int>(std::clamp(std::sqrt(2e8 / static_cast<double>(std::max<Eigen::Index>(1, Xn.cols()))),
-                                                    100.0, 2000.0));
-    const NeighbourDistances* nd = d.neighbourDistances();
-    const double rho = referenceAgreement(Xn, scores, maxRows, nullptr,
-                                          nd ? nd->trainingNeighbourDistance(kReferenceNeighbour) : Eigen::VectorXd());
+    const double rho = rankingAgreement(d, Xn, scores);
     if (rho < kInvertedAgreement)
         out.push_back({"inverted",
                        "the ranking may be inverted: it agrees little with the distance to the 10th nearest "
@@ -177,10 +182,9 @@ std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn
                            + ": the scores differ from the exact method's; set landmarks=0 for the exact fit "
                              "(memory grows with n²)"});
     }
-    if (const auto it = figures.find("members_skipped"); it != figures.end() && it->second > 0)
-        out.push_back({"members", formatNumber("%.0f", it->second)
-                                      + " of the chosen member detectors could not fit these data and were left "
-                                        "out of the consensus; the others decide alone"});
+    // What an ensemble did with its members (consensus: which it used, which it left out and why).
+    for (const std::string& note : d.fitNotes())
+        out.push_back({"members", note});
     return out;
 }
 

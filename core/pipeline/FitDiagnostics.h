@@ -31,6 +31,11 @@ constexpr double kInvertedAgreement = 0.3;
 /// At or above this share of rows that repeat another row, "duplicates" is reported.
 constexpr double kDuplicateShare = 0.10;
 
+/// referenceAgreement with the sample size diagnoseFit uses (at most 2000 rows, fewer for wide data)
+/// and the neighbour distances `d` already has: the number behind the "inverted" warning, also what
+/// consensus uses to leave a member out.
+double rankingAgreement(const Detector& d, const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores);
+
 /// The warnings for detector `d` fitted on the normalised rows Xn with training scores `scores`.
 std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores);
 

@@ -4,6 +4,7 @@
 #include "detectors/consensus/ConsensusDetector.h"
 #include "base/Errors.h"
 #include "base/Messages.h"
+#include "pipeline/FitDiagnostics.h"
 #include "detectors/gods/GodsDetector.h"
 #include "detectors/kic/IcDetector.h"
 #include "detectors/kic/InfDetector.h"
@@ -52,7 +53,9 @@ std::vector<DetectorInfo> builtinDetectors()
         candidates.emplace_back(d.id, d.title);
     ConsensusDetector::MemberFactory factory{
         [](const std::string& id) { return Registry::instance().create(id); },
-        [](const nlohmann::json& j) { return Registry::instance().load(j); }};
+        [](const nlohmann::json& j) { return Registry::instance().load(j); },
+        [](const Detector& member, const Eigen::MatrixXd& X) { return rankingAgreement(member, X, member.trainingScores()); },
+        kInvertedAgreement};
     all.push_back(ConsensusDetector::info(candidates, std::move(factory)));
     return all;
 }

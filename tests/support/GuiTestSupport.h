@@ -82,11 +82,14 @@ private:
 /// window). QVERIFY inside: call it from a test function.
 inline void activate(QWidget& w)
 {
+    // Waits on the state with a generous bound: Qt's default of 5 s ran out in a fresh-clone test
+    // run while a build held both cores (the first window also creates its GL context).
+    constexpr int kWindowMs = 60000;
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(QTest::qWaitForWindowExposed(&w, kWindowMs));
     w.activateWindow();
     QApplication::setActiveWindow(&w);
-    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(QTest::qWaitForWindowActive(&w, kWindowMs));
 }
 
 /// A file of the repository's samples/ folder.

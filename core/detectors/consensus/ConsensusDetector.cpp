@@ -1,6 +1,7 @@
 #include "detectors/consensus/ConsensusDetector.h"
 
 #include "base/Errors.h"
+#include "base/Format.h"
 #include "detectors/DetectorInfo.h"
 #include "base/Json.h"
 
@@ -187,6 +188,37 @@ Eigen::VectorXd ConsensusDetector::doFit(const Eigen::MatrixXd& X, const Progres
     if (fitted.size() < 2)
         throw DataError("consensus: fewer than two members could fit these data (" + skipped
                         + "); switch other members on with the use_ parameters");
+    // A member whose ranking disagrees with the label-free reference as an inverted one does is
+    // left out (#53: gods at AUROC 0.21, warned inverted, pulled the consensus below two of its
+    // members), as long as two members remain; the note says which and why.
+    std::vector<std::string> leftOut;
+    for (std::size_t k = 0; k < chosen.size(); ++k)
+        if (std::find_if(fitted.begin(), fitted.end(), [&](const auto& m) { return m->id() == chosen[k]; }) == fitted.end())
+            leftOut.push_back(chosen[k] + ": it cannot fit these data");
+    int inverted = 0;
+    if (m_factory.agreement) {
+        std::vector<std::pair<double, std::size_t>> low;
+        for (std::size_t k = 0; k < fitted.size(); ++k) {
+            const double rho = m_factory.agreement(*fitted[k], X);
+            if (rho < m_factory.invertedBelow)
+                low.emplace_back(rho, k);
+        }
+        std::sort(low.begin(), low.end()); // the least agreeing first
+        std::vector<bool> drop(fitted.size(), false);
+        for (const auto& [rho, k] : low) {
+            if (fitted.size() - static_cast<std::size_t>(inverted) <= 2)
+                break; // two members are the least a consensus is made of
+            drop[k] = true;
+            ++inverted;
+            leftOut.push_back(fitted[k]->id() + ": its ranking may be inverted (Spearman " + formatNumber("%.2f", rho)
+                              + " with the distance to the 10th nearest neighbour)");
+        }
+        std::vector<std::shared_ptr<const Detector>> kept;
+        for (std::size_t k = 0; k < fitted.size(); ++k)
+            if (!drop[k])
+                kept.push_back(std::move(fitted[k]));
+        fitted = std::move(kept);
+    }
     std::vector<Unifier> unifiers;
     Eigen::VectorXd train = Eigen::VectorXd::Zero(X.rows());
     for (const auto& m : fitted) {
@@ -197,6 +229,8 @@ Eigen::VectorXd ConsensusDetector::doFit(const Eigen::MatrixXd& X, const Progres
     m_members = std::move(fitted);
     m_unifiers = std::move(unifiers);
     m_skipped = skippedCount;
+    m_inverted = inverted;
+    m_leftOut = std::move(leftOut);
     return train;
 }
 
@@ -238,7 +272,25 @@ std::vector<std::string> ConsensusDetector::explain(const Eigen::MatrixXd& X) co
 std::map<std::string, double> ConsensusDetector::figures() const
 {
     requireFitted("figures");
-    return {{"members", static_cast<double>(m_members.size())}, {"members_skipped", static_cast<double>(m_skipped)}};
+    return {{"members", static_cast<double>(m_members.size())},
+            {"members_skipped", static_cast<double>(m_skipped)},
+            {"members_inverted", static_cast<double>(m_inverted)}};
+}
+
+std::vector<std::string> ConsensusDetector::fitNotes() const
+{
+    if (!isFitted() || (m_leftOut.empty() && m_skipped == 0 && m_inverted == 0))
+        return {};
+    std::string used;
+    for (const auto& m : m_members)
+        used += (used.empty() ? "" : ", ") + m->id();
+    std::string note = "the consensus used " + used;
+    if (!m_leftOut.empty()) {
+        note += "; left out ";
+        for (std::size_t i = 0; i < m_leftOut.size(); ++i)
+            note += (i ? "; " : "") + m_leftOut[i];
+    }
+    return {note};
 }
 
 nlohmann::json ConsensusDetector::saveState() const
@@ -246,7 +298,7 @@ nlohmann::json ConsensusDetector::saveState() const
     nlohmann::json members = nlohmann::json::array();
     for (const auto& m : m_members)
         members.push_back(m->toJson());
-    return {{"members", members}, {"members_skipped", m_skipped}};
+    return {{"members", members}, {"members_skipped", m_skipped}, {"members_inverted", m_inverted}, {"left_out", m_leftOut}};
 }
 
 void ConsensusDetector::loadState(const nlohmann::json& state)
@@ -263,8 +315,21 @@ void ConsensusDetector::loadState(const nlohmann::json& state)
         members.push_back(std::move(m));
     }
     const int skipped = static_cast<int>(jsonIntOr(state, "members_skipped", 0, "consensus model"));
+    const int inverted = static_cast<int>(jsonIntOr(state, "members_inverted", 0, "consensus model"));
+    std::vector<std::string> leftOut;
+    if (state.contains("left_out")) {
+        if (!state["left_out"].is_array() || state["left_out"].size() > 64)
+            throw DataError("consensus model: \"left_out\" must be a short list of texts");
+        for (const auto& t : state["left_out"]) {
+            if (!t.is_string() || t.get<std::string>().size() > 1000)
+                throw DataError("consensus model: \"left_out\" must be a short list of texts");
+            leftOut.push_back(t.get<std::string>());
+        }
+    }
     install(std::move(members));
     m_skipped = skipped;
+    m_inverted = inverted;
+    m_leftOut = std::move(leftOut);
 }
 
 } // namespace olens

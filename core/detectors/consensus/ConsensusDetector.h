@@ -24,6 +24,11 @@ public:
     struct MemberFactory {
         std::function<std::unique_ptr<Detector>(const std::string& id)> create;
         std::function<std::unique_ptr<Detector>(const nlohmann::json& model)> load;
+        /// The label-free agreement of a member's ranking with a reference (the number behind the
+        /// "inverted" warning, pipeline/FitDiagnostics rankingAgreement), and the level below which
+        /// a member is left out (#53). Empty: every member that fits is used.
+        std::function<double(const Detector& member, const Eigen::MatrixXd& X)> agreement;
+        double invertedBelow = 0.0;
     };
     /// `candidates`: the detectors a consensus may combine (ids and titles); those in
     /// defaultMembers() are on by default.
@@ -46,6 +51,8 @@ public:
     Eigen::MatrixXd unifiedScores(const Eigen::MatrixXd& X) const;
     std::vector<std::string> explain(const Eigen::MatrixXd& X) const override;
     std::map<std::string, double> figures() const override;
+    /// "used knn, iforest, mcd" and each member left out with its reason (#53).
+    std::vector<std::string> fitNotes() const override;
 
 protected:
     Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;
@@ -68,6 +75,8 @@ private:
     std::vector<std::shared_ptr<const Detector>> m_members;
     std::vector<Unifier> m_unifiers;
     int m_skipped = 0; // chosen members that could not fit the training data
+    int m_inverted = 0; // chosen members left out because their ranking may be inverted
+    std::vector<std::string> m_leftOut; // "gods: its ranking may be inverted (…)", "mcd: …"
 };
 
 } // namespace olens

@@ -210,7 +210,7 @@ private slots:
         MainWindow w;
         w.setInteractive(false);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         const char* names[] = {"actionViewPlusX", "actionViewMinusX", "actionViewPlusY", "actionViewMinusY",
                                "actionViewPlusZ", "actionViewMinusZ", "actionViewIsometric", "actionOrthographic",
                                "actionOrientationTriad"};

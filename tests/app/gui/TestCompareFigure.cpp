@@ -76,7 +76,7 @@ private slots:
         w.resize(1280, 720);
         w.show();
         w.activateWindow();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         QVERIFY(w.openFile(sample("moons2d.csv")));
         // The docks' first layout pass after show: "before" must be the layout a user sees.
         QVERIFY(test::settleLayout(w));

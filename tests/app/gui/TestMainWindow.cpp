@@ -97,7 +97,7 @@ private slots:
         MainWindow w;
         w.setInteractive(false);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
 
         QVERIFY(w.openFile(sample("moons2d.csv")));
         QCOMPARE(w.view()->mode(), VtkView::Mode::View2D);
@@ -168,7 +168,7 @@ private slots:
             w.setInteractive(false);
             w.resize(size);
             w.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
             QVERIFY(w.openFile(sample("wbc.csv")));
             QSignalSpy finished(w.trainer(), &TrainingController::finished);
             QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
@@ -195,7 +195,7 @@ private slots:
         tall.setInteractive(false);
         tall.resize(1280, 960);
         tall.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&tall));
+        QVERIFY(QTest::qWaitForWindowExposed(&tall, 60000));
         QVERIFY(tall.openFile(sample("wbc.csv")));
         QSignalSpy trained(tall.trainer(), &TrainingController::finished);
         QVERIFY(tall.detectorPanel()->setCurrentDetector("knn"));
@@ -217,7 +217,7 @@ private slots:
         QVERIFY(w.openFile(sample("wbc.csv")));
         w.compareReaction()->setActive(true); // before the event loop runs, as ScriptedRun does
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         QVERIFY(test::settleLayout(w)); // the window's first dock layout (a zero-delay call) has run
         for (QDockWidget* d : w.findChildren<QDockWidget*>(QString(), Qt::FindDirectChildrenOnly))
             QVERIFY2(!d->isVisible(), qPrintable(d->objectName())); // the compare page has the window
@@ -236,7 +236,7 @@ private slots:
         tall.setInteractive(false);
         tall.resize(1280, 960);
         tall.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&tall));
+        QVERIFY(QTest::qWaitForWindowExposed(&tall, 60000));
         QVERIFY(test::settleLayout(tall)); // the first dock layout has run
         auto* tallRanking = tall.findChild<QDockWidget*>("RankingDock");
         QVERIFY(!tall.tabifiedDockWidgets(tallRanking).contains(tall.findChild<QDockWidget*>("EvaluationDock")));
@@ -259,7 +259,7 @@ private slots:
         QVERIFY(w.openFile(sample("wbc.csv")));
         w.classroom()->setPanels({QStringLiteral("RankingDock")});
         w.classroom()->setActive(true); // before the event loop runs, as a session restore at start does
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         QVERIFY(test::settleLayout(w)); // the first dock layout has run
         auto* ranking = w.findChild<QDockWidget*>("RankingDock");
         auto* eval = w.findChild<QDockWidget*>("EvaluationDock");
@@ -285,7 +285,7 @@ private slots:
             MainWindow w; // interactive, as a user's
             w.resize(1280, 720);
             w.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
             QVERIFY(test::settleLayout(w)); // the first dock layout has run
             w.compareReaction()->setActive(true);
             QVERIFY(!w.findChild<QDockWidget*>("RankingDock")->isVisible());
@@ -295,7 +295,7 @@ private slots:
         MainWindow next;
         next.resize(1280, 720);
         next.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&next));
+        QVERIFY(QTest::qWaitForWindowExposed(&next, 60000));
         QTRY_VERIFY(next.findChild<QDockWidget*>("RankingDock")->isVisible());
         QVERIFY(next.findChild<QDockWidget*>("DetectorDock")->isVisible());
         next.setInteractive(false); // closing without remembering again
@@ -306,7 +306,7 @@ private slots:
         MainWindow w;
         w.setInteractive(false);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         QVERIFY(w.openFile(sample("moons2d.csv")));
         // Contour-free reference image (no result yet).
         const int darkBefore = darkPixels(w.view()->grabImage());
@@ -353,7 +353,7 @@ private slots:
         MainWindow w;
         w.setInteractive(false);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         QTemporaryDir dir;
         const QString path = dir.filePath("swiss.csv");
         writeCsv(path.toStdString(), generate("swissroll", 800, 3));
@@ -401,7 +401,7 @@ private slots:
         MainWindow w;
         w.setInteractive(false);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         QVERIFY(w.openFile(sample("seam100.csv")));
         QSignalSpy finished(w.trainer(), &TrainingController::finished);
         QSignalSpy field(w.view(), &CloudView::fieldUpdated);
@@ -435,7 +435,7 @@ private slots:
         MainWindow w;
         w.setInteractive(false);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         const auto presets = availablePresets();
         QVERIFY(presets.size() >= 5);
         for (const Preset& p : presets) {
@@ -494,7 +494,7 @@ private slots:
         auto* w = new MainWindow;
         w->setInteractive(false);
         w->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w));
+        QVERIFY(QTest::qWaitForWindowExposed(w, 60000));
         QVERIFY(w->openFile(sample("seam3d.csv")));
         w->view()->grabImage();
         QVERIFY(w->close());

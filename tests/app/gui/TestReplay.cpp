@@ -305,7 +305,7 @@ private slots:
             w.setInteractive(false);
             w.resize(1280, 720);
             w.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
             Preset preset = availablePresets().front();
             preset.detectorParams = {{"epochs", "20"}};
             QSignalSpy finished(w.trainer(), &TrainingController::finished);
@@ -398,7 +398,7 @@ private slots:
         w2.setInteractive(false);
         w2.resize(1280, 720);
         w2.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w2));
+        QVERIFY(QTest::qWaitForWindowExposed(&w2, 60000));
         QString error;
         QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
         QCOMPARE(w2.lessonCaption()->lesson().current, 2);

@@ -63,7 +63,7 @@ void prepare(MainWindow& w, int n = 120)
     w.setInteractive(false);
     w.resize(1100, 760);
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
     Dataset d = generate("moons", n, 5, {{"outliers", "0.05"}});
     w.document()->setDataset(std::move(d), QString());
     QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
@@ -174,7 +174,7 @@ private slots:
         w.setInteractive(false);
         w.resize(1100, 760);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         Dataset canvas;
         canvas.featureNames = {"x", "y"};
         canvas.X.resize(0, 2);
@@ -281,7 +281,7 @@ private slots:
         MainWindow w2;
         w2.setInteractive(false);
         w2.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w2));
+        QVERIFY(QTest::qWaitForWindowExposed(&w2, 60000));
         QString error;
         QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
         QVERIFY(w2.document()->result());
@@ -385,7 +385,7 @@ private slots:
         MainWindow w2;
         w2.setInteractive(false);
         w2.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w2));
+        QVERIFY(QTest::qWaitForWindowExposed(&w2, 60000));
         QString error;
         QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
         QCOMPARE(w2.document()->pointSelection(), selection);
@@ -418,7 +418,7 @@ private slots:
         MainWindow w2;
         w2.setInteractive(false);
         w2.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w2));
+        QVERIFY(QTest::qWaitForWindowExposed(&w2, 60000));
         QString error;
         QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
         QVERIFY(w2.document()->result());
@@ -449,7 +449,7 @@ private slots:
         MainWindow w2;
         w2.setInteractive(false);
         w2.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w2));
+        QVERIFY(QTest::qWaitForWindowExposed(&w2, 60000));
         QString error;
         QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
         QVERIFY(w2.compareReaction()->isActive());
@@ -717,7 +717,7 @@ private slots:
         auto* w = new MainWindow;
         w->setInteractive(false);
         w->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w));
+        QVERIFY(QTest::qWaitForWindowExposed(w, 60000));
         w->document()->setDataset(generate("blobs", 200000, 3, {{"dim", "3"}}), QString());
         QVERIFY(w->detectorPanel()->setCurrentDetector("knn"));
         QSignalSpy started(w->trainer(), &TrainingController::started);
@@ -873,7 +873,7 @@ private slots:
             MainWindow w;
             w.setInteractive(false);
             w.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
             QString error;
             QVERIFY2(w.openFile(csv, &error), qPrintable(error));
             QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
@@ -910,7 +910,7 @@ private slots:
             MainWindow w2;
             w2.setInteractive(false);
             w2.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&w2));
+            QVERIFY(QTest::qWaitForWindowExposed(&w2, 60000));
             QString error;
             QVERIFY2(w2.sessions()->open(autosave, &error), qPrintable(error));
             QVERIFY(w2.document()->result());
@@ -928,7 +928,7 @@ private slots:
         MainWindow w3;
         w3.setInteractive(false);
         w3.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w3));
+        QVERIFY(QTest::qWaitForWindowExposed(&w3, 60000));
         QString error;
         QVERIFY2(w3.sessions()->open(autosave, &error), qPrintable(error));
         QCOMPARE(int(w3.document()->dataset().rows()), 3000);

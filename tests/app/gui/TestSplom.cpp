@@ -85,7 +85,7 @@ private slots:
         w.setInteractive(false);
         w.resize(1400, 900);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         const Dataset d = data(300, 5, 3);
         w.document()->setDataset(d, "five.csv");
         QSignalSpy finished(w.trainer(), &TrainingController::finished);
@@ -101,7 +101,7 @@ private slots:
         QVERIFY(dock && dock->isVisible());
         SplomPanel* panel = w.splomPanel();
         SplomWidget* m = panel->matrix();
-        QVERIFY(QTest::qWaitForWindowExposed(m));
+        QVERIFY(QTest::qWaitForWindowExposed(m, 60000));
         m->resize(600, 600);
         m->repaint();
         QCOMPARE(m->layout().count(), 5);
@@ -185,7 +185,7 @@ private slots:
         MainWindow w;
         w.setInteractive(false);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         w.document()->setDataset(data(12000, 12, 5), "wide.csv");
         SplomPanel* panel = w.splomPanel();
         QCOMPARE(panel->matrix()->features(), (std::vector<int>{0, 1, 2, 3, 4, 5}));
@@ -211,7 +211,7 @@ private slots:
         MainWindow w;
         w.setInteractive(false);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         w.document()->setDataset(data(200, 6, 7), "six.csv");
         QComboBox* mode = w.viewControls()->projection();
         mode->setCurrentIndex(mode->findText("2 chosen PCs"));

@@ -82,7 +82,7 @@ private slots:
         w.setInteractive(false);
         w.resize(1280, 720);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         QVERIFY(w.openFile(sample("moons2d.csv")));
         QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
         QSignalSpy trained(w.trainer(), &TrainingController::finished);
@@ -146,7 +146,7 @@ private slots:
         w.setInteractive(false);
         w.resize(1280, 720);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         QVERIFY(w.openFile(sample("moons2d.csv")));
         QTemporaryDir dir;
         FigureOptions o;

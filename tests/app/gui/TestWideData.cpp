@@ -76,7 +76,7 @@ private slots:
         MainWindow w;
         w.resize(1280, 720);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
 
         olens::test::GuiGapMeter meter;
         QSignalSpy finished(w.backgroundOpen(), &BackgroundOpen::finished);
@@ -143,7 +143,7 @@ private slots:
         MainWindow w;
         w.setInteractive(false); // failures go to the Log, not a modal box
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         QVERIFY(w.openFile(first));
         QSignalSpy finished(w.backgroundOpen(), &BackgroundOpen::finished);
         QVERIFY(w.backgroundOpen()->open(wide));
@@ -173,7 +173,7 @@ private slots:
         MainWindow w;
         w.setInteractive(false);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         QVERIFY(w.openFile(first));
         QStringList asked;
         QMessageBox::StandardButton answer = QMessageBox::Cancel;

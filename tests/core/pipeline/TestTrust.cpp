@@ -18,6 +18,7 @@
 #include "RandomData.h"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 #include <algorithm>
 #include <cmath>
 
@@ -205,6 +206,44 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(ParamError, alone->fit(X));
         auto pair = Registry::instance().create("consensus", {{"use_iforest", "false"}});
         QVERIFY_THROWS_EXCEPTION(DataError, pair->fit(X)); // knn fits, mcd cannot: one member is not a consensus
+    }
+
+    void aMemberWarnedInvertedIsLeftOutAndNamed()
+    {
+        // #53: consensus kept a member its own check marked inverted (gods at AUROC 0.21) and the
+        // consensus fell below two of its members. The agreement is given per member here (the
+        // registry gives rankingAgreement): the one below the level is left out, named with its
+        // Spearman, while two members remain; the note lists the members used.
+        std::vector<std::string> ids;
+        for (const auto& d : Registry::instance().detectors())
+            if (d.id != ConsensusDetector::kId)
+                ids.push_back(d.id);
+        const std::map<std::string, double> rho = {{"knn", 0.9}, {"iforest", 0.12}, {"mcd", 0.05}};
+        ConsensusDetector::MemberFactory factory{
+            [](const std::string& id) { return Registry::instance().create(id); },
+            [](const nlohmann::json& j) { return Registry::instance().load(j); },
+            [&rho](const Detector& m, const Eigen::MatrixXd&) { return rho.at(m.id()); }, 0.3};
+        ConsensusDetector c(Registry::instance().defaultParams(ConsensusDetector::kId), ids, factory);
+        const Eigen::MatrixXd X = test::gaussianRows(120, 3, 22);
+        c.fit(X);
+        // Both iforest and mcd are below 0.3, but two members must remain: the least agreeing goes.
+        QCOMPARE(c.members().size(), std::size_t(2));
+        QCOMPARE(c.members()[0]->id(), std::string("knn"));
+        QCOMPARE(c.members()[1]->id(), std::string("iforest"));
+        QCOMPARE(c.figures().at("members_inverted"), 1.0);
+        const auto notes = c.fitNotes();
+        QCOMPARE(notes.size(), std::size_t(1));
+        QVERIFY2(notes[0].find("used knn, iforest; left out mcd: its ranking may be inverted (Spearman 0.05") != std::string::npos,
+                 notes[0].c_str());
+        // New rows are scored by the two members kept, not by three.
+        QCOMPARE(c.unifiedScores(X).cols(), Eigen::Index(2));
+        // The note survives a save and a load (the model says what it used).
+        const auto back = Registry::instance().load(nlohmann::json::parse(c.toJson().dump()));
+        QCOMPARE(back->fitNotes(), notes);
+        // Through the registry on ordinary data: nothing left out, no note.
+        auto plain = fitPipeline(Registry::instance().create("consensus"), Normalizer(Normalization::ZScore), X);
+        QVERIFY(plain->detector->fitNotes().empty());
+        QVERIFY(!hasWarning(plain->warnings, "members"));
     }
 
     void combiningSetsExactlyTheGivenMembers()

@@ -78,7 +78,7 @@ bool showAndTrainThree(CompareView& cv)
         return false;
     cv.resize(900, 360);
     cv.show();
-    if (!QTest::qWaitForWindowExposed(&cv))
+    if (!QTest::qWaitForWindowExposed(&cv, 60000))
         return false;
     QSignalSpy all(&cv, &CompareView::allFinished);
     cv.trainAll();
@@ -143,7 +143,7 @@ private slots:
         QVERIFY(cv.setDetectors(nine));
         cv.resize(900, 760);
         cv.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&cv));
+        QVERIFY(QTest::qWaitForWindowExposed(&cv, 60000));
         QCOMPARE(cv.columns(), 3); // 3×3 on a square-ish area
         QVERIFY(cv.setDetectors({CompareView::defaultEntry("knn"), CompareView::defaultEntry("pca")}));
         cv.resize(1000, 400);
@@ -186,7 +186,7 @@ private slots:
         QVERIFY(cv.threadPool()->maxThreadCount() >= 3);
         cv.resize(1050, 420);
         cv.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&cv));
+        QVERIFY(QTest::qWaitForWindowExposed(&cv, 60000));
 
         // Before training each panel draws its points in the label colours where they project.
         const Dataset& data = source.dataset();
@@ -345,7 +345,7 @@ private slots:
         QVERIFY(cv.setDetectors({CompareView::defaultEntry("knn"), CompareView::defaultEntry("pca")}));
         cv.resize(700, 360);
         cv.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&cv));
+        QVERIFY(QTest::qWaitForWindowExposed(&cv, 60000));
         QSignalSpy all(&cv, &CompareView::allFinished);
         cv.trainAll();
         QVERIFY(all.wait(30000));
@@ -401,7 +401,7 @@ private slots:
                                  CompareView::defaultEntry("mcd")}));
         cv.resize(900, 360);
         cv.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&cv));
+        QVERIFY(QTest::qWaitForWindowExposed(&cv, 60000));
         QVERIFY(!source.hasAgreement());
         QVERIFY(ranking.table()->isColumnHidden(ColFlaggedBy));
         QSignalSpy all(&cv, &CompareView::allFinished);
@@ -515,7 +515,7 @@ private slots:
         QVERIFY(cv.setDetectors({CompareView::defaultEntry("knn"), CompareView::defaultEntry("pca")}));
         cv.resize(900, 360);
         cv.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&cv));
+        QVERIFY(QTest::qWaitForWindowExposed(&cv, 60000));
         QSignalSpy all(&cv, &CompareView::allFinished);
         cv.trainAll();
         QVERIFY(all.wait(30000));
@@ -568,7 +568,7 @@ private slots:
         QVERIFY(cv.setDetectors({quadrics, gods, CompareView::defaultEntry("knn")}));
         cv.resize(1000, 420);
         cv.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&cv));
+        QVERIFY(QTest::qWaitForWindowExposed(&cv, 60000));
         QVERIFY(!cv.replay()->isVisible()); // nothing recorded yet
         QSignalSpy all(&cv, &CompareView::allFinished);
         cv.trainAll();
@@ -616,7 +616,7 @@ private slots:
         QVERIFY(cv.setDetectors({CompareView::defaultEntry("knn"), bad}));
         cv.resize(700, 360);
         cv.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&cv));
+        QVERIFY(QTest::qWaitForWindowExposed(&cv, 60000));
         QSignalSpy all(&cv, &CompareView::allFinished);
         cv.trainAll();
         QVERIFY(all.count() == 1 || all.wait(30000));
@@ -634,7 +634,7 @@ private slots:
         rbf.params = {{"kernel", "rbf"}};
         QVERIFY(cv->setDetectors({rbf, CompareView::defaultEntry("quadrics"), CompareView::defaultEntry("kic")}));
         cv->show();
-        QVERIFY(QTest::qWaitForWindowExposed(cv.get()));
+        QVERIFY(QTest::qWaitForWindowExposed(cv.get(), 60000));
         cv->trainAll();
         QVERIFY(cv->isTraining());
         // Destroyed while a job body runs on a pool thread (not only while the jobs are queued).

@@ -29,7 +29,7 @@ struct Panel {
     {
         panel.resize(360, 640);
         panel.show();
-        if (!QTest::qWaitForWindowExposed(&panel))
+        if (!QTest::qWaitForWindowExposed(&panel, 60000))
             return false;
         doc.setDataset(generate(data, 200, 1), "generated.csv");
         if (!panel.setCurrentDetector(id))
@@ -54,7 +54,7 @@ private slots:
         Panel p;
         p.panel.resize(360, 640);
         p.panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&p.panel));
+        QVERIFY(QTest::qWaitForWindowExposed(&p.panel, 60000));
         auto* bar = p.panel.findChild<QProgressBar*>();
         QVERIFY(bar);
         // The bar's throttle measures kBarIntervalMs from the report it last showed: a clock started

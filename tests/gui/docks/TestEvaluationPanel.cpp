@@ -153,7 +153,7 @@ private slots:
         // The operating point (FPR 1/6, TPR 1/2) is drawn on the ROC plot, (recall 1/2, precision 2/3) on PR.
         panel.resize(350, 800);
         panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(QTest::qWaitForWindowExposed(&panel, 60000));
         const QImage roc = panel.rocPlot()->grab().toImage();
         const QPoint p = panel.rocPlot()->toPixel(1.0 / 6.0, 0.5).toPoint();
         QVERIFY(test::colourDistance(roc.pixel(p), qRgb(20, 20, 20)) < 40);
@@ -177,7 +177,7 @@ private slots:
         EvaluationPanel panel(&doc);
         panel.resize(350, 800);
         panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(QTest::qWaitForWindowExposed(&panel, 60000));
         doc.setResult(handResult(0.55));
         PlotWidget* h = panel.histogram();
         const double y = h->plotRect().center().y();
@@ -199,7 +199,7 @@ private slots:
         DataDocument doc;
         EvaluationPanel panel(&doc);
         panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(QTest::qWaitForWindowExposed(&panel, 60000));
         QVERIFY(panel.summaryText().contains("Load a data set"));
         QVERIFY(!panel.rocPlot()->isVisible());
 

@@ -193,7 +193,7 @@ private slots:
         RankingPanel panel(&doc);
         panel.resize(400, 300);
         panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(QTest::qWaitForWindowExposed(&panel, 60000));
         const int n = 2000;
         doc.setDataset(makeData(n, false), "big.csv");
         auto r = std::make_shared<FitResult>();
@@ -251,7 +251,7 @@ private slots:
         RankingPanel panel(&doc);
         panel.resize(500, 400);
         panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(QTest::qWaitForWindowExposed(&panel, 60000));
         doc.setDataset(makeData(6, true), "a.csv");
         doc.setResult(makeResult(true));
         QSignalSpy fly(&panel, &RankingPanel::flyToRequested);
@@ -298,7 +298,7 @@ private slots:
         RankingPanel panel(&doc);
         panel.resize(500, 400);
         panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(QTest::qWaitForWindowExposed(&panel, 60000));
         doc.setDataset(makeData(6, true), "a.csv");
         doc.setResult(makeResult(true));
         QTableView* t = panel.table();
@@ -347,7 +347,7 @@ private slots:
         DataDocument doc;
         RankingPanel panel(&doc);
         panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(QTest::qWaitForWindowExposed(&panel, 60000));
         doc.setDataset(makeData(6, true), "a.csv");
         auto r = makeResult(true);
         r->explanations[3] = "far, \"isolated\"";
@@ -371,7 +371,7 @@ private slots:
         RankingPanel panel(&doc);
         panel.resize(500, 400);
         panel.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(QTest::qWaitForWindowExposed(&panel, 60000));
         const int n = 100000;
         Dataset data;
         data.featureNames = {"x", "y", "z"};

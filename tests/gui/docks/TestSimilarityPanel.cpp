@@ -353,7 +353,7 @@ private slots:
         CloudView view(&doc);
         view.resize(420, 360);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(d, "two.csv");
         const QImage img = view.grabImage();
         auto pixelAt = [&](double x, double y) {

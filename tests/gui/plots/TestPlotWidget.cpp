@@ -136,7 +136,7 @@ private slots:
         w.setMarker(5.0);
         w.setMarkerDraggable(true);
         w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
         QSignalSpy spy(&w, &PlotWidget::markerMoved);
         const double y = w.plotRect().center().y();
         const double onePixel = 10.0 / w.plotRect().width();

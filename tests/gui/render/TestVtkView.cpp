@@ -74,7 +74,7 @@ private slots:
         CloudView view(&doc);
         view.resize(320, 240);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(ring2d(), "ring.csv");
         QTRY_VERIFY_WITH_TIMEOUT(view.framesDrawn() > 0, 20000);
         view.grabImage(); // the current state rendered now: nothing is left to render
@@ -97,7 +97,7 @@ private slots:
         CloudView view(&doc);
         view.resize(320, 240);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(ring2d(), "ring.csv");
         view.grabImage(); // the current state rendered now: nothing is left to render
         const int before = view.framesDrawn();
@@ -125,7 +125,7 @@ private slots:
         CloudView view(&doc);
         view.resize(320, 240);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(ring2d(), "ring.csv");
         view.grabImage(); // the current state rendered now: nothing is left to render
         const int before = view.framesDrawn();
@@ -169,7 +169,7 @@ private slots:
         view.renderer()->AddActor(actor);
         view.renderer()->SetBackground(0.0, 0.0, 0.0);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         view.resetCamera();
         const QImage img = view.grabImage();
         QVERIFY(!img.isNull());
@@ -184,7 +184,7 @@ private slots:
         CloudView view(&doc);
         view.resize(420, 360);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(ring2d(), "ring2d.csv");
         QCOMPARE(view.mode(), VtkView::Mode::View2D);
         const QImage img = view.grabImage();
@@ -212,7 +212,7 @@ private slots:
         CloudView view(&doc);
         view.resize(420, 360);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(cube3d(), "cube3d.csv");
         QCOMPARE(view.mode(), VtkView::Mode::View3D);
         const QImage img = view.grabImage();
@@ -258,7 +258,7 @@ private slots:
         view.resize(420, 360);
         view.setPointSize(12);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(d, "shell3d.csv");
         QCOMPARE(view.mode(), VtkView::Mode::View3D);
         ColourRangeSpec minMax; // [0.1, 1]: the inliers dark, the outlier alone at the top colour
@@ -292,7 +292,7 @@ private slots:
         CloudView view(&doc);
         view.resize(420, 360);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(d, "lod.csv");
         const QColor odd = CloudView::colourFor(std::nan(""));
         // Pixels of the point colour in a box around each cluster's centre (the mean of its rows).
@@ -359,7 +359,7 @@ private slots:
         CloudView view(&doc);
         view.resize(420, 360);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         const auto expected = [&](Eigen::Index n) {
             // The square's corners on screen, in device pixels.
             const qreal dpr = view.devicePixelRatioF();
@@ -457,7 +457,7 @@ private slots:
         CloudView view(&doc);
         view.resize(420, 360);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(ring2d(), "ring2d.csv");
         QSignalSpy spy(&view, &VtkView::pointPicked);
         for (int target : {2, 5}) {
@@ -481,7 +481,7 @@ private slots:
         CloudView view(&doc);
         view.resize(420, 360);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(cube3d(), "cube3d.csv");
         view.grabImage();
         // The corner nearest the camera is never occluded.
@@ -496,7 +496,7 @@ private slots:
         CloudView view(&doc);
         view.resize(320, 240);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(ring2d(), "ring2d.csv");
         QTemporaryDir dir;
         const QString path = dir.filePath("shot.png");
@@ -517,7 +517,7 @@ private slots:
             auto* view = new CloudView(doc);
             view->resize(200, 160);
             view->show();
-            QVERIFY(QTest::qWaitForWindowExposed(view));
+            QVERIFY(QTest::qWaitForWindowExposed(view, 60000));
             doc->setDataset(cube3d(), "c.csv");
             view->grabImage();
             delete view;

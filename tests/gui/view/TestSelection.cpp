@@ -147,7 +147,7 @@ private slots:
         CloudView view(&doc);
         view.resize(640, 480);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         const int n = 120;
         doc.setDataset(twoClusters(p, n), "two.csv");
         view.grabImage();
@@ -178,7 +178,7 @@ private slots:
         CloudView view(&doc);
         view.resize(640, 480);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         const int n = 80;
         doc.setDataset(twoClusters(3, n), "two.csv");
         view.grabImage();
@@ -238,7 +238,7 @@ private slots:
         CloudView view(&doc);
         view.resize(640, 480);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         const double dpr = view.devicePixelRatioF();
         QVERIFY(view.pointSizeIsAuto());
         doc.setDataset(twoClusters(2, 80), "two.csv");
@@ -262,7 +262,7 @@ private slots:
         CloudView view(&doc);
         view.resize(640, 480);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(twoClusters(2, 40), "two.csv");
         const auto w = widgetPoints(view);
         QCOMPARE(pinkPixelsAround(view.grabImage(), w[0], view), 0);

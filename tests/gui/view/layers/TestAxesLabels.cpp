@@ -50,7 +50,7 @@ private slots:
             CloudView view(&doc);
             view.resize(size);
             view.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&view));
+            QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
             doc.setDataset(d, "moons.csv");
             for (int zoom = 0; zoom < 2; ++zoom) {
                 if (zoom == 1) { // zoomed in: other ticks, other labels
@@ -83,7 +83,7 @@ private slots:
         CloudView view(&doc);
         view.resize(520, 400);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(d, "seam.csv");
         QCOMPARE(view.mode(), VtkView::Mode::View3D);
         vtkCamera* cam = view.renderer()->GetActiveCamera();

@@ -66,7 +66,7 @@ private slots:
             CloudView view(&doc);
             view.resize(size);
             view.show();
-            QVERIFY(QTest::qWaitForWindowExposed(&view));
+            QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
             doc.setDataset(d, "moons.csv");
             doc.setResult(knnResult(d));
             QVERIFY(view.colourBar().visible());
@@ -86,7 +86,7 @@ private slots:
         CloudView view(&doc);
         view.resize(600, 420);
         view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(d, "moons.csv");
         doc.setResult(knnResult(d));
         QVERIFY(doc.result());
