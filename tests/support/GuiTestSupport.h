@@ -78,18 +78,19 @@ private:
     int m_ticks = 0;
 };
 
-/// Shows a window and waits until it is exposed and active (window shortcuts need the active
-/// window). QVERIFY inside: call it from a test function.
+/// Shows a window, waits until it is exposed, and asks for it to be the active window. Exposure is
+/// required; activation is best effort: the GUI tests share one X server without a window manager
+/// under `ctest -j2`, and another test's window may hold the focus for a minute (a fresh-clone run
+/// failed TestFigures that way twice). No test depends on it: window shortcuts are reached with
+/// QAction::trigger, and the few key clicks go to the widget that handles the key.
 inline void activate(QWidget& w)
 {
-    // Waits on the state with a generous bound: Qt's default of 5 s ran out in a fresh-clone test
-    // run while a build held both cores (the first window also creates its GL context).
-    constexpr int kWindowMs = 60000;
+    constexpr int kExposedMs = 60000;
     w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w, kWindowMs));
+    QVERIFY(QTest::qWaitForWindowExposed(&w, kExposedMs));
     w.activateWindow();
     QApplication::setActiveWindow(&w);
-    QVERIFY(QTest::qWaitForWindowActive(&w, kWindowMs));
+    (void)QTest::qWaitForWindowActive(&w, 2000);
 }
 
 /// A file of the repository's samples/ folder.
