@@ -190,9 +190,9 @@ if [ "$QUICK" = 0 ]; then
   # gigabytes; each now scores in seconds, or refuses with the reason (mcd: fewer rows than p + 2).
   awk 'BEGIN { srand(2); for (j = 1; j <= 10000; j++) printf "f%d%s", j, (j < 10000 ? "," : "\n");
                for (i = 0; i < 40; i++) for (j = 1; j <= 10000; j++) printf "%.4f%s", rand() + (i < 2 ? 3 : 0), (j < 10000 ? "," : "\n") }' > "$T/wide10k.csv"
-  # bods puts 39 of the 40 rows on its fitted flat (one score for all): refused as constant scores
-  # (issue #51), naming p >= n and the fix.
-  cli fail "wide 40x10000: bods (constant scores)" - score --input "$T/wide10k.csv" --detector bods --output "$T/s.csv"
+  # bods puts 39 of the 40 rows on its fitted flat: scored, with the constant_scores warning naming
+  # p >= n and the fix (issue #51).
+  cli ok "wide 40x10000: bods (warned: nearly constant)" - score --input "$T/wide10k.csv" --detector bods --output "$T/s.csv"
   for d in pca quadrics-base gods acdt knn; do
     cli ok "wide 40x10000: $d" - score --input "$T/wide10k.csv" --detector "$d" --output "$T/s.csv"
   done
@@ -249,7 +249,10 @@ cli fail "model: knn k=5000 over 40 points" - score --input "$T/small.csv" --mod
 cli fail "constant scores: iforest psi=2" - score --input "$T/data.csv" --detector iforest --param psi=2 --output -
 if [ "$QUICK" = 0 ]; then
   cli fail "constant scores: kods sigma=1e12" - score --input "$T/data.csv" --detector kods --param sigma=1e12 --output -
-  cli fail "constant scores: ocsvm gamma=1e12" - score --input "$T/data.csv" --detector ocsvm --param gamma=1e12 --output -
+  "$CLI" score --input "$T/data.csv" --detector ocsvm --param gamma=1e12 --output - 2> "$T/ocsvm.err" >/dev/null
+  check "nearly constant scores: ocsvm gamma=1e12 warns" 'grep -q "constant_scores\|the ranking orders only the other" "$T/ocsvm.err" && grep -q gamma "$T/ocsvm.err"'
+  awk 'BEGIN { print "x,y"; for (i = 0; i < 3600; i++) print i % 60 "," int(i / 60); for (i = 0; i < 20; i++) print (70 + 3.7 * i) "," (-15 - 2.3 * i) }' > "$T/grid.csv"
+  cli ok "grid 60x60 + 20 outliers: knn scores it" - score --input "$T/grid.csv" --detector knn --output -
   "$CLI" score --input "$T/small.csv" --detector lof --param k=500 --output "$T/s.csv" 2> "$T/clamp.err" >/dev/null
   check "clamp: lof k=500 on 40 rows says so" 'grep -q "k = 500 is more than these data allow; 39 was used" "$T/clamp.err"'
   "$CLI" generate blobs --n 4000 --output "$T/blobs4k.csv" >/dev/null 2>&1

@@ -145,6 +145,10 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     for (const auto& w : r.input.warnings)
         err << "outlierlens-cli: warning: " << w << "\n";
 
+    // Flags that only mean something with --model: refused without it (they were ignored, exit 0).
+    for (const char* flag : {"training-rows", "allow-data-outside"})
+        if (a.flags.count(flag) && !a.options.count("model"))
+            throw ParamError(std::string("--") + flag + " applies to a saved model: add --model M.json");
     if (a.options.count("model")) {
         // A saved model (score --save-model, Python's save_model, a session's "model"): no fit, the
         // stored normaliser and detector score --input (restoreSessionModel checks the columns).
@@ -199,6 +203,12 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
         } else if (detector->trainedOn(Xn)) { // other rows are scored as new rows by resultForRows already
             r.result->scores = detector->score(Xn);
             r.result->outlier = detector->isOutlier(Xn);
+            // Scored as new rows, a leave-one-out model finds each training row as its own nearest
+            // neighbour (knn k=1: every score 0), against a threshold set on the training ranking.
+            if (Registry::instance().info(detector->id()).leaveOneOutTraining)
+                err << "outlierlens-cli: warning: " << detector->id() << ": these are the rows the model was "
+                    << "fitted on, scored as new rows (each is its own neighbour); --training-rows gives the "
+                       "training ranking, each row without itself\n";
         }
         applyThresholdRule(a, *r.result, err);
         return r;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstring>
 #include <numeric>
 #include <unordered_set>
@@ -127,6 +128,8 @@ double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scor
 
 double rankingAgreement(const Detector& d, const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores)
 {
+    if (Xn.rows() < kMinDiagnosedRows || Xn.rows() != scores.size())
+        return std::numeric_limits<double>::quiet_NaN(); // consensus then leaves no member out
     // Sample size: at most 2000 rows, fewer for wide data (m²·p ≤ 2·10⁸).
     const int maxRows = static_cast<int>(std::clamp(std::sqrt(2e8 / static_cast<double>(std::max<Eigen::Index>(1, Xn.cols()))),
                                                     100.0, 2000.0));
@@ -141,7 +144,11 @@ std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn
     // Settings the fit limited to what the data allow (#51: they were clamped without a word).
     for (const std::string& a : d.adjustments())
         out.push_back({"clamped", d.id() + ": " + a});
-    if (Xn.rows() != scores.size() || Xn.rows() < 12)
+    // What an ensemble did with its members (consensus: which it used, which it left out and why),
+    // whatever the size of the data (a member that cannot fit is left out on any n).
+    for (const std::string& note : d.fitNotes())
+        out.push_back({"members", note});
+    if (Xn.rows() != scores.size() || Xn.rows() < kMinDiagnosedRows)
         return out;
     const double rho = rankingAgreement(d, Xn, scores);
     if (rho < kInvertedAgreement)
@@ -182,9 +189,6 @@ std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn
                            + ": the scores differ from the exact method's; set landmarks=0 for the exact fit "
                              "(memory grows with n²)"});
     }
-    // What an ensemble did with its members (consensus: which it used, which it left out and why).
-    for (const std::string& note : d.fitNotes())
-        out.push_back({"members", note});
     return out;
 }
 

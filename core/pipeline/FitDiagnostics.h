@@ -31,7 +31,11 @@ constexpr double kInvertedAgreement = 0.3;
 /// At or above this share of rows that repeat another row, "duplicates" is reported.
 constexpr double kDuplicateShare = 0.10;
 
-/// referenceAgreement with the sample size diagnoseFit uses (at most 2000 rows, fewer for wide data)
+/// Fewer rows than this give no label-free diagnosis: the 10th-neighbour reference needs 11 others.
+constexpr Eigen::Index kMinDiagnosedRows = 12;
+
+/// NaN below kMinDiagnosedRows rows (no evidence either way); otherwise referenceAgreement with the
+/// sample size diagnoseFit uses (at most 2000 rows, fewer for wide data)
 /// and the neighbour distances `d` already has: the number behind the "inverted" warning, also what
 /// consensus uses to leave a member out.
 double rankingAgreement(const Detector& d, const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores);

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -112,17 +113,18 @@ void requireFiniteScores(const Eigen::VectorXd& scores, const std::string& id, c
 }
 
 namespace {
-// A fit that gives distinct rows one and the same score ranks nothing: kods with sigma = 1e12,
-// iforest with psi = 2 (every row alike) and ocsvm with gamma = 1e12 (187 of 200 rows at 0) came
-// back with exit 0 (#51). Refused when at least 90 % of the rows share one score and those rows
-// are mostly distinct points (at least half of all rows); ties of duplicate rows are the truth
-// (knn gives every copy of a point 0) and pass.
-void requireRanking(const Detector& d, const Eigen::MatrixXd& X)
+// Distinct rows that share one score (#51): kods with sigma = 1e12 and iforest with psi = 2 gave
+// every row the same score with exit 0. When every row ties although most rows are distinct points,
+// the ranking orders nothing: refused, naming the parameter to change. When at least 90 % tie, the
+// ranking orders only the rest — a useful answer on a grid (knn: the lattice points tie, the
+// outliers do not) and a useless one for ocsvm with gamma = 1e12 — so a "constant_scores" warning
+// says so. Ties of duplicate rows are the truth (knn gives every copy of a point 0) and pass.
+std::optional<FitWarning> checkTies(const Detector& d, const Eigen::MatrixXd& X)
 {
     const Eigen::VectorXd& s = d.trainingScores();
     const Eigen::Index n = s.size();
     if (n < 10 || n != X.rows())
-        return;
+        return std::nullopt;
     std::vector<double> sorted(s.data(), s.data() + n);
     std::sort(sorted.begin(), sorted.end());
     double mode = sorted[0];
@@ -135,7 +137,7 @@ void requireRanking(const Detector& d, const Eigen::MatrixXd& X)
         }
     }
     if (10 * best < 9 * n)
-        return;
+        return std::nullopt;
     std::unordered_set<std::string> distinct;
     for (Eigen::Index i = 0; i < n; ++i)
         if (s(i) == mode) {
@@ -143,17 +145,23 @@ void requireRanking(const Detector& d, const Eigen::MatrixXd& X)
             distinct.emplace(reinterpret_cast<const char*>(row.data()), sizeof(double) * std::size_t(row.size()));
         }
     if (2 * static_cast<Eigen::Index>(distinct.size()) < n)
-        return;
+        return std::nullopt;
     std::string advice = d.constantScoresAdvice();
     if (advice.empty() && X.cols() >= X.rows())
         advice = "with at least as many features as rows (p = " + std::to_string(X.cols()) + ", n = " +
                  std::to_string(X.rows()) + ") every row can lie on what the method fits; reduce the features "
                  "(e.g. the leading principal components) or add rows";
-    throw DataError(d.id() + ": " + (best == n ? "every one" : std::to_string(best)) + " of the " + std::to_string(n) +
-                    " training rows score" + (best == n ? "s " : " exactly ") + formatNumber("%.6g", mode) +
-                    " although they are " + std::to_string(distinct.size()) +
-                    " distinct points (constant scores), so the ranking says nothing; " +
-                    (advice.empty() ? std::string("change its parameters (the defaults suit most data)") : advice));
+    if (advice.empty())
+        advice = "change its parameters (the defaults suit most data)";
+    if (best == n)
+        throw DataError(d.id() + ": every one of the " + std::to_string(n) + " training rows scores " +
+                        formatNumber("%.6g", mode) + " although they are " + std::to_string(distinct.size()) +
+                        " distinct points (constant scores), so the ranking says nothing; " + advice);
+    return FitWarning{"constant_scores",
+                      std::to_string(best) + " of the " + std::to_string(n) + " training rows score exactly " +
+                          formatNumber("%.6g", mode) + " although they are " + std::to_string(distinct.size()) +
+                          " distinct points: the ranking orders only the other " + std::to_string(n - best) +
+                          " (right on a grid whose points tie; if not, " + advice + ")"};
 }
 } // namespace
 
@@ -198,8 +206,10 @@ std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Norma
             r->explanations = detector->explain(Xn);
     }
     requireFiniteScores(r->scores, detector->id(), training);
-    requireRanking(*detector, X);
+    const std::optional<FitWarning> ties = checkTies(*detector, X);
     r->warnings = diagnoseFit(*detector, Xn, detector->trainingScores());
+    if (ties)
+        r->warnings.push_back(*ties);
     r->geometry = detector->geometry();
     r->detectorId = detector->id();
     r->normalizer = std::move(normalizer);

@@ -76,12 +76,18 @@ SessionDataFile locateSessionData(const Session& s, const std::string& sessionPa
         if (!s.dataPath.empty())
             add(joined(folder, fileNameOf(s.dataPath)));
     }
+    // A copy in the session's folder wins over the stored path elsewhere: a project folder copied
+    // as a whole reads its own data, without a question (the stored path won, and was refused).
     for (const std::string& t : where.tried)
         if (isRegularFile(t)) {
-            where.path = t;
-            break;
+            const bool inside = !where.sessionFolder.empty() && isInsideFolder(t, where.sessionFolder);
+            if (where.path.empty() || inside) {
+                where.path = t;
+                where.outside = !inside;
+            }
+            if (inside)
+                break;
         }
-    where.outside = !where.path.empty() && (where.sessionFolder.empty() || !isInsideFolder(where.path, where.sessionFolder));
     return where;
 }
 

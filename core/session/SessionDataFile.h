@@ -19,7 +19,8 @@ struct SessionDataFile {
 };
 
 /// The stored path, else the same file relative to the session's folder (moved together), else the
-/// file of that name next to the session. `sessionPath` empty (a session given as text): the stored
+/// file of that name next to the session; a candidate inside the session's folder wins over one
+/// outside it. `sessionPath` empty (a session given as text): the stored
 /// path only, and any file is outside.
 SessionDataFile locateSessionData(const Session& s, const std::string& sessionPath);
 

@@ -455,6 +455,7 @@ bool SessionManager::resolveData(Session& s, const QString& sessionPath, QString
                 *error = tr("not opened: the session's data file %1 is outside the session's folder").arg(found);
             return false;
         }
+        m_trusted.addFolderOf(found); // the user's word: asked once for this folder
     }
     if (found != QString::fromStdString(s.dataPath))
         m_context.log->warning(

@@ -21,6 +21,13 @@ TrustedFolders::TrustedFolders()
     m_folders = QSettings().value(QLatin1String(kKey)).toStringList().mid(0, kMaxFolders);
 }
 
+void TrustedFolders::setRemembering(bool on)
+{
+    if (!on && m_remembering)
+        m_folders.clear(); // the saved ones were read at construction
+    m_remembering = on;
+}
+
 void TrustedFolders::addFolderOf(const QString& file)
 {
     const QString folder = canonicalFolderOf(file);

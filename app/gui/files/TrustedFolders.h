@@ -12,8 +12,9 @@ namespace olens {
 class TrustedFolders {
 public:
     TrustedFolders();
-    /// Scripted runs leave the user's settings alone: their folders count for this run only.
-    void setRemembering(bool on) { m_remembering = on; }
+    /// Scripted runs leave the user's settings alone and do not read them either (a script behaves
+    /// the same on every machine): their folders count for this run only.
+    void setRemembering(bool on);
     /// Trusts the folder holding `file` (symlinks resolved).
     void addFolderOf(const QString& file);
     /// True when `file` lies directly in a trusted folder (symlinks resolved; not below it: a

@@ -199,7 +199,7 @@ Eigen::VectorXd ConsensusDetector::doFit(const Eigen::MatrixXd& X, const Progres
     if (m_factory.agreement) {
         std::vector<std::pair<double, std::size_t>> low;
         for (std::size_t k = 0; k < fitted.size(); ++k) {
-            const double rho = m_factory.agreement(*fitted[k], X);
+            const double rho = m_factory.agreement(*fitted[k], X); // NaN: too few rows to tell
             if (rho < m_factory.invertedBelow)
                 low.emplace_back(rho, k);
         }

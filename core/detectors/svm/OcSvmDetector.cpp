@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <cmath>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
+#include <tuple>
 #include <thread>
 #include <memory>
 #include <sstream>
@@ -30,9 +32,38 @@ struct SolverJob {
     std::mutex mutex;
     std::condition_variable finished;
     svm_model* model = nullptr;
+    std::exception_ptr error; // thrown by svm_train (bad_alloc): rethrown to the fit, never terminate()
     bool done = false;
     bool abandoned = false;
+
+    /// Waits until the solve is done, asking `progress` five times a second. When it asks to stop,
+    /// an `owned` job is abandoned (it frees its model itself) and the Cancelled is rethrown.
+    void wait(const ProgressReporter& progress, const std::string& message, bool owned)
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        while (!finished.wait_for(lock, std::chrono::milliseconds(200), [this] { return done; })) {
+            lock.unlock();
+            try {
+                progress.report(0.05, message, std::nullopt, nullptr, true);
+            } catch (...) {
+                lock.lock();
+                if (owned) {
+                    abandoned = true;
+                    if (done && model)
+                        svm_free_and_destroy_model(&model);
+                }
+                throw;
+            }
+            lock.lock();
+        }
+    }
 };
+
+/// The solve last started: a fit waits for an abandoned one to end before it starts its own, so
+/// that cancelled fits (Esc and retrain, Ctrl+C and fit again) never run side by side, each with a
+/// core and up to 200 MB of kernel cache.
+std::mutex gLastSolveMutex;
+std::weak_ptr<SolverJob> gLastSolve;
 
 const char* kPaper = "Schölkopf et al., Neural Computation 13 (2001)";
 void silent(const char*) {} // libsvm prints its iterations to stdout otherwise
@@ -139,33 +170,33 @@ Eigen::VectorXd OcSvmDetector::doFit(const Eigen::MatrixXd& X, const Progress& p
     // the progress callback five times a second. Esc, --timeout and Python's Ctrl+C then stop the
     // fit within a second; the abandoned solve finishes in the background and frees itself (it
     // ignored --timeout and Ctrl+C for minutes on 200 000 rows, #51).
+    std::shared_ptr<SolverJob> previous;
+    {
+        std::lock_guard<std::mutex> lock(gLastSolveMutex);
+        previous = gLastSolve.lock();
+        gLastSolve = job;
+    }
+    if (previous)
+        previous->wait(progress, "ocsvm: waiting for a cancelled solve to end", false);
     std::thread([job] {
-        svm_model* m = svm_train(&job->prob, &job->par);
+        svm_model* m = nullptr;
+        std::exception_ptr error;
+        try {
+            m = svm_train(&job->prob, &job->par);
+        } catch (...) {
+            error = std::current_exception();
+        }
         std::lock_guard<std::mutex> lock(job->mutex);
         job->model = m;
+        job->error = error;
         job->done = true;
-        if (job->abandoned)
+        if (job->abandoned && job->model)
             svm_free_and_destroy_model(&job->model);
         job->finished.notify_all();
     }).detach();
-    {
-        std::unique_lock<std::mutex> lock(job->mutex);
-        while (!job->done) {
-            if (job->finished.wait_for(lock, std::chrono::milliseconds(200), [&job] { return job->done; }))
-                break;
-            lock.unlock();
-            try {
-                progress.report(0.05, "ocsvm: libsvm's SMO solver", std::nullopt, nullptr, true);
-            } catch (...) {
-                lock.lock();
-                job->abandoned = true;
-                if (job->done && job->model)
-                    svm_free_and_destroy_model(&job->model);
-                throw;
-            }
-            lock.lock();
-        }
-    }
+    job->wait(progress, "ocsvm: libsvm's SMO solver", true);
+    if (job->error)
+        std::rethrow_exception(job->error);
     std::unique_ptr<svm_model, void (*)(svm_model*)> model(job->model, [](svm_model* m) {
         if (m)
             svm_free_and_destroy_model(&m);
@@ -182,6 +213,9 @@ Eigen::VectorXd OcSvmDetector::doFit(const Eigen::MatrixXd& X, const Progress& p
             sv(s, e->index - 1) = e->value;
         alpha(s) = model->sv_coef[0][s];
     }
+    // The new model is installed to score with, and the old one put back if the scoring is stopped:
+    // a fitted detector keeps its previous state on any exception (Detector::fit).
+    auto old = std::make_tuple(m_sv, m_alpha, m_rho, m_gamma, m_coef0, m_degree, m_kernel);
     m_sv = std::move(sv);
     m_alpha = std::move(alpha);
     m_rho = model->rho[0];
@@ -192,10 +226,16 @@ Eigen::VectorXd OcSvmDetector::doFit(const Eigen::MatrixXd& X, const Progress& p
     // The training rows in blocks, each a stop point (200 000 rows × thousands of support vectors).
     Eigen::VectorXd s(n);
     constexpr Eigen::Index kRows = 2048; // doScore's block: the same sums, bit for bit
-    for (Eigen::Index r0 = 0; r0 < n; r0 += kRows) {
-        const Eigen::Index h = std::min(kRows, n - r0);
-        s.segment(r0, h) = doScore(X.middleRows(r0, h));
-        progress.report(0.9 + 0.1 * static_cast<double>(r0 + h) / static_cast<double>(n), "ocsvm: scoring the training rows");
+    try {
+        for (Eigen::Index r0 = 0; r0 < n; r0 += kRows) {
+            const Eigen::Index h = std::min(kRows, n - r0);
+            s.segment(r0, h) = doScore(X.middleRows(r0, h));
+            progress.report(0.9 + 0.1 * static_cast<double>(r0 + h) / static_cast<double>(n),
+                            "ocsvm: scoring the training rows");
+        }
+    } catch (...) {
+        std::tie(m_sv, m_alpha, m_rho, m_gamma, m_coef0, m_degree, m_kernel) = std::move(old);
+        throw;
     }
     // Outside = f < 0 beyond the solver's tolerance (the margin support vectors have f = 0 only up to it).
     m_outside = static_cast<double>((s.array() > 10.0 * par.eps).count()) / static_cast<double>(n);

@@ -726,6 +726,12 @@ private slots:
             const Run asNew = cli({"score", "--input", path("sess.csv"), "--model", path("autosave.olens.json"),
                                    "--output", path("sess-new.csv")});
             QVERIFY2(asNew.code == 0, asNew.err.c_str());
+            // A leave-one-out model on its own training rows says what it did and how to get the
+            // training ranking (knn k=1 gave all zeros with exit 0 and no word).
+            QVERIFY2(asNew.err.find("--training-rows gives the training ranking") != std::string::npos, asNew.err.c_str());
+            const Run noModel = cli({"score", "--input", path("sess.csv"), "--detector", "knn", "--training-rows", "--output", "-"});
+            QCOMPARE(noModel.code, 1);
+            QVERIFY2(noModel.err.find("--training-rows applies to a saved model") != std::string::npos, noModel.err.c_str());
             const Dataset data = loadDataset(path("sess.csv"), lo);
             RestoredModel m = restoreSessionModel(s.model, static_cast<int>(data.cols()));
             const Eigen::VectorXd expect = m.detector->score(m.normalizer.transform(data.X));

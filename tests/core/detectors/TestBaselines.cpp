@@ -334,6 +334,18 @@ private slots:
             QVERIFY2(stoppedAt.find(c.phase) != std::string::npos, (std::string(c.id) + ": " + stoppedAt).c_str());
             QVERIFY(!d->isFitted());
         }
+        // The ocsvm solve abandoned above is still running: the next fit waits for it instead of
+        // starting a second solver beside it (cancelled fits piled up, each with a core and up to
+        // 200 MB of cache, before review). Stopped while it waits, it says what it waited for.
+        std::string waited;
+        auto next = Registry::instance().create("ocsvm");
+        QVERIFY_THROWS_EXCEPTION(Cancelled, next->fit(X, [&waited](const ProgressInfo& info) {
+            if (info.message.find("waiting for a cancelled solve") == std::string::npos)
+                return false;
+            waited = info.message;
+            return true;
+        }));
+        QVERIFY2(!waited.empty(), "the second fit did not wait for the abandoned solve");
     }
 
     void chiSquareQuantiles()

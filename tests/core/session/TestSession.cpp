@@ -7,7 +7,9 @@
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 #include "session/Session.h"
+#include "session/SessionDataFile.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -326,7 +328,7 @@ private slots:
         QVERIFY(QDir(dir.path()).mkpath("elsewhere"));
         const Dataset d = generate("blobs", 60, 5, {});
         const std::string outside = dir.filePath("elsewhere/d.csv").toStdString();
-        const std::string inside = dir.filePath("class/sessions/d.csv").toStdString();
+        const std::string inside = dir.filePath("class/sessions/d-in.csv").toStdString(); // another name: see below
         for (const std::string& csv : {outside, inside}) {
             std::FILE* f = std::fopen(csv.c_str(), "w");
             std::fprintf(f, "x,y\n");
@@ -361,8 +363,17 @@ private slots:
         s.dataRelativePath = "link.csv";
         QCOMPARE(::symlink(outside.c_str(), dir.filePath("class/sessions/link.csv").toLocal8Bit().constData()), 0);
         QVERIFY(refusal(s, {}).find("outside the session's folder") != std::string::npos);
+        // A copy beside the session wins over the stored path elsewhere (a project folder copied as
+        // a whole was refused, the stored path winning).
+        s.dataPath = outside;
+        s.dataRelativePath.clear();
+        QVERIFY(QFile::copy(QString::fromStdString(outside), dir.filePath("class/sessions/d-copy.csv")));
+        s.dataPath = dir.filePath("elsewhere/d-copy.csv").toStdString();
+        QVERIFY(QFile::copy(QString::fromStdString(outside), QString::fromStdString(s.dataPath)));
+        const SessionDataFile copied = locateSessionData(s, sessionPath);
+        QVERIFY2(!copied.outside && copied.path.find("class/sessions/d-copy.csv") != std::string::npos, copied.path.c_str());
         // In the folder (moved together with the session): read as it asks.
-        s.dataRelativePath = "d.csv";
+        s.dataRelativePath = "d-in.csv";
         QVERIFY(refusal(s, {}).empty());
         // A session given as text has no folder: any file needs the word.
         s.dataPath = inside;
