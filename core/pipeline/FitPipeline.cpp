@@ -1,4 +1,5 @@
 #include "pipeline/FitPipeline.h"
+#include "detectors/TrainingHistory.h"
 
 #include "pipeline/FitDiagnostics.h"
 
@@ -323,9 +324,18 @@ std::shared_ptr<FitResult> resultAtStep(const FitResult& r, const Eigen::MatrixX
     std::shared_ptr<const Detector> d = r.detector->modelAtStep(index, train);
     auto out = resultForRows(std::move(d), r.normalizer, X, !r.explanations.empty(), r.trainingRows);
     out->fitSeconds = r.fitSeconds;
+    out->step = r.detector->history()->steps[static_cast<std::size_t>(index)].step;
     if (!r.ranking.empty())
         out->ranking = rankByScore(out->scores);
     return out;
+}
+
+int stepShownBy(const FitResult& r)
+{
+    if (r.step >= 0)
+        return r.step;
+    const auto history = r.detector ? r.detector->history() : nullptr;
+    return history && !history->empty() ? history->steps.back().step : -1;
 }
 
 Eigen::MatrixXd reconstructedRows(const FitResult& r, const Eigen::MatrixXd& X)

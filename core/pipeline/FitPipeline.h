@@ -40,6 +40,9 @@ struct FitResult {
     /// The rows shown that the model was fitted on (sorted), when it was fitted on a part of them
     /// (FitOptions::trainingRows); empty = all rows shown (or unknown, for a model from elsewhere).
     std::vector<int> trainingRows;
+    /// The recorded training step this result shows (resultAtStep: the detector's own step number,
+    /// an epoch, iteration or merge), -1 = the trained model itself.
+    int step = -1;
 };
 
 struct FitOptions {
@@ -104,6 +107,9 @@ std::shared_ptr<FitResult> recutResult(const FitResult& r, const Eigen::MatrixXd
 /// (when `r` has one) and geometry for the rows X the result covers. Throws ParamError without a
 /// recorded history, DataError when X are no longer the rows the model was trained on.
 std::shared_ptr<FitResult> resultAtStep(const FitResult& r, const Eigen::MatrixXd& X, int index);
+/// The training step `r` shows, as its detector numbers steps: FitResult::step for a recorded
+/// step, the last recorded step for the trained model; -1 when the detector records none.
+int stepShownBy(const FitResult& r);
 
 /// The training rows as the model reconstructs them (Reconstruction capability), in feature
 /// coordinates; empty when the detector has no reconstruction or X are not its training rows.

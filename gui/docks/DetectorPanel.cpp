@@ -533,18 +533,29 @@ void DetectorPanel::showTraces()
     showShownStep();
 }
 
+int DetectorPanel::describedStep() const
+{
+    if (m_markedStep >= 0)
+        return m_markedStep;
+    const auto r = m_doc->trainedResult();
+    return r ? stepShownBy(*r) : -1;
+}
+
 void DetectorPanel::showShownStep()
 {
-    // The timeline's step on the convergence plot (the x axis counts the same steps).
-    const auto r = m_doc->trainedResult();
-    const auto history = r && r->detector ? r->detector->history() : nullptr;
-    const int i = m_doc->shownStep();
-    if (!history || i < 0 || i >= history->size()) {
+    // The shown step (DataDocument::shown) on the convergence plot: a recorded step of the trained
+    // model, or the step a step-by-step training is at (its live loss is plotted); none for the
+    // trained model itself. The x axis counts the same steps.
+    const DataDocument::Shown shown = m_doc->shown();
+    using Kind = DataDocument::Shown::Kind;
+    if ((shown.kind != Kind::Recorded && shown.kind != Kind::Training) || shown.step < 0) {
         m_loss->setMarker(0.0, false);
+        m_markedStep = -1;
         return;
     }
-    m_loss->setMarkerLabel(QString::fromStdString(history->unit));
-    m_loss->setMarker(double(history->steps[std::size_t(i)].step), true);
+    m_loss->setMarkerLabel(shown.unit);
+    m_loss->setMarker(double(shown.step), true);
+    m_markedStep = shown.step;
 }
 
 void DetectorPanel::onLoss(const QVector<double>& steps, const QVector<double>& values)

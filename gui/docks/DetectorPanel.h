@@ -40,6 +40,10 @@ public:
     void setFitSubset(const FitSubset& subset);
     QComboBox* fitOnCombo() const { return m_fitOn; }
     PlotWidget* lossPlot() const { return m_loss; }
+    /// The step the loss plot marks (the shown recorded or training step), -1 when none.
+    int markedStep() const { return m_markedStep; }
+    /// The step the dock speaks of: the marked one, else the trained model's (-1 without steps).
+    int describedStep() const;
     /// The progress bar and its time left change at most this often (a new phase is shown at once).
     static constexpr int kBarIntervalMs = 200;
 
@@ -103,6 +107,7 @@ private:
     int m_lossSeries = -1;
     QElapsedTimer m_barShown; // since the bar last changed (onProgress), invalid before the first report
     bool m_syncing = false;   // pullSetup is setting the controls: they do not push back half-way
+    int m_markedStep = -1;
 };
 
 } // namespace olens

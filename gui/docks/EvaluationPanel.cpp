@@ -169,6 +169,10 @@ void EvaluationPanel::rebuild()
                         .arg(outliers == 0 ? tr("inliers") : tr("outliers")));
         return;
     }
+    if (!result && d->doc->showsTraining()) {
+        showMessage(tr("A step-by-step training is under way: its evaluation follows when it ends."));
+        return;
+    }
     if (!result) {
         showMessage(tr("Train a detector to see its evaluation."));
         return;

@@ -26,6 +26,14 @@ public:
     /// The shown step's text.
     QString lessonText() const;
     QLabel* label() const { return m_label; }
+    /// The training step the lesson's current step is about, as the detector numbers it (the
+    /// recorded step at or before the one it names; the trained model's last step), or -1 when
+    /// it names none or no recorded path is there to resolve it.
+    int describedStep() const;
+    /// False while the window shows another step than the one the caption describes (a replay, a
+    /// step-by-step training, a scrub): the caption then says so and offers to go there.
+    bool describesShown() const;
+    QLabel* mismatchNote() const { return m_note; }
 
 public slots:
     void next();
@@ -37,15 +45,19 @@ signals:
     void stepEntered(int index);
     /// The lesson ended (other data) or was replaced by none.
     void lessonEnded();
+    /// The user asked to see the step the caption describes (its "Show …" link).
+    void showDescribedRequested(int index);
 
 private:
     void showCurrent();
+    void updateNote();
 
     DataDocument* m_doc;
     QLabel* m_label;
     QToolButton* m_back;
     QToolButton* m_next;
     QLabel* m_count;
+    QLabel* m_note; // "this step is about …; the view shows …" 
     Lesson m_lesson;
 };
 

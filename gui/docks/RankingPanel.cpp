@@ -358,6 +358,10 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
                              .arg(d->model->agreementOf())
                              .arg(d->model->agreementNames());
             d->header->setText(d->summary.toHtmlEscaped());
+        } else if (!r && d->doc->showsTraining()) {
+            d->summary = tr("A step-by-step training is under way: its points are ranked when it ends "
+                            "(N: one more step, Shift+N: run on, Esc: back to the trained model)");
+            d->header->setText(d->summary.toHtmlEscaped());
         } else if (!r) {
             d->summary = tr("Train a detector to rank the points");
             d->header->setText(d->summary.toHtmlEscaped());
@@ -410,6 +414,12 @@ RankingFilterBar* RankingPanel::filterBar() const
 int RankingPanel::rowOfSample(int index) const
 {
     return d->proxyRowOfSample(index);
+}
+
+int RankingPanel::listedStep() const
+{
+    const FitResult* r = d->model->result();
+    return r ? stepShownBy(*r) : -1;
 }
 
 QString RankingPanel::headerText() const

@@ -26,6 +26,8 @@ public:
     int rowOfSample(int index) const;
     /// The summary above the table as plain text, e.g. "knn: 300 points, 30 flagged (threshold 1.2)".
     QString headerText() const;
+    /// The training step of the scores the table lists (stepShownBy), -1 without scores or steps.
+    int listedStep() const;
     /// The selected rows in the order shown, as CSV with a header line (what Ctrl+C copies).
     QString selectedRowsCsv() const;
 

@@ -113,6 +113,16 @@ QSize TimelineBar::minimumSizeHint() const
     return {0, QWidget::minimumSizeHint().height()};
 }
 
+int TimelineBar::labelledStep() const
+{
+    const int n = stepCount();
+    if (n == 0)
+        return -1;
+    if (m_doc->showsTraining())
+        return m_doc->shown().step;
+    return m_history->steps[static_cast<std::size_t>(std::clamp(currentIndex(), 0, n - 1))].step;
+}
+
 bool TimelineBar::isPlaying() const { return m_timer->isActive(); }
 
 int TimelineBar::speed() const { return std::max(1, m_speed->currentData().toInt()); }
@@ -141,6 +151,15 @@ void TimelineBar::onResultChanged()
 
 void TimelineBar::onShownStepChanged(int index)
 {
+    if (m_doc->showsTraining()) {
+        // A step-by-step training took the view (N): a replay stops, and a step still being built
+        // is not shown over it (m_requested no longer matches).
+        pause();
+        m_worker->cancel();
+        m_requested = -1;
+        updateLabel();
+        return;
+    }
     const int shown = index >= 0 ? index : stepCount() - 1;
     if (m_slider->value() != shown && !m_worker->isBusy()) {
         const QSignalBlocker block(m_slider);
@@ -155,6 +174,17 @@ void TimelineBar::updateLabel()
     const int n = stepCount();
     if (n == 0) {
         m_label->clear();
+        return;
+    }
+    if (m_doc->showsTraining()) {
+        const DataDocument::Shown at = m_doc->shown();
+        m_label->setText(tr("new training at %1 %2%3 · P replays the previous model")
+                             .arg(at.unit)
+                             .arg(at.step)
+                             .arg(at.of > 0 ? tr(" / %1").arg(at.of) : QString()));
+        m_back->setEnabled(true);
+        m_forward->setEnabled(false);
+        m_live->setEnabled(true);
         return;
     }
     const int i = std::clamp(currentIndex(), 0, n - 1);

@@ -39,6 +39,8 @@ public:
     /// result is shown (it equals the last recorded step).
     int currentIndex() const;
     bool isPlaying() const;
+    /// The step its counter names (the detector's step number), -1 when hidden.
+    int labelledStep() const;
     /// No minimum width of its own: the timeline never widens the window (it clips at the right
     /// in a very narrow one, as a toolbar does).
     QSize minimumSizeHint() const override;

@@ -4,6 +4,7 @@
 
 #include "data/DataLoader.h"
 #include "base/Errors.h"
+#include "detectors/TrainingHistory.h"
 #include "display/SelectionGeometry.h"
 
 #include <QFile>
@@ -25,7 +26,8 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     // result, threshold and selection come back, every observer rebuilds from them, and the error
     // reaches the caller (File → Open reports it): the document never holds data the window does
     // not show.
-    const bool stepWasShown = leaveStep();
+    const bool trainingWasShown = leaveTraining();
+    const bool stepWasShown = leaveStep() || trainingWasShown;
     Dataset oldData = std::move(m_data);
     const QString oldPath = m_path;
     const bool oldEdited = m_edited;
@@ -89,7 +91,8 @@ void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> ad
     // edit that renumbers rows (delete) sets its own selection afterwards.
     std::vector<int> selection = normalizedSelection(m_selection, static_cast<int>(data.rows()));
     // An edit adjusts the trained result (its callers adjust trainedResult()), not a shown step.
-    const bool stepWasShown = leaveStep();
+    const bool trainingWasShown = leaveTraining();
+    const bool stepWasShown = leaveStep() || trainingWasShown;
     if (stepWasShown) {
         m_threshold = m_trainedThreshold;
         m_userThreshold = m_trainedUserThreshold;
@@ -133,11 +136,14 @@ std::shared_ptr<const FitResult> adjustResult(const FitResult& r, const Dataset&
 
 void DataDocument::setResult(std::shared_ptr<const FitResult> result, ThresholdPolicy policy)
 {
+    leaveTraining();
     if (leaveStep()) {
         m_threshold = m_trainedThreshold; // the policy applies to the trained result's threshold
         m_userThreshold = m_trainedUserThreshold;
     }
     installResult(std::move(result), policy == ThresholdPolicy::KeepUserThreshold && m_userThreshold);
+    m_live.reset(); // a new result ends what a training streamed
+    m_liveNorm.reset();
     emit resultChanged();
     emit thresholdChanged(m_threshold);
     if (m_step < 0)
@@ -154,11 +160,74 @@ bool DataDocument::leaveStep()
     return true;
 }
 
+bool DataDocument::leaveTraining()
+{
+    if (!m_trainingView)
+        return false;
+    m_trainingView = false;
+    installResult(std::exchange(m_setAside, nullptr), true); // the training goes on underneath (a replay while paused)
+    return true;
+}
+
+DataDocument::Shown DataDocument::shown() const
+{
+    if (m_trainingView)
+        return m_trainingStep;
+    Shown s;
+    const auto trained = trainedResult();
+    if (!trained)
+        return s;
+    s.kind = m_step >= 0 ? Shown::Kind::Recorded : Shown::Kind::Trained;
+    const auto history = trained->detector ? trained->detector->history() : nullptr;
+    if (history && !history->empty()) {
+        s.unit = QString::fromStdString(history->unit);
+        s.of = history->steps.back().step;
+        s.step = m_step >= 0 && m_step < history->size() ? history->steps[static_cast<std::size_t>(m_step)].step : s.of;
+    }
+    return s;
+}
+
+void DataDocument::showTrainingStep(int step, int of, const QString& unit)
+{
+    const bool entering = !m_trainingView;
+    if (!entering && m_trainingStep.step == step && m_trainingStep.of == of && m_trainingStep.unit == unit)
+        return;
+    if (entering) {
+        if (leaveStep()) {
+            m_threshold = m_trainedThreshold;
+            m_userThreshold = m_trainedUserThreshold;
+        }
+        m_setAside = m_result;
+        m_result.reset(); // the trained model's scores are not the training's: none until it ends
+        m_ranking.clear();
+        m_trainingView = true;
+    }
+    m_trainingStep = {Shown::Kind::Training, step, of, unit};
+    if (entering)
+        emit resultChanged();
+    emit shownStepChanged(-1);
+}
+
+void DataDocument::endTrainingView()
+{
+    if (!leaveTraining())
+        return;
+    emit resultChanged();
+    emit thresholdChanged(m_threshold);
+    emit shownStepChanged(m_step);
+}
+
 void DataDocument::showStep(int index, std::shared_ptr<const FitResult> stepResult)
 {
+    const bool trainingWasShown = leaveTraining(); // a replay during a paused step training
     if (index < 0 || !stepResult || stepResult->scores.size() != m_data.rows()) {
-        if (!leaveStep())
+        if (!leaveStep()) {
+            if (trainingWasShown) {
+                emit resultChanged();
+                emit shownStepChanged(-1);
+            }
             return;
+        }
         installResult(m_result, true);
         m_threshold = m_trainedThreshold;
         m_userThreshold = m_trainedUserThreshold;
@@ -168,7 +237,7 @@ void DataDocument::showStep(int index, std::shared_ptr<const FitResult> stepResu
             m_trainedThreshold = m_threshold;
             m_trainedUserThreshold = m_userThreshold;
         }
-        installResult(std::move(stepResult));
+        installResult(std::move(stepResult)); // a paused step-by-step training's live geometry stays, hidden
         m_step = index;
     }
     emit resultChanged();
@@ -181,8 +250,6 @@ void DataDocument::installResult(std::shared_ptr<const FitResult> result, bool k
     if (result && result->scores.size() != m_data.rows())
         result.reset(); // a result for other data must never be shown
     m_result = std::move(result);
-    m_live.reset();
-    m_liveNorm.reset();
     m_ranking.clear();
     if (m_result) {
         // Descending score, ties by row: computed with the scores on the worker when it could be

@@ -58,7 +58,10 @@ public:
     /// timeline shows one (shownStep() ≥ 0).
     std::shared_ptr<const FitResult> result() const { return m_result; }
     /// The trained result (what sessions save and edits adjust), also while a step is shown.
-    std::shared_ptr<const FitResult> trainedResult() const { return m_trained ? m_trained : m_result; }
+    std::shared_ptr<const FitResult> trainedResult() const
+    {
+        return m_trained ? m_trained : m_trainingView ? m_setAside : m_result;
+    }
     /// The recorded step shown (an index into trainedResult()'s Detector::history()), -1 = the
     /// trained result itself.
     int shownStep() const { return m_step; }
@@ -67,6 +70,25 @@ public:
     /// its threshold. Emits resultChanged, thresholdChanged and shownStepChanged. Any new result,
     /// edit or data set ends the step view.
     void showStep(int index, std::shared_ptr<const FitResult> stepResult);
+    /// What the window shows of a training, one answer that every view and dock reads (the view's
+    /// geometry and colours, the Ranking, the lesson caption, the timeline, the Detector dock): the
+    /// trained model, one of its recorded steps (timeline, replay, lesson), or a step-by-step
+    /// training paused at a step (its live geometry, no scores until it ends).
+    struct Shown {
+        enum class Kind { Nothing, Trained, Recorded, Training };
+        Kind kind = Kind::Nothing;
+        int step = -1;  ///< the detector's own step number (epoch, iteration, merge); -1 unknown
+        int of = -1;    ///< the last step of that training, when known
+        QString unit;   ///< "epoch", "iteration", "clusters" … (empty: the method records no steps)
+    };
+    Shown shown() const;
+    /// A step-by-step training is at `step` (of `of`, in `unit`): from now on its live geometry is
+    /// what is shown, and the trained result's scores are set aside (result() is null, the Ranking
+    /// empty) until it ends: a new result replaces them, endTrainingView() (cancelled, failed)
+    /// brings them back. A recorded step shown is left. Emits resultChanged and shownStepChanged.
+    void showTrainingStep(int step, int of, const QString& unit);
+    void endTrainingView();
+    bool showsTraining() const { return m_trainingView; }
     /// What a new result does to the threshold: reset it to the detector's own, or keep one the
     /// user set (auto-retrain after edits must not silently undo a dragged threshold).
     enum class ThresholdPolicy { Detector, KeepUserThreshold };
@@ -86,9 +108,10 @@ public:
     int topK() const { return m_topK; }
     void setTopK(int k);
 
-    /// Geometry streamed while training (normalised coordinates), or null when not training,
-    /// with the normaliser of that training.
-    std::shared_ptr<const Geometry> liveGeometry() const { return m_live; }
+    /// Geometry streamed while training (normalised coordinates), or null when not training or
+    /// while a recorded step is shown (a replay during a paused step training shows that step's
+    /// own geometry), with the normaliser of that training.
+    std::shared_ptr<const Geometry> liveGeometry() const { return m_step >= 0 ? nullptr : m_live; }
     std::shared_ptr<const Normalizer> liveNormalizer() const { return m_liveNorm; }
     void setLiveGeometry(std::shared_ptr<const Geometry> g, std::shared_ptr<const Normalizer> normalizer = nullptr);
 
@@ -135,6 +158,7 @@ signals:
 
 private:
     bool leaveStep(); // forgets the step view (no signals); true when one was shown
+    bool leaveTraining(); // the training view's set-aside result back in place (no signals)
     void installResult(std::shared_ptr<const FitResult> result, bool keepThreshold = false); // no signals
 
     Dataset m_data;
@@ -144,6 +168,9 @@ private:
     std::shared_ptr<const FitResult> m_result;
     std::shared_ptr<const FitResult> m_trained; // set while a recorded step is shown in m_result
     int m_step = -1;
+    bool m_trainingView = false;
+    std::shared_ptr<const FitResult> m_setAside; // the trained result while m_trainingView
+    Shown m_trainingStep;                        // where that training is
     double m_trainedThreshold = 0.0;
     bool m_trainedUserThreshold = false;
     std::shared_ptr<const Geometry> m_live;

@@ -38,6 +38,12 @@ TrainingController::TrainingController(DataDocument* document, QObject* parent)
         emit cancelled();
         emit runningChanged(false);
     });
+    // The user showed something else (a replay of the trained model, Live) while a step-by-step
+    // training had the view: it waits at its next step until N or Shift+N.
+    connect(m_doc, &DataDocument::shownStepChanged, this, [this] {
+        if (m_running && m_claimView && !m_doc->showsTraining() && m_doc->shown().kind != DataDocument::Shown::Kind::Nothing)
+            pauseAtNextStep();
+    });
     // Results belong to the data they were trained on.
     connect(m_doc, &DataDocument::datasetChanged, this, [this] {
         if (m_running) {
@@ -60,6 +66,7 @@ struct TrainingController::StepGate {
     std::atomic<bool> stepwise{false};
     int allowed = 0;     // the job may pass reports of steps up to this one
     int waitingAt = -1;  // the step it waits after (-1: running)
+    StepMark waitingMark; // that step as the detector named it (unit, of)
 };
 
 bool TrainingController::train(const TrainingSetup& setup, bool keepUserThreshold)
@@ -97,6 +104,7 @@ void TrainingController::step()
         std::lock_guard<std::mutex> lock(m_gate->mutex);
         m_gate->allowed = std::max(m_gate->allowed, m_gate->waitingAt); // the step it waits at may finish
     }
+    m_claimView = m_stepwiseRun; // N after a replay: the view follows the training again
     m_gate->wake.notify_all();
 }
 
@@ -108,6 +116,7 @@ void TrainingController::runToEnd()
         std::lock_guard<std::mutex> lock(m_gate->mutex); // not lost between the job's test and its wait
         m_gate->stepwise = false;
     }
+    m_claimView = m_stepwiseRun;
     m_gate->wake.notify_all();
 }
 
@@ -156,6 +165,8 @@ bool TrainingController::start(const TrainingSetup& setup, bool keepUserThreshol
     gate->stepwise = stepwise;
     m_gate = gate;
     m_running = true;
+    m_stepwiseRun = stepwise;
+    m_claimView = stepwise;
     m_stale = false;
     m_keepUserThreshold = keepUserThreshold;
     m_detectorId = QString::fromStdString(setup.detectorId);
@@ -186,6 +197,7 @@ bool TrainingController::start(const TrainingSetup& setup, bool keepUserThreshol
                     std::unique_lock<std::mutex> lock(gate->mutex);
                     while (gate->stepwise && k > gate->allowed) {
                         gate->waitingAt = k;
+                        gate->waitingMark = *info.at;
                         lock.unlock();
                         if (progress(info))
                             return true; // cancelled while paused
@@ -252,20 +264,52 @@ void TrainingController::onProgress(const ProgressInfo& info)
     const double eta = info.fraction > 0.02 ? elapsed * (1.0 - info.fraction) / info.fraction : -1.0;
     emit progress(info.fraction, QString::fromStdString(info.message), eta);
     drainLive();
+    followStep(info);
 }
 
-void TrainingController::onEnded()
+void TrainingController::followStep(const ProgressInfo& info)
+{
+    // A step-by-step training owns the shown step (DataDocument::Shown) from its first step on,
+    // until the user replays the trained model's path (the document leaves the training view):
+    // then it pauses at its next step, and N or Shift+N hand it the view again.
+    if (!m_stepwiseRun || !m_running || !m_gate || !m_claimView)
+        return;
+    StepMark mark;
+    {
+        std::lock_guard<std::mutex> lock(m_gate->mutex);
+        if (m_gate->waitingAt >= 0)
+            mark = m_gate->waitingMark;
+        else if (info.at && info.endsStep() && (info.at->unit == "epoch" || info.at->unit == "iteration"))
+            mark = *info.at;
+        else
+            return;
+    }
+    m_doc->showTrainingStep(static_cast<int>(mark.step), mark.of > 0 ? mark.of : -1, QString::fromStdString(mark.unit));
+}
+
+void TrainingController::pauseAtNextStep()
+{
+    m_claimView = false;
+    std::lock_guard<std::mutex> lock(m_gate->mutex); // paused, it stays where it is; run on, it stops at the next step
+    m_gate->stepwise = true;
+}
+
+void TrainingController::onEnded(bool resultFollows)
 {
     drainLive();
     m_running = false;
+    m_stepwiseRun = false;
+    m_claimView = false;
     m_live.reset();
     m_doc->setLiveGeometry(nullptr);
+    if (!resultFollows)
+        m_doc->endTrainingView(); // cancelled or failed: the trained result comes back
 }
 
 void TrainingController::onDone(std::shared_ptr<FitResult> result)
 {
     const bool stale = m_stale;
-    onEnded();
+    onEnded(!stale); // a new result replaces the training view at once, without the old result between
     const double seconds = m_clock.elapsed() / 1000.0;
     if (stale) {
         m_cancelWasRestart = true;

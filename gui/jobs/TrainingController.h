@@ -73,9 +73,11 @@ signals:
 private:
     struct LiveState; // losses and snapshots collected from the worker (mutex-protected)
     void onProgress(const ProgressInfo& info);
+    void followStep(const ProgressInfo& info);
+    void pauseAtNextStep();
     void drainLive();
     void onDone(std::shared_ptr<FitResult> result);
-    void onEnded(); // cancelled or failed
+    void onEnded(bool resultFollows = false); // cancelled or failed, or done (a result follows)
 
     DataDocument* m_doc;
     Worker* m_worker;
@@ -83,6 +85,8 @@ private:
     std::shared_ptr<LiveState> m_live;
     QElapsedTimer m_clock;
     bool m_running = false;
+    bool m_stepwiseRun = false; // started by trainStepwise (also after runToEnd)
+    bool m_claimView = false;   // its steps are what the document shows
     bool m_stale = false; // data changed while training: drop the result
     bool m_cancelWasRestart = false;
     bool m_keepUserThreshold = false;

@@ -200,6 +200,7 @@ void CloudView::updateLayers(unsigned changes)
     const ViewContext ctx = context();
     for (auto& layer : m_layers)
         layer->update(ctx, changes);
+    m_drawnStep = live && liveNorm ? m_doc->shown().step : result ? stepShownBy(*result) : -1;
     applySceneViewport();
     requestRepaint();
 }

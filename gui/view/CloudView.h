@@ -41,6 +41,9 @@ class UncertaintyLayer;
 class CloudView : public VtkView {
     Q_OBJECT
 public:
+    /// The training step whose geometry the layers drew last (a step-by-step training's, a
+    /// recorded step's, the trained model's last), -1 without one.
+    int drawnStep() const { return m_drawnStep; }
     /// Custom: external per-point values (setCustomScalars); they override the other modes while set.
     using ColourBy = olens::ColourBy;
     using Layer = LayerSwitch;
@@ -247,6 +250,7 @@ private:
     SelectionLayer* m_selectionLayer = nullptr;
     SelectionLayer* m_trainingLayer = nullptr; // rings around the training points of a part fit
     LegendAxesLayer* m_legendAxesLayer = nullptr;
+    int m_drawnStep = -1;
 };
 
 } // namespace olens

@@ -56,6 +56,7 @@ LessonReaction::LessonReaction(QMenu* menu, const ReactionContext& context, Time
             caption->back();
     });
     connect(caption, &LessonCaption::stepEntered, this, &LessonReaction::enter);
+    connect(caption, &LessonCaption::showDescribedRequested, this, &LessonReaction::enter);
     connect(caption, &LessonCaption::lessonEnded, this, [this] {
         m_pending = -1;
         m_awaitIndex = -1;

@@ -3,6 +3,12 @@
 #include "window/MainWindow.h"
 #include "base/AtomicWriter.h"
 #include "docks/RankingPanel.h"
+#include "docks/DetectorPanel.h"
+#include "docks/LessonCaption.h"
+#include "docks/TimelineBar.h"
+#include "document/DataDocument.h"
+#include "pipeline/FitPipeline.h"
+#include "view/CloudView.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -143,7 +149,23 @@ QJsonObject LayoutReport::report(const MainWindow* window)
     for (const QString& c : nestedScrolling(window))
         nested.append(c);
     const QTableView* table = window->rankingPanel() ? window->rankingPanel()->table() : nullptr;
-    return {{"window", QJsonObject{{"width", window->width()}, {"height", window->height()}}},
+    // Which training step each component shows (issue #52: one shown step everywhere); null for a
+    // component that shows none (no scores during a step-by-step training, a caption about the
+    // whole lesson, a hidden timeline).
+    auto step = [](int s) { return s >= 0 ? QJsonValue(s) : QJsonValue(QJsonValue::Null); };
+    const DataDocument* doc = window->document();
+    const auto result = doc->result();
+    QJsonObject shown{{"view", step(window->view()->drawnStep())},
+                      {"scores", step(result ? stepShownBy(*result) : -1)},
+                      {"ranking", step(window->rankingPanel()->listedStep())},
+                      {"timeline", step(window->timeline()->isVisible() ? window->timeline()->labelledStep() : -1)},
+                      {"detector", step(window->detectorPanel()->describedStep())}};
+    if (window->lessonCaption()->hasLesson()) {
+        shown["caption"] = step(window->lessonCaption()->describedStep());
+        shown["caption_matches"] = window->lessonCaption()->describesShown();
+    }
+    return {{"shown", shown},
+            {"window", QJsonObject{{"width", window->width()}, {"height", window->height()}}},
             {"docks", docks},
             {"controls_clipped", clipped},
             {"nested_scrolling", nested},

@@ -6,6 +6,8 @@
 #include "scripted/LayoutReport.h"
 #include "window/MainWindow.h"
 #include "reactions/Presets.h"
+#include "docks/LessonCaption.h"
+#include "docks/TimelineBar.h"
 #include "reactions/Reactions.h"
 #include "files/RecentFilesMenu.h"
 #include "scripted/ReplayFrames.h"
@@ -103,6 +105,10 @@ void ScriptedRun::addOptions(QCommandLineParser& parser)
                                       "for a projector or a 1920×1080 figure).",
                                       "SCALE");
     parser.addOption(textSize);
+    parser.addOption(QCommandLineOption("lesson-step",
+                                        "With --preset or a --session holding a lesson: show step N of the lesson "
+                                        "(1-based) before the screenshots and the layout report, as Page Down would.",
+                                        "N"));
     parser.addOption(replayFrames);
     parser.addOption(replayVideo);
     parser.addPositionalArgument("file", "Data file to open (same as --load).", "[file]");
@@ -199,6 +205,14 @@ QString ScriptedRun::outputClash() const
             if (fileKey(outputs[j].second) == fileKey(outputs[i].second))
                 return QStringLiteral("--%1 and --%2 name the same file %3: one would be lost")
                     .arg(QLatin1String(outputs[j].first), QLatin1String(outputs[i].first), outputs[i].second);
+    if (isSet("lesson-step")) {
+        bool ok = false;
+        const int k = value("lesson-step").toInt(&ok);
+        if (!ok || k < 1)
+            return QStringLiteral("--lesson-step: expected a step number from 1, got '%1'").arg(value("lesson-step"));
+        if (!isSet("preset") && !isSet("session"))
+            return QStringLiteral("--lesson-step shows a step of a lesson: add --preset N or a --session that holds one");
+    }
     if (isSet("top-k")) {
         bool ok = false;
         const int k = value("top-k").toInt(&ok);
@@ -393,10 +407,12 @@ void ScriptedRun::startTraining()
                     finish(img);
             });
         };
-        auto afterTraining = [guard, view, shootWhenSettled] {
-            guard->start(15000);
-            QObject::connect(view, &CloudView::fieldUpdated, guard, shootWhenSettled);
-            shootWhenSettled();
+        auto afterTraining = [this, guard, view, shootWhenSettled] {
+            atLessonStep([guard, view, shootWhenSettled] {
+                guard->start(15000);
+                QObject::connect(view, &CloudView::fieldUpdated, guard, shootWhenSettled);
+                shootWhenSettled();
+            });
         };
         QObject::connect(m_window.trainer(), &TrainingController::finished, &m_window, [this, afterTraining](double s) {
             std::fprintf(stdout, "outlierlens: trained in %.3f s\n", s);
@@ -434,8 +450,56 @@ void ScriptedRun::startTraining()
                || isSet("save-session")
                || m_headless) {
         // After the first events are processed the GL context exists and the view has its size.
-        QTimer::singleShot(300, &m_window, [this] { finish(); });
+        QTimer::singleShot(300, &m_window, [this] {
+            if (!isSet("lesson-step")) {
+                finish();
+                return;
+            }
+            atLessonStep([this] {
+                CloudView* view = m_window.view();
+                auto* guard = new QTimer(&m_window);
+                guard->setSingleShot(true);
+                QObject::connect(guard, &QTimer::timeout, &m_window, [this] { finish(); });
+                guard->start(15000);
+                auto shoot = [this, view] {
+                    if (!view->isFieldBusy())
+                        view->captureNextFrame([this](const QImage&) { finish(); });
+                };
+                QObject::connect(view, &CloudView::fieldUpdated, guard, shoot);
+                shoot();
+            });
+        });
     }
+}
+
+void ScriptedRun::atLessonStep(std::function<void()> then)
+{
+    if (!isSet("lesson-step")) {
+        then();
+        return;
+    }
+    LessonCaption* caption = m_window.lessonCaption();
+    const int n = caption->hasLesson() ? static_cast<int>(caption->lesson().steps.size()) : 0;
+    const int k = value("lesson-step").toInt();
+    if (n == 0 || k > n) {
+        fail(n == 0 ? QStringLiteral("--lesson-step: this preset or session has no lesson")
+                    : QStringLiteral("--lesson-step: %1 is not in 1..%2 (the lesson's steps)").arg(k).arg(n));
+        then();
+        return;
+    }
+    // The step is shown when the caption describes what the window shows (a recorded step is built
+    // off the GUI thread) and the lesson has highlighted its point (after the timeline's stepShown).
+    auto done = std::make_shared<bool>(false);
+    auto check = [caption, done, then] {
+        if (*done || !caption->describesShown())
+            return;
+        *done = true;
+        then();
+    };
+    QObject::connect(m_window.timeline(), &TimelineBar::stepShown, caption, check, Qt::QueuedConnection);
+    caption->goTo(k - 1);
+    QTimer::singleShot(0, caption, check);
+    std::fprintf(stdout, "outlierlens: lesson step %d of %d\n", k, n);
 }
 
 void ScriptedRun::finish(const QImage& captured)

@@ -8,6 +8,8 @@
 #include <QSize>
 #include <QString>
 
+#include <functional>
+
 class QCommandLineParser;
 
 namespace olens {
@@ -50,6 +52,9 @@ private:
     /// headless, the exit. `captured`: the view's frame as drawn (saved as it is for a plain
     /// --screenshot instead of rendering once more). Runs once.
     void finish(const QImage& captured = QImage());
+    /// --lesson-step N: goes to step N of the lesson, then calls `then` once the window shows it
+    /// (at once without the option; after a failure, which it reports, too).
+    void atLessonStep(std::function<void()> then);
     bool isSet(const char* option) const;
     QString value(const char* option) const;
 

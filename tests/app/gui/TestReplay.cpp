@@ -13,6 +13,7 @@
 #include "docks/DetectorPanel.h"
 #include "docks/LessonCaption.h"
 #include "docks/TimelineBar.h"
+#include "docks/RankingPanel.h"
 #include "reactions/Presets.h"
 #include "view/CloudView.h"
 #include "document/DataDocument.h"
@@ -21,11 +22,14 @@
 #include "registry/Registry.h"
 
 #include <QAction>
+#include <QLabel>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QImageReader>
 #include <QFileInfo>
 #include <QProcess>
@@ -219,6 +223,127 @@ private slots:
         run->trigger();
         QVERIFY(finished.wait(30000));
         QCOMPARE(w.timeline()->stepCount(), 41);
+    }
+
+    void oneStepShownEverywhereInALesson()
+    {
+        // Issue #52 item 1, as the issue found it: preset 1, Page Down, then N three times showed
+        // three steps at once (Detector dock epoch 3, timeline "epoch 100 (trained)", caption about
+        // epoch 0, points coloured by the trained model). Now the step-by-step training owns the
+        // shown step: every reader names epoch 3, the trained scores are set aside, and the
+        // caption says it describes another step and offers to go there. Going there (its link)
+        // pauses the training; N hands it the view again; N during a replay stops the replay; Esc
+        // brings the trained model back.
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
+        Preset preset = availablePresets().front();
+        preset.detectorParams = {{"epochs", "20"}};
+        QSignalSpy finished(w.trainer(), &TrainingController::finished);
+        QVERIFY(w.presets()->apply(preset));
+        QVERIFY(finished.wait(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(w.timeline()->stepCount() > 10, 20000);
+        const auto trained = w.document()->trainedResult();
+        LessonCaption* caption = w.lessonCaption();
+        QAction* next = test::actionWithShortcut(w, QKeySequence(Qt::Key_PageDown));
+        QAction* step = actionWithKey(w, "N");
+        QVERIFY(next && step);
+        next->trigger(); // "Epoch 0: …"
+        QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), 0, 20000);
+        QVERIFY(caption->describesShown());
+        QVERIFY(!caption->mismatchNote()->isVisibleTo(caption));
+
+        TrainingController* t = w.trainer();
+        step->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(t->pausedStep(), 1, 20000);
+        step->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(t->pausedStep(), 2, 20000);
+        step->trigger();
+        QTRY_COMPARE_WITH_TIMEOUT(t->pausedStep(), 3, 20000);
+        QTRY_COMPARE_WITH_TIMEOUT(w.document()->shown().step, 3, 20000);
+        QVERIFY(w.document()->showsTraining());
+        QVERIFY(!w.document()->result()); // no colours, ranking or evaluation of another model
+        QCOMPARE(w.document()->trainedResult(), trained);
+        QTRY_COMPARE_WITH_TIMEOUT(w.view()->drawnStep(), 3, 20000);
+        QCOMPARE(w.timeline()->labelledStep(), 3);
+        QCOMPARE(w.detectorPanel()->describedStep(), 3);
+        QCOMPARE(w.rankingPanel()->listedStep(), -1);
+        QVERIFY(!caption->describesShown());
+        QVERIFY(caption->mismatchNote()->isVisibleTo(caption));
+        QVERIFY2(caption->mismatchNote()->text().contains("epoch 0") && caption->mismatchNote()->text().contains("epoch 3"),
+                 qPrintable(caption->mismatchNote()->text()));
+
+        // The caption's link: the step it describes, from the trained model's recorded path.
+        emit caption->mismatchNote()->linkActivated(QStringLiteral("show"));
+        QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), 0, 20000);
+        QVERIFY(!w.document()->showsTraining());
+        QVERIFY(caption->describesShown());
+        QCOMPARE(w.view()->drawnStep(), 0);
+        QCOMPARE(w.timeline()->labelledStep(), 0);
+        QCOMPARE(w.detectorPanel()->describedStep(), 0);
+        QCOMPARE(w.rankingPanel()->listedStep(), 0);
+        QVERIFY(t->isRunning()); // the training waits where it was
+        QCOMPARE(t->pausedStep(), 3);
+
+        step->trigger(); // N: the training takes the view again, one step further
+        QTRY_VERIFY_WITH_TIMEOUT(w.document()->showsTraining() && w.document()->shown().step == 4, 20000);
+
+        // A replay takes the view; N stops the replay.
+        w.timeline()->togglePlay();
+        QVERIFY(w.timeline()->isPlaying());
+        QTRY_VERIFY_WITH_TIMEOUT(w.document()->shownStep() >= 0, 20000);
+        QVERIFY(!w.document()->showsTraining());
+        step->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(w.document()->showsTraining() && w.document()->shown().step == 5, 20000);
+        QVERIFY(!w.timeline()->isPlaying());
+
+        QSignalSpy cancelled(t, &TrainingController::cancelled);
+        t->cancel(); // Esc: the trained model is back, with its ranking
+        QVERIFY(cancelled.wait(20000));
+        QVERIFY(!w.document()->showsTraining());
+        QCOMPARE(w.document()->result(), trained);
+        QCOMPARE(w.document()->shown().kind, DataDocument::Shown::Kind::Trained);
+        QCOMPARE(int(w.document()->ranking().size()), int(w.document()->dataset().rows()));
+    }
+
+    void lessonStepHeadlessReportsOneShownStep()
+    {
+        // Issue #52 item 7: `--lesson-step N` shows step N of the preset's lesson before the outputs,
+        // and the layout report's "shown" names each component's step: all the same. Step 4 of
+        // preset 1 is epoch 10 here (epochs=20; the lesson's "Epoch 40" step resolves to the
+        // trained model at epoch 20).
+        QTemporaryDir dir;
+        auto run = [&](int lessonStep, QJsonObject* shown) {
+            const QString report = dir.filePath(QStringLiteral("r%1.json").arg(lessonStep));
+            QProcess p;
+            p.start(QStringLiteral(OLENS_GUI_PATH), {"--preset", "1", "--param", "epochs=20", "--lesson-step",
+                                                     QString::number(lessonStep), "--layout-report", report, "--exit"});
+            if (!p.waitForFinished(240000) || p.exitCode() != 0)
+                return QString::fromUtf8(p.readAllStandardError());
+            QFile f(report);
+            if (!f.open(QIODevice::ReadOnly))
+                return QStringLiteral("no report");
+            *shown = QJsonDocument::fromJson(f.readAll()).object().value("shown").toObject();
+            return QString();
+        };
+        for (const auto& [lessonStep, epoch] : {std::pair{3, 10}, std::pair{4, 20}, std::pair{2, 0}}) {
+            QJsonObject shown;
+            const QString error = run(lessonStep, &shown);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            for (const char* key : {"view", "scores", "ranking", "caption", "timeline", "detector"})
+                QVERIFY2(shown.value(key).toInt(-1) == epoch,
+                         qPrintable(QStringLiteral("step %1: %2 shows %3, expected %4")
+                                        .arg(lessonStep).arg(key).arg(shown.value(key).toVariant().toString()).arg(epoch)));
+            QVERIFY(shown.value("caption_matches").toBool());
+        }
+        // A step beyond the lesson is refused with the lesson's length.
+        QProcess bad;
+        bad.start(QStringLiteral(OLENS_GUI_PATH), {"--preset", "1", "--param", "epochs=3", "--lesson-step", "9", "--exit"});
+        QVERIFY(bad.waitForFinished(240000));
+        QCOMPARE(bad.exitCode(), 1);
+        QVERIFY2(bad.readAllStandardError().contains("not in 1..5"), "no range named");
     }
 
     void aSessionKeepsThePath()

@@ -3,6 +3,7 @@
 // threshold and selection, observers see that data again, and the error reaches the caller.
 #include "document/DataDocument.h"
 #include "data/Generators.h"
+#include "detectors/TrainingHistory.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 
@@ -91,6 +92,77 @@ private slots:
         doc.setDataset(generate("moons", 20, 2), "second.csv");
         QCOMPARE(doc.dataset().rows(), Eigen::Index(20));
         QVERIFY(!doc.result());
+    }
+
+    void oneShownStepForEveryReader()
+    {
+        // Issue #52 item 1: the document says which step the window shows. A step-by-step training
+        // sets the trained scores aside (no colours, no ranking of another model), a replay step
+        // takes the view back from it, cancelling brings the trained result back unchanged, and a
+        // new result or new data end the training view.
+        DataDocument doc;
+        const Dataset d = generate("seam", 60, 1);
+        doc.setDataset(d, "seam.csv");
+        std::shared_ptr<Detector> det(Registry::instance().create("quadrics", {{"epochs", "8"}, {"tol", "0"}}));
+        det->setRecordHistory(true);
+        FitOptions o;
+        o.ranking = true;
+        const std::shared_ptr<const FitResult> trained = fitPipeline(det, Normalizer(Normalization::None), d.X, o);
+        doc.setResult(trained);
+        QCOMPARE(doc.shown().kind, DataDocument::Shown::Kind::Trained);
+        QCOMPARE(doc.shown().step, 8);
+        QCOMPARE(doc.shown().of, 8);
+        QCOMPARE(stepShownBy(*trained), 8);
+
+        QSignalSpy shownChanged(&doc, &DataDocument::shownStepChanged);
+        QSignalSpy resultChanged(&doc, &DataDocument::resultChanged);
+        doc.showTrainingStep(3, 500, "epoch");
+        QVERIFY(doc.showsTraining());
+        QCOMPARE(doc.shown().kind, DataDocument::Shown::Kind::Training);
+        QCOMPARE(doc.shown().step, 3);
+        QCOMPARE(doc.shown().of, 500);
+        QVERIFY(!doc.result());                 // no colours of another model over the step
+        QVERIFY(doc.ranking().empty());
+        QCOMPARE(doc.trainedResult(), trained); // what a session would save
+        QCOMPARE(resultChanged.count(), 1);
+        QCOMPARE(shownChanged.count(), 1);
+        doc.showTrainingStep(4, 500, "epoch"); // the next step: no new result signal
+        QCOMPARE(doc.shown().step, 4);
+        QCOMPARE(resultChanged.count(), 1);
+
+        // A replay of the trained model's path (the timeline) takes the view back.
+        const Geometry g;
+        doc.setLiveGeometry(std::make_shared<const Geometry>(g), std::make_shared<const Normalizer>(trained->normalizer));
+        const auto atTwo = resultAtStep(*trained, d.X, 2);
+        QCOMPARE(atTwo->step, trained->detector->history()->steps[2].step);
+        doc.showStep(2, atTwo);
+        QVERIFY(!doc.showsTraining());
+        QCOMPARE(doc.shown().kind, DataDocument::Shown::Kind::Recorded);
+        QCOMPARE(doc.shown().step, atTwo->step);
+        QCOMPARE(doc.result(), atTwo);
+        QVERIFY(!doc.liveGeometry()); // the replayed step's own geometry is drawn, not the training's
+        QCOMPARE(doc.trainedResult(), trained);
+
+        // The training takes it again (N), then is cancelled: the trained model comes back.
+        doc.showTrainingStep(5, 500, "epoch");
+        QVERIFY(doc.showsTraining());
+        QVERIFY(doc.liveGeometry());
+        doc.endTrainingView();
+        QVERIFY(!doc.showsTraining());
+        QCOMPARE(doc.result(), trained);
+        QCOMPARE(doc.shown().kind, DataDocument::Shown::Kind::Trained);
+        QCOMPARE(int(doc.ranking().size()), int(d.X.rows()));
+
+        // A new result ends the training view at once.
+        doc.showTrainingStep(1, 500, "epoch");
+        doc.setResult(trained);
+        QVERIFY(!doc.showsTraining());
+        QCOMPARE(doc.result(), trained);
+        // So do new data.
+        doc.showTrainingStep(1, 500, "epoch");
+        doc.setDataset(generate("moons", 20, 1), "moons.csv");
+        QVERIFY(!doc.showsTraining());
+        QCOMPARE(doc.shown().kind, DataDocument::Shown::Kind::Nothing);
     }
 };
 
