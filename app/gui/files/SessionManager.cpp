@@ -292,7 +292,7 @@ void SessionManager::install(Prepared& p)
         doc->setTrainingSetup(setup);
     }
     m_parts.viewControls->applySettings(toVariantMap(s.view));
-    if (s.view.contains("text_scale") && s.view["text_scale"].is_number())
+    if (m_textSizeFromSession && s.view.contains("text_scale") && s.view["text_scale"].is_number())
         TextSizeReaction::apply(m_context.window, s.view["text_scale"].get<double>(), false); // the user's own setting stays
     if (result) {
         doc->setResult(result);

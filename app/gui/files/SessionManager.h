@@ -75,6 +75,11 @@ public:
     bool resolveData(Session& s, const QString& sessionPath, QString* error);
     /// `--allow-data-outside`: a scripted run reads a session's data wherever it is.
     void setOutsideDataAllowed(bool on) { m_outsideAllowed = on; }
+    /// Whether the next sessions opened bring their saved text size (File → Open session as
+    /// presented, `--as-presented`) or keep the viewer's own (the default: a teacher's projector
+    /// size made a student's 1280×720 laptop view oversized, issue #52).
+    void setTextSizeFromSession(bool on) { m_textSizeFromSession = on; }
+    bool textSizeFromSession() const { return m_textSizeFromSession; }
     /// The folders whose data files sessions read without asking (the user's own data folders).
     TrustedFolders& trustedFolders() { return m_trusted; }
     /// What the last session installed could not restore (its fitted model: the data changed since
@@ -123,6 +128,7 @@ private:
     TrustedFolders m_trusted;
     QString m_restoreProblem;
     bool m_outsideAllowed = false;
+    bool m_textSizeFromSession = false;
 };
 
 } // namespace olens

@@ -43,11 +43,16 @@ void SaveSessionReaction::onTriggered()
 }
 
 OpenSessionReaction::OpenSessionReaction(QAction* action, const ReactionContext& context, BackgroundOpen* opener,
-                                         UnsavedChanges* unsaved)
-    : Reaction(action, context), m_opener(opener), m_unsaved(unsaved)
+                                         UnsavedChanges* unsaved, SessionManager* sessions, bool asPresented)
+    : Reaction(action, context), m_opener(opener), m_unsaved(unsaved), m_sessions(sessions), m_asPresented(asPresented)
 {
-    describe("actionOpenSession", QKeySequence(tr("Ctrl+Shift+O")),
-             tr("Restore data, detector, fitted model, camera and view from a session file"));
+    if (asPresented)
+        describe("actionOpenSessionAsPresented",
+                 tr("Open a session with the text size it was saved with (a presenter's projector size); "
+                    "Open session keeps yours"));
+    else
+        describe("actionOpenSession", QKeySequence(tr("Ctrl+Shift+O")),
+                 tr("Restore data, detector, fitted model, camera and view from a session file (your own text size stays)"));
 }
 
 void OpenSessionReaction::onTriggered()
@@ -60,6 +65,7 @@ void OpenSessionReaction::onTriggered()
     if (path.isEmpty())
         return;
     settings.setValue("lastSessionDir", QFileInfo(path).absolutePath());
+    m_sessions->setTextSizeFromSession(m_asPresented);
     m_opener->openSession(path); // failures are reported there
 }
 

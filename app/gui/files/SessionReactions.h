@@ -28,12 +28,16 @@ class UnsavedChanges;
 class OpenSessionReaction : public Reaction {
     Q_OBJECT
 public:
-    OpenSessionReaction(QAction* action, const ReactionContext& context, BackgroundOpen* opener, UnsavedChanges* unsaved);
+    /// `asPresented`: File → Open session as presented (the session's own text size, no key).
+    OpenSessionReaction(QAction* action, const ReactionContext& context, BackgroundOpen* opener, UnsavedChanges* unsaved,
+                        SessionManager* sessions, bool asPresented = false);
 
 private:
     void onTriggered() override;
     BackgroundOpen* m_opener;
     UnsavedChanges* m_unsaved;
+    SessionManager* m_sessions;
+    bool m_asPresented;
 };
 
 /// File → Restore autosave: the session saved automatically, opened in the background as Open

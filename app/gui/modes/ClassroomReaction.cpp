@@ -82,12 +82,32 @@ void ClassroomReaction::setActive(bool on)
         showChosenDocks();
         for (QToolBar* t : m_window->findChildren<QToolBar*>())
             t->hide();
+        // A hidden menu bar takes its menus' shortcuts with it (Qt matches a window shortcut only
+        // through a visible widget): Ctrl+S, Ctrl+O … did nothing in classroom mode. The window
+        // itself carries them while the menu bar is hidden.
+        std::function<void(QMenu*)> lend = [&](QMenu* menu) {
+            for (QAction* a : menu->actions()) {
+                if (a->menu())
+                    lend(a->menu());
+                else if (!a->shortcut().isEmpty() && !m_window->actions().contains(a)) {
+                    m_window->addAction(a);
+                    m_lent.push_back(a);
+                }
+            }
+        };
+        for (QAction* top : m_window->menuBar()->actions())
+            if (top->menu())
+                lend(top->menu());
         m_window->menuBar()->hide();
         m_window->statusBar()->hide();
         if (strip)
             strip->hide();
         m_window->showFullScreen();
     } else {
+        for (QAction* a : m_lent)
+            if (a)
+                m_window->removeAction(a);
+        m_lent.clear();
         m_window->menuBar()->show();
         m_window->statusBar()->show();
         if (strip)

@@ -5,7 +5,9 @@
 // Keep in classroom chooses docks that stay (the Ranking, the loss plot in the Detector dock);
 // the choice is remembered and saved with a session, as is the mode itself.
 #include <QByteArray>
+#include <QList>
 #include <QObject>
+#include <QPointer>
 #include <QStringList>
 
 #include <functional>
@@ -43,6 +45,7 @@ private:
     bool m_active = false;
     bool m_wasFullScreen = false;
     QByteArray m_state; // the window's docks and toolbars before (empty out of classroom mode)
+    QList<QPointer<QAction>> m_lent; // menu actions with a key, added to the window while the menu bar is hidden
 };
 
 } // namespace olens

@@ -105,6 +105,9 @@ void ScriptedRun::addOptions(QCommandLineParser& parser)
                                       "for a projector or a 1920×1080 figure).",
                                       "SCALE");
     parser.addOption(textSize);
+    parser.addOption(QCommandLineOption("as-presented",
+                                        "With --session: use the text size the session was saved with (a presenter's); "
+                                        "without, the viewer's own setting stays."));
     parser.addOption(QCommandLineOption("lesson-step",
                                         "With --preset or a --session holding a lesson: show step N of the lesson "
                                         "(1-based) before the screenshots and the layout report, as Page Down would.",
@@ -273,6 +276,7 @@ bool ScriptedRun::start()
     }
     if (isSet("session")) {
         QString error;
+        m_window.sessions()->setTextSizeFromSession(isSet("as-presented"));
         if (!m_window.sessions()->open(value("session"), &error))
             fail(error);
         else if (const QString problem = m_window.sessions()->restoreProblem(); !problem.isEmpty())

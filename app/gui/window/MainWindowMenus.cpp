@@ -58,7 +58,9 @@ void MainWindow::buildMenus()
     m_recent = new RecentFilesMenu(file->addMenu(tr("Open &recent")), m_unsaved, m_backgroundOpen);
     new ImportReaction(file->addAction(tr("&Import data with column roles…")), context(), m_backgroundOpen, m_unsaved); // Ctrl+I
     file->addSeparator();
-    new OpenSessionReaction(file->addAction(tr("Open se&ssion…")), context(), m_backgroundOpen, m_unsaved); // Ctrl+Shift+O
+    new OpenSessionReaction(file->addAction(tr("Open se&ssion…")), context(), m_backgroundOpen, m_unsaved, m_sessions); // Ctrl+Shift+O
+    new OpenSessionReaction(file->addAction(tr("Open session as &presented…")), context(), m_backgroundOpen, m_unsaved,
+                            m_sessions, true);
     new SaveSessionReaction(file->addAction(tr("Save sessio&n…")), context(), m_sessions, false); // Ctrl+S
     new SaveSessionReaction(file->addAction(tr("Save session &with data…")), context(), m_sessions, true);
     new RestoreAutosaveReaction(file->addAction(tr("Restore &autosave")), context(), m_autosave, m_backgroundOpen, m_unsaved);

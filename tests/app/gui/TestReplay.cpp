@@ -404,9 +404,19 @@ private slots:
         QVERIFY(!w.menuBar()->isVisible());
         QVERIFY(caption->isVisible());
         QVERIFY(w.view()->isVisible());
+        // Issue #52: Ctrl+S, Ctrl+O … did nothing with the menu bar hidden (Qt matches a window
+        // shortcut only through a visible widget). The window carries every menu key meanwhile.
+        QAction* save = w.findChild<QAction*>("actionSaveSession");
+        QAction* open = w.findChild<QAction*>("actionOpenSession");
+        QVERIFY(save && open);
+        QCOMPARE(save->shortcut(), QKeySequence(QKeySequence::Save));
+        for (QAction* a : {save, open})
+            QVERIFY2(w.actions().contains(a), qPrintable(a->objectName()));
+        QCOMPARE(test::actionWithShortcut(w, QKeySequence(QKeySequence::Save)), save);
         classroom->trigger(); // F11 again: everything back
         QVERIFY(!classroom->isChecked());
         QVERIFY(w.menuBar()->isVisible());
+        QVERIFY(!w.actions().contains(save)); // back in its menu only
         for (QDockWidget* d : shownBefore)
             QVERIFY2(d->isVisible(), qPrintable(d->objectName()));
     }

@@ -123,8 +123,15 @@ private slots:
         QCOMPARE(medianTextHeight(w), h1);
         smaller->trigger();
         QCOMPARE(textScale(), 1.0 / 1.25);
+        // Issue #52: a session keeps the viewer's own text size (a teacher's projector size made a
+        // student's laptop view oversized); "Open session as presented" brings the saved one.
+        QVERIFY(!w.sessions()->textSizeFromSession());
+        QVERIFY(w.sessions()->open(session, &error));
+        QCOMPARE(textScale(), 1.0 / 1.25);
+        w.sessions()->setTextSizeFromSession(true);
         QVERIFY(w.sessions()->open(session, &error));
         QCOMPARE(textScale(), 1.25 * 1.25);
+        w.sessions()->setTextSizeFromSession(false);
         TextSizeReaction::apply(&w, 1.0);
     }
 
