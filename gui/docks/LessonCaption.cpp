@@ -19,6 +19,7 @@ LessonCaption::LessonCaption(DataDocument* document, QWidget* parent)
       m_next(new QToolButton(this)), m_count(new QLabel(this)), m_note(new QLabel(this))
 {
     setObjectName(QStringLiteral("LessonCaption"));
+    setProperty("olensScalesWithText", true); // View → Text size reaches it (TextSizeReaction::kScalesWithText)
     setStyleSheet(QStringLiteral("#LessonCaption { background: #fff8dc; border-bottom: 1px solid #d8c890; }"));
     m_label->setWordWrap(true);
     m_label->setTextFormat(Qt::RichText);

@@ -5,6 +5,7 @@
 #include "view/CloudView.h"
 
 #include <QAction>
+#include <QFont>
 #include <QApplication>
 #include <QMenu>
 #include <QSettings>
@@ -47,6 +48,24 @@ void TextSizeReaction::apply(QWidget* window, double scale, bool remember)
         v->refreshText();
     for (PlotWidget* p : window->findChildren<PlotWidget*>())
         p->setTextScale(textScale());
+    // The widgets a class reads from the back row (the lesson caption, the timeline's counter) mark
+    // themselves with kScalesWithText: their font, and their children's, follows the text size too.
+    // It did not: 13 px capitals in the caption at the projector setting, beside 20 px ticks.
+    // Each widget is set itself: a style sheet on the caption stops the font's propagation.
+    auto scaleFont = [](QWidget* w) {
+        if (!w->property("olensBaseFontPt").isValid())
+            w->setProperty("olensBaseFontPt", w->font().pointSizeF());
+        QFont f = w->font();
+        f.setPointSizeF(w->property("olensBaseFontPt").toDouble() * textScale());
+        w->setFont(f);
+    };
+    for (QWidget* w : window->findChildren<QWidget*>()) {
+        if (!w->property(TextSizeReaction::kScalesWithText).toBool())
+            continue;
+        scaleFont(w);
+        for (QWidget* child : w->findChildren<QWidget*>())
+            scaleFont(child);
+    }
 }
 
 } // namespace olens
