@@ -21,6 +21,7 @@
 #include "view/SpriteSizer.h"
 #include "view/layers/UncertaintyLayer.h"
 
+#include <QTimer>
 #include <QToolTip>
 
 #include <vtkActor.h>
@@ -55,6 +56,9 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     m_pointLayer = points.get();
     m_selectionLayer = selection.get();
     m_trainingLayer = training.get();
+    // At the start of the scene's render: the new viewport applies to the frame being drawn (VTK
+    // sets the viewport up after StartEvent), so no frame shows the legend half-way.
+    legendAxes->setMarginsChanged([this] { applySceneViewport(); });
     m_legendAxesLayer = legendAxes.get();
     m_sizer = std::make_unique<SpriteSizer>(m_pointLayer, m_spriteScale);
     m_layers.push_back(std::move(field));

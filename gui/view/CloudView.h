@@ -79,6 +79,8 @@ public:
     std::vector<QRgb> pointColours() const;
     /// The 2-D plot frame, and the boxes of the 3-D axes' texts (for tests).
     const AxesFrame2D& axesFrame2D() const;
+    /// The legend, notes and axes (ViewTexts reads what they drew).
+    const LegendAxesLayer& legendAxesLayer() const { return *m_legendAxesLayer; }
     /// The empty canvas's "click to add a point" hint is shown (data with columns and no rows).
     bool canvasHintShown() const;
     std::vector<std::array<double, 4>> axesLabelBoxes3D() const;

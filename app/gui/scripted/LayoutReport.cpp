@@ -9,6 +9,10 @@
 #include "document/DataDocument.h"
 #include "pipeline/FitPipeline.h"
 #include "view/CloudView.h"
+#include "view/ViewTexts.h"
+
+#include <QFontInfo>
+#include <cmath>
 
 #include <QAbstractButton>
 #include <QAbstractItemView>
@@ -164,7 +168,38 @@ QJsonObject LayoutReport::report(const MainWindow* window)
         shown["caption"] = step(window->lessonCaption()->describedStep());
         shown["caption_matches"] = window->lessonCaption()->describesShown();
     }
+    // Texts of the view and of the window a class reads: the smallest font of each kind in device
+    // pixels, texts that cover each other or a highlighted point, and where the highlighted points
+    // are in an image of the view (--screenshot at the view's size).
+    const CloudView& view = *window->view();
+    QJsonObject minText;
+    auto least = [&minText](const QString& what, int px) {
+        if (px > 0 && (!minText.contains(what) || minText.value(what).toInt() > px))
+            minText[what] = px;
+    };
+    for (const ViewText& t : viewTexts(view)) {
+        const bool number = t.what.size() <= 12 && !t.what.contains(' ');
+        least(t.what == "legend" ? t.what : number ? QStringLiteral("ticks") : QStringLiteral("labels"), t.fontPx);
+    }
+    const qreal dpr = window->devicePixelRatioF();
+    auto widgetPx = [dpr](const QWidget* w) { return int(std::lround(QFontInfo(w->font()).pixelSize() * dpr)); };
+    if (window->lessonCaption()->isVisible())
+        least(QStringLiteral("caption"), widgetPx(window->lessonCaption()->label()));
+    if (window->timeline()->isVisible())
+        least(QStringLiteral("timeline"), widgetPx(window->timeline()));
+    int smallest = 0;
+    for (auto it = minText.begin(); it != minText.end(); ++it)
+        smallest = smallest == 0 ? it.value().toInt() : std::min(smallest, it.value().toInt());
+    QJsonArray overlaps, points;
+    for (const QString& o : textOverlaps(view, LayoutReport::kRingPx * dpr))
+        overlaps.append(o);
+    for (const QPointF& p : highlightedPoints(view))
+        points.append(QJsonArray{int(std::lround(p.x())), int(std::lround(p.y()))});
     return {{"shown", shown},
+            {"min_text_px", smallest},
+            {"text_px", minText},
+            {"overlaps", overlaps},
+            {"highlighted_point_px", points},
             {"window", QJsonObject{{"width", window->width()}, {"height", window->height()}}},
             {"docks", docks},
             {"controls_clipped", clipped},

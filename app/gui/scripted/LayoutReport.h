@@ -10,6 +10,9 @@ namespace olens {
 class MainWindow;
 
 struct LayoutReport {
+    /// How far from a highlighted point's centre its ring reaches (logical pixels): a text nearer
+    /// covers it.
+    static constexpr double kRingPx = 8.0;
     /// Rows of the Ranking table entirely visible (0 when its dock is hidden or behind a tab).
     static int rankingVisibleRows(const MainWindow* window);
     /// Input controls (buttons, combos, sliders, spin boxes, line edits) that are shown but lie

@@ -194,11 +194,12 @@ void ColourBar::layout(vtkViewport* vp)
     for (const auto& s : m_labelText)
         widest = std::max(widest, textSize(lp, s, dpi)[0]);
 
-    // Title: vertical, at the right edge; smaller when longer than the bar.
+    // Title: vertical, at the right edge, centred on the bar; smaller when longer than the bar (it
+    // reached into the "max" marker above the bar at projector text sizes, issue #52).
     int titleSize = fontPx(kTitleSize);
     m_titleActor->GetTextProperty()->SetFontSize(titleSize);
     std::array<double, 2> ts = textSize(m_titleActor->GetTextProperty(), m_title, dpi);
-    while (!m_title.empty() && ts[0] > span + 40 && titleSize > 8) {
+    while (!m_title.empty() && ts[0] > span && titleSize > 8) {
         m_titleActor->GetTextProperty()->SetFontSize(--titleSize);
         ts = textSize(m_titleActor->GetTextProperty(), m_title, dpi);
     }

@@ -11,6 +11,7 @@
 #include <vtkCommand.h>
 #include <vtkCoordinate.h>
 #include <vtkLegendBoxActor.h>
+#include <vtkMatrix4x4.h>
 #include <vtkLookupTable.h>
 #include <vtkPolyData.h>
 #include <vtkProperty.h>
@@ -37,7 +38,7 @@ QString tr(const char* text)
 {
     return QCoreApplication::translate("olens::CloudView", text);
 }
-constexpr int kLegendSize = 11;
+constexpr int kLegendSize = LegendAxesLayer::kLegendFontBase;
 constexpr std::size_t kListedQuadrics = 6; // more: one line "n of N shown"
 constexpr std::size_t kListedFrames = 4;
 } // namespace
@@ -82,28 +83,178 @@ LegendAxesLayer::~LegendAxesLayer()
         m_scene->RemoveObserver(m_legendObserver);
 }
 
+LegendAxesLayer::Placement LegendAxesLayer::bestCorner() const
+{
+    // Entries of kLegendSize-pixel text: the box is as tall and wide as they need (VTK scales the
+    // text to the box), never more than the scene's size.
+    const int* size = m_scene->GetSize();
+    const double lineH = fontPx(kLegendSize) + 5.0;
+    Placement p;
+    p.h = std::min(lineH * m_legendLines + 6.0, 0.9 * size[1]);
+    // Narrow panels: the legend may span the scene's width rather than shrink its text.
+    p.w = std::min(m_legendWidest + lineH + 14.0, size[0] - 16.0);
+    const double w = p.w, h = p.h;
+    // The corner that covers no point the lesson or the ranking is about (the selected point, the
+    // top ranked) and the fewest others (issue #52: at projector text the top-right legend sat on
+    // the far outlier). Top right when all are alike; bottom left holds the 3-D triad.
+    const std::array<std::array<double, 2>, 4> corners = {{{size[0] - w - 8.0, size[1] - h - 8.0},
+                                                           {8.0, size[1] - h - 8.0},
+                                                           {size[0] - w - 8.0, 8.0},
+                                                           {8.0, 8.0}}};
+    const auto projected = projectAvoided();
+    const double ring = fontPx(12); // a highlighted point's ring reaches this far from its centre
+    // The 3-D axes' numbers and titles (overlay pixels, as laid out for the last frame) in the
+    // scene's viewport pixels: the legend covers none of them either.
+    std::vector<std::array<double, 4>> texts = m_axes3D.textBoxes();
+    const int* origin = m_scene->GetOrigin();
+    for (auto& b : texts) {
+        b[0] -= origin[0];
+        b[1] -= origin[0];
+        b[2] -= origin[1];
+        b[3] -= origin[1];
+    }
+    p.cost = std::numeric_limits<double>::infinity();
+    for (std::size_t c = 0; c < corners.size(); ++c) {
+        const double x0 = std::max(0.0, corners[c][0]), y0 = std::max(0.0, corners[c][1]);
+        double cost = c == 3 && !m_twoD ? 50.0 : 0.0;
+        cost += 0.01 * double(c); // ties: the usual top right first
+        for (const auto& q : projected) {
+            const double pad = q[2] > 0 ? ring : 2.0;
+            if (q[0] >= x0 - pad && q[0] <= x0 + w + pad && q[1] >= y0 - pad && q[1] <= y0 + h + pad)
+                cost += q[2] > 0 ? 1000.0 : 1.0;
+        }
+        for (const auto& b : texts)
+            if (b[1] > x0 && b[0] < x0 + w && b[3] > y0 && b[2] < y0 + h)
+                cost += 200.0;
+        if (cost < p.cost) {
+            p.cost = cost;
+            p.x = x0;
+            p.y = y0;
+        }
+    }
+    return p;
+}
+
+bool LegendAxesLayer::chooseBand()
+{
+    // No corner is free of a highlighted point or of the axes' text: the view gives the legend room,
+    // a band above the scene (sceneMargins), kept until the legend's entries change.
+    if (m_band || !m_scene || m_legendLines <= 0 || m_bare)
+        return false;
+    m_axes3D.layout(); // the axes' labels where this camera puts them (else the last frame's, or none)
+    const Placement p = bestCorner();
+    if (p.cost < kCoversSomething)
+        return false;
+    m_band = true;
+    m_bandHeight = int(std::ceil(p.h)) + 8;
+    return true;
+}
+
 void LegendAxesLayer::layoutLegend(vtkObject*, unsigned long, void*)
 {
     if (!m_scene || m_legendLines <= 0)
         return;
-    // Entries of kLegendSize-pixel text: the box is as tall and wide as they need (VTK scales the
-    // text to the box), at the scene's top right, never more than its size.
+    // After a camera move the chosen corner may cover something: the band. This runs at the start
+    // of the scene's render, before VTK sets its viewport up: the host's new margins apply to it.
+    if (chooseBand() && m_marginsChanged)
+        m_marginsChanged();
+    Placement p = bestCorner();
+    const int* window = m_overlay ? m_overlay->GetSize() : nullptr;
+    const bool bandFits = window && m_scene->GetOrigin()[1] + m_scene->GetSize()[1] + p.h + 4.0 <= window[1];
+    if (m_band && bandFits) {
+        // In the band: where the 3-D axes' labels (drawn around the data box, also above the scene)
+        // leave room; the left end first (the colour bar's "max" label may reach over the right).
+        p.y = double(m_scene->GetSize()[1]) + 4.0;
+        const int* origin = m_scene->GetOrigin();
+        const double right = std::max(8.0, m_scene->GetSize()[0] - p.w - 8.0);
+        int fewest = std::numeric_limits<int>::max();
+        for (double x : {8.0, 0.5 * (8.0 + right), right}) {
+            int hits = 0;
+            for (const auto& b : m_axes3D.textBoxes())
+                hits += b[1] - origin[0] > x && b[0] - origin[0] < x + p.w && b[3] - origin[1] > p.y
+                        && b[2] - origin[1] < p.y + p.h;
+            if (hits < fewest) {
+                fewest = hits;
+                p.x = x;
+            }
+        }
+    }
+    // The legend is drawn by the overlay (window pixels): shifted by the scene's origin.
+    const int* origin = m_scene->GetOrigin();
+    m_legend->GetPositionCoordinate()->SetValue(origin[0] + p.x, origin[1] + p.y);
+    m_legend->GetPosition2Coordinate()->SetValue(p.w, p.h);
+    m_legendBox = {p.x, p.x + p.w, p.y, p.y + p.h};
+    fitNote();
+}
+
+void LegendAxesLayer::fitNote()
+{
+    // The note and grid text run at most to the colour bar's strip: at projector sizes the grid's
+    // extent ran into the bar's "max" label. Lines too long lose their end to "…".
+    if (!m_overlay || !m_noteActor->GetVisibility() || m_noteFull.empty())
+        return;
+    const int* window = m_overlay->GetSize();
+    const double room = window[0] - colourBarStrip() - 8.0;
+    vtkTextProperty* tp = m_noteActor->GetTextProperty();
+    std::string fitted;
+    std::size_t start = 0;
+    while (start <= m_noteFull.size()) {
+        const std::size_t end = std::min(m_noteFull.find('\n', start), m_noteFull.size());
+        std::string line = m_noteFull.substr(start, end - start);
+        if (textSize(tp, line)[0] > room) {
+            QString q = QString::fromStdString(line);
+            while (q.size() > 1 && textSize(tp, (q + QStringLiteral("…")).toStdString())[0] > room)
+                q.chop(std::max<qsizetype>(1, q.size() / 8));
+            line = (q + QStringLiteral("…")).toStdString();
+        }
+        fitted += (fitted.empty() ? "" : "\n") + line;
+        start = end + 1;
+    }
+    if (fitted != m_noteActor->GetInput())
+        m_noteActor->SetInput(fitted.c_str());
+}
+
+std::vector<std::array<double, 3>> LegendAxesLayer::projectAvoided() const
+{
+    // Scene viewport pixels (x right, y up) of the points kept in update(), third value 1 for the
+    // points that matter most. The camera's composite matrix: a few thousand products per frame.
+    std::vector<std::array<double, 3>> out;
+    if (!m_scene || (m_avoid.rows() == 0 && m_important.rows() == 0))
+        return out;
     const int* size = m_scene->GetSize();
-    const double lineH = fontPx(kLegendSize) + 5.0;
-    const double h = std::min(lineH * m_legendLines + 6.0, 0.9 * size[1]);
-    // Narrow panels: the legend may span the scene's width rather than shrink its text.
-    const double w = std::min(m_legendWidest + lineH + 14.0, size[0] - 16.0);
-    m_legend->GetPositionCoordinate()->SetValue(std::max(0.0, size[0] - w - 8.0), std::max(0.0, size[1] - h - 8.0));
-    m_legend->GetPosition2Coordinate()->SetValue(w, h);
+    vtkMatrix4x4* m = m_scene->GetActiveCamera()->GetCompositeProjectionTransformMatrix(m_scene->GetTiledAspectRatio(), -1, 1);
+    auto project = [&](const Eigen::MatrixX3d& pts, double weight) {
+        for (Eigen::Index i = 0; i < pts.rows(); ++i) {
+            const double in[4] = {pts(i, 0), pts(i, 1), pts(i, 2), 1.0};
+            double o[4];
+            m->MultiplyPoint(in, o);
+            if (o[3] == 0.0)
+                continue;
+            out.push_back({(o[0] / o[3] + 1.0) * 0.5 * size[0], (o[1] / o[3] + 1.0) * 0.5 * size[1], weight});
+        }
+    };
+    project(m_avoid, 0.0);
+    project(m_important, 1.0);
+    return out;
+}
+
+std::vector<std::array<double, 2>> LegendAxesLayer::importantPointsPx() const
+{
+    std::vector<std::array<double, 2>> out;
+    for (const auto& p : projectAvoided())
+        if (p[2] > 0)
+            out.push_back({p[0], p[1]});
+    return out;
 }
 
 void LegendAxesLayer::attach(vtkRenderer* scene, vtkRenderer* overlay)
 {
     m_axes3D.attach(scene, overlay);
-    scene->AddActor2D(m_legend); // in the scene's viewport: never under the colour bar's strip
+    overlay->AddActor2D(m_legend); // placed over the scene's viewport (layoutLegend), or in a band above it
     scene->AddActor2D(m_hintActor);
     m_scene = scene;
     m_legendObserver = scene->AddObserver(vtkCommand::StartEvent, this, &LegendAxesLayer::layoutLegend);
+    m_overlay = overlay;
     m_bar.attach(overlay);
     overlay->AddActor2D(m_noteActor);
     m_frame2D.attach(scene, overlay);
@@ -113,8 +264,15 @@ std::array<int, 4> LegendAxesLayer::sceneMargins() const
 {
     const bool frame = m_frame2D.visible();
     const int lines = (m_note.empty() || m_bare ? 0 : 1) + (m_gridShown && !m_gridText.empty() ? 1 : 0);
+    // A line of the note at the text size shown (a fixed 15 px let projector-size notes run over
+    // the 2-D frame's top tick and the legend).
     return {frame ? m_frame2D.margins()[0] : 0, frame ? m_frame2D.margins()[1] : 0, colourBarStrip(),
-            lines * 15 + (frame ? 8 : 2)};
+            lines * (fontPx(11) + 5) + (frame ? 8 : 2) + (m_band && m_legendLines > 0 ? m_bandHeight : 0)};
+}
+
+bool LegendAxesLayer::legendShown() const
+{
+    return m_legend->GetVisibility() != 0 && m_legendLines > 0;
 }
 
 bool LegendAxesLayer::canvasHintShown() const
@@ -128,12 +286,34 @@ void LegendAxesLayer::updateNote()
     if (m_gridShown && !m_gridText.empty())
         text += (text.empty() ? "" : "\n") + m_gridText;
     m_noteActor->GetTextProperty()->SetFontSize(fontPx(11)); // View → Text size may have changed
+    m_noteFull = text;
     m_noteActor->SetInput(text.c_str());
     m_noteActor->SetVisibility(!text.empty());
 }
 
 void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
 {
+    m_twoD = ctx.twoD;
+    if (ctx.display && (changes & (Points | Positions | TopK | Selection | Colours))) {
+        // What the legend must not cover (layoutLegend): a stride sample of the points, and the
+        // selected point with the top-ranked ones (the ring, the lesson's point).
+        const Eigen::MatrixX3d& d = *ctx.display;
+        const Eigen::Index n = d.rows(), stride = std::max<Eigen::Index>(1, n / kAvoidSample);
+        m_avoid.resize((n + stride - 1) / stride, 3);
+        for (Eigen::Index i = 0, k = 0; i < n; i += stride, ++k)
+            m_avoid.row(k) = d.row(i);
+        std::vector<int> rows;
+        if (ctx.selected >= 0 && ctx.selected < n)
+            rows.push_back(ctx.selected);
+        const auto& ranking = ctx.doc->ranking();
+        const int top = std::max(1, std::min(ctx.doc->topK(), 20));
+        for (int r = 0; r < top && r < static_cast<int>(ranking.size()); ++r)
+            if (ranking[std::size_t(r)] < n)
+                rows.push_back(ranking[std::size_t(r)]);
+        m_important.resize(static_cast<Eigen::Index>(rows.size()), 3);
+        for (std::size_t k = 0; k < rows.size(); ++k)
+            m_important.row(static_cast<Eigen::Index>(k)) = d.row(rows[k]);
+    }
     if (m_bare != ctx.bareOverlay) {
         m_bare = ctx.bareOverlay;
         updateNote();
@@ -148,6 +328,10 @@ void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
     // Field: which quadrics and planes actually cross the grid (only those are listed).
     if (changes & (Points | Positions | Colours | TopK | Glyphs | Visibility | Field))
         updateLegend(ctx);
+    // Decided before the host applies sceneMargins() in the same pass: the first frame drawn
+    // already has the legend where it stays (a screenshot of it is the final picture).
+    if (changes & (Points | Positions | Colours | TopK | Selection | Field))
+        chooseBand();
 }
 
 void LegendAxesLayer::updateAxes(const ViewContext& ctx)
@@ -302,7 +486,16 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
         double rgb[3] = {entries[e].second.redF(), entries[e].second.greenF(), entries[e].second.blueF()};
         m_legend->SetEntry(static_cast<int>(e), disk->GetOutput(), entries[e].first.toUtf8().constData(), rgb);
     }
-    // Sized in pixels at each render (layoutLegend): one text size in every view and panel.
+    // Sized in pixels at each render (layoutLegend): one text size in every view and panel. New
+    // entries are placed afresh (a corner first).
+    std::vector<std::string> texts;
+    for (const auto& e : entries)
+        texts.push_back(e.first.toStdString());
+    if (texts != m_legendTexts && m_band) {
+        m_band = false;
+        if (m_marginsChanged)
+            m_marginsChanged();
+    }
     m_legendLines = static_cast<int>(entries.size());
     m_legendTexts.clear();
     for (const auto& e : entries)

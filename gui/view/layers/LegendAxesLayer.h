@@ -9,6 +9,7 @@
 
 #include <vtkNew.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ namespace olens {
 
 class LegendAxesLayer : public ViewLayer {
 public:
+    /// The legend entries' text size before View → Text size (fontPx).
+    static constexpr int kLegendFontBase = 11;
     LegendAxesLayer();
     ~LegendAxesLayer() override;
     void attach(vtkRenderer* scene, vtkRenderer* overlay) override;
@@ -41,8 +44,35 @@ public:
     /// Pixels the scene leaves free on each side {left, bottom, right, top}: the 2-D frame's
     /// labels and titles, the colour bar, the projection note and grid text at the top.
     std::array<int, 4> sceneMargins() const;
+    /// The legend's box as last laid out [xmin, xmax, ymin, ymax] in scene viewport pixels, and
+    /// whether it is shown.
+    std::array<double, 4> legendBox() const { return m_legendBox; }
+    bool legendShown() const;
+    /// Scene viewport pixels (x right, y up) of the selected and top-ranked points at the camera now.
+    std::vector<std::array<double, 2>> importantPointsPx() const;
+    /// The note and grid text at the top left (its actor, for the layout report).
+    vtkTextActor* noteActor() const { return m_noteActor.Get(); }
+    vtkRenderer* sceneRenderer() const { return m_scene; }
+    /// Called when sceneMargins() changed at a render (the legend took or left its band above the
+    /// scene): the host applies the margins and renders again (not from inside the render).
+    void setMarginsChanged(std::function<void()> f) { m_marginsChanged = std::move(f); }
+    /// The legend is in its band above the scene (no corner of the scene was free).
+    bool legendInBand() const { return m_band; }
 
 private:
+    static constexpr Eigen::Index kAvoidSample = 4000;
+    std::vector<std::array<double, 3>> projectAvoided() const;
+    void fitNote();
+    /// Where the legend goes: the scene corner (scene viewport pixels) that covers least, and
+    /// what it covers (1 per point, kCoversSomething or more for a highlighted point or a text).
+    struct Placement {
+        double x = 0, y = 0, w = 0, h = 0, cost = 0;
+    };
+    static constexpr double kCoversSomething = 200.0;
+    Placement bestCorner() const;
+    /// Puts the legend in a band above the scene when every corner covers something; true when
+    /// it did just now (sceneMargins() changed).
+    bool chooseBand();
     void updateAxes(const ViewContext& ctx);
     void updateLegend(const ViewContext& ctx);
     void updateNote();
@@ -63,6 +93,15 @@ private:
     int m_legendLines = 0;
     std::vector<std::string> m_legendTexts;
     double m_legendWidest = 0.0;
+    std::array<double, 4> m_legendBox{};
+    Eigen::MatrixX3d m_avoid;     // a sample of the points' display coordinates
+    Eigen::MatrixX3d m_important; // the selected and top-ranked points'
+    bool m_twoD = true;
+    bool m_band = false;
+    int m_bandHeight = 0;
+    std::function<void()> m_marginsChanged;
+    vtkRenderer* m_overlay = nullptr;
+    std::string m_noteFull; // the note before fitNote shortened a line
 };
 
 } // namespace olens

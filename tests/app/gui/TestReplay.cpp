@@ -30,6 +30,8 @@
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QJsonArray>
+#include <QProcessEnvironment>
 #include <QImageReader>
 #include <QFileInfo>
 #include <QProcess>
@@ -41,6 +43,7 @@
 #include <QtTest>
 
 #include <set>
+#include <tuple>
 
 using namespace olens;
 
@@ -344,6 +347,54 @@ private slots:
         QVERIFY(bad.waitForFinished(240000));
         QCOMPARE(bad.exitCode(), 1);
         QVERIFY2(bad.readAllStandardError().contains("not in 1..5"), "no range named");
+    }
+
+    void aProjectorLessonStepCoversNothing()
+    {
+        // Issue #52 items 2 and 7, its "done when": preset 1 at lesson step 4 with projector text
+        // (QT_SCALE_FACTOR 1.5, text 1.5): every text at least 18 device px, no text over another
+        // or over the highlighted point (the legend sat on the far outlier), and the lesson's ring
+        // where the report says, in the screenshot. The same at scale 1, text 1: every text ≥ 9 px.
+        QTemporaryDir dir;
+        for (const auto& [factor, text, minPx] : {std::tuple{"1.5", "1.5", 18}, std::tuple{"1", "1", 9}}) {
+            const QString report = dir.filePath(QStringLiteral("r%1.json").arg(factor));
+            const QString shot = dir.filePath(QStringLiteral("s%1.png").arg(factor));
+            QProcess p;
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert("QT_SCALE_FACTOR", factor);
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(OLENS_GUI_PATH), {"--preset", "1", "--param", "epochs=20", "--lesson-step", "4",
+                                                     "--text-size", text, "--screenshot", shot, "--layout-report", report,
+                                                     "--exit"});
+            QVERIFY(p.waitForFinished(240000));
+            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+            QFile f(report);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QJsonObject r = QJsonDocument::fromJson(f.readAll()).object();
+            QVERIFY2(r.value("overlaps").toArray().isEmpty(),
+                     QJsonDocument(r.value("overlaps").toArray()).toJson().constData());
+            QVERIFY2(r.value("min_text_px").toInt() >= minPx,
+                     QJsonDocument(r.value("text_px").toObject()).toJson().constData());
+            for (const char* key : {"caption", "timeline", "legend", "ticks"})
+                QVERIFY2(r.value("text_px").toObject().contains(key), key);
+            // The ring (magenta, SelectionLayer) around the first highlighted point.
+            const QJsonArray points = r.value("highlighted_point_px").toArray();
+            QVERIFY(!points.isEmpty());
+            const QImage img(shot);
+            QVERIFY(!img.isNull());
+            const int x = points[0].toArray()[0].toInt(), y = points[0].toArray()[1].toInt();
+            QVERIFY(x >= 0 && y >= 0 && x < img.width() && y < img.height());
+            int magenta = 0;
+            for (int dy = -30; dy <= 30; ++dy)
+                for (int dx = -30; dx <= 30; ++dx) {
+                    const QPoint q(x + dx, y + dy);
+                    if (!img.rect().contains(q))
+                        continue;
+                    const QRgb c = img.pixel(q);
+                    magenta += qRed(c) > 170 && qGreen(c) < 90 && qBlue(c) > 120;
+                }
+            QVERIFY2(magenta > 20, qPrintable(QStringLiteral("no ring at (%1, %2)").arg(x).arg(y)));
+        }
     }
 
     void aSessionKeepsThePath()
