@@ -237,20 +237,23 @@ public:
     {
         if (orientation != Qt::Horizontal)
             return {};
-        static const char* names[] = {"rank", "index", "score", "label", "outlier", "flagged by", "explanation"};
+        static const char* names[] = {"#", "row", "score", "label", "flag", "flagged by", "explanation"};
         static const char* tips[] = {
-            "1 = highest outlier score",
-            "Row of the sample in the loaded data (0-based)",
+            "Rank: 1 = highest outlier score",
+            "Row index of the sample in the loaded data (0-based)",
             "Outlier score (higher = more outlying)",
             "Value of the data's label column",
-            "Decision at the current threshold (score above it); flagged rows are tinted red",
+            "Outlier flag: the score is above the current threshold; flagged rows are tinted red",
             "How many of the compare panels' detectors flag the point at their shared quantile: "
             "a point flagged by most of them is a safer bet than one flagged by one",
             "Why the detector scored the point as it did"};
         if (section < 0 || section >= ColumnCount)
             return {};
+        static const char* longNames[] = {"rank", "index", "score", "label", "outlier", "flagged by", "explanation"};
         if (role == Qt::DisplayRole)
             return section == ColLabel && !m_labelName.isEmpty() ? m_labelName : tr(names[section]);
+        if (role == Qt::UserRole) // the full name: copied rows' CSV header
+            return section == ColLabel && !m_labelName.isEmpty() ? m_labelName : QString::fromLatin1(longNames[section]);
         if (role == Qt::ToolTipRole)
             return section == ColFlaggedBy && hasAgreement()
                        ? tr(tips[section]) + QStringLiteral(" (%1; quantile %2)").arg(m_agreementNames).arg(m_agreementQuantile)

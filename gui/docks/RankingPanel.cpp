@@ -63,14 +63,25 @@ struct RankingPanel::Impl {
         const QFontMetrics bm(bold); // top-k rows are bold
         QHeaderView* hh = table->horizontalHeader();
         const int digits = QString::number(std::max(model->rowCount(), 1)).size();
-        const int indicator = 24; // sort arrow and padding
+        // Compact (issue #52: at 1024×600 the flag and "flagged by" columns fell off the right edge
+        // and a sideways scroll hid index and score): short headers with their tooltips, the score
+        // column as wide as the scores shown (the top and the bottom of the ranking), not as wide
+        // as any number could be.
+        const int indicator = 18; // sort arrow and padding
         const auto width = [&](int column, const QString& widest) {
             const int head = fm.horizontalAdvance(model->headerData(column, Qt::Horizontal, Qt::DisplayRole).toString());
-            return std::max(head + indicator, bm.horizontalAdvance(widest) + 12);
+            return std::max(head + indicator, bm.horizontalAdvance(widest) + 10);
         };
         hh->resizeSection(ColRank, width(ColRank, QString(digits, QLatin1Char('0'))));
         hh->resizeSection(ColIndex, width(ColIndex, QString(digits, QLatin1Char('0'))));
-        hh->resizeSection(ColScore, width(ColScore, QStringLiteral("-0.000000e-00")));
+        QString widestScore = QStringLiteral("0.0");
+        const int rows = model->rowCount();
+        for (int r = 0; r < rows; r = r < 100 || r >= rows - 100 ? r + 1 : rows - 100) {
+            const QString t = model->text(r, ColScore);
+            if (bm.horizontalAdvance(t) > bm.horizontalAdvance(widestScore))
+                widestScore = t;
+        }
+        hh->resizeSection(ColScore, width(ColScore, widestScore));
         QString widestLabel = QStringLiteral("0");
         for (int r = 0; r < std::min(model->rowCount(), 200); ++r) { // label names: a sample is enough
             const QString t = model->text(r, ColLabel);
@@ -444,7 +455,7 @@ QString RankingPanel::selectedRowsCsv() const
     QStringList lines;
     QStringList fields;
     for (int c : columns)
-        fields << csvField(d->model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString());
+        fields << csvField(d->model->headerData(c, Qt::Horizontal, Qt::UserRole).toString());
     lines << fields.join(QLatin1Char(','));
     for (int r : rows) {
         const int src = d->proxy->mapToSource(d->proxy->index(r, 0)).row();

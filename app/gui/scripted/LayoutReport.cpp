@@ -137,6 +137,28 @@ QStringList LayoutReport::nestedScrolling(const MainWindow* window)
     return out;
 }
 
+QJsonArray LayoutReport::rankingColumnsCut(const MainWindow* window)
+{
+    // Columns shown whose right end lies past the table's viewport: a sideways scroll to read them
+    // (issue #52: the flag and "flagged by" columns at 1024×600). The last column (the explanation,
+    // long text that is also every row's tooltip) counts when it starts past the edge.
+    QJsonArray cut;
+    const QTableView* table = window->rankingPanel() ? window->rankingPanel()->table() : nullptr;
+    if (!table || !table->isVisible() || !table->model())
+        return cut;
+    const QHeaderView* h = table->horizontalHeader();
+    const int room = table->viewport()->width();
+    for (int c = 0; c < h->count(); ++c) {
+        if (h->isSectionHidden(c))
+            continue;
+        const bool last = c == h->count() - 1;
+        const int right = h->sectionPosition(c) + (last ? 0 : h->sectionSize(c));
+        if (right > room + 1)
+            cut.append(table->model()->headerData(c, Qt::Horizontal, Qt::UserRole).toString());
+    }
+    return cut;
+}
+
 QJsonObject LayoutReport::report(const MainWindow* window)
 {
     QJsonObject docks;
@@ -205,6 +227,7 @@ QJsonObject LayoutReport::report(const MainWindow* window)
             {"controls_clipped", clipped},
             {"nested_scrolling", nested},
             {"ranking_visible_rows", rankingVisibleRows(window)},
+            {"ranking_columns_cut", rankingColumnsCut(window)},
             {"ranking_rows", table && table->model() ? table->model()->rowCount() : 0}};
 }
 

@@ -2,6 +2,7 @@
 // `outlierlens … --layout-report FILE.json` (issue #35): what a person would see of the window —
 // its size, each dock's visible rectangle, the controls cut off or reachable only by scrolling, and
 // how many Ranking rows are visible. GUI tests use it at 1280×720 and 1024×600.
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QStringList>
 
@@ -23,6 +24,8 @@ struct LayoutReport {
     /// direction: the inner one steals the wheel, its end is below the outer fold), named by
     /// objectName, else class.
     static QStringList nestedScrolling(const MainWindow* window);
+    /// Ranking columns shown but past the table's right edge (full names), empty when all fit.
+    static QJsonArray rankingColumnsCut(const MainWindow* window);
     static QJsonObject report(const MainWindow* window);
     /// Writes report() as JSON through the guarded writer; returns an error or "".
     static QString write(const MainWindow* window, const QString& path);

@@ -313,12 +313,14 @@ void MainWindow::buildDocks()
         const int detWidth = det->width(), rankingWidth = ranking->width();
         const int side = std::clamp(std::min(width() * 2 / 5, height() - 120), 260, 900);
         if (width() - detWidth - rankingWidth - side < width() * 2 / 5 && !ranking->isFloating()) {
-            // A laptop: a column of its own would leave the view a strip. A tab beside the
-            // Ranking, the column widened to the matrix's width (the view keeps the rest).
-            tabifyDockWidget(ranking, splom);
+            // A laptop: a column of its own would leave the view a strip, and under the Ranking it
+            // left the Ranking 2 rows. A tab in the left column, in front of the Detector dock
+            // (one click back), the column widened to the matrix's width: the Ranking it is linked
+            // to stays in sight (as a tab beside the Ranking it hid it, issue #52).
+            tabifyDockWidget(det, splom);
             splom->show();
             splom->raise();
-            resizeDocks({det, ranking}, {detWidth, std::max(rankingWidth, side)}, Qt::Horizontal);
+            resizeDocks({splom, ranking}, {std::max(detWidth, side), rankingWidth}, Qt::Horizontal);
             return;
         }
         // A wide screen: a column of its own right of the Ranking's, taken from the view.

@@ -46,6 +46,10 @@ private slots:
         QCOMPARE(j["window"].toObject()["height"].toInt(), screen.height());
         const int rows = j["ranking_visible_rows"].toInt();
         QVERIFY2(rows >= minRows, qPrintable(QString("%1 Ranking rows visible").arg(rows)));
+        // Issue #52: rank, row, score, label and flag in sight without a sideways scroll.
+        QVERIFY(j.contains("ranking_columns_cut"));
+        const QJsonArray cut = j["ranking_columns_cut"].toArray();
+        QVERIFY2(cut.isEmpty(), QJsonDocument(cut).toJson(QJsonDocument::Compact).constData());
         const QJsonArray clipped = j["controls_clipped"].toArray();
         QVERIFY2(clipped.isEmpty(), QJsonDocument(clipped).toJson(QJsonDocument::Compact).constData());
         // One scroll bar per direction: the Detector dock's parameters scrolled inside the
