@@ -246,6 +246,7 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     FitOptions options;
     options.explanations = false;
     options.trainingRows = part;
+    options.featureNames = r.input.featureNames;
     options.normalizerFitted = [&err](const Normalizer& n) {
         for (const auto& w : n.warnings())
             err << "outlierlens-cli: warning: " << w << "\n";

@@ -47,6 +47,9 @@ public:
     /// Sentences about the last fit the user should read with its result (consensus: the members it
     /// used and those it left out, with the reason); shown as "members" warnings.
     virtual std::vector<std::string> fitNotes() const { return {}; }
+    /// True for a method whose ranking does not change when a feature is rescaled (mcd's and ic's
+    /// affine invariance, iforest's axis-wise splits): no "scale" warning on raw features for it.
+    virtual bool scaleInvariant() const { return false; }
 
     /// Trains on the rows of X. Validates X (non-empty, finite, enough rows); throws DataError
     /// on bad input, ParamError when parameters do not fit the data, Cancelled when the callback

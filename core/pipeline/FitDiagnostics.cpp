@@ -126,6 +126,39 @@ double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scor
     return spearman(s, ref);
 }
 
+std::optional<FitWarning> scaleWarning(const Eigen::MatrixXd& X, const std::vector<std::string>& names)
+{
+    if (X.rows() < 2 || X.cols() < 2)
+        return std::nullopt;
+    double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+    Eigen::Index loCol = -1, hiCol = -1;
+    for (Eigen::Index j = 0; j < X.cols(); ++j) {
+        const double mean = X.col(j).mean();
+        const double sd = std::sqrt((X.col(j).array() - mean).square().sum() / double(X.rows() - 1));
+        if (!(sd > 0.0) || !std::isfinite(sd))
+            continue; // constant: carries no distance at all
+        if (sd < lo) {
+            lo = sd;
+            loCol = j;
+        }
+        if (sd > hi) {
+            hi = sd;
+            hiCol = j;
+        }
+    }
+    if (loCol < 0 || hi / lo <= kScaleRatio)
+        return std::nullopt;
+    const bool named = names.size() == static_cast<std::size_t>(X.cols());
+    auto name = [&](Eigen::Index j) {
+        return named && !names[std::size_t(j)].empty() ? "'" + names[std::size_t(j)] + "'" : "column " + std::to_string(j + 1);
+    };
+    return FitWarning{"scale", "feature scales differ by " + formatNumber("%.0f", hi / lo) + "x (" + name(hiCol)
+                                   + " spreads " + formatNumber("%.3g", hi) + ", " + name(loCol) + " "
+                                   + formatNumber("%.3g", lo)
+                                   + ") and the features are not normalised: the widest decides the distances; "
+                                     "normalise (zscore) unless its units are meant to weigh more"};
+}
+
 double rankingAgreement(const Detector& d, const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores)
 {
     if (Xn.rows() < kMinDiagnosedRows || Xn.rows() != scores.size())

@@ -5,6 +5,7 @@
 #include "detectors/Detector.h"
 
 #include <Eigen/Core>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,14 @@ constexpr Eigen::Index kMinDiagnosedRows = 12;
 /// and the neighbour distances `d` already has: the number behind the "inverted" warning, also what
 /// consensus uses to leave a member out.
 double rankingAgreement(const Detector& d, const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores);
+
+/// Above this ratio of the widest to the narrowest feature spread (standard deviation, constant
+/// features left out) a fit on raw features (normalize none) is warned "scale" (issue #53): the
+/// widest feature decides the distances (Pima without normalising: PC1 is insulin).
+constexpr double kScaleRatio = 100.0;
+/// The "scale" warning for raw rows X fitted without normalisation, or none.
+/// `names`: the features' names (used when there is one per column).
+std::optional<FitWarning> scaleWarning(const Eigen::MatrixXd& X, const std::vector<std::string>& names = {});
 
 /// The warnings for detector `d` fitted on the normalised rows Xn with training scores `scores`.
 std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores);

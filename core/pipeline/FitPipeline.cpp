@@ -211,6 +211,9 @@ std::shared_ptr<FitResult> fitPipeline(std::shared_ptr<Detector> detector, Norma
     r->warnings = diagnoseFit(*detector, Xn, detector->trainingScores());
     if (ties)
         r->warnings.push_back(*ties);
+    if (normalizer.kind() == Normalization::None && !detector->scaleInvariant())
+        if (auto scale = scaleWarning(X, options.featureNames))
+            r->warnings.push_back(*scale);
     r->geometry = detector->geometry();
     r->detectorId = detector->id();
     r->normalizer = std::move(normalizer);

@@ -62,6 +62,8 @@ struct FitOptions {
     /// Called (on the fitting thread) once the normaliser is fitted on the training rows, before the
     /// detector's fit: the GUI draws live geometry through it while the detector trains.
     std::function<void(const Normalizer&)> normalizerFitted;
+    /// The features' names (empty: unnamed): warnings name a feature by its name, not its column.
+    std::vector<std::string> featureNames;
 };
 
 /// Above this many rows the GUI does not compute every row's explanation with the fit: for knn it is

@@ -63,7 +63,7 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     m_opacity->setObjectName("isoOpacity");
     m_opacity->setRange(0, 100);
     m_opacity->setSingleStep(5);
-    m_opacity->setValue(35);
+    m_opacity->setValue(kIsoPercent);
     m_opacity->setPrefix(tr("iso "));
     m_opacity->setSuffix(QStringLiteral(" %"));
     m_opacity->setToolTip(tr("Opacity of the 3D threshold iso-surface"));
@@ -253,7 +253,11 @@ ViewControls::ViewControls(DataDocument* document, CloudView* view, QWidget* par
     connect(m_res2d, &QSpinBox::valueChanged, m_view, &CloudView::setGridResolution2D);
     connect(m_res3d, &QSpinBox::valueChanged, m_view, &CloudView::setGridResolution3D);
     connect(m_margin, &QSpinBox::valueChanged, m_view, [this](int v) { m_view->setGridMargin(v / 100.0); });
-    connect(m_opacity, &QSpinBox::valueChanged, m_view, [this](int v) { m_view->setIsoOpacity(v / 100.0); });
+    connect(m_opacity, &QSpinBox::valueChanged, m_view, [this](int v) {
+        m_view->setIsoOpacity(v / 100.0);
+        if (!m_settingOpacity)
+            m_opacityChosen = true; // the user's (or a session's) choice: new data keep it
+    });
     connect(m_view, &CloudView::gridChanged, m_grid, &QLabel::setText);
     connect(m_projection, &QComboBox::currentIndexChanged, this, &ViewControls::applyProjection);
     connect(m_doc, &DataDocument::datasetChanged, this, &ViewControls::onDataset);
@@ -328,6 +332,14 @@ void ViewControls::onDataset()
     const Dataset& d = m_doc->dataset();
     const bool many = d.cols() > 3;
     m_projectionBox->setVisible(many);
+    // Projected data (p > 3): the threshold surface is a slice through the mean that wraps most of
+    // the cloud; at 35 % it hid which points are flagged (issue #52). Faint there by default, so the
+    // flagged points show through; 35 % for 3-D data, whose surface is the decision itself.
+    if (!m_opacityChosen && !m_doc->changeIsEdit()) {
+        m_settingOpacity = true;
+        m_opacity->setValue(many ? kProjectedIsoPercent : kIsoPercent);
+        m_settingOpacity = false;
+    }
     m_sigmaScale->setVisible(d.hasSigma());
     for (const auto& [key, action] : m_layerActions)
         if (key == QLatin1String("layer_uncertainty"))

@@ -23,6 +23,10 @@ class DataDocument;
 class ViewControls : public QWidget {
     Q_OBJECT
 public:
+    /// The threshold iso-surface's default opacity (percent): 3-D data, and projected data (p > 3),
+    /// where the surface is a slice through the mean and must not hide the flagged points.
+    static constexpr int kIsoPercent = 35;
+    static constexpr int kProjectedIsoPercent = 12;
     ViewControls(DataDocument* document, CloudView* view, QWidget* parent = nullptr);
 
     QComboBox* projection() const { return m_projection; }
@@ -77,6 +81,8 @@ private:
     QCheckBox* m_log = nullptr;
     std::vector<std::pair<QString, QAction*>> m_layerActions; // session key → menu action
     QAction* m_chooseGeometry = nullptr;
+    bool m_opacityChosen = false; // the iso opacity was set by the user or a session
+    bool m_settingOpacity = false;
 };
 
 } // namespace olens

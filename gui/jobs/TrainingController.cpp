@@ -152,6 +152,7 @@ bool TrainingController::start(const TrainingSetup& setup, bool keepUserThreshol
     const auto data = std::make_shared<const Eigen::MatrixXd>(m_doc->dataset().X);
     options.explanations = data->rows() <= kEagerExplanationRows; // above: on demand (explainRow)
     options.ranking = true; // sorted here, not on the GUI thread when the result is shown
+    options.featureNames = m_doc->dataset().featureNames;
     auto live = std::make_shared<LiveState>();
     // The view draws live snapshots through the normaliser the pipeline fits, handed over as soon
     // as it is fitted (before the detector's first report).

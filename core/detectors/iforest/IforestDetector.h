@@ -17,6 +17,7 @@ class IforestDetector : public Detector {
 public:
     static DetectorInfo info();
     explicit IforestDetector(ParamSet params);
+    bool scaleInvariant() const override { return true; } // ranking unchanged by rescaling a feature
 
     /// c(n) of eq. 1: the average path length of an unsuccessful BST search among n points.
     static double averagePathLength(double n);

@@ -38,6 +38,7 @@ class IcDetector : public Detector {
 public:
     static DetectorInfo info();
     explicit IcDetector(ParamSet params) : Detector(std::move(params)) {}
+    bool scaleInvariant() const override { return true; } // ranking unchanged by rescaling a feature
 
     std::map<std::string, double> figures() const override;
 

@@ -28,6 +28,7 @@ class McdDetector : public Detector, public FeatureAttribution {
 public:
     static DetectorInfo info();
     explicit McdDetector(ParamSet params);
+    bool scaleInvariant() const override { return true; } // ranking unchanged by rescaling a feature
 
     /// The reweighted robust location T and covariance S (input coordinates): the ellipsoid
     /// {x : (x−T)ᵀS⁻¹(x−T) = threshold()} is the decision boundary.
