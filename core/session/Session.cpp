@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <optional>
 
@@ -233,6 +234,10 @@ std::string serializeSession(const Session& s)
         j["lesson"] = {{"title", s.lesson->title}, {"steps", std::move(steps)}, {"current", s.lesson->current}};
     }
     j["classroom"] = {{"active", s.classroom}, {"panels", s.classroomPanels}};
+    if (s.shownStep >= 0)
+        j["shown_step"] = s.shownStep;
+    if (!s.origin.empty())
+        j["origin"] = s.origin;
     return j.dump(1) + "\n";
 }
 
@@ -360,6 +365,10 @@ Session parseSession(const std::string& text)
                 s.classroomPanels.push_back(asString(ps[i], "/classroom/panels/" + std::to_string(i)));
         }
     }
+    if (j.contains("shown_step") && !j["shown_step"].is_null())
+        s.shownStep = asInt(j["shown_step"], "/shown_step", 0, std::numeric_limits<int>::max());
+    if (j.contains("origin") && !j["origin"].is_null())
+        s.origin = asString(j["origin"], "/origin");
     return s;
 }
 

@@ -109,6 +109,12 @@ struct Session {
     /// View → Classroom: on, and the docks kept visible in it (by object name).
     bool classroom = false;
     std::vector<std::string> classroomPanels;
+    /// The recorded training step the timeline showed (the detector's step number), -1 = the
+    /// trained model: a reopened session shows the same step (issue #52).
+    int shownStep = -1;
+    /// An autosave's: the session file it stands for (empty: unsaved work). A restored autosave
+    /// takes this name back instead of the autosave's own (issue #52: "crashed.olens.json").
+    std::string origin;
 };
 
 /// Pretty-printed JSON text.

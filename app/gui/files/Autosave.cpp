@@ -1,4 +1,5 @@
 #include "files/Autosave.h"
+#include "detectors/TrainingHistory.h"
 
 #include "files/SessionManager.h"
 #include "base/AtomicWriter.h"
@@ -218,6 +219,7 @@ bool Autosave::autosave()
     Session session;
     try {
         session = m_sessions->capture(false);
+        session.origin = QFile::encodeName(m_sessions->currentPath()).toStdString();
     } catch (const std::exception& e) {
         reportProblem(tr("autosave failed, crash recovery is off until it works again: %1").arg(QString::fromUtf8(e.what())));
         return false;
@@ -246,9 +248,14 @@ bool Autosave::autosave()
             ~Leave() { s->leave(); }
         } leave{idle.get()};
         try {
-            if (result)
+            if (result) {
+                // With its recorded path while small, as a saved session: a restored lesson shows
+                // its step and the timeline again (without it the timeline was gone, issue #52).
+                const auto h = result->detector->history();
                 session.model = sessionModelJson(*result->detector, result->normalizer,
-                                                 session.embedded ? &session.data.X : fileRows.get(), result->trainingRows);
+                                                 session.embedded ? &session.data.X : fileRows.get(), result->trainingRows,
+                                                 h && h->bytes <= SessionManager::kSessionHistoryBytes);
+            }
             const QByteArray text = QByteArray::fromStdString(serializeSession(session));
             writeFileAtomically(file, [&](std::ostream& out) { out.write(text.constData(), text.size()); });
             const QByteArray owner = runId + '\n' + contentHash(text);

@@ -6,6 +6,7 @@
 
 #include "base/ParallelFor.h"
 #include "detectors/TrainingHistory.h"
+#include "docks/TimelineBar.h"
 #include "jobs/Executor.h"
 #include "render/CameraRig.h"
 
@@ -214,6 +215,8 @@ Session SessionManager::capture(bool withModel, DataPolicy data, const QString& 
     }
     if (m_parts.caption->hasLesson())
         s.lesson = m_parts.caption->lesson();
+    if (doc->shown().kind == DataDocument::Shown::Kind::Recorded)
+        s.shownStep = doc->shown().step; // the timeline's step, shown again on opening
     s.classroom = m_parts.classroom->isActive();
     for (const QString& name : m_parts.classroom->panels())
         s.classroomPanels.push_back(name.toStdString());
@@ -328,6 +331,12 @@ void SessionManager::install(Prepared& p)
     // The lesson belongs to the data just loaded; its current step is shown again (a training step
     // as soon as the restored model's recorded path is there: it is).
     m_parts.caption->setLesson(s.lesson ? *s.lesson : Lesson{});
+    // The step the timeline showed, unless the lesson's step names one (it has just shown it).
+    const bool lessonShowsAStep = s.lesson && !s.lesson->steps.empty()
+                                  && s.lesson->steps[std::size_t(s.lesson->current)].atStep != -1;
+    if (s.shownStep >= 0 && !lessonShowsAStep && m_parts.timeline && m_parts.timeline->history())
+        m_parts.timeline->showIndex(m_parts.timeline->history()->indexAtOrBefore(s.shownStep));
+    m_installedOrigin = QString::fromStdString(s.origin);
     QStringList panels;
     for (const auto& name : s.classroomPanels)
         panels << QString::fromStdString(name);
@@ -467,9 +476,13 @@ bool SessionManager::resolveData(Session& s, const QString& sessionPath, QString
 void SessionManager::markOpened(const QString& path)
 {
     m_context.log->info(tr("session loaded from %1").arg(path));
-    if (!m_autosave || path != m_autosave->path())
-        m_current = path;
-    emit sessionOpened(path);
+    // The app's own autosave (File → Restore autosave, a crashed run's): the work it stands for
+    // keeps its own name (the session file it came from, or none: unsaved work), never the
+    // autosave's — which Save would overwrite and Recent files would list (issue #52).
+    const bool autosaved = m_autosave && m_autosave->ownsFile(path);
+    const QString name = autosaved ? (QFileInfo::exists(m_installedOrigin) ? m_installedOrigin : QString()) : path;
+    m_current = name;
+    emit sessionOpened(name, autosaved);
 }
 
 bool SessionManager::open(const QString& path, QString* error)

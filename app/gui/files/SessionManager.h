@@ -25,6 +25,7 @@ class CompareView;
 class DetectorPanel;
 class LessonCaption;
 class ViewControls;
+class TimelineBar;
 
 /// The parts of the window a session captures and restores besides the context's document, view
 /// and trainer: each named here, so that what a session touches is visible in one place.
@@ -34,6 +35,7 @@ struct SessionParts {
     LessonCaption* caption = nullptr;     ///< the lesson
     ClassroomReaction* classroom = nullptr; ///< classroom mode and its kept docks (setModes)
     CompareReaction* compare = nullptr;   ///< compare mode and its panels (setModes)
+    TimelineBar* timeline = nullptr;      ///< the recorded step shown
 };
 
 class SessionManager : public QObject {
@@ -116,12 +118,15 @@ public:
 
 signals:
     /// A session file was opened (also from the command line) or saved by the user.
-    void sessionOpened(const QString& path);
+    /// `path`: the session's name from now on (empty for a restored autosave of unsaved work);
+    /// `autosaved`: it was the app's own autosave (its state is not saved anywhere yet).
+    void sessionOpened(const QString& path, bool autosaved);
     void sessionSaved(const QString& path);
 
 private:
     CompareView* compareView() const; // the compare page, or null before it was first shown
     QString m_current;
+    QString m_installedOrigin; // the last session installed: the file an autosave stands for
     ReactionContext m_context;
     SessionParts m_parts;
     Autosave* m_autosave = nullptr;

@@ -122,10 +122,12 @@ MainWindow::MainWindow(QWidget* parent)
     // table of the docks: those keep Page Up / Down for themselves, and a presenter's remote
     // pressed into the Detector dock's first spin box instead of stepping the lesson.
     m_view->setFocus(Qt::OtherFocusReason);
-    connect(m_sessions, &SessionManager::sessionOpened, this, [this](const QString& path) {
+    connect(m_sessions, &SessionManager::sessionOpened, this, [this](const QString& path, bool autosaved) {
         m_sessionPath = path;
-        m_unsaved->markSaved();
-        m_recent->add(path);
+        if (!autosaved) { // a restored autosave is work not saved anywhere yet, and no recent file
+            m_unsaved->markSaved();
+            m_recent->add(path);
+        }
         updateStatus();
     });
     connect(m_sessions, &SessionManager::sessionSaved, this, [this](const QString& path) {
@@ -196,7 +198,7 @@ QAction* MainWindow::action(const QString& objectName) const
 
 SessionParts MainWindow::sessionParts() const
 {
-    return SessionParts{m_detector, m_controls, m_caption, m_classroom, m_compare};
+    return SessionParts{m_detector, m_controls, m_caption, m_classroom, m_compare, m_timeline};
 }
 
 CompareView* MainWindow::compareView() const { return m_compare ? m_compare->view() : nullptr; }

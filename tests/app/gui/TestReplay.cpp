@@ -9,6 +9,10 @@
 #include "GuiTestSupport.h"
 #include "window/MainWindow.h"
 #include "files/SessionManager.h"
+#include "session/Session.h"
+#include "files/RecentFilesMenu.h"
+#include "files/BackgroundOpen.h"
+#include "files/Autosave.h"
 #include "detectors/TrainingHistory.h"
 #include "docks/DetectorPanel.h"
 #include "docks/LessonCaption.h"
@@ -395,6 +399,76 @@ private slots:
                 }
             QVERIFY2(magenta > 20, qPrintable(QStringLiteral("no ring at (%1, %2)").arg(x).arg(y)));
         }
+    }
+
+    void aRestoredAutosaveShowsItsStepAndKeepsItsName()
+    {
+        // Issue #52 item 1: restoring the autosave of a lesson at its epoch-10 step kept the caption
+        // but showed the trained model without a timeline (the autosave had no recorded path), and
+        // the status bar and Recent files then named "crashed.olens.json". Now the autosave carries
+        // the path, the step shown and the session file it stands for.
+        QTemporaryDir dir;
+        const QString sessionPath = dir.filePath("lesson.olens.json");
+        MainWindow w;
+        w.setInteractive(false);
+        Preset preset = availablePresets().front();
+        preset.detectorParams = {{"epochs", "20"}};
+        QSignalSpy finished(w.trainer(), &TrainingController::finished);
+        QVERIFY(w.presets()->apply(preset));
+        QVERIFY(finished.wait(60000));
+        QTRY_VERIFY_WITH_TIMEOUT(w.timeline()->stepCount() > 10, 20000);
+        const auto h = w.document()->trainedResult()->detector->history();
+        QAction* next = test::actionWithShortcut(w, QKeySequence(Qt::Key_PageDown));
+        QVERIFY(next);
+        next->trigger();
+        next->trigger(); // "Epoch 10"
+        QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), h->indexAtOrBefore(10), 20000);
+        QVERIFY(w.sessions()->saveAs(sessionPath)); // File → Save session as: the session's name
+        QCOMPARE(w.sessions()->currentPath(), sessionPath);
+        w.autosaves()->waitForAutosave();
+        QVERIFY(w.autosaves()->autosave());
+        w.autosaves()->waitForAutosave();
+        const Session saved = SessionManager::readSessionFile(w.autosaves()->path());
+        QCOMPARE(QString::fromStdString(saved.origin), sessionPath);
+        QCOMPARE(saved.shownStep, 10);
+        QVERIFY(saved.model.contains("history"));
+        w.autosaves()->markCleanExit(); // no later autosave replaces that file
+
+        QVERIFY(w.openFile(sample("moons2d.csv"))); // other work, then File → Restore autosave
+        QSignalSpy opened(w.backgroundOpen(), &BackgroundOpen::finished);
+        w.action("actionRestoreAutosave")->trigger();
+        QVERIFY(opened.wait(60000));
+        QCOMPARE(opened.takeFirst().at(0).toBool(), true);
+        QCOMPARE(w.lessonCaption()->lesson().current, 2);
+        QVERIFY(w.timeline()->stepCount() > 10);
+        QTRY_COMPARE_WITH_TIMEOUT(w.document()->shownStep(), h->indexAtOrBefore(10), 20000);
+        QVERIFY(w.lessonCaption()->describesShown());
+        QCOMPARE(w.sessions()->currentPath(), sessionPath);
+        QVERIFY(!w.recentFiles()->files().contains(w.autosaves()->path()));
+    }
+
+    void aSessionShowsTheTimelineStepItWasSavedAt()
+    {
+        // Without a lesson: the timeline's step travels with the session (shown_step).
+        QTemporaryDir dir;
+        const QString path = dir.filePath("step.olens.json");
+        {
+            MainWindow w;
+            w.setInteractive(false);
+            QVERIFY(w.openFile(sample("seam3d.csv")));
+            trainQuadrics(w, 20);
+            const auto h = w.document()->trainedResult()->detector->history();
+            QVERIFY(showAndWait(w.timeline(), h->indexAtOrBefore(7)));
+            QString error;
+            QVERIFY2(w.sessions()->save(path, &error), qPrintable(error));
+        }
+        MainWindow w2;
+        w2.setInteractive(false);
+        QString error;
+        QVERIFY2(w2.sessions()->open(path, &error), qPrintable(error));
+        const auto h2 = w2.document()->trainedResult()->detector->history();
+        QTRY_COMPARE_WITH_TIMEOUT(w2.document()->shownStep(), h2->indexAtOrBefore(7), 20000);
+        QCOMPARE(w2.document()->shown().step, 7);
     }
 
     void aSessionKeepsThePath()
