@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
@@ -38,7 +39,9 @@ FigureExportDialog::FigureExportDialog(const QStringList& targets, QSize viewSiz
     m_height->setObjectName("figureHeight");
     m_width->setValue(std::max(64, viewSize.width()));
     m_height->setValue(std::max(64, viewSize.height()));
-    m_width->setToolTip(tr("The view is rendered at this size (more room for the data; text keeps its size)"));
+    m_width->setToolTip(tr("The figure's size: the view rendered at it, a plot laid out at it (PNG pixels; SVG and "
+                           "PDF at 96 per inch); text keeps the size below"));
+    m_height->setToolTip(m_width->toolTip());
     m_scale->setObjectName("figureScale");
     m_scale->setRange(1.0, 8.0);
     m_scale->setSingleStep(0.5);
@@ -52,8 +55,8 @@ FigureExportDialog::FigureExportDialog(const QStringList& targets, QSize viewSiz
     m_text->setDecimals(2);
     m_text->setValue(1.0);
     m_text->setSuffix(QStringLiteral(" ×"));
-    m_text->setToolTip(tr("Text of the exported view (axes, ticks, legend, colour bar) this many times the default "
-                          "size: 2 × gives ~22 px tick labels, readable in a 1920 × 1080 figure"));
+    m_text->setToolTip(tr("Text of the exported figure (axes, ticks, legend, colour bar, titles) this many times the "
+                          "default size: 2 × gives ~22 px tick labels, readable in a 1920 × 1080 figure"));
     m_transparent->setObjectName("figureTransparent");
     m_transparent->setText(tr("Transparent background"));
     m_transparent->setToolTip(tr("PNG with alpha (the view: antialiased edges and translucent surfaces keep their "
@@ -78,7 +81,30 @@ FigureExportDialog::FigureExportDialog(const QStringList& targets, QSize viewSiz
     layout->addWidget(buttons);
     connect(m_target, &QComboBox::currentIndexChanged, this, &FigureExportDialog::updateState);
     connect(m_format, &QComboBox::currentIndexChanged, this, &FigureExportDialog::updateState);
+    // The last export's choices (a series of slides shares them): they reset every time before.
+    const QSettings settings;
+    if (settings.contains(kWidthKey)) {
+        m_width->setValue(settings.value(kWidthKey).toInt());
+        m_height->setValue(settings.value(kHeightKey).toInt());
+    }
+    if (settings.contains(kScaleKey))
+        m_scale->setValue(settings.value(kScaleKey).toDouble());
+    if (settings.contains(kFormatKey) && m_format->findData(settings.value(kFormatKey)) >= 0)
+        m_format->setCurrentIndex(m_format->findData(settings.value(kFormatKey)));
+    m_transparent->setChecked(settings.value(kTransparentKey, false).toBool());
+    connect(this, &QDialog::accepted, this, &FigureExportDialog::remember);
     updateState();
+}
+
+void FigureExportDialog::remember() const
+{
+    QSettings settings;
+    settings.setValue(kWidthKey, m_width->value());
+    settings.setValue(kHeightKey, m_height->value());
+    settings.setValue(kScaleKey, m_scale->value());
+    settings.setValue(kTextKey, m_text->value());
+    settings.setValue(kFormatKey, m_format->currentData());
+    settings.setValue(kTransparentKey, m_transparent->isChecked());
 }
 
 void FigureExportDialog::updateState()
@@ -89,18 +115,17 @@ void FigureExportDialog::updateState()
         m_format->setCurrentIndex(m_format->findData("pdf"));
     if (auto* model = qobject_cast<QStandardItemModel*>(m_format->model()))
         model->item(m_format->findData("svg"))->setEnabled(!view);
-    const bool svg = m_format->currentData().toString() != "png";
-    for (QWidget* w : std::initializer_list<QWidget*>{m_width, m_height, m_sizeLabel})
-        w->setVisible(view && !svg);
-    m_scale->setVisible(!view && !svg);
-    m_text->setVisible(view && !svg);
-    m_textLabel->setVisible(view && !svg);
-    m_scaleLabel->setVisible(!view && !svg);
+    // A size and a text size for every figure (the view's PDF too: its page is the size asked);
+    // a plot's PNG may also be drawn larger than its size for sharpness.
+    const bool png = m_format->currentData().toString() == "png";
+    m_scale->setVisible(!view && png);
+    m_scaleLabel->setVisible(!view && png);
 }
 
 void FigureExportDialog::setTextScale(double scale)
 {
-    m_text->setValue(scale);
+    // The one last exported with, else the view's own.
+    m_text->setValue(QSettings().value(kTextKey, scale).toDouble());
 }
 
 FigureOptions FigureExportDialog::options() const
@@ -111,7 +136,7 @@ FigureOptions FigureExportDialog::options() const
     o.size = QSize(m_width->value(), m_height->value());
     o.scale = m_scale->value();
     o.transparent = m_transparent->isChecked();
-    o.textScale = m_target->currentIndex() == 0 ? m_text->value() : 0.0; // the view's text (not the plots')
+    o.textScale = m_text->value();
     return o;
 }
 

@@ -17,10 +17,10 @@ namespace olens {
 struct FigureOptions {
     int target = 0;          ///< index into the dialog's targets (0 = the view)
     QString format = "png";  ///< png; svg (plots); pdf (plots: QPdfWriter; the view: VTK's GL2PS)
-    QSize size;              ///< the view's size in pixels
-    double scale = 2.0;      ///< plots: drawn this many times as large
+    QSize size;              ///< the figure's size in pixels (the view rendered, a plot laid out at it); invalid = as shown
+    double scale = 2.0;      ///< plots' PNG: drawn this many times as large (sharper, same layout)
     bool transparent = false;
-    double textScale = 0.0;  ///< the view: its text size (View → Text size) for this export; 0 = as shown
+    double textScale = 0.0;  ///< its text size (View → Text size) for this export; 0 = as shown
 };
 
 class FigureExportDialog : public QDialog {
@@ -37,6 +37,13 @@ public:
 
 private:
     void updateState();
+    void remember() const; // the choices, for the next export (QSettings figure/…)
+    static constexpr const char* kWidthKey = "figure/width";
+    static constexpr const char* kHeightKey = "figure/height";
+    static constexpr const char* kScaleKey = "figure/scale";
+    static constexpr const char* kTextKey = "figure/text_scale";
+    static constexpr const char* kFormatKey = "figure/format";
+    static constexpr const char* kTransparentKey = "figure/transparent";
     QComboBox* m_target;
     QComboBox* m_format;
     QSpinBox* m_width;

@@ -37,6 +37,16 @@ PlotWidget::PlotWidget(QWidget* parent) : QWidget(parent), d(std::make_shared<Im
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
 }
 
+std::unique_ptr<PlotWidget> PlotWidget::figureCopy(QSize size, double textScale) const
+{
+    auto copy = std::make_unique<PlotWidget>();
+    *copy->d = *d; // the series, ranges, titles and marker (plain data)
+    copy->setAttribute(Qt::WA_DontShowOnScreen);
+    copy->resize(size.isValid() && !size.isEmpty() ? size : this->size());
+    copy->setTextScale(textScale > 0.0 ? textScale : font().pointSizeF() / QApplication::font(this).pointSizeF());
+    return copy;
+}
+
 void PlotWidget::setTextScale(double scale)
 {
     QFont f = QApplication::font(this);

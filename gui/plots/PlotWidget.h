@@ -69,6 +69,10 @@ public:
 
     /// Paints the plot, laid out at the widget's size, onto any painter (figures: PlotExporter).
     void paintPlot(QPainter& p, bool background) const;
+    /// A hidden copy of the plot laid out at `size` with text at `textScale` × the application
+    /// font: a figure at the size asked, not the dock's (a 323 × 217 dock put "inlier… / outli…"
+    /// over the threshold label at 2.4× text, issue #52). The copy shares nothing with this one.
+    std::unique_ptr<PlotWidget> figureCopy(QSize size, double textScale) const;
     bool hasData() const;
 
     /// Tick values of a linear axis over [lo, hi]: multiples of 1, 2 or 5 × 10^k, about target of them.

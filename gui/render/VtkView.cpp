@@ -656,11 +656,23 @@ QImage VtkView::renderImage(QSize size, bool transparent)
     return img;
 }
 
-QString VtkView::exportVector(const QString& path)
+QString VtkView::exportVector(const QString& path, QSize size)
 {
     if (!m_glReady)
         return tr("the view is not ready (no OpenGL context yet)");
+    // At the size asked, as renderImage: the page is the view's size (a 1920 × 1080 request wrote
+    // 617 × 483 pt with the note cut and the axis titles missing, issue #52).
+    const QSize old = this->size();
+    if (size.isValid() && !size.isEmpty())
+        size = size.boundedTo(QSize(kMaxExportSide, kMaxExportSide));
+    const bool resized = size.isValid() && !size.isEmpty() && size != old;
+    if (resized) {
+        resize(size);
+        grabFramebuffer(); // one frame at the new size: the layers lay their text out for it
+    }
     const QString error = ViewExport::writeVector(m_window, context(), path);
+    if (resized)
+        resize(old);
     scheduleRender(); // the vector export drew into VTK's framebuffers
     return error;
 }

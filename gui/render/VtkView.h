@@ -120,7 +120,7 @@ public:
     /// 3-D props (point sprites, field image, surfaces) one embedded raster image. Not SVG: Debian's
     /// GL2PS has no PNG support, so an SVG would hold the text alone (tried). GL2PS's base fonts
     /// are Latin-1: "×" and "∈" of the grid note come out garbled. Returns an error or "".
-    QString exportVector(const QString& path);
+    QString exportVector(const QString& path, QSize size = QSize());
     /// The colour behind the scene (the background layer and the scene renderer), white normally.
     void setBackdrop(const QColor& colour);
     /// Writes the current frame as PNG; on failure returns false and sets *error.

@@ -89,7 +89,14 @@ QString ExportFigureReaction::save(const ReactionContext& context, const Compare
                 return tr("the compare page is exported as PNG only");
             QTemporaryDir tmp;
             const QString file = tmp.filePath(QStringLiteral("view.pdf"));
-            if (const QString error = context.view->exportVector(file); !error.isEmpty())
+            const double shown = textScale();
+            const bool rescale = o.textScale > 0.0 && std::abs(o.textScale - shown) > 1e-9;
+            if (rescale)
+                TextSizeReaction::apply(context.window, o.textScale, false);
+            const QString error = context.view->exportVector(file, o.size);
+            if (rescale)
+                TextSizeReaction::apply(context.window, shown, false);
+            if (!error.isEmpty())
                 return error;
             QFile f(file);
             if (!f.open(QIODevice::ReadOnly))
@@ -116,9 +123,16 @@ QString ExportFigureReaction::save(const ReactionContext& context, const Compare
             return tr("cannot encode the PNG image for '%1'").arg(path);
         return writeBytes(path, png, inputs);
     }
-    PlotWidget* plot = target.plot;
-    if (!plot->isVisible() && (plot->width() < 320 || plot->height() < 220))
-        plot->resize(std::max(plot->width(), 480), std::max(plot->height(), 320)); // never laid out yet
+    PlotWidget* shownPlot = target.plot;
+    if (!shownPlot->isVisible() && (shownPlot->width() < 320 || shownPlot->height() < 220))
+        shownPlot->resize(std::max(shownPlot->width(), 480), std::max(shownPlot->height(), 320)); // never laid out yet
+    // At the size and text size asked, not the dock's: a copy laid out for the figure.
+    std::unique_ptr<PlotWidget> copy;
+    const PlotWidget* plot = shownPlot;
+    if ((o.size.isValid() && !o.size.isEmpty()) || o.textScale > 0.0) {
+        copy = shownPlot->figureCopy(o.size.boundedTo(QSize(8192, 8192)), o.textScale);
+        plot = copy.get();
+    }
     if (o.format == "svg")
         return writeBytes(path, PlotExporter::svg(*plot, o.transparent), inputs);
     if (o.format == "pdf")

@@ -22,6 +22,10 @@
 #include <QApplication>
 #include <QImage>
 #include <QSignalSpy>
+#include <QDoubleSpinBox>
+#include <QSpinBox>
+#include <QSettings>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -213,6 +217,66 @@ private slots:
             QVERIFY2(overlaps.isEmpty(), qPrintable(overlaps.join("; ")));
         }
         TextSizeReaction::apply(&w, 1.0, false);
+    }
+
+    void figuresComeAtTheSizeAsked()
+    {
+        // Issue #52 item 4: a plot exported at the dock's size (323 × 217 with 2.4× text put its
+        // legend over the threshold label) and the view's PDF ignored the size asked (617 × 483 pt
+        // for 1920 × 1080). Now a plot is laid out at the size and text size asked, the view's PDF
+        // page is the size asked, and the dialog remembers the choices.
+        MainWindow w;
+        w.setInteractive(false);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QSignalSpy finished(w.trainer(), &TrainingController::finished);
+        w.detectorPanel()->train();
+        QVERIFY(finished.wait(60000));
+        const auto targets = ExportFigureReaction::targets(w.context(), w.compareReaction());
+        const auto plot = std::find_if(targets.begin(), targets.end(), [](const auto& t) { return t.plot != nullptr; });
+        QVERIFY(plot != targets.end());
+        QTemporaryDir dir;
+        FigureOptions o;
+        o.format = "png";
+        o.size = QSize(1200, 800);
+        o.scale = 1.0;
+        o.textScale = 1.0;
+        QVERIFY(ExportFigureReaction::save(w.context(), w.compareReaction(), *plot, o, dir.filePath("p1.png")).isEmpty());
+        o.textScale = 2.0;
+        QVERIFY(ExportFigureReaction::save(w.context(), w.compareReaction(), *plot, o, dir.filePath("p2.png")).isEmpty());
+        const QImage p1(dir.filePath("p1.png")), p2(dir.filePath("p2.png"));
+        QCOMPARE(p1.size(), QSize(1200, 800)); // not the dock's size
+        QCOMPARE(p2.size(), QSize(1200, 800));
+        QVERIFY(p1 != p2); // the text size changed the drawing
+
+        o.format = "pdf";
+        o.size = QSize(1920, 1080);
+        QVERIFY(ExportFigureReaction::save(w.context(), w.compareReaction(), targets.front(), o, dir.filePath("v.pdf")).isEmpty());
+        QFile pdf(dir.filePath("v.pdf"));
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        const QByteArray bytes = pdf.readAll();
+        const QRegularExpression box(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([0-9.]+)\\s+([0-9.]+)"));
+        const auto m = box.match(QString::fromLatin1(bytes));
+        QVERIFY2(m.hasMatch(), "no MediaBox");
+        QCOMPARE(qRound(m.captured(1).toDouble()), 1920);
+        QCOMPARE(qRound(m.captured(2).toDouble()), 1080);
+        QVERIFY(w.view()->width() != 1920); // the view itself is back at its size
+
+        // The dialog remembers the last export's size and text size.
+        {
+            FigureExportDialog first({"view", "plot"}, QSize(600, 400));
+            first.findChild<QSpinBox*>("figureWidth")->setValue(1920);
+            first.findChild<QSpinBox*>("figureHeight")->setValue(1080);
+            first.findChild<QDoubleSpinBox*>("figureTextScale")->setValue(2.5);
+            first.accept();
+        }
+        FigureExportDialog again({"view", "plot"}, QSize(600, 400));
+        again.setTextScale(1.0);
+        QCOMPARE(again.options().size, QSize(1920, 1080));
+        QCOMPARE(again.options().textScale, 2.5);
+        QSettings().remove("figure"); // other cases start from the defaults
     }
 };
 
