@@ -119,12 +119,16 @@ Dataset selectRows(const Dataset& data, const std::vector<Eigen::Index>& rows)
     return out;
 }
 
-std::pair<std::string, std::string> addedColumnNames(const Dataset& data)
+AddedColumns addedColumnNames(const Dataset& data)
 {
     std::vector<std::string> taken = dataColumnNames(data);
-    const std::string score = uniqueName("score", taken);
-    taken.push_back(score);
-    return {score, uniqueName("outlier", taken)};
+    AddedColumns a;
+    a.score = uniqueName("score", taken);
+    taken.push_back(a.score);
+    a.outlier = uniqueName("outlier", taken);
+    taken.push_back(a.outlier);
+    a.index = uniqueName("index", taken);
+    return a;
 }
 
 void writePointsCsv(std::ostream& out, const PointExport& e)
@@ -133,14 +137,16 @@ void writePointsCsv(std::ostream& out, const PointExport& e)
     const Dataset part = selectRows(e.data, e.rows);
     const auto m = static_cast<Eigen::Index>(e.rows.size());
     const auto names = addedColumnNames(e.data);
-    CsvColumn score{names.first, Eigen::VectorXd(m)};
-    CsvColumn flag{names.second, Eigen::VectorXd(m)};
+    CsvColumn score{names.score, Eigen::VectorXd(m)};
+    CsvColumn flag{names.outlier, Eigen::VectorXd(m)};
+    CsvColumn index{names.index, Eigen::VectorXd(m)};
     for (Eigen::Index r = 0; r < m; ++r) {
         const Eigen::Index i = e.rows[static_cast<std::size_t>(r)];
         score.values(r) = e.scores(i);
         flag.values(r) = e.outlier(i) != 0 ? 1.0 : 0.0;
+        index.values(r) = double(i);
     }
-    writeCsv(out, part, {score, flag});
+    writeCsv(out, part, {score, flag, index});
 }
 
 void writePointsPly(std::ostream& out, const PointExport& e)
@@ -209,6 +215,7 @@ void writePointsPly(std::ostream& out, const PointExport& e)
     taken.push_back(scoreName);
     const std::string flagName = uniqueName("outlier", taken);
     taken.push_back(flagName);
+    const std::string indexName = uniqueName("index", taken);
 
     out << "ply\nformat binary_little_endian 1.0\ncomment written by OutlierLens\n";
     if (!renamed.empty()) out << "comment renamed:" << renamed << "\n";
@@ -221,6 +228,7 @@ void writePointsPly(std::ostream& out, const PointExport& e)
     out << "element vertex " << e.rows.size() << "\n";
     for (std::size_t k = 0; k + 1 < taken.size(); ++k) out << "property double " << taken[k] << "\n";
     out << "property uchar " << flagName << "\n";
+    out << "property int " << indexName << "\n";
     out << "end_header\n";
     for (const Eigen::Index i : e.rows) {
         if (i < 0 || i >= d.rows())
@@ -232,6 +240,11 @@ void writePointsPly(std::ostream& out, const PointExport& e)
         for (const auto& v : carriedValues) putDouble(out, v[static_cast<std::size_t>(i)]);
         putDouble(out, e.scores(i));
         out.put(e.outlier(i) != 0 ? char(1) : char(0));
+        const std::int32_t row = static_cast<std::int32_t>(i); // little endian, as the doubles
+        char bytes[4];
+        for (int b = 0; b < 4; ++b)
+            bytes[b] = static_cast<char>((static_cast<std::uint32_t>(row) >> (8 * b)) & 0xffu);
+        out.write(bytes, 4);
     }
 }
 

@@ -24,7 +24,8 @@ std::vector<Eigen::Index> rowsWithFlag(const Eigen::VectorXi& outlier, bool flag
 /// The rows `rows` of `data` (labels, sigma and names kept); DataError for a row out of range.
 Dataset selectRows(const Dataset& data, const std::vector<Eigen::Index>& rows);
 
-/// What is written: `data`'s rows `rows` with `scores` and `outlier` (one per row of `data`).
+/// What is written: `data`'s rows `rows` with `scores` and `outlier` (one per row of `data`) and each
+/// row's index in `data` (issue #52: a selection exported lost which rows it was).
 struct PointExport {
     const Dataset& data;
     const Eigen::VectorXd& scores;
@@ -32,14 +33,18 @@ struct PointExport {
     std::vector<Eigen::Index> rows;
 };
 
-/// The names of the two columns added after the data's own: "score" and "outlier" (with a suffix
-/// _2, … when the data already have such a column).
-std::pair<std::string, std::string> addedColumnNames(const Dataset& data);
+/// The names of the columns added after the data's own: "score", "outlier" and "index" (the row's
+/// 0-based index in the data exported from, as the CLI's score output names it), with a suffix
+/// _2, … when the data already have such a column.
+struct AddedColumns {
+    std::string score, outlier, index;
+};
+AddedColumns addedColumnNames(const Dataset& data);
 
-/// CSV: the columns of writeCsv, then score and outlier (a name already taken gets a suffix _2, …).
+/// CSV: the columns of writeCsv, then score, outlier and index (a name already taken gets a suffix _2, …).
 void writePointsCsv(std::ostream& out, const PointExport& e);
 /// Binary little-endian PLY with one vertex element: x, y, z, the other features, sigma_ columns,
-/// label, score (double) and outlier (uchar). PLY needs x, y and z: features named so are used; other
+/// label, score (double), outlier (uchar) and index (int). PLY needs x, y and z: features named so are used; other
 /// data need p >= 3 and their first three features are written as x, y, z (a comment names them).
 /// Spaces in names become '_'. DataError for p < 3 without x, y, z.
 void writePointsPly(std::ostream& out, const PointExport& e);

@@ -82,7 +82,7 @@ QString ExportPointsReaction::save(const DataDocument* doc, Which which, const Q
     if (d.hasLabels() && !d.labelName.empty())
         roles.labelColumn = d.labelName;
     const auto added = addedColumnNames(d);
-    roles.excludeColumns = {added.first, added.second};
+    roles.excludeColumns = {added.score, added.outlier, added.index};
     for (const CarriedColumn& c : d.carried) // ignored on import: ignored again
         roles.excludeColumns.push_back(c.name);
     ImportDialog::remember(path, roles);

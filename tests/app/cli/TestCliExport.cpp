@@ -9,6 +9,9 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
+#include <vector>
+
 using namespace olens;
 using test::cli;
 using test::Run;
@@ -35,7 +38,7 @@ private slots:
         QVERIFY2(r.code == 0, r.err.c_str());
         const Dataset data = loadDataset(in), scores = loadDataset(path("s.csv")); // index,score,outlier,label
         const Dataset a = loadDataset(inl), b = loadDataset(outl);
-        const QStringList cols{"x", "y", "z", "score", "outlier"};
+        const QStringList cols{"x", "y", "z", "score", "outlier", "index"};
         for (const Dataset* d : {&a, &b}) {
             QStringList names;
             for (const auto& s : d->featureNames) names << QString::fromStdString(s);
@@ -48,6 +51,18 @@ private slots:
         QCOMPARE(a.rows() + b.rows(), data.rows());
         QVERIFY((a.X.col(4).array() == 0).all());
         QVERIFY((b.X.col(4).array() == 1).all());
+        // Issue #52: each exported point carries its row in the input; the two files together
+        // hold every row once, and each row's coordinates are the input's at that index.
+        std::vector<int> seen(static_cast<std::size_t>(data.rows()), 0);
+        for (const Dataset* d : {&a, &b})
+            for (Eigen::Index r = 0; r < d->rows(); ++r) {
+                const auto i = static_cast<Eigen::Index>(d->X(r, 5));
+                QVERIFY(i >= 0 && i < data.rows());
+                ++seen[static_cast<std::size_t>(i)];
+                QCOMPARE(d->X(r, 0), data.X(i, 0));
+                QCOMPARE(d->X(r, 2), data.X(i, 2));
+            }
+        QVERIFY(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
         // Rows keep their order: walk the input and match each row to the file it went to.
         Eigen::Index ia = 0, ib = 0;
         for (Eigen::Index i = 0; i < data.rows(); ++i) {

@@ -172,7 +172,7 @@ private slots:
         QCOMPARE(nIn + nOut, int(data.rows()));
         QVERIFY(nOut > 0 && nIn > nOut);
         for (const Dataset* d : {&clean, &out}) {
-            QCOMPARE(d->featureNames, (std::vector<std::string>{"x", "y", "z", "score", "outlier"}));
+            QCOMPARE(d->featureNames, (std::vector<std::string>{"x", "y", "z", "score", "outlier", "index"}));
             QVERIFY(d->hasLabels());
         }
         const double t = w.document()->threshold();

@@ -75,7 +75,7 @@ private slots:
             const std::vector<Eigen::Index> rows = rowsWithFlag(flags, flagged);
             writePoints(path, {d, scores, flags, rows});
             const Dataset back = loadDataset(path);
-            QCOMPARE(names(back.featureNames), QStringList({"x", "y", "z", "score", "outlier"}));
+            QCOMPARE(names(back.featureNames), QStringList({"x", "y", "z", "score", "outlier", "index"}));
             QCOMPARE(QString::fromStdString(back.labelName), QStringLiteral("label"));
             QCOMPARE(back.rows(), Eigen::Index(rows.size()));
             for (Eigen::Index r = 0; r < back.rows(); ++r) {
@@ -101,7 +101,7 @@ private slots:
         LoadOptions o;
         o.labelColumn = "kind";
         const Dataset back = parseDataset(out.str(), "e.csv", o);
-        QCOMPARE(names(back.featureNames), QStringList({"x", "y", "z", "score", "outlier"}));
+        QCOMPARE(names(back.featureNames), QStringList({"x", "y", "z", "score", "outlier", "index"}));
         QVERIFY(back.hasSigma());
         QCOMPARE(back.sigma(1, 2), d.sigma(4, 2));
         QVERIFY(out.str().find("anomaly") != std::string::npos);
@@ -126,7 +126,7 @@ private slots:
         writePointsCsv(out, {d, scores, flags, {0, 1, 2, 3, 4}});
         const std::string text = out.str();
         const std::string header = text.substr(0, text.find('\n'));
-        QCOMPARE(QString::fromStdString(header), QStringLiteral("x,'-y,z,'=kind,'@note,score,outlier"));
+        QCOMPARE(QString::fromStdString(header), QStringLiteral("x,'-y,z,'=kind,'@note,score,outlier,index"));
         for (const char* cell : {"'=1+1", "'+A1", "'-x", "''=q", "'=cmd|' /C calc'!A0"})
             QVERIFY2(text.find(cell) != std::string::npos, cell);
         for (const char* raw : {",=", ",+A1", ",-x", ",@"})
@@ -137,7 +137,7 @@ private slots:
         o.labelColumn = "=kind";
         o.excludeColumns = {"@note"};
         const Dataset back = parseDataset(text, "e.csv", o);
-        QCOMPARE(names(back.featureNames), QStringList({"x", "-y", "z", "score", "outlier"}));
+        QCOMPARE(names(back.featureNames), QStringList({"x", "-y", "z", "score", "outlier", "index"}));
         QCOMPARE(QString::fromStdString(back.labelName), QStringLiteral("=kind"));
         QCOMPARE(back.labelNames.size(), std::size_t(2));
         QVERIFY(std::find(back.labelNames.begin(), back.labelNames.end(), "=cmd|' /C calc'!A0") != back.labelNames.end());
@@ -195,7 +195,7 @@ private slots:
         LoadOptions back;
         back.excludeColumns = ext == "csv" ? std::vector<std::string>{"id"} : std::vector<std::string>{};
         const Dataset r = loadDataset(out, back);
-        QCOMPARE(names(r.featureNames), QStringList({"x", "y", "z", "intensity", "score", "outlier"}));
+        QCOMPARE(names(r.featureNames), QStringList({"x", "y", "z", "intensity", "score", "outlier", "index"}));
         QCOMPARE(r.X(0, 3), 1e-3);
         QCOMPARE(r.X(1, 3), 7.0);
         if (ext == "csv") {
@@ -239,7 +239,7 @@ private slots:
         const Eigen::VectorXi flags = Eigen::VectorXi::Zero(5);
         writePoints(path, {d, scores, flags, {4, 0, 2}});
         const Dataset back = loadDataset(path);
-        QCOMPARE(names(back.featureNames), QStringList({"x", "y", "z", "score", "outlier"}));
+        QCOMPARE(names(back.featureNames), QStringList({"x", "y", "z", "score", "outlier", "index"}));
         QVERIFY(back.hasSigma());
         QCOMPARE(back.sigma.rows(), Eigen::Index(3));
         QCOMPARE(Eigen::RowVectorXd(back.sigma.row(0).head(3)), Eigen::RowVectorXd(d.sigma.row(4)));
@@ -271,13 +271,15 @@ private slots:
     void takenNamesGetASuffix()
     {
         // Re-exporting an export: the data already have score and outlier columns.
-        const Dataset d = sample(false, {"x", "score", "outlier"});
+        const Dataset d = sample(false, {"x", "score", "outlier", "index"});
         const Eigen::VectorXd scores = Eigen::VectorXd::Ones(5);
         const Eigen::VectorXi flags = Eigen::VectorXi::Zero(5);
         std::ostringstream out;
-        writePointsCsv(out, {d, scores, flags, {0, 1}});
+        writePointsCsv(out, {d, scores, flags, {0, 3}});
         const Dataset back = parseDataset(out.str(), "e.csv");
-        QCOMPARE(names(back.featureNames), QStringList({"x", "score", "outlier", "score_2", "outlier_2"}));
+        QCOMPARE(names(back.featureNames),
+                 QStringList({"x", "score", "outlier", "index", "score_2", "outlier_2", "index_2"}));
+        QCOMPARE(back.X(1, 6), 3.0); // the second row written is row 3 of the data
     }
 
     void plyWithoutXyz()
@@ -299,7 +301,7 @@ private slots:
         const Dataset wide = sample(false, {"a", "b", "c", "d"});
         writePoints(path, {wide, scores, flags, {1, 2}});
         const Dataset back = loadDataset(path);
-        QCOMPARE(names(back.featureNames), QStringList({"x", "y", "z", "d", "score", "outlier"}));
+        QCOMPARE(names(back.featureNames), QStringList({"x", "y", "z", "d", "score", "outlier", "index"}));
         QCOMPARE(back.X(1, 3), wide.X(2, 3));
     }
 
