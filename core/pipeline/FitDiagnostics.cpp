@@ -126,6 +126,19 @@ double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scor
     return spearman(s, ref);
 }
 
+std::string warningLabel(const std::string& code)
+{
+    static const std::pair<const char*, const char*> labels[] = {
+        {"inverted", "may be inverted"},       {"duplicates", "duplicate rows"},
+        {"singular", "near-singular fit"},     {"not_converged", "not converged"},
+        {"constant_scores", "scores tie"},     {"clamped", "a setting was limited"},
+        {"members", "members"},                {"scale", "feature scales differ"}};
+    for (const auto& [c, label] : labels)
+        if (code == c)
+            return label;
+    return code;
+}
+
 std::optional<FitWarning> scaleWarning(const Eigen::MatrixXd& X, const std::vector<std::string>& names)
 {
     if (X.rows() < 2 || X.cols() < 2)

@@ -16,6 +16,10 @@ struct FitWarning {
     std::string message; ///< one sentence: what was seen (with the numbers) and what to do
 };
 
+/// A warning's code in a few plain words for a badge ("may be inverted", "not converged"); the code
+/// itself for one without words (issue #52: compare headers showed raw codes like not_converged).
+std::string warningLabel(const std::string& code);
+
 /// The statistic behind the "inverted" warning: Spearman's rank correlation between the scores of a
 /// sample of the rows and a reference outlyingness of the same rows (the distance to the k-th nearest
 /// other row of the data, k = 10: isolated points score high under any reasonable detector; among at

@@ -5,6 +5,7 @@
 #include "docks/TimelineBar.h"
 #include "document/DataDocument.h"
 #include "metrics/Metrics.h"
+#include "pipeline/FitDiagnostics.h"
 #include "jobs/TrainingController.h"
 #include "base/Format.h"
 
@@ -156,7 +157,7 @@ void ComparePanel::updateTitle()
         if (!r->warnings.empty()) {
             QStringList codes;
             for (const auto& w : r->warnings) {
-                codes << QString::fromStdString(w.code);
+                codes << QString::fromStdString(warningLabel(w.code));
                 note += (note.isEmpty() ? QString() : QStringLiteral("\n")) + QStringLiteral("⚠ ")
                         + QString::fromStdString(w.message);
             }

@@ -300,6 +300,19 @@ private slots:
         QVERIFY(scaleWarning(X));
     }
 
+    void badgesReadAsPlainWords()
+    {
+        // Issue #52: compare panel headers showed raw codes (not_converged). Every code a fit emits
+        // has words without underscores; an unknown code is shown as it is.
+        for (const char* code : {"inverted", "duplicates", "singular", "not_converged", "constant_scores", "clamped",
+                                 "members", "scale"}) {
+            const std::string label = warningLabel(code);
+            QVERIFY2(!label.empty() && label.find('_') == std::string::npos, code);
+        }
+        QCOMPARE(warningLabel("not_converged"), std::string("not converged"));
+        QCOMPARE(warningLabel("something_new"), std::string("something_new"));
+    }
+
     void invertedRankingIsWarned()
     {
         const Eigen::MatrixXd X = plantedOutliers(11);
