@@ -2,6 +2,7 @@
 // (the 2-D frame's ticks and titles, the colour bar, the legend) — measured as the boxes VTK
 // lays the texts out in, and as the ink of an exported figure — follow the device pixel ratio,
 // travel with a session and are a parameter of the figure export, which leaves the view as shown.
+#include "AppTestSupport.h"
 #include "GuiTestSupport.h"
 #include "reactions/ExportFigureReaction.h"
 #include "window/MainWindow.h"
@@ -186,15 +187,8 @@ private slots:
         // first and selected, the outlier stays free of the legend, which takes another corner or
         // a band above the scene, and no text of the view covers another or the point.
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
-        Preset preset = availablePresets().front();
-        preset.detectorParams = {{"epochs", "20"}};
-        QSignalSpy finished(w.trainer(), &TrainingController::finished);
-        QVERIFY(w.presets()->apply(preset));
-        QVERIFY(finished.wait(60000));
+        QVERIFY(test::showAt(w, QSize(1280, 720)));
+        QVERIFY(test::applyLessonPreset(w, 20));
         const int top = w.document()->ranking().front();
         w.document()->setSelectedPoint(top);
         // Up to 2× in a 1280×720 window: at 2.5× the view left between the docks is about 540 × 250
@@ -226,14 +220,9 @@ private slots:
         // for 1920 × 1080). Now a plot is laid out at the size and text size asked, the view's PDF
         // page is the size asked, and the dialog remembers the choices.
         MainWindow w;
-        w.setInteractive(false);
-        w.resize(1280, 720);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w, 60000));
+        QVERIFY(test::showAt(w, QSize(1280, 720)));
         QVERIFY(w.openFile(sample("moons2d.csv")));
-        QSignalSpy finished(w.trainer(), &TrainingController::finished);
-        w.detectorPanel()->train();
-        QVERIFY(finished.wait(60000));
+        QVERIFY(test::trainAndWait(w, 60000));
         const auto targets = ExportFigureReaction::targets(w.context(), w.compareReaction());
         const auto plot = std::find_if(targets.begin(), targets.end(), [](const auto& t) { return t.plot != nullptr; });
         QVERIFY(plot != targets.end());
