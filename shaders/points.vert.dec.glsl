@@ -15,3 +15,8 @@ uniform float olensLodStride;
 // Translucent clouds draw in two passes (PointLayer): 1 = only the sprites with a negative size
 // (flagged: opaque, in front), 2 = only the others (translucent); 0 = all.
 uniform float olensPass;
+// The smallest sprite in pixels (0 = none): the selection's halos stay visible however small the
+// points of a big cloud are drawn.
+uniform float olensMinSize;
+// 1 = every sprite of this actor in front of everything else (the selection's rings).
+uniform float olensOnTop;

@@ -18,6 +18,8 @@ void SpriteUniforms::Execute(vtkObject*, unsigned long, void* program)
         p->SetUniformf("olensFront", front ? 1.0f : 0.0f);
         p->SetUniformf("olensLodStride", static_cast<float>(lodStride));
         p->SetUniformf("olensPass", static_cast<float>(pass));
+        p->SetUniformf("olensMinSize", minSize);
+        p->SetUniformf("olensOnTop", onTop ? 1.0f : 0.0f);
     }
 }
 

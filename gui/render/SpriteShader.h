@@ -27,6 +27,8 @@ public:
     /// the opaque pass of a translucent cloud) or only the others (its translucent pass).
     enum class Pass { All, FrontOnly, BackOnly };
     Pass pass = Pass::All;
+    float minSize = 0.0f; ///< the smallest sprite in pixels (0: none)
+    bool onTop = false;   ///< every sprite of the actor in front of all others (the selection's rings)
 };
 
 /// A shader file from the resources (qt_add_resources of shaders/).

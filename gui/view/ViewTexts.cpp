@@ -67,6 +67,12 @@ std::vector<QPointF> highlightedPoints(const CloudView& view)
     return out;
 }
 
+QPointF selectedPointPx(const CloudView& view)
+{
+    const auto points = highlightedPoints(view);
+    return view.legendAxesLayer().hasSelectedPoint() && !points.empty() ? points.front() : QPointF(-1, -1);
+}
+
 QStringList textOverlaps(const CloudView& view, double ring)
 {
     QStringList out;

@@ -24,6 +24,8 @@ struct ViewText {
 std::vector<ViewText> viewTexts(const CloudView& view);
 /// The selected and top-ranked points in view device pixels, y down.
 std::vector<QPointF> highlightedPoints(const CloudView& view);
+/// The selected (current) point in view device pixels, y down; (-1, -1) without one.
+QPointF selectedPointPx(const CloudView& view);
 /// Pairs of texts whose boxes intersect, and texts over a highlighted point (within `ring` px),
 /// each as "A / B".
 QStringList textOverlaps(const CloudView& view, double ring);

@@ -222,6 +222,9 @@ QJsonObject LayoutReport::report(const MainWindow* window)
             {"text_px", minText},
             {"overlaps", overlaps},
             {"highlighted_point_px", points},
+            {"selected_point_px", selectedPointPx(view).x() < 0 ? QJsonValue(QJsonValue::Null)
+                                                                 : QJsonValue(QJsonArray{int(std::lround(selectedPointPx(view).x())),
+                                                                                         int(std::lround(selectedPointPx(view).y()))})},
             {"window", QJsonObject{{"width", window->width()}, {"height", window->height()}}},
             {"docks", docks},
             {"controls_clipped", clipped},

@@ -108,6 +108,10 @@ void ScriptedRun::addOptions(QCommandLineParser& parser)
     parser.addOption(QCommandLineOption("as-presented",
                                         "With --session: use the text size the session was saved with (a presenter's); "
                                         "without, the viewer's own setting stays."));
+    parser.addOption(QCommandLineOption("select-rank",
+                                        "After training: select the point ranked K-th (1 = the highest score), as a "
+                                        "click on that Ranking row; the layout report gives where it is (selected_point_px).",
+                                        "K"));
     parser.addOption(QCommandLineOption("lesson-step",
                                         "With --preset or a --session holding a lesson: show step N of the lesson "
                                         "(1-based) before the screenshots and the layout report, as Page Down would.",
@@ -208,6 +212,14 @@ QString ScriptedRun::outputClash() const
             if (fileKey(outputs[j].second) == fileKey(outputs[i].second))
                 return QStringLiteral("--%1 and --%2 name the same file %3: one would be lost")
                     .arg(QLatin1String(outputs[j].first), QLatin1String(outputs[i].first), outputs[i].second);
+    if (isSet("select-rank")) {
+        bool ok = false;
+        const int k = value("select-rank").toInt(&ok);
+        if (!ok || k < 1)
+            return QStringLiteral("--select-rank: expected a rank from 1, got '%1'").arg(value("select-rank"));
+        if (!isSet("train") && !isSet("preset") && !isSet("session"))
+            return QStringLiteral("--select-rank selects a point of the ranking: add --train (or a --preset or --session with a model)");
+    }
     if (isSet("lesson-step")) {
         bool ok = false;
         const int k = value("lesson-step").toInt(&ok);
@@ -455,7 +467,7 @@ void ScriptedRun::startTraining()
                || m_headless) {
         // After the first events are processed the GL context exists and the view has its size.
         QTimer::singleShot(300, &m_window, [this] {
-            if (!isSet("lesson-step")) {
+            if (!isSet("lesson-step") && !isSet("select-rank")) {
                 finish();
                 return;
             }
@@ -478,6 +490,14 @@ void ScriptedRun::startTraining()
 
 void ScriptedRun::atLessonStep(std::function<void()> then)
 {
+    if (isSet("select-rank")) { // as a click on that Ranking row
+        const auto& ranking = m_window.document()->ranking();
+        const int k = value("select-rank").toInt();
+        if (k > static_cast<int>(ranking.size()))
+            fail(QStringLiteral("--select-rank: %1 is beyond the %2 ranked points").arg(k).arg(ranking.size()));
+        else
+            m_window.document()->setSelectedPoint(ranking[std::size_t(k - 1)]);
+    }
     if (!isSet("lesson-step")) {
         then();
         return;

@@ -303,7 +303,8 @@ void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
         for (Eigen::Index i = 0, k = 0; i < n; i += stride, ++k)
             m_avoid.row(k) = d.row(i);
         std::vector<int> rows;
-        if (ctx.selected >= 0 && ctx.selected < n)
+        m_hasSelected = ctx.selected >= 0 && ctx.selected < n;
+        if (m_hasSelected)
             rows.push_back(ctx.selected);
         const auto& ranking = ctx.doc->ranking();
         const int top = std::max(1, std::min(ctx.doc->topK(), 20));

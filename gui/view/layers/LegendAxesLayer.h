@@ -50,6 +50,8 @@ public:
     bool legendShown() const;
     /// Scene viewport pixels (x right, y up) of the selected and top-ranked points at the camera now.
     std::vector<std::array<double, 2>> importantPointsPx() const;
+    /// True when importantPointsPx() starts with the selected (current) point.
+    bool hasSelectedPoint() const { return m_hasSelected; }
     /// The note and grid text at the top left (its actor, for the layout report).
     vtkTextActor* noteActor() const { return m_noteActor.Get(); }
     vtkRenderer* sceneRenderer() const { return m_scene; }
@@ -97,6 +99,7 @@ private:
     Eigen::MatrixX3d m_avoid;     // a sample of the points' display coordinates
     Eigen::MatrixX3d m_important; // the selected and top-ranked points'
     bool m_twoD = true;
+    bool m_hasSelected = false; // m_important's first row is the selected point
     bool m_band = false;
     int m_bandHeight = 0;
     std::function<void()> m_marginsChanged;

@@ -6,6 +6,7 @@
 #include "render/VtkSupport.h"
 
 #include <vtkActor.h>
+#include <cmath>
 #include <vtkFloatArray.h>
 #include <vtkPointData.h>
 #include <vtkPolyData.h>
@@ -26,17 +27,23 @@ SelectionLayer::SelectionLayer(std::shared_ptr<float> sizeScale, Marks marks) : 
     m_actor->SetMapper(mapper);
     m_actor->GetProperty()->SetRepresentationToPoints();
     m_actor->GetProperty()->LightingOff();
-    // The point sprites' vertex shader, with its per-point size and the view's size factor (no
-    // depth bias: the halo stays behind its point).
+    // The point sprites' vertex shader, with its per-point size and the view's size factor.
     m_uniforms->sizeScale = sizeScale;
     installSpriteVertexShader(m_actor, mapper, m_uniforms);
     vtkShaderProperty* sp = m_actor->GetShaderProperty();
-    // A round, anti-aliased disc without the points' dark rim: the halo is all colour. Training
-    // marks are rings (the inner 70 % cut out) so that a selection halo behind them still shows.
-    const std::string inner = marks == Marks::Training
-                                  ? "    if (olensR < 0.7 - olensAa) discard;\n"
-                                    "    gl_FragData[0].a *= smoothstep(0.7 - olensAa, 0.7 + olensAa, olensR);\n"
-                                  : "";
+    // Anti-aliased rings without the points' dark rim. The selection's are drawn in front of every
+    // point with a smallest size (negative sprite sizes, SpriteUniforms::front and minSize): in a
+    // dense cloud of a million points a halo behind its point was covered by its neighbours and
+    // the picked point could not be found (issue #54); the hole leaves the point itself in sight.
+    // Training marks are thinner rings behind the points.
+    const double hole = marks == Marks::Training ? 0.7 : kHole;
+    const std::string h = std::to_string(hole);
+    const std::string inner = "    if (olensR < " + h + " - olensAa) discard;\n"
+                              "    gl_FragData[0].a *= smoothstep(" + h + " - olensAa, " + h + " + olensAa, olensR);\n";
+    if (marks == Marks::Selection) {
+        m_uniforms->front = true;
+        m_uniforms->onTop = true;
+    }
     sp->AddFragmentShaderReplacement("//VTK::Light::Impl", true,
                                      "//VTK::Light::Impl\n"
                                      "  {\n"
@@ -98,8 +105,11 @@ void SelectionLayer::update(const ViewContext& ctx, unsigned changes)
         const bool training = m_marks == Marks::Training;
         colours->SetTypedTuple(id, training ? kTrainingColour : kColour);
         const float base = pointSizes && rows[r] < pointSizes->GetNumberOfTuples() ? pointSizes->GetValue(rows[r]) : 9.0f;
-        sizes->SetValue(id, base * (training ? kTrainingScale : kScale));
+        const float size = std::abs(base) * (training ? kTrainingScale : kScale);
+        sizes->SetValue(id, training ? size : -size); // negative: drawn in front (SpriteUniforms::front)
     }
+    if (m_marks == Marks::Selection)
+        m_uniforms->minSize = static_cast<float>(fontPx(kMinHaloPx)); // device pixels, with the text size
     m_poly->GetPointData()->SetScalars(colours);
     m_poly->GetPointData()->AddArray(sizes);
     m_poly->Modified();

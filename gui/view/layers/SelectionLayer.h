@@ -31,6 +31,11 @@ public:
     static constexpr unsigned char kColour[3] = {235, 0, 170};
     /// A halo's diameter relative to its point's sprite (sizes already include the pixel ratio).
     static constexpr float kScale = 1.8f;
+    /// The selection ring's hole (a fraction of its radius): the point's own sprite shows in it.
+    static constexpr double kHole = 0.45;
+    /// The selection ring's smallest diameter (a base size, VtkSupport fontPx: device pixels at the
+    /// view's text size), however small the points are drawn.
+    static constexpr int kMinHaloPx = 22;
     /// The training rings' colour and diameter relative to the point's sprite.
     static constexpr unsigned char kTrainingColour[3] = {25, 25, 25};
     static constexpr float kTrainingScale = 1.6f;

@@ -51,6 +51,10 @@
 #include <QFrame>
 #include <QMessageBox>
 #include <QProcess>
+#include <QImage>
+#include <QJsonObject>
+#include <QJsonDocument>
+#include <QJsonArray>
 #include <QProgressBar>
 #include <QSettings>
 #include <QToolBar>
@@ -134,6 +138,45 @@ class TestFirstMinutes : public QObject {
     QTemporaryDir m_settingsDir;
 
 private slots:
+    void aPickedPointIsVisibleInADenseCloud()
+    {
+        // Issue #54 item 1: in a dense cloud the selected point's halo was drawn behind its point at
+        // the point's (tiny) size, covered by its neighbours: clicking Ranking row 1 of a million-point
+        // torus showed nothing. The selection's ring is now drawn over every point with a smallest
+        // size; --select-rank 1 selects as that click, the layout report says where the point is.
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("torus.csv");
+        writeCsv(csv.toStdString(), generate("torus", 300000, 1));
+        const QString shot = dir.filePath("s.png"), report = dir.filePath("r.json");
+        QProcess p;
+        p.start(QStringLiteral(OLENS_GUI_PATH), {"--load", csv, "--detector", "knn", "--train", "--select-rank", "1",
+                                                 "--screenshot", shot, "--layout-report", report, "--exit"});
+        QVERIFY(p.waitForFinished(300000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QFile f(report);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray at = QJsonDocument::fromJson(f.readAll()).object().value("selected_point_px").toArray();
+        QCOMPARE(at.size(), 2);
+        const QImage img(shot);
+        QVERIFY(!img.isNull());
+        const int x = at[0].toInt(), y = at[1].toInt();
+        int ring = 0;
+        for (int dy = -20; dy <= 20; ++dy)
+            for (int dx = -20; dx <= 20; ++dx) {
+                const QPoint q(x + dx, y + dy);
+                if (!img.rect().contains(q))
+                    continue;
+                const QRgb c = img.pixel(q); // SelectionLayer::kColour, (235, 0, 170)
+                ring += qRed(c) > 180 && qGreen(c) < 80 && qBlue(c) > 110;
+            }
+        QVERIFY2(ring >= 60, qPrintable(QStringLiteral("%1 ring pixels at (%2, %3)").arg(ring).arg(x).arg(y)));
+        // A rank beyond the ranking is refused.
+        QProcess bad;
+        bad.start(QStringLiteral(OLENS_GUI_PATH), {"--load", csv, "--select-rank", "x", "--exit"});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 1);
+    }
+
     void initTestCase()
     {
         // Recent files and other settings go to a private directory, not the user's configuration.
