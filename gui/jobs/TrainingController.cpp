@@ -41,7 +41,10 @@ TrainingController::TrainingController(DataDocument* document, QObject* parent)
     // The user showed something else (a replay of the trained model, Live) while a step-by-step
     // training had the view: it waits at its next step until N or Shift+N.
     connect(m_doc, &DataDocument::shownStepChanged, this, [this] {
-        if (m_running && m_claimView && !m_doc->showsTraining() && m_doc->shown().kind != DataDocument::Shown::Kind::Nothing)
+        // (Not between N and the step it asked for: a replay step still being built when N was
+        // pressed lands then, and must not take N back.)
+        if (m_running && m_claimView && !m_claimPending && !m_doc->showsTraining()
+            && m_doc->shown().kind != DataDocument::Shown::Kind::Nothing)
             pauseAtNextStep();
     });
     // Results belong to the data they were trained on.
@@ -105,6 +108,9 @@ void TrainingController::step()
         m_gate->allowed = std::max(m_gate->allowed, m_gate->waitingAt); // the step it waits at may finish
     }
     m_claimView = m_stepwiseRun; // N after a replay: the view follows the training again
+    m_claimPending = m_claimView;
+    if (m_claimView)
+        emit claimingView(); // a replay playing stops now (N stops a replay)
     m_gate->wake.notify_all();
 }
 
@@ -117,6 +123,9 @@ void TrainingController::runToEnd()
         m_gate->stepwise = false;
     }
     m_claimView = m_stepwiseRun;
+    m_claimPending = m_claimView;
+    if (m_claimView)
+        emit claimingView();
     m_gate->wake.notify_all();
 }
 
@@ -168,6 +177,9 @@ bool TrainingController::start(const TrainingSetup& setup, bool keepUserThreshol
     m_running = true;
     m_stepwiseRun = stepwise;
     m_claimView = stepwise;
+    m_claimPending = stepwise;
+    if (stepwise)
+        emit claimingView();
     m_stale = false;
     m_keepUserThreshold = keepUserThreshold;
     m_detectorId = QString::fromStdString(setup.detectorId);
@@ -285,6 +297,7 @@ void TrainingController::followStep(const ProgressInfo& info)
         else
             return;
     }
+    m_claimPending = false;
     m_doc->showTrainingStep(static_cast<int>(mark.step), mark.of > 0 ? mark.of : -1, QString::fromStdString(mark.unit));
 }
 
@@ -301,6 +314,7 @@ void TrainingController::onEnded(bool resultFollows)
     m_running = false;
     m_stepwiseRun = false;
     m_claimView = false;
+    m_claimPending = false;
     m_live.reset();
     m_doc->setLiveGeometry(nullptr);
     if (!resultFollows)

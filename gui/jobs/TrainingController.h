@@ -69,6 +69,9 @@ signals:
     void failed(const QString& message);
     void cancelled();
     void runningChanged(bool running);
+    /// A step-by-step training is about to take the shown step (started, N, Shift+N): a replay
+    /// that plays stops (the timeline pauses).
+    void claimingView();
 
 private:
     struct LiveState; // losses and snapshots collected from the worker (mutex-protected)
@@ -87,6 +90,7 @@ private:
     bool m_running = false;
     bool m_stepwiseRun = false; // started by trainStepwise (also after runToEnd)
     bool m_claimView = false;   // its steps are what the document shows
+    bool m_claimPending = false; // N (or the start) asked for the view; its next step takes it
     bool m_stale = false; // data changed while training: drop the result
     bool m_cancelWasRestart = false;
     bool m_keepUserThreshold = false;

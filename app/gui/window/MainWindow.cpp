@@ -90,6 +90,8 @@ MainWindow::MainWindow(QWidget* parent)
     layout->addWidget(m_caption);
     layout->addWidget(viewFrame, 1);
     m_timeline = new TimelineBar(m_doc);
+    // N stops a replay: the step-by-step training takes the shown step (issue #52).
+    connect(m_trainer, &TrainingController::claimingView, m_timeline, &TimelineBar::pause);
     layout->addWidget(m_timeline);
     connect(m_timeline, &TimelineBar::failed, m_log, [this](const QString& m) {
         m_log->warning(tr("replay: %1").arg(m));
