@@ -68,7 +68,7 @@ TimelineBar::TimelineBar(DataDocument* document, QWidget* parent)
     row->addWidget(m_back);
     row->addWidget(m_play);
     row->addWidget(m_forward);
-    row->addWidget(m_slider, 2);
+    row->addWidget(m_slider, 1); // the counter gets most of the room: it must read at projector text sizes
     row->addWidget(m_label, 3);
     row->addWidget(m_speed);
     row->addWidget(m_live);
@@ -179,15 +179,19 @@ void TimelineBar::updateLabel()
     }
     if (m_doc->showsTraining()) {
         const DataDocument::Shown at = m_doc->shown();
-        m_label->setText(tr("new training at %1 %2%3 · P replays the previous model")
+        // Short: at projector text sizes a longer counter was cut ("P replays the pre…").
+        m_label->setText(tr("new training: %1 %2%3")
                              .arg(at.unit)
                              .arg(at.step)
                              .arg(at.of > 0 ? tr(" / %1").arg(at.of) : QString()));
+        m_label->setToolTip(tr("A step-by-step training is shown (N: one more step, Shift+N: run on, Esc: back to "
+                               "the trained model). P replays the trained model's recorded path; the training waits."));
         m_back->setEnabled(true);
         m_forward->setEnabled(false);
         m_live->setEnabled(true);
         return;
     }
+    m_label->setToolTip(QString()); // the bar's own tooltip (below) explains the recorded path
     const int i = std::clamp(currentIndex(), 0, n - 1);
     const HistoryStep& s = m_history->steps[static_cast<std::size_t>(i)];
     QString text = tr("%1 %2 / %3").arg(QString::fromStdString(m_history->unit)).arg(s.step).arg(m_history->steps.back().step);
