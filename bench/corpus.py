@@ -89,6 +89,26 @@ def detectors(cli):
     return [d["id"] for d in j["detectors"]]
 
 
+def run_score(cmd, timeout):
+    """Runs an `outlierlens-cli score ... --output -` command: {"scores", "warnings", "header"} or
+    {"error"} (a timeout also sets "timeout"), with "seconds"."""
+    t = time.perf_counter()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        if p.returncode != 0:
+            out = {"error": (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]}
+        else:
+            lines = p.stdout.strip().splitlines()
+            head = lines[0].split(",")
+            col = head.index("score")
+            out = {"scores": [float(l.split(",")[col]) for l in lines[1:]],
+                   "warnings": [l for l in p.stderr.splitlines() if "warning" in l.lower()], "header": head}
+    except subprocess.TimeoutExpired:
+        out = {"error": "timeout after %d s" % timeout, "timeout": timeout}
+    out["seconds"] = time.perf_counter() - t
+    return out
+
+
 class Runner:
     def __init__(self, cli, cache_dir, timeout):
         self.cli, self.cache_dir, self.timeout = cli, cache_dir, timeout
@@ -108,19 +128,7 @@ class Runner:
         cmd = [self.cli, "score", "--input", csv, "--detector", det, "--normalize", "zscore", "--output", "-"]
         for p in params:
             cmd += ["--param", p]
-        t = time.perf_counter()
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout)
-            if p.returncode != 0:
-                out = {"error": (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]}
-            else:
-                lines = p.stdout.strip().splitlines()
-                col = lines[0].split(",").index("score")
-                out = {"scores": [float(l.split(",")[col]) for l in lines[1:]],
-                       "warnings": [l for l in p.stderr.splitlines() if "warning" in l.lower()]}
-        except subprocess.TimeoutExpired:
-            out = {"error": "timeout after %d s" % self.timeout}
-        out["seconds"] = time.perf_counter() - t
+        out = run_score(cmd, self.timeout)
         with open(path, "w") as f:
             json.dump(out, f)
         return out

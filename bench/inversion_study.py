@@ -35,6 +35,7 @@ from scipy.spatial import cKDTree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.environ.get("OLENS_ROOT", os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
+import corpus  # noqa: E402
 from corpus import SETS, auroc, load, zscore  # noqa: E402
 
 NEIGHBOUR_DETECTORS = ["knn", "lof", "ksp"]
@@ -120,22 +121,9 @@ class Runner:
             if not (out.get("error", "").startswith("timeout") and out.get("timeout", 0) < self.timeout):
                 return out
         cmd = [self.cli, "score", "--input", csv, "--detector", det, "--normalize", norm, "--output", "-"]
-        t = time.perf_counter()
-        try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=self.timeout)
-            if p.returncode != 0:
-                out = {"error": (p.stderr.strip().splitlines() or ["exit %d" % p.returncode])[-1]}
-            else:
-                lines = p.stdout.strip().splitlines()
-                head = lines[0].split(",")
-                if "label" not in head:
-                    raise RuntimeError("no label column in the output of %s" % " ".join(cmd))
-                col = head.index("score")
-                out = {"scores": [float(l.split(",")[col]) for l in lines[1:]],
-                       "warnings": [l for l in p.stderr.splitlines() if "warning" in l.lower()]}
-        except subprocess.TimeoutExpired:
-            out = {"error": "timeout after %d s" % self.timeout, "timeout": self.timeout}
-        out["seconds"] = time.perf_counter() - t
+        out = corpus.run_score(cmd, self.timeout)
+        if "header" in out and "label" not in out.pop("header"):
+            raise RuntimeError("no label column in the output of %s" % " ".join(cmd))
         with open(path, "w") as f:
             json.dump(out, f)
         return out

@@ -111,6 +111,22 @@ QPoint devicePixel(View& view, int index, const QImage& img)
     return QPoint(int(std::lround(w.x() * sx)), int(std::lround(w.y() * sy)));
 }
 
+/// Pixels of `img` in the square of half-width `radius` around `centre` that are the selection's
+/// magenta (SelectionLayer::kColour, 235 0 170, antialiased): a ring drawn there.
+inline int selectionPixelsNear(const QImage& img, QPoint centre, int radius)
+{
+    int n = 0;
+    for (int dy = -radius; dy <= radius; ++dy)
+        for (int dx = -radius; dx <= radius; ++dx) {
+            const QPoint q = centre + QPoint(dx, dy);
+            if (!img.rect().contains(q))
+                continue;
+            const QRgb c = img.pixel(q);
+            n += qRed(c) > 170 && qGreen(c) < 90 && qBlue(c) > 110;
+        }
+    return n;
+}
+
 /// The action among `window`'s children bound to `keys`, or null. Tests fire a window shortcut
 /// with QAction::trigger() and check the binding with QAction::shortcut(): a key click reaches a
 /// window shortcut only while the window is active, which a loaded machine (or another test's

@@ -160,15 +160,7 @@ private slots:
         const QImage img(shot);
         QVERIFY(!img.isNull());
         const int x = at[0].toInt(), y = at[1].toInt();
-        int ring = 0;
-        for (int dy = -20; dy <= 20; ++dy)
-            for (int dx = -20; dx <= 20; ++dx) {
-                const QPoint q(x + dx, y + dy);
-                if (!img.rect().contains(q))
-                    continue;
-                const QRgb c = img.pixel(q); // SelectionLayer::kColour, (235, 0, 170)
-                ring += qRed(c) > 180 && qGreen(c) < 80 && qBlue(c) > 110;
-            }
+        const int ring = test::selectionPixelsNear(img, QPoint(x, y), 20);
         QVERIFY2(ring >= 60, qPrintable(QStringLiteral("%1 ring pixels at (%2, %3)").arg(ring).arg(x).arg(y)));
         // A rank beyond the ranking is refused.
         QProcess bad;

@@ -382,15 +382,7 @@ private slots:
             QVERIFY(!img.isNull());
             const int x = points[0].toArray()[0].toInt(), y = points[0].toArray()[1].toInt();
             QVERIFY(x >= 0 && y >= 0 && x < img.width() && y < img.height());
-            int magenta = 0;
-            for (int dy = -30; dy <= 30; ++dy)
-                for (int dx = -30; dx <= 30; ++dx) {
-                    const QPoint q(x + dx, y + dy);
-                    if (!img.rect().contains(q))
-                        continue;
-                    const QRgb c = img.pixel(q);
-                    magenta += qRed(c) > 170 && qGreen(c) < 90 && qBlue(c) > 120;
-                }
+            const int magenta = test::selectionPixelsNear(img, QPoint(x, y), 30);
             QVERIFY2(magenta > 20, qPrintable(QStringLiteral("no ring at (%1, %2)").arg(x).arg(y)));
         }
     }
