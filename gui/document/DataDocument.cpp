@@ -26,8 +26,7 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     // result, threshold and selection come back, every observer rebuilds from them, and the error
     // reaches the caller (File → Open reports it): the document never holds data the window does
     // not show.
-    const bool trainingWasShown = leaveTraining();
-    const bool stepWasShown = leaveStep() || trainingWasShown;
+    const bool stepWasShown = leaveStepViews();
     Dataset oldData = std::move(m_data);
     const QString oldPath = m_path;
     const bool oldEdited = m_edited;
@@ -91,8 +90,7 @@ void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> ad
     // edit that renumbers rows (delete) sets its own selection afterwards.
     std::vector<int> selection = normalizedSelection(m_selection, static_cast<int>(data.rows()));
     // An edit adjusts the trained result (its callers adjust trainedResult()), not a shown step.
-    const bool trainingWasShown = leaveTraining();
-    const bool stepWasShown = leaveStep() || trainingWasShown;
+    const bool stepWasShown = leaveStepViews();
     if (stepWasShown) {
         m_threshold = m_trainedThreshold;
         m_userThreshold = m_trainedUserThreshold;
@@ -158,6 +156,12 @@ bool DataDocument::leaveStep()
     m_trained.reset();
     m_step = -1;
     return true;
+}
+
+bool DataDocument::leaveStepViews()
+{
+    const bool training = leaveTraining();
+    return leaveStep() || training;
 }
 
 bool DataDocument::leaveTraining()

@@ -159,6 +159,7 @@ signals:
 private:
     bool leaveStep(); // forgets the step view (no signals); true when one was shown
     bool leaveTraining(); // the training view's set-aside result back in place (no signals)
+    bool leaveStepViews(); // both of the above; true when either was shown
     void installResult(std::shared_ptr<const FitResult> result, bool keepThreshold = false); // no signals
 
     Dataset m_data;

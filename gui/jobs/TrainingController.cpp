@@ -107,10 +107,7 @@ void TrainingController::step()
         std::lock_guard<std::mutex> lock(m_gate->mutex);
         m_gate->allowed = std::max(m_gate->allowed, m_gate->waitingAt); // the step it waits at may finish
     }
-    m_claimView = m_stepwiseRun; // N after a replay: the view follows the training again
-    m_claimPending = m_claimView;
-    if (m_claimView)
-        emit claimingView(); // a replay playing stops now (N stops a replay)
+    claimView(m_stepwiseRun); // N after a replay: the view follows the training again
     m_gate->wake.notify_all();
 }
 
@@ -122,10 +119,7 @@ void TrainingController::runToEnd()
         std::lock_guard<std::mutex> lock(m_gate->mutex); // not lost between the job's test and its wait
         m_gate->stepwise = false;
     }
-    m_claimView = m_stepwiseRun;
-    m_claimPending = m_claimView;
-    if (m_claimView)
-        emit claimingView();
+    claimView(m_stepwiseRun);
     m_gate->wake.notify_all();
 }
 
@@ -176,10 +170,7 @@ bool TrainingController::start(const TrainingSetup& setup, bool keepUserThreshol
     m_gate = gate;
     m_running = true;
     m_stepwiseRun = stepwise;
-    m_claimView = stepwise;
-    m_claimPending = stepwise;
-    if (stepwise)
-        emit claimingView();
+    claimView(stepwise);
     m_stale = false;
     m_keepUserThreshold = keepUserThreshold;
     m_detectorId = QString::fromStdString(setup.detectorId);
@@ -299,6 +290,16 @@ void TrainingController::followStep(const ProgressInfo& info)
     }
     m_claimPending = false;
     m_doc->showTrainingStep(static_cast<int>(mark.step), mark.of > 0 ? mark.of : -1, QString::fromStdString(mark.unit));
+}
+
+void TrainingController::claimView(bool on)
+{
+    // A step-by-step training asks for the shown step (started, N, Shift+N): it takes it at its
+    // next step; a replay that plays stops now (N stops a replay).
+    m_claimView = on;
+    m_claimPending = on;
+    if (on)
+        emit claimingView();
 }
 
 void TrainingController::pauseAtNextStep()

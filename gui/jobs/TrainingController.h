@@ -78,6 +78,7 @@ private:
     void onProgress(const ProgressInfo& info);
     void followStep(const ProgressInfo& info);
     void pauseAtNextStep();
+    void claimView(bool on);
     void drainLive();
     void onDone(std::shared_ptr<FitResult> result);
     void onEnded(bool resultFollows = false); // cancelled or failed, or done (a result follows)

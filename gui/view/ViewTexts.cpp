@@ -77,13 +77,14 @@ QStringList textOverlaps(const CloudView& view, double ring)
 {
     QStringList out;
     const auto texts = viewTexts(view);
+    const auto points = highlightedPoints(view); // projected once, not per text
     for (std::size_t i = 0; i < texts.size(); ++i) {
         if (texts[i].box.isEmpty())
             continue;
         for (std::size_t j = i + 1; j < texts.size(); ++j)
             if (!texts[j].box.isEmpty() && texts[i].box.intersects(texts[j].box))
                 out << texts[i].what + QStringLiteral(" / ") + texts[j].what;
-        for (const QPointF& p : highlightedPoints(view))
+        for (const QPointF& p : points)
             if (texts[i].box.adjusted(-ring, -ring, ring, ring).contains(p))
                 out << texts[i].what + QStringLiteral(" / highlighted point");
     }

@@ -213,6 +213,7 @@ QJsonObject LayoutReport::report(const MainWindow* window)
     for (auto it = minText.begin(); it != minText.end(); ++it)
         smallest = smallest == 0 ? it.value().toInt() : std::min(smallest, it.value().toInt());
     QJsonArray overlaps, points;
+    const QPointF selected = selectedPointPx(view);
     for (const QString& o : textOverlaps(view, LayoutReport::kRingPx * dpr))
         overlaps.append(o);
     for (const QPointF& p : highlightedPoints(view))
@@ -222,9 +223,8 @@ QJsonObject LayoutReport::report(const MainWindow* window)
             {"text_px", minText},
             {"overlaps", overlaps},
             {"highlighted_point_px", points},
-            {"selected_point_px", selectedPointPx(view).x() < 0 ? QJsonValue(QJsonValue::Null)
-                                                                 : QJsonValue(QJsonArray{int(std::lround(selectedPointPx(view).x())),
-                                                                                         int(std::lround(selectedPointPx(view).y()))})},
+            {"selected_point_px", selected.x() < 0 ? QJsonValue(QJsonValue::Null)
+                                                    : QJsonValue(QJsonArray{int(std::lround(selected.x())), int(std::lround(selected.y()))})},
             {"window", QJsonObject{{"width", window->width()}, {"height", window->height()}}},
             {"docks", docks},
             {"controls_clipped", clipped},

@@ -137,13 +137,17 @@ LegendAxesLayer::Placement LegendAxesLayer::bestCorner() const
 
 bool LegendAxesLayer::chooseBand()
 {
-    // No corner is free of a highlighted point or of the axes' text: the view gives the legend room,
-    // a band above the scene (sceneMargins), kept until the legend's entries change.
     if (m_band || !m_scene || m_legendLines <= 0 || m_bare)
         return false;
     m_axes3D.layout(); // the axes' labels where this camera puts them (else the last frame's, or none)
-    const Placement p = bestCorner();
-    if (p.cost < kCoversSomething)
+    return chooseBand(bestCorner());
+}
+
+bool LegendAxesLayer::chooseBand(const Placement& p)
+{
+    // No corner is free of a highlighted point or of the axes' text: the view gives the legend room,
+    // a band above the scene (sceneMargins), kept until the legend's entries change.
+    if (m_band || m_legendLines <= 0 || m_bare || p.cost < kCoversSomething)
         return false;
     m_band = true;
     m_bandHeight = int(std::ceil(p.h)) + 8;
@@ -156,9 +160,11 @@ void LegendAxesLayer::layoutLegend(vtkObject*, unsigned long, void*)
         return;
     // After a camera move the chosen corner may cover something: the band. This runs at the start
     // of the scene's render, before VTK sets its viewport up: the host's new margins apply to it.
-    if (chooseBand() && m_marginsChanged)
+    Placement p = bestCorner(); // one projection of the avoided points per frame
+    if (chooseBand(p) && m_marginsChanged) {
         m_marginsChanged();
-    Placement p = bestCorner();
+        p = bestCorner(); // the scene's new size (only on the frame the band is taken)
+    }
     const int* window = m_overlay ? m_overlay->GetSize() : nullptr;
     const bool bandFits = window && m_scene->GetOrigin()[1] + m_scene->GetSize()[1] + p.h + 4.0 <= window[1];
     if (m_band && bandFits) {

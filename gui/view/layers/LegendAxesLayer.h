@@ -75,6 +75,7 @@ private:
     /// Puts the legend in a band above the scene when every corner covers something; true when
     /// it did just now (sceneMargins() changed).
     bool chooseBand();
+    bool chooseBand(const Placement& corner); // with the placement already computed
     void updateAxes(const ViewContext& ctx);
     void updateLegend(const ViewContext& ctx);
     void updateNote();
