@@ -39,6 +39,8 @@ import corpus  # noqa: E402
 from corpus import SETS, auroc, load, zscore  # noqa: E402
 
 NEIGHBOUR_DETECTORS = ["knn", "lof", "ksp"]
+# The rule the app ships (core/pipeline/FitDiagnostics.h kInvertedAgreement, 40th neighbour).
+SHIPPED_TAU = 0.54
 
 # Toy sets: name -> (generator, n, params) or a file under samples/.
 TOYS = {
@@ -512,6 +514,13 @@ def report_inversion(recs, sets):
     Wall = stat(recs, rule) < tau
     print("| %s | all | all (in-sample) | %s |" % (rule_name(rule, tau), rate_cells(rates(recs, Wall))))
     print("| today: spearman knn10 < 0.3 | — | all | %s |" % rate_cells(rates(recs, today_warned(recs))))
+    cli = np.array([r["cli_inverted"] for r in recs])
+    print("| the CLI's own \"may be inverted\" warning (the binary measured) | — | all | %s |" % rate_cells(rates(recs, cli)))
+    shipped = stat(recs, ("tail3", ("knn40",))) < SHIPPED_TAU
+    differ = [r for r, c, w in zip(recs, cli, shipped) if c != w]
+    print("\nThe CLI's warning and this script's tail3/knn40 < %.2f (an independent implementation) differ on %d "
+          "of %d runs%s.\n" % (SHIPPED_TAU, len(differ), len(recs), (": " + ", ".join(
+              "%s %s %s (cli %s)" % (r["set"], r["det"], r["norm"], r["cli_inverted"]) for r in differ[:12])) if differ else ""))
     print("\nHalf A: %s.\n" % ", ".join(sorted(A)))
     print("Rules chosen leave-one-set-out: " + "; ".join("%s (%d sets)" % (k, len(v)) for k, v in loso_rules.items()) + "\n")
     # Fixed, principled candidates on all runs for comparison.

@@ -49,6 +49,46 @@ double duplicateShare(const Eigen::MatrixXd& X)
 
 } // namespace
 
+double tailAgreement(const Eigen::VectorXd& scores, const Eigen::VectorXd& reference, double spread, double cap)
+{
+    const Eigen::Index m = reference.size();
+    if (m < 1 || scores.size() != m)
+        return std::numeric_limits<double>::quiet_NaN();
+    // The reference's clear outliers: above median + spread · 1.4826 · MAD (the MAD scaled to a
+    // normal sd), at least the most outlying row, at most ⌈cap·m⌉ rows (the largest; ties: lower row).
+    std::vector<double> v(reference.data(), reference.data() + m);
+    auto median = [](std::vector<double> a) {
+        const std::size_t h = a.size() / 2;
+        std::nth_element(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(h), a.end());
+        const double hi = a[h];
+        if (a.size() % 2)
+            return hi;
+        return 0.5 * (hi + *std::max_element(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(h)));
+    };
+    const double md = median(v);
+    std::vector<double> dev(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i)
+        dev[i] = std::abs(v[i] - md);
+    const double cut = md + spread * 1.4826 * median(dev);
+    Eigen::Index t = 0;
+    for (const double x : v)
+        t += x > cut ? 1 : 0;
+    t = std::clamp<Eigen::Index>(t, 1, std::max<Eigen::Index>(1, static_cast<Eigen::Index>(std::ceil(cap * double(m)))));
+    std::vector<Eigen::Index> order(static_cast<std::size_t>(m));
+    std::iota(order.begin(), order.end(), Eigen::Index(0));
+    std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) { return reference(a) > reference(b); });
+    // The detector's mid-rank percentile (rank − ½)/m of each of them; a NaN score ranks lowest.
+    Eigen::VectorXd s = scores;
+    for (Eigen::Index i = 0; i < m; ++i)
+        if (std::isnan(s(i)))
+            s(i) = -std::numeric_limits<double>::infinity();
+    const Eigen::VectorXd r = midRanks(s);
+    double sum = 0.0;
+    for (Eigen::Index j = 0; j < t; ++j)
+        sum += (r(order[static_cast<std::size_t>(j)]) - 0.5) / double(m);
+    return sum / double(t);
+}
+
 double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scores, int maxRows,
                           std::vector<Eigen::Index>* sample, const Eigen::VectorXd& known)
 {
@@ -60,30 +100,28 @@ double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scor
     if (sample)
         *sample = rows;
     if (m < 2 || n < 2)
-        return 0.0;
-    // The reference is the sampled rows' distance to their 10th nearest neighbour among *all* rows
+        return std::numeric_limits<double>::quiet_NaN();
+    Eigen::VectorXd s(m);
+    for (Eigen::Index i = 0; i < m; ++i)
+        s(i) = scores(rows[static_cast<std::size_t>(i)]);
+    // The reference is the sampled rows' distance to their 40th nearest neighbour among *all* rows
     // (at most a budget of them: 10⁶ in 2-4 dimensions, else m·R·p ≤ 2·10⁹). Among the
-    // sample alone, at a million rows that is the 5 000th neighbour of the whole cloud: a density
-    // so coarse that a clean ranking (torus 1 M, 1 % outliers, AUROC 0.994) agreed with it at 0.27
-    // and was reported inverted; with all rows 0.77. On the corpus (n ≤ 5 000) the warnings are the
-    // same but one (docs/benchmarks.md, "Label-free warnings").
+    // sample alone, at a million rows that is the 20 000th neighbour of the whole cloud: a density
+    // so coarse that a clean ranking (torus 1 M, 1 % outliers, AUROC 0.994) was reported inverted.
     // Budget: a kd-tree over at most 10⁶ rows in 2-4 dimensions (a 1 M-point build is ~0.3 s, its
     // queries cheap); from 5 dimensions its queries visit more of the tree and, like brute force,
     // the reference rows are capped at m·R·p ≤ 2·10⁹.
     const double bruteBudget = 2e9 / (static_cast<double>(m) * static_cast<double>(std::max<Eigen::Index>(1, p)));
     const double budget = p <= 4 ? std::max(1e6, bruteBudget) : bruteBudget;
     const Eigen::Index R = std::clamp<Eigen::Index>(static_cast<Eigen::Index>(budget), m, n);
+    Eigen::VectorXd ref(m);
     if (known.size() == n && R == n) {
-        // The fit's own neighbour search had them (knn, lof): distances, not their squares, which
-        // ranks the same. Only when the search would look among all rows too: beyond the budget
-        // it searches a subset, and a restored model's check (which searches) or another
-        // detector's must meet the same reference.
-        Eigen::VectorXd s(m), ref(m);
-        for (Eigen::Index i = 0; i < m; ++i) {
-            s(i) = scores(rows[static_cast<std::size_t>(i)]);
+        // The fit's own neighbour search had them (knn, lof). Only when the search would look among
+        // all rows too: beyond the budget it searches a subset, and a restored model's check (which
+        // searches) or another detector's must meet the same reference.
+        for (Eigen::Index i = 0; i < m; ++i)
             ref(i) = known(rows[static_cast<std::size_t>(i)]);
-        }
-        return spearman(s, ref);
+        return tailAgreement(s, ref);
     }
     std::vector<Eigen::Index> refRows(static_cast<std::size_t>(R));
     for (Eigen::Index j = 0; j < R; ++j)
@@ -94,11 +132,8 @@ double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scor
     const PointIndex index(std::move(P));
     const auto k = static_cast<std::size_t>(std::min<Eigen::Index>(kReferenceNeighbour, R - 1));
     Eigen::MatrixXd Q(p, m);
-    Eigen::VectorXd s(m);
-    for (Eigen::Index i = 0; i < m; ++i) {
+    for (Eigen::Index i = 0; i < m; ++i)
         Q.col(i) = Xn.row(rows[static_cast<std::size_t>(i)]).transpose();
-        s(i) = scores(rows[static_cast<std::size_t>(i)]);
-    }
     std::vector<Eigen::Index> idx(static_cast<std::size_t>(m) * (k + 1));
     std::vector<double> d2(idx.size());
     // In chunks over the cores, as the detectors' own searches (this was a third of knn's fit on
@@ -107,7 +142,6 @@ double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scor
         const auto at = static_cast<std::size_t>(begin) * (k + 1);
         index.nearestMany(Q.middleCols(begin, end - begin), k + 1, idx.data() + at, d2.data() + at);
     });
-    Eigen::VectorXd ref(m);
     for (Eigen::Index i = 0; i < m; ++i) {
         const std::size_t at = static_cast<std::size_t>(i) * (k + 1);
         const Eigen::Index self = rows[static_cast<std::size_t>(i)];
@@ -121,9 +155,9 @@ double referenceAgreement(const Eigen::MatrixXd& Xn, const Eigen::VectorXd& scor
                 break;
             }
         }
-        ref(i) = kth;
+        ref(i) = std::sqrt(std::max(0.0, kth)); // distances, as the fits' own (the order is the same)
     }
-    return spearman(s, ref);
+    return tailAgreement(s, ref);
 }
 
 std::string warningLabel(const std::string& code)
@@ -132,7 +166,8 @@ std::string warningLabel(const std::string& code)
         {"inverted", "may be inverted"},       {"duplicates", "duplicate rows"},
         {"singular", "near-singular fit"},     {"not_converged", "not converged"},
         {"constant_scores", "scores tie"},     {"clamped", "a setting was limited"},
-        {"members", "members"},                {"scale", "feature scales differ"}};
+        {"members", "members"},                {"scale", "feature scales differ"},
+        {"regularised", "regularised (few rows)"}};
     for (const auto& [c, label] : labels)
         if (code == c)
             return label;
@@ -194,22 +229,33 @@ std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn
     // whatever the size of the data (a member that cannot fit is left out on any n).
     for (const std::string& note : d.fitNotes())
         out.push_back({"members", note});
+    const auto figures = d.figures();
+    if (const auto it = figures.find("regularised"); it != figures.end() && it->second > 0) {
+        // mcd with fewer rows than a covariance needs (n < p + 2; #53: it refused, scikit-learn's
+        // EllipticEnvelope runs): MRCD shrinks towards the identity, so the scores lean on it.
+        out.push_back({"regularised",
+                       std::to_string(Xn.rows()) + " rows are too few for a " + std::to_string(Xn.cols())
+                           + "-dimensional covariance (the MCD needs p + 2 = " + std::to_string(Xn.cols() + 2)
+                           + "): it was regularised (MRCD, weight " + formatNumber("%.2f", it->second)
+                           + " on the identity), so the scores lean towards treating the features as independent; use more "
+                             "rows or fewer features for a full covariance"});
+    }
     if (Xn.rows() != scores.size() || Xn.rows() < kMinDiagnosedRows)
         return out;
-    const double rho = rankingAgreement(d, Xn, scores);
-    if (rho < kInvertedAgreement)
+    const double a = rankingAgreement(d, Xn, scores);
+    if (a < kInvertedAgreement)
         out.push_back({"inverted",
-                       "the ranking may be inverted: it agrees little with the distance to the 10th nearest "
-                       "neighbour (Spearman "
-                           + formatNumber("%.2f", rho) + " < " + formatNumber("%.1f", kInvertedAgreement)
-                           + "), so isolated points may rank as normal; compare with mcd or consensus before "
-                             "trusting it"});
+                       "the ranking may be inverted: the rows most isolated from their 40th nearest neighbour "
+                       "sit at its "
+                           + formatNumber("%.0f", 100.0 * a) + "th percentile on average (below "
+                           + formatNumber("%.0f", 100.0 * kInvertedAgreement)
+                           + "th: no better than chance), so isolated points may rank as normal; compare with mcd "
+                             "or consensus before trusting it"});
     const double dup = duplicateShare(Xn);
     if (dup >= kDuplicateShare)
         out.push_back({"duplicates", formatNumber("%.0f", 100.0 * dup)
                                          + " % of the rows repeat another row: neighbour and density scores (knn, "
                                            "lof) see zero distances there; remove the duplicates or raise k"});
-    const auto figures = d.figures();
     if (const auto it = figures.find("null_directions"); it != figures.end() && it->second > 0)
         out.push_back({"singular", "the fit is near-singular: the majority of the rows lies on a flat ("
                                        + formatNumber("%.0f", it->second)

@@ -91,9 +91,10 @@ DetectorPanel::DetectorPanel(DataDocument* document, TrainingController* control
     m_warnings->setWordWrap(true);
     m_warnings->setStyleSheet(QStringLiteral("QLabel { color: #8a4600; background: #fff3e0; border: 1px solid #f0b060; "
                                              "border-radius: 3px; padding: 3px; }"));
-    m_warnings->setToolTip(tr("Checks of the fit that need no labels: a ranking that disagrees with the distance "
-                              "to the 10th neighbour, many repeated rows, a near-singular fit, consensus members "
-                              "that could not fit"));
+    m_warnings->setToolTip(tr("Checks of the fit that need no labels: a ranking that puts the rows most isolated "
+                              "from their 40th neighbour no higher than chance, feature scales that differ, many "
+                              "repeated rows, a near-singular fit, an optimiser stopped early, consensus members "
+                              "left out"));
     m_warnings->hide();
     m_loss->setTitle(tr("training loss"));
     m_loss->setAxisTitles(tr("report"), tr("loss"));

@@ -328,7 +328,8 @@ class OutlierLensEstimator(_OutlierMixin, _BaseEstimator):
         self.normalization_ = model.normalization
         self.fit_seconds_ = float(model.fit_seconds)
         # Label-free checks of the fit (no labels needed): [(code, message)], e.g. ("inverted", ...)
-        # when the ranking disagrees with the distance to the 10th neighbour. A loaded model has none.
+        # when the rows most isolated from their 40th neighbour do not rank above the median. A
+        # loaded model has none.
         self.warnings_ = [tuple(w) for w in model.warnings]
         # Iterative methods (gods/bods/kods: Riemannian CG iterations; quadrics: epochs) report
         # their count as a figure; scikit-learn calls it n_iter_.

@@ -210,8 +210,9 @@ Eigen::VectorXd ConsensusDetector::doFit(const Eigen::MatrixXd& X, const Progres
                 break; // two members are the least a consensus is made of
             drop[k] = true;
             ++inverted;
-            leftOut.push_back(fitted[k]->id() + ": its ranking may be inverted (Spearman " + formatNumber("%.2f", rho)
-                              + " with the distance to the 10th nearest neighbour)");
+            leftOut.push_back(fitted[k]->id() + ": its ranking may be inverted (the rows most isolated from their 40th nearest "
+                                                "neighbour sit at its "
+                              + formatNumber("%.0f", 100.0 * rho) + "th percentile on average)");
         }
         std::vector<std::shared_ptr<const Detector>> kept;
         for (std::size_t k = 0; k < fitted.size(); ++k)

@@ -62,8 +62,8 @@ Eigen::VectorXd KnnDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     // point may not come first among equal distances, so remove its own index wherever it is.
     const Eigen::Index n = X.rows();
     Eigen::VectorXd train(n);
-    // The label-free check's reference (the 10th neighbour, FitDiagnostics) comes with the same
-    // search when it is free: k ≥ 10, or brute force, where the product with every point is the
+    // The label-free check's reference (the 40th neighbour, FitDiagnostics) comes with the same
+    // search when it is free: k ≥ 40, or brute force, where the product with every point is the
     // cost and a few more candidates are not (Spambase, Python, medians of 9: the fit 0.137 →
     // 0.100 s without the second search and with PointIndex's faster scan; docs/benchmarks.md). The
     // kd-tree pays per neighbour, so there the check searches a sample afterwards instead.

@@ -32,7 +32,7 @@ struct LofDetector::Model {
     Eigen::MatrixXd kdist;
     Eigen::MatrixXd lrd;
     // The label-free check's reference (kReferenceNeighbour-th distance) when k reaches it but the
-    // k-distances kept for MinPts k_min … k do not (k_min > 10); the fit has it from its own
+    // k-distances kept for MinPts k_min … k do not (k_min > 40); the fit has it from its own
     // search (FitDiagnostics then does not search again). Not stored.
     Eigen::VectorXd reference;
 };

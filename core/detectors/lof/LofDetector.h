@@ -31,7 +31,7 @@ public:
     nlohmann::json stateWithoutRows() const override;
 
     const NeighbourDistances* neighbourDistances() const override { return this; }
-    /// j = kReferenceNeighbour from the fit's neighbour lists when k ≥ 10, and j = k_min … k from
+    /// j = kReferenceNeighbour from the fit's neighbour lists when k ≥ 40 and k_min > 40, and j = k_min … k from
     /// the stored k-distances (a loaded model has those too); else empty.
     Eigen::VectorXd trainingNeighbourDistance(int j) const override;
 

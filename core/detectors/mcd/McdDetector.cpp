@@ -279,6 +279,95 @@ nlohmann::json mcdState(const Eigen::VectorXd& offset, const Eigen::VectorXd& sc
 {
     return mcdState(offset, scale, r.estimate.loc, r.estimate.cov, r.support, h, r.nullity);
 }
+
+// MRCD (Boudt, Rousseeuw, Vanduffel & Verdonck, "The minimum regularized covariance determinant
+// estimator", Statistics and Computing 2020) for fewer rows than a covariance needs (n < p + 2,
+// where the MCD's h-subsets are all flat): on robustly standardised columns u = (x − median)/MAD,
+// the regularised covariance K(H) = ρ I + (1 − ρ) S(H) (their eq. 3 with target T = I), ρ chosen
+// per start so that K's condition number is κ = 50 (their sec. 3.2: the smallest ρ with cond ≤ κ),
+// C-steps on the h rows of smallest (u − m)ᵀK⁻¹(u − m) (their Theorem 1: det K never rises),
+// h = ⌈0.75 n⌉ (their default α). Starts: the h rows nearest the coordinatewise median (one of
+// their deterministic starts) and kTrials random h-subsets. No consistency factor and no
+// reweighting step: they rescale the scores, not the ranking.
+struct Regularised {
+    Eigen::VectorXd loc;
+    std::vector<int> rows; // H
+    double logdet = 0.0;
+    double rho = 0.0;
+};
+
+constexpr double kConditionTarget = 50.0; // κ of Boudt et al. sec. 3.2
+constexpr int kMaxRegularisedDimension = 2000; // K and K⁻¹ are p × p (32 MB each at 2000)
+
+// For n < p + 2 every S(H) (h ≤ n rows) has rank < h ≤ p, so K = ρ I + a CᵀC (C: the h centred
+// rows, a = (1 − ρ)/h) is handled through the h × h Gram matrix CCᵀ: its eigenvalues μ give det K =
+// ρ^(p−h) Π(ρ + aμ) and Woodbury gives (u−m)ᵀK⁻¹(u−m) = (‖y‖² − (Cy)ᵀ(ρ/a I + CCᵀ)⁻¹(Cy))/ρ —
+// O(h²p) per step instead of O(p³).
+struct GramStep {
+    Eigen::MatrixXd C;                   // h × p centred rows of H
+    Eigen::VectorXd loc;
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig; // of CCᵀ
+};
+
+GramStep gramStep(const Eigen::MatrixXd& U, const std::vector<int>& rows)
+{
+    GramStep g;
+    Eigen::MatrixXd S(static_cast<Eigen::Index>(rows.size()), U.cols());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        S.row(static_cast<Eigen::Index>(i)) = U.row(rows[i]);
+    g.loc = S.colwise().mean().transpose();
+    g.C = S.rowwise() - g.loc.transpose();
+    g.eig.compute(g.C * g.C.transpose());
+    return g;
+}
+
+// The smallest ρ with cond(ρ I + (1 − ρ) S) ≤ κ; S is singular here (λmin = 0), so ρ solves
+// ρ + (1 − ρ)λmax = κρ: ρ = λmax / (λmax + κ − 1), λmax = the largest eigenvalue of S = CᵀC/h.
+double conditionRho(const GramStep& g)
+{
+    const double lmax = std::max(g.eig.eigenvalues().maxCoeff(), 0.0) / static_cast<double>(g.C.rows());
+    return lmax / (lmax + kConditionTarget - 1.0);
+}
+
+double gramLogDet(const GramStep& g, double rho, Eigen::Index p)
+{
+    const auto h = static_cast<double>(g.C.rows());
+    const double a = (1.0 - rho) / h;
+    return (static_cast<double>(p) - h) * std::log(rho)
+           + (rho + a * g.eig.eigenvalues().cwiseMax(0.0).array()).log().sum();
+}
+
+Eigen::VectorXd gramDistances(const Eigen::MatrixXd& U, const GramStep& g, double rho)
+{
+    const double a = (1.0 - rho) / static_cast<double>(g.C.rows());
+    const Eigen::MatrixXd Y = U.rowwise() - g.loc.transpose();       // n × p
+    const Eigen::MatrixXd CY = g.C * Y.transpose();                    // h × n
+    // (ρ/a I + CCᵀ)⁻¹ through CCᵀ's eigenvectors.
+    const Eigen::MatrixXd VtCY = g.eig.eigenvectors().transpose() * CY;
+    const Eigen::VectorXd inv = (g.eig.eigenvalues().cwiseMax(0.0).array() + rho / a).inverse();
+    const Eigen::VectorXd quad = (VtCY.array().square().colwise() * inv.array()).colwise().sum().transpose();
+    return (Y.rowwise().squaredNorm() - quad) / rho;
+}
+
+Regularised regularisedCSteps(const Eigen::MatrixXd& U, int h, std::vector<int> rows)
+{
+    GramStep g = gramStep(U, rows);
+    const double rho = conditionRho(g);
+    Regularised r{g.loc, rows, gramLogDet(g, rho, U.cols()), rho};
+    for (int step = 0; step < kMaxSteps; ++step) {
+        std::vector<int> next = smallest(gramDistances(U, g, rho), h);
+        std::sort(next.begin(), next.end());
+        if (next == r.rows)
+            break;
+        GramStep candidate = gramStep(U, next);
+        const double logdet = gramLogDet(candidate, rho, U.cols());
+        if (!(logdet < r.logdet))
+            break;
+        g = std::move(candidate);
+        r = Regularised{g.loc, std::move(next), logdet, rho};
+    }
+    return r;
+}
 } // namespace
 
 double McdDetector::chi2Isf(double q, int dof)
@@ -340,8 +429,8 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     const int n = static_cast<int>(X.rows());
     const int p = static_cast<int>(X.cols());
     if (n < p + 2)
-        throw DataError("mcd needs at least p + 2 = " + std::to_string(p + 2) + " samples for a " + std::to_string(p)
-                        + "-dimensional covariance, got " + std::to_string(n));
+        return fitRegularised(X, progress);
+    m_rho = 0.0;
     // auto (and 0, as stored by older sessions): h = ⌈(n + p + 1)/2⌉; the form shows h/n.
     const int hAuto = static_cast<int>(std::ceil(0.5 * (n + p + 1)));
     const bool isAuto = params().isAuto("h_fraction");
@@ -467,6 +556,90 @@ Eigen::VectorXd McdDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     return train;
 }
 
+Eigen::VectorXd McdDetector::fitRegularised(const Eigen::MatrixXd& X, const Progress& progress)
+{
+    const int n = static_cast<int>(X.rows());
+    const int p = static_cast<int>(X.cols());
+    if (n < 3)
+        throw DataError("mcd needs at least 3 rows, got " + std::to_string(n));
+    if (p > kMaxRegularisedDimension)
+        throw DataError("mcd needs at least p + 2 = " + std::to_string(p + 2) + " rows for a " + std::to_string(p)
+                        + "-dimensional covariance, got " + std::to_string(n) + "; with fewer it regularises (MRCD) up to "
+                        + std::to_string(kMaxRegularisedDimension) + " features: reduce the features (e.g. PCA) or use "
+                          "knn or iforest");
+    // Robust standardisation (Boudt et al. sec. 3.1: median and a robust scale per column; here
+    // the MAD, the standard deviation where the MAD is 0 — a column more than half one value).
+    Eigen::VectorXd offset(p), scale(p);
+    for (int j = 0; j < p; ++j) {
+        const double md = median(X.col(j));
+        const double mad = 1.4826 * median((X.col(j).array() - md).abs().matrix());
+        const double mean = X.col(j).mean();
+        const double sd = std::sqrt((X.col(j).array() - mean).square().sum() / std::max(1, n - 1));
+        const double s = mad > 0.0 ? mad : sd;
+        if (!(s > 0.0) || !std::isfinite(s))
+            throw DataError("mcd: column " + std::to_string(j + 1)
+                            + (std::isfinite(s) ? " is constant" : " has a spread that is not finite")
+                            + ": its covariance is singular; drop it");
+        offset(j) = md;
+        scale(j) = s;
+    }
+    const Eigen::MatrixXd U = (X.rowwise() - offset.transpose()).array().rowwise() / scale.transpose().array();
+    const bool isAuto = params().isAuto("h_fraction");
+    const int hAuto = static_cast<int>(std::ceil(0.75 * n));
+    const double fraction = isAuto ? autoReal("h_fraction", static_cast<double>(hAuto) / n) : params().getReal("h_fraction");
+    const int h = std::clamp(!isAuto && fraction > 0.0 ? static_cast<int>(fraction * n) : hAuto, 2, n);
+
+    std::vector<std::vector<int>> starts;
+    {
+        std::vector<int> nearest = smallest(U.rowwise().squaredNorm(), h);
+        std::sort(nearest.begin(), nearest.end());
+        starts.push_back(std::move(nearest));
+    }
+    Rng rng(static_cast<std::uint64_t>(params().getInt("seed")));
+    std::vector<int> perm(static_cast<std::size_t>(n));
+    for (int t = 0; t < kTrials; ++t) {
+        std::iota(perm.begin(), perm.end(), 0);
+        for (int i = 0; i < h; ++i)
+            std::swap(perm[static_cast<std::size_t>(i)], perm[static_cast<std::size_t>(i) + rng.index(static_cast<std::uint64_t>(n - i))]);
+        std::vector<int> rows(perm.begin(), perm.begin() + h);
+        std::sort(rows.begin(), rows.end());
+        starts.push_back(std::move(rows));
+    }
+    Regularised best;
+    bool first = true;
+    for (std::size_t t = 0; t < starts.size(); ++t) {
+        Regularised r = regularisedCSteps(U, h, starts[t]);
+        if (first || r.logdet < best.logdet)
+            best = std::move(r);
+        first = false;
+        progress.report(0.95 * double(t + 1) / double(starts.size()), "regularised C-steps (MRCD)");
+    }
+    // K and K⁻¹ once, for drawing, saving and scoring new rows: K = ρI + a CᵀC, and by Woodbury
+    // K⁻¹ = (I − Cᵀ(ρ/a I + CCᵀ)⁻¹C)/ρ.
+    const GramStep g = gramStep(U, best.rows);
+    const double a = (1.0 - best.rho) / static_cast<double>(h);
+    Eigen::MatrixXd K = a * (g.C.transpose() * g.C);
+    K.diagonal().array() += best.rho;
+    const Eigen::MatrixXd VtC = g.eig.eigenvectors().transpose() * g.C;
+    const Eigen::VectorXd inv = (g.eig.eigenvalues().cwiseMax(0.0).array() + best.rho / a).inverse();
+    Eigen::MatrixXd precision = -(VtC.transpose() * inv.asDiagonal() * VtC);
+    precision.diagonal().array() += 1.0;
+    precision /= best.rho;
+    const Eigen::VectorXd train = gramDistances(U, g, best.rho);
+    m_offset = offset;
+    m_scale = scale;
+    m_locZ = best.loc;
+    m_covZ = K;
+    m_precision = std::move(precision);
+    m_location = offset + scale.cwiseProduct(best.loc);
+    m_covariance = scale.asDiagonal() * K * scale.asDiagonal();
+    m_support = h;
+    m_h = h;
+    m_nullity = 0;
+    m_rho = best.rho;
+    return train;
+}
+
 Eigen::VectorXd McdDetector::doScore(const Eigen::MatrixXd& X) const
 {
     const Eigen::MatrixXd Z = (X.rowwise() - m_offset.transpose()).array().rowwise() / m_scale.transpose().array();
@@ -517,13 +690,18 @@ std::map<std::string, double> McdDetector::figures() const
     requireFitted("figures");
     // null_directions > 0: the robust covariance is (nearly) flat in that many directions (≥ h rows
     // on a flat: collinear columns); the fit diagnostics warn "near-singular".
+    // regularised > 0: fewer rows than a covariance needs (n < p + 2), fitted by MRCD with ρ = that
+    // weight on the identity target; the fit diagnostics say so ("regularised").
     return {{"h", static_cast<double>(m_h)}, {"support", static_cast<double>(m_support)},
-            {"null_directions", static_cast<double>(m_nullity)}};
+            {"null_directions", static_cast<double>(m_nullity)}, {"regularised", m_rho}};
 }
 
 nlohmann::json McdDetector::saveState() const
 {
-    return mcdState(m_offset, m_scale, m_locZ, m_covZ, m_support, m_h, m_nullity);
+    nlohmann::json j = mcdState(m_offset, m_scale, m_locZ, m_covZ, m_support, m_h, m_nullity);
+    if (m_rho > 0.0)
+        j["regularised"] = m_rho;
+    return j;
 }
 
 void McdDetector::loadState(const nlohmann::json& state)
@@ -552,6 +730,11 @@ void McdDetector::loadState(const nlohmann::json& state)
     m_support = static_cast<int>(jsonInt(state.at("support"), "mcd model: support"));
     m_h = static_cast<int>(jsonInt(state.at("h"), "mcd model: h"));
     m_nullity = static_cast<int>(jsonIntOr(state, "null_directions", 0, "mcd model"));
+    const auto it = state.find("regularised");
+    const double rho = it == state.end() ? 0.0 : it->is_number() ? it->get<double>() : -1.0;
+    if (!(rho >= 0.0 && rho < 1.0))
+        throw DataError("mcd model: regularised = " + std::to_string(rho) + " is outside [0, 1)");
+    m_rho = rho;
 }
 
 std::optional<double> McdDetector::naturalThreshold() const

@@ -18,6 +18,8 @@
 // a near-exact fit (Shuttle, raw or z-scored: AUROC 0.73 at seed 0 before, 0.93 at every seed now;
 // scikit-learn's MinCovDet 0.93). A covariance still (nearly) flat is reported as
 // figures()["null_directions"].
+// Fewer rows than the MCD needs (n < p + 2): the regularised MCD (MRCD, Boudt et al. 2020;
+// figures()["regularised"] = ρ > 0, and the fit is warned "regularised").
 #include "detectors/Detector.h"
 
 namespace olens {
@@ -57,6 +59,8 @@ public:
 protected:
     Eigen::VectorXd doFit(const Eigen::MatrixXd& X, const Progress& progress) override;
     Eigen::VectorXd doScore(const Eigen::MatrixXd& X) const override;
+    /// n < p + 2: the regularised MCD (MRCD, Boudt et al. 2020), see McdDetector.cpp.
+    Eigen::VectorXd fitRegularised(const Eigen::MatrixXd& X, const Progress& progress);
     std::optional<double> naturalThreshold() const override;
     nlohmann::json saveState() const override;
     void loadState(const nlohmann::json& state) override;
@@ -71,6 +75,7 @@ private:
     Eigen::MatrixXd m_precision;  // of m_covZ
     int m_support = 0; // rows in the reweighted support
     int m_h = 0;       // h of the raw MCD
+    double m_rho = 0.0; // MRCD's weight on the identity target (0: the MCD itself)
     int m_nullity = 0; // near-null directions of the reweighted covariance (figures()["null_directions"])
 };
 

@@ -6,12 +6,16 @@
 #include "detectors/iforest/IforestDetector.h"
 #include "detectors/mcd/McdDetector.h"
 #include "metrics/Metrics.h"
+#include "data/Normalizer.h"
+#include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <numeric>
+#include <random>
 #include <vector>
 #include <Eigen/Dense>
 
@@ -496,6 +500,69 @@ private slots:
         // Identical points are still refused.
         auto z = Registry::instance().create("mcd");
         QVERIFY_THROWS_EXCEPTION(DataError, z->fit(Eigen::MatrixXd::Ones(20, 2)));
+    }
+
+    void mcdWithFewerRowsThanFeaturesIsRegularised()
+    {
+        // #53: mcd refused n < p + 2 (scikit-learn's EllipticEnvelope runs). 25 rows in 40
+        // dimensions, rows 3 and 17 shifted by 6 in every feature: MRCD (Boudt et al. 2020) fits,
+        // ranks them first, and the fit says it regularised.
+        std::mt19937_64 rng(53);
+        std::normal_distribution<double> normal;
+        Eigen::MatrixXd X(25, 40);
+        for (Eigen::Index i = 0; i < X.rows(); ++i)
+            for (Eigen::Index j = 0; j < X.cols(); ++j)
+                X(i, j) = normal(rng);
+        X.row(3).array() += 6.0;
+        X.row(17).array() += 6.0;
+        auto r = fitPipeline(Registry::instance().create("mcd"), Normalizer(Normalization::None), X);
+        const Eigen::VectorXd s = r->scores;
+        std::vector<int> order(25);
+        std::iota(order.begin(), order.end(), 0);
+        std::sort(order.begin(), order.end(), [&](int a, int b) { return s(a) > s(b); });
+        QVERIFY((order[0] == 3 && order[1] == 17) || (order[0] == 17 && order[1] == 3));
+        const double rho = r->detector->figures().at("regularised");
+        QVERIFY(rho > 0.0 && rho < 1.0);
+        bool warned = false;
+        for (const auto& w : r->warnings)
+            warned = warned || (w.code == "regularised" && w.message.find("p + 2 = 42") != std::string::npos);
+        QVERIFY(warned);
+        // The training scores (Woodbury through the 19 × 19 Gram matrix) are the squared
+        // Mahalanobis distances under location() and covariance() inverted directly (40 × 40).
+        const auto& mcd = dynamic_cast<const McdDetector&>(*r->detector);
+        const Eigen::MatrixXd P = mcd.covariance().inverse();
+        for (Eigen::Index i = 0; i < X.rows(); ++i) {
+            const Eigen::VectorXd y = X.row(i).transpose() - mcd.location();
+            QVERIFY(std::abs(y.dot(P * y) - s(i)) <= 1e-8 * s(i));
+        }
+        // Boudt et al. sec. 3.2: ρ makes the condition number of the standardised K exactly κ = 50;
+        // the standardisation is diagonal, so K's extreme eigenvalues are those of D⁻¹ΣD⁻¹ for
+        // the robust scales D = 1.4826 · MAD of each column, computed here.
+        Eigen::VectorXd D(40);
+        for (Eigen::Index j = 0; j < 40; ++j) {
+            std::vector<double> c(X.col(j).data(), X.col(j).data() + 25);
+            std::nth_element(c.begin(), c.begin() + 12, c.end());
+            const double md = c[12];
+            for (double& v : c)
+                v = std::abs(v - md);
+            std::nth_element(c.begin(), c.begin() + 12, c.end());
+            D(j) = 1.4826 * c[12];
+        }
+        const Eigen::MatrixXd K = D.cwiseInverse().asDiagonal() * mcd.covariance() * D.cwiseInverse().asDiagonal();
+        const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(K).eigenvalues();
+        QVERIFY2(std::abs(ev.maxCoeff() / ev.minCoeff() - 50.0) < 1e-6, qPrintable(QString::number(ev.maxCoeff() / ev.minCoeff())));
+        QVERIFY(std::abs(ev.minCoeff() - rho) < 1e-9);
+        // Rescaling a feature does not change the ranking (robust standardisation per column).
+        Eigen::MatrixXd Y = X;
+        for (Eigen::Index j = 0; j < 40; ++j)
+            Y.col(j) *= std::pow(10.0, double(j % 5));
+        auto d2 = Registry::instance().create("mcd");
+        d2->fit(Y);
+        QVERIFY((d2->trainingScores() - s).cwiseAbs().maxCoeff() < 1e-8 * s.maxCoeff());
+        // Saved and loaded: new rows score as before.
+        const auto back = Registry::instance().load(nlohmann::json::parse(r->detector->toJson().dump()));
+        QVERIFY((back->score(X) - s).cwiseAbs().maxCoeff() < 1e-8 * s.maxCoeff());
+        QCOMPARE(back->figures().at("regularised"), rho);
     }
 };
 

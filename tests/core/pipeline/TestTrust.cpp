@@ -195,9 +195,10 @@ private slots:
 
     void aMemberThatCannotFitIsLeftOutAndWarned()
     {
-        // 30 rows in 40 dimensions: mcd needs p + 2 = 42 rows; knn and iforest decide alone.
-        const Eigen::MatrixXd X = test::gaussianRows(30, 40, 21);
-        auto r = fitPipeline(Registry::instance().create("consensus"), Normalizer(Normalization::ZScore), X);
+        // A constant column: mcd's covariance is singular (it refuses); knn and iforest decide alone.
+        Eigen::MatrixXd X = test::gaussianRows(60, 4, 21);
+        X.col(3).setConstant(5.0);
+        auto r = fitPipeline(Registry::instance().create("consensus"), Normalizer(Normalization::None), X);
         QCOMPARE(r->detector->figures().at("members_skipped"), 1.0);
         QCOMPARE(r->detector->figures().at("members"), 2.0);
         QVERIFY(hasWarning(r->warnings, "members"));
@@ -233,7 +234,8 @@ private slots:
         QCOMPARE(c.figures().at("members_inverted"), 1.0);
         const auto notes = c.fitNotes();
         QCOMPARE(notes.size(), std::size_t(1));
-        QVERIFY2(notes[0].find("used knn, iforest; left out mcd: its ranking may be inverted (Spearman 0.05") != std::string::npos,
+        QVERIFY2(notes[0].find("used knn, iforest; left out mcd: its ranking may be inverted (the rows most isolated from "
+                                "their 40th nearest neighbour sit at its 5th percentile") != std::string::npos,
                  notes[0].c_str());
         // New rows are scored by the two members kept, not by three.
         QCOMPARE(c.unifiedScores(X).cols(), Eigen::Index(2));
@@ -305,7 +307,7 @@ private slots:
         // Issue #52: compare panel headers showed raw codes (not_converged). Every code a fit emits
         // has words without underscores; an unknown code is shown as it is.
         for (const char* code : {"inverted", "duplicates", "singular", "not_converged", "constant_scores", "clamped",
-                                 "members", "scale"}) {
+                                 "members", "scale", "regularised"}) {
             const std::string label = warningLabel(code);
             QVERIFY2(!label.empty() && label.find('_') == std::string::npos, code);
         }
@@ -323,41 +325,96 @@ private slots:
         // The same ranking turned upside down: isolated points rank as normal.
         const auto w = diagnoseFit(*r->detector, Xn, -r->scores);
         QVERIFY(hasWarning(w, "inverted"));
-        QVERIFY(referenceAgreement(Xn, -r->scores) < -0.8);
+        QVERIFY(referenceAgreement(Xn, -r->scores) < 0.2);
+    }
+
+    void theAgreementIsTheMeanPercentileOfTheReferencesClearOutliers()
+    {
+        // Computed by hand. Reference of 10 rows: nine at 1 and one at 10 → median 1, MAD 0, so the
+        // clear outliers are the rows above 1: row 9 alone (also the cap ⌈0.1·10⌉ = 1). Scores rank
+        // row 9 7th of 10 → percentile (7 − ½)/10 = 0.65.
+        Eigen::VectorXd v = Eigen::VectorXd::Ones(10);
+        v(9) = 10.0;
+        Eigen::VectorXd s(10);
+        s << 0, 1, 2, 3, 4, 5, 7, 8, 9, 6;
+        QCOMPARE(tailAgreement(s, v), 0.65);
+        // Ties in the scores take their mid-rank: rows 8 and 9 tie for ranks 9 and 10 → 9.5.
+        s(8) = s(9) = 20.0;
+        QCOMPARE(tailAgreement(s, v), 0.9);
+        // 20 rows, reference 1 … 18 then 100, 200: median 10.5, MAD 5 (·1.4826 = 7.413), cut
+        // 10.5 + 3·7.413 = 32.74 → rows 18 and 19; cap ⌈2⌉ = 2. Scores put them at ranks 1 and 20:
+        // ((1 − ½) + (20 − ½))/20 / 2 = 0.5, chance.
+        Eigen::VectorXd w(20), t(20);
+        for (int i = 0; i < 18; ++i) {
+            w(i) = i + 1;
+            t(i) = i + 2;
+        }
+        w(18) = 100;
+        w(19) = 200;
+        t(18) = 0;
+        t(19) = 50;
+        QCOMPARE(tailAgreement(t, w), 0.5);
+        // A NaN score ranks lowest: row 19's NaN is rank 1 as well.
+        t(19) = std::numeric_limits<double>::quiet_NaN();
+        t(18) = 100;
+        QCOMPARE(tailAgreement(t, w), ((20 - 0.5) + (1 - 0.5)) / 20 / 2);
+        // With no spread at all every row is at the median: the cap's top row (the first) counts.
+        QCOMPARE(tailAgreement(Eigen::VectorXd::LinSpaced(5, 0, 4), Eigen::VectorXd::Ones(5)), 0.1);
+        QVERIFY(std::isnan(tailAgreement(Eigen::VectorXd(), Eigen::VectorXd())));
+    }
+
+    void aCleanCurveRankedWellIsNotCalledInverted()
+    {
+        // #53: quadrics on the seam curve (AUROC 0.999) and every step of the quadrics lesson were
+        // warned "may be inverted": Spearman over all rows measured how the inliers on a clean curve
+        // are ordered, which is noise (ρ 0.02–0.31). The calibrated statistic looks at the
+        // reference's clear outliers only.
+        for (std::uint64_t seed : {1, 2, 3}) {
+            const Dataset d = generate("seam", 600, seed, {{"outliers", "0.05"}});
+            auto r = fitPipeline(Registry::instance().create("quadrics"), Normalizer(Normalization::None), d.X);
+            const double a = auroc(r->scores, (d.labels.array() != 0).cast<int>().matrix());
+            QVERIFY2(a > 0.9, qPrintable(QString::number(a)));
+            QVERIFY2(!hasWarning(r->warnings, "inverted"), qPrintable(QString::number(seed)));
+            // Turned upside down it is warned.
+            QVERIFY(hasWarning(diagnoseFit(*r->detector, d.X, -r->scores), "inverted"));
+        }
     }
 
     void theFitsOwnNeighboursAreTheCheckReference()
     {
-        // knn and lof hand the "inverted" check the 10th-neighbour distances of their own search
+        // knn and lof hand the "inverted" check the 40th-neighbour distances of their own search
         // instead of it searching again. Reference computed here independently: every row's
         // distances to all other rows, sorted. Two repeated rows (distance 0 to each other).
         Eigen::MatrixXd X = test::gaussianRows(300, 20, 5); // 20 features: brute-force search
         X.row(7) = X.row(3);
         X.row(8) = X.row(3);
-        auto tenth = [](const Eigen::MatrixXd& A) {
+        auto fortieth = [](const Eigen::MatrixXd& A) {
             Eigen::VectorXd out(A.rows());
             for (Eigen::Index i = 0; i < A.rows(); ++i) {
                 std::vector<double> d;
                 for (Eigen::Index j = 0; j < A.rows(); ++j)
                     if (j != i)
                         d.push_back((A.row(i) - A.row(j)).norm());
-                std::nth_element(d.begin(), d.begin() + 9, d.end());
-                out(i) = d[9];
+                std::nth_element(d.begin(), d.begin() + 39, d.end());
+                out(i) = d[39];
             }
             return out;
         };
-        const Eigen::VectorXd want = tenth(X);
-        for (const char* id : {"knn", "lof"}) {
-            auto d = Registry::instance().create(id);
+        const Eigen::VectorXd want = fortieth(X);
+        // lof keeps it when its MinPts range reaches past 40 (from its search) or spans 40 (its
+        // k-distances); knn by default (brute force in 20 dimensions).
+        const std::map<std::string, ParamAssignments> settings = {{"knn", {}}, {"lof", {{"k_min", "45"}, {"k", "50"}}}};
+        for (const auto& [id, params] : settings) {
+            auto d = Registry::instance().create(id, params);
             d->fit(X);
             const NeighbourDistances* nd = d->neighbourDistances();
             QVERIFY(nd);
             const Eigen::VectorXd got = nd->trainingNeighbourDistance(kReferenceNeighbour);
             QCOMPARE(got.size(), X.rows());
-            QVERIFY2((got - want).cwiseAbs().maxCoeff() < 1e-9, id);
+            QVERIFY2((got - want).cwiseAbs().maxCoeff() < 1e-9, id.c_str());
             // The check's value is the one its own search gives (ranks of d vs d²: equal).
             const double searched = referenceAgreement(X, d->trainingScores());
-            QVERIFY2(std::abs(referenceAgreement(X, d->trainingScores(), 2000, nullptr, got) - searched) < 1e-9, id);
+            QVERIFY2(std::abs(referenceAgreement(X, d->trainingScores(), 2000, nullptr, got) - searched) < 1e-9, id.c_str());
         }
         // Beyond the search's row budget (m·R·p ≤ 2·10⁹, here R = 5 000 of 6 000 rows) the check
         // searches its subset as a restored model's check would, whatever the fit knew: an
@@ -371,8 +428,8 @@ private slots:
             QVERIFY(std::abs(referenceAgreement(V, s.head(4000), 2000, nullptr, arbitrary.head(4000))
                              - referenceAgreement(V, s.head(4000), 2000)) > 0.1);
         }
-        // lof restored from its JSON: the stored k-distances of MinPts 10 … 20 hold the same.
-        auto lof = Registry::instance().create("lof");
+        // lof restored from its JSON: the stored k-distances of MinPts 30 … 50 hold the same.
+        auto lof = Registry::instance().create("lof", {{"k_min", "30"}, {"k", "50"}});
         lof->fit(X);
         const auto restored = Registry::instance().load(lof->toJson());
         QVERIFY((restored->neighbourDistances()->trainingNeighbourDistance(kReferenceNeighbour) - want).cwiseAbs().maxCoeff()
@@ -384,9 +441,9 @@ private slots:
         knn->fit(Y);
         QCOMPARE(knn->neighbourDistances()->trainingNeighbourDistance(kReferenceNeighbour).size(), Eigen::Index(0));
         QVERIFY(knn->neighbourDistances()->trainingNeighbourDistance(5) == knn->trainingScores());
-        auto knn12 = Registry::instance().create("knn", {{"k", "12"}});
-        knn12->fit(Y);
-        QVERIFY((knn12->neighbourDistances()->trainingNeighbourDistance(kReferenceNeighbour) - tenth(Y)).cwiseAbs().maxCoeff()
+        auto knn45 = Registry::instance().create("knn", {{"k", "45"}});
+        knn45->fit(Y);
+        QVERIFY((knn45->neighbourDistances()->trainingNeighbourDistance(kReferenceNeighbour) - fortieth(Y)).cwiseAbs().maxCoeff()
                 < 1e-9);
     }
 
