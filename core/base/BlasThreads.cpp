@@ -38,11 +38,14 @@ ParallelBlasScope::ParallelBlasScope()
 #ifdef OLENS_OPENBLAS
     useSerialBlasByDefault();
     const std::lock_guard<std::mutex> lock(scopeMutex);
-    // The opening job's share of the thread budget (base/ParallelFor: every core for a job alone,
-    // fewer while compare panels train side by side). OpenBLAS's count is process-wide, so the
-    // first scope sets it for all that open while it lives.
+    // Every core, whatever the job's share (n_jobs, compare panels side by side): OpenBLAS's
+    // factorisations round differently with one thread than with two (kic's training scores
+    // differed by 6e-13 between n_jobs=1 and 2, #53), so the count is fixed by the machine alone
+    // and a result does not depend on n_jobs — as in scikit-learn, where n_jobs does not govern
+    // the BLAS either. OpenBLAS's count is process-wide: the first scope sets it for all that
+    // open while it lives.
     if (openScopes++ == 0)
-        openblas_set_num_threads(jobThreads());
+        openblas_set_num_threads(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
 #endif
 }
 

@@ -11,9 +11,9 @@ namespace olens {
 /// Sets the process-wide default (one BLAS thread); idempotent, called by Detector::fit.
 void useSerialBlasByDefault();
 
-/// Lets the BLAS use the opening job's share of the cores (jobThreads(): every core for a job
-/// alone) while it lives (process-wide: other threads' BLAS calls in that time may use them too,
-/// which only affects speed).
+/// Lets the BLAS use every core while it lives, whatever the job's thread cap (n_jobs), so that a
+/// result does not depend on the cap (process-wide: other threads' BLAS calls in that time may use
+/// them too, which only affects speed).
 class ParallelBlasScope {
 public:
     ParallelBlasScope();

@@ -80,6 +80,15 @@ def test_n_jobs_does_not_change_the_result():
     np.testing.assert_array_equal(one.outlier_scores(NEW), ol.Iforest(n_jobs=None).fit(big).outlier_scores(NEW))
     with pytest.raises(ValueError, match="n_jobs"):
         ol.Iforest(n_jobs=0).fit(big)
+    # #53: kic's rbf training scores changed with n_jobs (6e-13): its BLAS factorisation ran on the
+    # job's share of threads, and OpenBLAS rounds differently on one thread than on two. The BLAS
+    # now uses the machine's cores whatever n_jobs says (as scikit-learn leaves BLAS to threadpoolctl).
+    rows = np.random.default_rng(0).normal(size=(3000, 5))
+    for kw in ({"kernel": "rbf"}, {"kernel": "rbf", "landmarks": 500}, {}):
+        a = ol.Kic(n_jobs=1, **kw).fit(rows)
+        b = ol.Kic(n_jobs=2, **kw).fit(rows)
+        np.testing.assert_array_equal(a.decision_scores_, b.decision_scores_)
+        np.testing.assert_array_equal(a.score_samples(rows[:100] + 0.1), b.score_samples(rows[:100] + 0.1))
 
 
 def test_convergence_and_diagnostic_warnings_are_python_warnings():

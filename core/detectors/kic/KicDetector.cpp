@@ -630,11 +630,10 @@ void KicDetector::loadState(const nlohmann::json& state)
         throw DataError("kic model: invalid rho, sigma or training_rows");
     const Eigen::MatrixXd X = Eigen::Map<const Eigen::MatrixXd>(v.data(), n, p);
     std::unique_ptr<Model> m;
-    // Rebuilt with BLAS threads as the fit was (ParallelBlasScope, the job's share): OpenBLAS's
-    // triangular solves and rank updates round differently with one thread than with two on some
-    // processors (AMD EPYC here: 1 ulp in the Nyström scores). With the same share — a model saved
-    // and loaded alone, as here — a loaded model scores exactly as the fitted one did; with another
-    // share (e.g. fitted beside other compare panels) it may differ in the last digit.
+    // Rebuilt with BLAS threads as the fit was (ParallelBlasScope: every core of the machine):
+    // OpenBLAS's triangular solves and rank updates round differently with one thread than with
+    // two on some processors (AMD EPYC here: 1 ulp in the Nyström scores), so a loaded model
+    // scores exactly as the fitted one did on the same machine, whatever n_jobs or compare mode.
     const ParallelBlasScope parallelBlas;
     try {
         // The Nyström model is rebuilt from the stored landmark rows (the fit's random draw).
