@@ -151,7 +151,7 @@ def run_all(args, sets, dets):
         runs.append({"set": s, "kind": kind, "path": path, "det": d, "norm": norm,
                      "scores": None if "error" in r else np.asarray(r["scores"], float),
                      "error": r.get("error"), "seconds": r["seconds"],
-                     "cli_inverted": any("may be inverted" in w for w in r.get("warnings", []))})
+                     "cli_inverted": any("the ranking may be inverted" in w for w in r.get("warnings", []))})
     return runs
 
 

@@ -5,6 +5,7 @@
 #include "base/Progress.h"
 
 #include <chrono>
+#include <functional>
 #include <iosfwd>
 #include <string>
 
@@ -13,8 +14,12 @@ namespace olens {
 class CliProgress {
 public:
     enum class Mode { Off, Terminal, Lines };
-    /// timeoutSeconds ≤ 0: no budget.
-    CliProgress(std::ostream& err, Mode mode, double timeoutSeconds);
+    /// timeoutSeconds ≤ 0: no budget. `announce`: say once, on any stderr, when a fit will take
+    /// long (more than kAnnounceSeconds in all by the first seconds' pace; not with --quiet).
+    using Clock = std::function<std::chrono::steady_clock::time_point()>;
+    /// `clock`: the time source (tests give their own; default steady_clock::now).
+    CliProgress(std::ostream& err, Mode mode, double timeoutSeconds, bool announce = false, Clock clock = {});
+    static constexpr double kAnnounceSeconds = 30.0;
     ~CliProgress(); // clears a terminal line
 
     /// The callback for fitPipeline: prints (throttled) and returns true once the budget is spent.
@@ -30,7 +35,9 @@ private:
     double m_timeout;
     bool m_timedOut = false;
     bool m_lineOpen = false;
+    bool m_announce = false;
     std::string m_last;
+    Clock m_clock;
     std::chrono::steady_clock::time_point m_start, m_lastPrint{};
 };
 

@@ -43,7 +43,7 @@ CliProgress makeProgress(const Args& a, std::ostream& err)
         mode = a.errIsTerminal ? CliProgress::Mode::Terminal : CliProgress::Mode::Lines;
     else if (!a.flags.count("quiet") && a.errIsTerminal)
         mode = CliProgress::Mode::Terminal;
-    return CliProgress(err, mode, timeout);
+    return CliProgress(err, mode, timeout, !a.flags.count("quiet"));
 }
 
 /// rows:FILE of --fit-on: 0-based row indices separated by whitespace or commas. Through the

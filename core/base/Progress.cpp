@@ -7,6 +7,13 @@
 
 namespace olens {
 
+double secondsLeft(double elapsedSeconds, double fraction)
+{
+    if (!(fraction > 0.02) || !(elapsedSeconds >= 0.0))
+        return -1.0;
+    return elapsedSeconds * (1.0 - std::min(fraction, 1.0)) / fraction;
+}
+
 bool ProgressInfo::endsStep() const
 {
     return at && !at->unit.empty() && at->step == std::floor(at->step);

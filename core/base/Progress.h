@@ -30,6 +30,11 @@ struct ProgressInfo {
     bool endsStep() const;
 };
 
+/// Seconds left, extrapolated from the time spent on the fraction done (as a progress bar's "about
+/// N s left"); negative while too little is done to tell (≤ 2 %). For a method that may stop
+/// early (quadrics' tol, gods' tol) it is an upper bound.
+double secondsLeft(double elapsedSeconds, double fraction);
+
 /// Returns true when cancellation is requested.
 using ProgressCallback = std::function<bool(const ProgressInfo&)>;
 

@@ -403,6 +403,12 @@ CgResult conjugateGradient(const ProductManifold& M, const CostFunction& f, Poin
             return finish("callback");
         if (stepLength < o.minStep)
             return finish("step size");
+        if (o.progressTolerance > 0.0 && k >= o.progressWindow) {
+            const double recent = r.costHistory[static_cast<std::size_t>(k - o.progressWindow)] - cur.cost;
+            const double total = r.costHistory.front() - cur.cost;
+            if (total > 0.0 && recent <= o.progressTolerance * total)
+                return finish("objective change");
+        }
     }
 }
 

@@ -141,6 +141,12 @@ struct CgOptions {
     int maxIterations = 200;
     double gradientTolerance = 1e-6;
     double minStep = 1e-14;       ///< stop when the accepted step · ‖d‖ falls below this
+    /// Stop when the cost fell by at most progressTolerance × its whole decrease so far
+    /// (f₀ − f_k) over the last progressWindow iterations (0: off). Scale-free, and meaningful for
+    /// the hinge objectives of GODS/KODS whose gradient norm need not vanish at a minimiser and
+    /// whose value tends to 0 (a change relative to |f| never stops there; docs/benchmarks.md).
+    double progressTolerance = 0.0;
+    int progressWindow = 10;
     double c1 = 1e-4;             ///< sufficient decrease (Armijo)
     double c2 = 0.9;              ///< curvature (weak Wolfe, with LineSearch::Wolfe)
     double backtrack = 0.5;       ///< step shrink factor
@@ -153,7 +159,7 @@ struct CgResult {
     double cost = 0.0;
     double gradNorm = 0.0;
     int iterations = 0;
-    std::string stopReason; ///< "gradient norm", "max iterations", "callback", "step size", "line search"
+    std::string stopReason; ///< "gradient norm", "objective change", "max iterations", "callback", "step size", "line search"
     std::vector<double> costHistory;     ///< per iteration including the start
     std::vector<double> gradNormHistory; ///< per iteration including the start
 };

@@ -167,7 +167,7 @@ std::string warningLabel(const std::string& code)
         {"singular", "near-singular fit"},     {"not_converged", "not converged"},
         {"constant_scores", "scores tie"},     {"clamped", "a setting was limited"},
         {"members", "members"},                {"scale", "feature scales differ"},
-        {"regularised", "regularised (few rows)"}};
+        {"regularised", "regularised (few rows)"}, {"neighbourhood", "k is large for n"}};
     for (const auto& [c, label] : labels)
         if (code == c)
             return label;
@@ -240,6 +240,15 @@ std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn
                            + " on the identity), so the scores lean towards treating the features as independent; use more "
                              "rows or fewer features for a full covariance"});
     }
+    if (const auto it = figures.find("neighbours"); it != figures.end() && 2.0 * it->second >= double(Xn.rows())) {
+        // #53: on a 20-row set lof used k = 19 and acdt 15 (their auto rules are bounded by n − 1):
+        // a neighbourhood of most of the data is no longer local.
+        out.push_back({"neighbourhood",
+                       d.id() + " uses k = " + formatNumber("%.0f", it->second) + " neighbours of " + std::to_string(Xn.rows())
+                           + " rows: each neighbourhood holds half the data or more, so the scores are hardly local "
+                             "and a group of outliers larger than k is not seen; lower k, or use mcd or iforest on so "
+                             "few rows"});
+    }
     if (Xn.rows() != scores.size() || Xn.rows() < kMinDiagnosedRows)
         return out;
     const double a = rankingAgreement(d, Xn, scores);
@@ -270,7 +279,8 @@ std::vector<FitWarning> diagnoseFit(const Detector& d, const Eigen::MatrixXd& Xn
                        "the optimiser stopped at its iteration limit"
                            + (iters != figures.end() ? " (" + formatNumber("%.0f", iters->second) + " iterations)" : std::string())
                            + (grad != figures.end() ? " with gradient norm " + formatNumber("%.3g", grad->second) : std::string())
-                           + " before its gradient tolerance; raise max_iter (or scale the data: z-score)"});
+                           + " while the objective was still falling by more than tol of its progress; raise max_iter "
+                             "(or tol), or z-score the data"});
     }
     if (const auto it = figures.find("approximation_auto"); it != figures.end() && it->second > 0) {
         const auto m = figures.find("landmarks");

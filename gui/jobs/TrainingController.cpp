@@ -265,7 +265,7 @@ void TrainingController::onProgress(const ProgressInfo& info)
     if (!m_running)
         return;
     const double elapsed = m_clock.elapsed() / 1000.0;
-    const double eta = info.fraction > 0.02 ? elapsed * (1.0 - info.fraction) / info.fraction : -1.0;
+    const double eta = secondsLeft(elapsed, info.fraction);
     emit progress(info.fraction, QString::fromStdString(info.message), eta);
     drainLive();
     followStep(info);

@@ -598,7 +598,8 @@ std::map<std::string, double> AcdtDetector::figures() const
             {"clusters", m_L},
             {"scoring_flats", static_cast<double>(m_scoring.size())},
             {"partition_cost", merges > 0 ? m_history[static_cast<std::size_t>(merges - 1)].partitionCost : 0.0},
-            {"graph_components", minClusterCount()}};
+            {"graph_components", minClusterCount()},
+            {"neighbours", static_cast<double>(params().getInt("k"))}};
 }
 
 std::vector<std::string> AcdtDetector::explain(const Eigen::MatrixXd& X) const

@@ -110,6 +110,13 @@ Eigen::VectorXd KnnDetector::doFit(const Eigen::MatrixXd& X, const Progress& pro
     return train;
 }
 
+std::map<std::string, double> KnnDetector::figures() const
+{
+    if (!isFitted())
+        return {};
+    return {{"neighbours", static_cast<double>(params().getInt("k"))}};
+}
+
 Eigen::VectorXd KnnDetector::trainingNeighbourDistance(int j) const
 {
     requireFitted("trainingNeighbourDistance");

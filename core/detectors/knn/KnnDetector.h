@@ -31,6 +31,8 @@ public:
     const NeighbourDistances* neighbourDistances() const override { return this; }
     /// j = k: the training scores; j = kReferenceNeighbour: from the fit's search (not after a load).
     Eigen::VectorXd trainingNeighbourDistance(int j) const override;
+    /// "neighbours": k (FitDiagnostics warns when it is half the rows or more).
+    std::map<std::string, double> figures() const override;
 
     /// Distances and indices of the k nearest training points of each row (ascending distance).
     void neighbours(const Eigen::MatrixXd& X, int k, Eigen::MatrixXd& dist, Eigen::MatrixXi& index) const;

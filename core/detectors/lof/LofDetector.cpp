@@ -232,7 +232,8 @@ std::vector<std::string> LofDetector::explain(const Eigen::MatrixXd& X) const
 std::map<std::string, double> LofDetector::figures() const
 {
     requireFitted("figures");
-    return {{"k_used", static_cast<double>(m_model->k)}, {"k_min_used", static_cast<double>(m_model->kMin)}};
+    return {{"k_used", static_cast<double>(m_model->k)}, {"k_min_used", static_cast<double>(m_model->kMin)},
+            {"neighbours", static_cast<double>(m_model->k)}};
 }
 
 nlohmann::json LofDetector::saveState() const

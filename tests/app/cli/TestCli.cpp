@@ -1,6 +1,7 @@
 // outlierlens-cli: the docs/architecture.md "Command line" contract (list, generate, score, evaluate), exit codes and
 // one-line errors; evaluate's AUROC/AUPRC checked against an independent pair-counting computation.
 #include "Cli.h"
+#include "CliProgress.h"
 #include "CliTestSupport.h"
 #include "data/CsvWriter.h"
 #include "data/DataLoader.h"
@@ -15,6 +16,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -158,6 +160,48 @@ private slots:
         for (std::size_t i = 0; i < s0.size(); ++i)
             QVERIFY2(std::abs((s1[i] - s0[i]) - (after - before)) < 1e-4 * (1 + std::abs(s0[i])),
                      qPrintable(QString("row %1: %2 -> %3, eta shift %4").arg(i).arg(s0[i]).arg(s1[i]).arg(after - before)));
+    }
+
+    void aLongFitSaysSoOnce()
+    {
+        // #53: quadrics ran 196 s on 207 × 751 without a word. By its pace after two seconds a fit
+        // that will take more than 30 s says how long, once, on any stderr; not with --quiet. The
+        // clock is the test's.
+        auto t = std::chrono::steady_clock::time_point{};
+        const auto at = [&t](double s) { t = std::chrono::steady_clock::time_point{} + std::chrono::milliseconds(long(s * 1000)); };
+        for (const bool announce : {true, false}) {
+            std::ostringstream err;
+            at(0);
+            CliProgress p(err, CliProgress::Mode::Off, 0.0, announce, [&t] { return t; });
+            auto cb = p.callback();
+            auto report = [&cb](double f) { ProgressInfo i; i.fraction = f; i.message = "quadrics: epoch"; cb(i); };
+            at(1.0);
+            report(0.01); // too early to tell
+            at(1.9);
+            report(0.05); // 38 s in all, but under two seconds spent
+            QVERIFY(err.str().empty());
+            at(2.5);
+            report(0.05); // 50 s in all: 47.5 left
+            at(3.0);
+            report(0.06);
+            if (!announce) {
+                QVERIFY(err.str().empty());
+                continue;
+            }
+            QCOMPARE(err.str(), std::string("outlierlens-cli: this fit may take about 50 s in all (48 s left at its pace "
+                                            "so far; less if it converges early); --timeout S stops it\n"));
+            QVERIFY2(p.lastReport().find("(~47 s left)") != std::string::npos, p.lastReport().c_str());
+        }
+        // A short fit says nothing.
+        std::ostringstream err;
+        at(0);
+        CliProgress p(err, CliProgress::Mode::Off, 0.0, true, [&t] { return t; });
+        auto cb = p.callback();
+        ProgressInfo i;
+        i.fraction = 0.5;
+        at(3.0);
+        cb(i); // 6 s in all
+        QVERIFY(err.str().empty());
     }
 
     void progressQuietAndTimeout()

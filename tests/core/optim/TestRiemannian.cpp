@@ -262,6 +262,37 @@ private slots:
                                      return false;
                                  }));
     }
+    void progressToleranceStopsWhenTheRecentDropIsSmall()
+    {
+        // The rule, checked on the run's own history: at the stop k the cost fell over the last W
+        // iterations by at most tol × (f₀ − f_k), and at every earlier k' ≥ W by more. Without it
+        // the same run goes on to the iteration limit (gradient tolerance 0).
+        Rng rng(8);
+        const Eigen::MatrixXd A = knownSpectrum(8, rng, nullptr);
+        const Eigen::VectorXd N = (Eigen::VectorXd(3) << 3, 2, 1).finished();
+        ProductManifold M;
+        M.addStiefel(8, 3);
+        const Point x0 = {qf(gaussianMatrix(8, 3, rng))};
+        CgOptions o;
+        o.gradientTolerance = 0;
+        o.maxIterations = 500;
+        o.progressTolerance = 1e-3;
+        o.progressWindow = 5;
+        const CgResult r = conjugateGradient(M, brockett(A, N), x0, o);
+        QCOMPARE(r.stopReason, std::string("objective change"));
+        const auto& f = r.costHistory;
+        const int k = r.iterations;
+        QVERIFY(k >= 5 && k < 500);
+        QVERIFY(f[std::size_t(k - 5)] - f[std::size_t(k)] <= 1e-3 * (f[0] - f[std::size_t(k)]));
+        for (int j = 5; j < k; ++j)
+            QVERIFY(f[std::size_t(j - 5)] - f[std::size_t(j)] > 1e-3 * (f[0] - f[std::size_t(j)]));
+        o.progressTolerance = 0;
+        const CgResult all = conjugateGradient(M, brockett(A, N), x0, o);
+        QVERIFY(all.iterations > k);
+        // The same iterates up to the stop: the rule only ends the run.
+        QCOMPARE(all.costHistory[std::size_t(k)], f[std::size_t(k)]);
+    }
+
     void obliqueGeometry()
     {
         Rng rng(21);
