@@ -134,7 +134,8 @@ void applyThresholdRule(const Args& a, FitResult& r, std::ostream& err)
 }
 } // namespace
 
-Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
+Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired,
+                     const std::function<void(const Dataset&)>& checkInput)
 {
     Prepared r;
     r.fitOn = fitOnOption(a);
@@ -142,6 +143,8 @@ Prepared fitAndScore(const Args& a, std::ostream& err, bool labelRequired)
     lo.labelRequired = labelRequired || a.options.count("label-column") || a.options.count("outlier-label")
                        || (r.fitOn && r.fitOn->kind == FitSubset::Kind::Label);
     r.input = loadDataset(require(a, "input"), lo);
+    if (checkInput)
+        checkInput(r.input);
     for (const auto& w : r.input.warnings)
         err << "outlierlens-cli: warning: " << w << "\n";
 

@@ -53,10 +53,11 @@ int cmdEvaluate(const Args& a, std::ostream& out, std::ostream& err)
 {
     if (!a.flags.count("json"))
         throw ParamError("'evaluate' prints JSON only; add --json");
-    const Prepared prepared = fitAndScore(a, err, true);
+    const Prepared prepared = fitAndScore(a, err, true, [&a](const Dataset& input) {
+        requireBothClasses(input, input.outlierFlags(), option(a, "input", ""));
+    });
     const FitResult& r = *prepared.result;
     const Eigen::VectorXi y = prepared.input.outlierFlags();
-    requireBothClasses(prepared.input, y, option(a, "input", ""));
     const Confusion c = confusion(r.outlier, y);
     nlohmann::json j;
     j["detector"] = r.detector->id();

@@ -693,6 +693,13 @@ private slots:
         const auto j = nlohmann::json::parse(ok.out);
         QCOMPARE(j.at("outliers").get<int>(), 2);
         QVERIFY(j.at("auroc").is_number());
+        // Refused before any fit (85 s of mcd on a million rows came first): with a constant column
+        // mcd's fit would fail with its own error; the labels' is the one given.
+        std::ofstream(path("flat.csv")) << "x,c,label\n0,1,0\n1,1,0\n2,1,0\n3,1,0\n5,1,0\n";
+        const Run early = cli({"evaluate", "--input", path("flat.csv"), "--detector", "mcd", "--json"});
+        QCOMPARE(early.code, 1);
+        QVERIFY2(early.err.find("one class only") != std::string::npos && early.err.find("constant") == std::string::npos,
+                 early.err.c_str());
     }
 
     void thresholdRuleAppliesToEveryPath()
