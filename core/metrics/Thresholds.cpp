@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
+#include <vector>
 
 namespace olens {
 
@@ -45,9 +48,14 @@ double otsu(const std::vector<double>& s)
 }
 } // namespace
 
+Eigen::Index topCount(Eigen::Index rows)
+{
+    return std::max<Eigen::Index>(1, std::min<Eigen::Index>(1000, rows / 100));
+}
+
 const std::vector<std::string>& thresholdRuleNames()
 {
-    static const std::vector<std::string> names = {"detector", "mad", "iqr", "otsu"};
+    static const std::vector<std::string> names = {"detector", "mad", "iqr", "otsu", "top"};
     return names;
 }
 
@@ -61,7 +69,7 @@ ThresholdRule parseThresholdRule(const std::string& name)
     const auto& names = thresholdRuleNames();
     const auto it = std::find(names.begin(), names.end(), name);
     if (it == names.end())
-        throw ParamError("threshold rule '" + name + "' is not one of detector, mad, iqr, otsu");
+        throw ParamError("threshold rule '" + name + "' is not one of detector, mad, iqr, otsu, top");
     return static_cast<ThresholdRule>(it - names.begin());
 }
 
@@ -76,6 +84,9 @@ std::string describe(ThresholdRule rule)
         return "Q3 + 1.5 x IQR of the training scores (Tukey's fence)";
     case ThresholdRule::Otsu:
         return "Otsu's cut of the training-score histogram (two classes, largest between-class variance)";
+    case ThresholdRule::Top:
+        return "the 1000 highest training scores, at most 1 % of the rows (the default for clouds of 200 000 "
+               "rows or more)";
     }
     return {};
 }
@@ -86,6 +97,15 @@ double labelFreeThreshold(const Eigen::VectorXd& scores, ThresholdRule rule, dou
         return detectorThreshold;
     if (scores.size() == 0 || !scores.allFinite())
         throw DataError("threshold rule " + toString(rule) + ": the scores must be finite and non-empty");
+    if (rule == ThresholdRule::Top) {
+        // Scores above the (N+1)-th highest: the N highest (fewer when it ties with them).
+        const Eigen::Index n = scores.size(), N = topCount(n);
+        if (N >= n)
+            return -std::numeric_limits<double>::infinity();
+        std::vector<double> s(scores.data(), scores.data() + n);
+        std::nth_element(s.begin(), s.begin() + N, s.end(), std::greater<double>());
+        return s[static_cast<std::size_t>(N)];
+    }
     if (rule == ThresholdRule::Otsu) {
         std::vector<double> s(scores.data(), scores.data() + scores.size());
         std::sort(s.begin(), s.end());

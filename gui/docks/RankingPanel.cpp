@@ -47,6 +47,7 @@ struct RankingPanel::Impl {
     QLabel* header = nullptr;
     QSpinBox* topK = nullptr;
     QComboBox* rule = nullptr; // label-free threshold rule (metrics/Thresholds), or the detector's own
+    bool ruleChosen = false;   // the user picked a rule: no size-based default replaces it
     QTableView* table = nullptr;
     RankingModel* model = nullptr;
     RankingProxy* proxy = nullptr;
@@ -242,18 +243,29 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     d->rule->setObjectName("thresholdRule");
     for (const auto& name : thresholdRuleNames()) {
         const ThresholdRule r = parseThresholdRule(name);
-        d->rule->addItem(r == ThresholdRule::Detector ? tr("detector's") : QString::fromStdString(name).toUpper());
+        d->rule->addItem(r == ThresholdRule::Detector ? tr("detector's")
+                         : r == ThresholdRule::Top    ? tr("top 1000")
+                                                      : QString::fromStdString(name).toUpper());
         d->rule->setItemData(d->rule->count() - 1, QString::fromStdString(describe(r)), Qt::ToolTipRole);
     }
     d->rule->setToolTip(tr("Decision threshold: the detector's own (its contamination quantile), or a rule on the "
                            "training scores that needs no guess of the outlier share: MAD (median + 3 × 1.4826 × "
-                           "MAD), IQR (Q3 + 1.5 × IQR), Otsu (histogram cut). The header shows how many it flags."));
+                           "MAD), IQR (Q3 + 1.5 × IQR), Otsu (histogram cut), or the 1000 highest scores (the default from "
+                           "200 000 rows, where the rest is drawn small and faded). The header shows how many it flags."));
     auto* ruleLabel = new QLabel(tr("threshold:"), this);
     ruleLabel->setBuddy(d->rule);
     ruleLabel->setToolTip(d->rule->toolTip());
     auto applyRule = [this] {
-        const FitResult* r = d->model->result();
-        if (!r || !r->detector || d->rule->currentIndex() <= 0)
+        const FitResult* r = d->doc->result().get(); // the document's: the table may not have it yet
+        if (!r || !r->detector)
+            return;
+        // Big clouds (issue #54): unless the user chose a rule, the threshold is the 1000 highest
+        // scores — a 0.1 contamination flags 100 000 points of a million and hides the cloud.
+        if (!d->ruleChosen) {
+            const bool big = r->detector->trainingScores().size() >= kBigCloudRows;
+            d->rule->setCurrentIndex(big ? static_cast<int>(ThresholdRule::Top) : 0);
+        }
+        if (d->rule->currentIndex() <= 0)
             return;
         try {
             d->doc->setThreshold(labelFreeThreshold(r->detector->trainingScores(),
@@ -263,14 +275,17 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
         }
     };
     connect(d->rule, &QComboBox::activated, this, [this, applyRule](int index) {
+        d->ruleChosen = true;
         const FitResult* r = d->model->result();
         if (index == 0 && r)
             d->doc->setThreshold(r->threshold);
         else
             applyRule();
     });
-    // A new result keeps the chosen rule.
-    connect(d->doc, &DataDocument::resultChanged, this, applyRule, Qt::QueuedConnection);
+    // A new result keeps the chosen rule — at once, so that nothing (a view, a scripted screenshot)
+    // draws the new result at a threshold the rule is about to replace (a 5 M-point cloud's
+    // screenshot showed the detector's 500 000 flagged points, issue #54).
+    connect(d->doc, &DataDocument::resultChanged, this, applyRule);
 
     // Two short rows rather than one long one: the dock is ~300 px wide on a 1024-px screen, where
     // one row cut the threshold rule off (issue #35); the rule's combo may shrink (it elides).
@@ -405,6 +420,12 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
         d->table->setColumnHidden(ColFlaggedBy, !d->model->hasAgreement());
     });
     rebuild();
+}
+
+QString RankingPanel::thresholdRule() const
+{
+    const int i = d->rule->currentIndex();
+    return i < 0 ? QString() : QString::fromStdString(thresholdRuleNames()[static_cast<std::size_t>(i)]);
 }
 
 QTableView* RankingPanel::table() const

@@ -19,6 +19,8 @@ public:
     explicit RankingPanel(DataDocument* document, QWidget* parent = nullptr);
 
     QTableView* table() const;
+    /// The threshold rule in use ("detector", "mad", …, "top": metrics/Thresholds' names).
+    QString thresholdRule() const;
     QSpinBox* topKSpin() const;
     /// The filter row (all / flagged / not flagged / label value, go to index).
     RankingFilterBar* filterBar() const;

@@ -27,6 +27,10 @@ public:
     /// where the surface is a slice through the mean and must not hide the flagged points.
     static constexpr int kIsoPercent = 35;
     static constexpr int kProjectedIsoPercent = 12;
+    /// A big cloud (metrics/Thresholds kBigCloudRows): no surface by default — at its threshold
+    /// (the 1000 highest) a neighbour field's iso-surface is a froth around every sparse point that
+    /// hid the cloud (issue #54); the flagged points show the decision.
+    static constexpr int kBigCloudIsoPercent = 0;
     ViewControls(DataDocument* document, CloudView* view, QWidget* parent = nullptr);
 
     QComboBox* projection() const { return m_projection; }

@@ -318,6 +318,11 @@ double CloudView::pointOpacity() const
     return m_pointLayer->opacity();
 }
 
+long long CloudView::quietPoints() const
+{
+    return static_cast<long long>(m_pointLayer->quietPoints());
+}
+
 bool CloudView::twoD() const
 {
     return m_projection.displayDims() <= 2;

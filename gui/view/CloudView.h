@@ -96,6 +96,8 @@ public:
     /// the screen density around a typical point drawn, once the sprites are at their smallest): 1 unless the cloud is
     /// dense; flagged points stay opaque. Automatic point size only (a size the user set is opaque).
     double pointOpacity() const;
+    /// Points drawn quiet: a big cloud's points below the threshold, small and faded (issue #54).
+    long long quietPoints() const;
     /// Shows the points where the model reconstructs them (acdt: projected on their cluster's flat).
     void setShowReconstruction(bool on);
     bool hasReconstruction() const;

@@ -142,9 +142,10 @@ const Command kEvaluateCommand{"evaluate", withFitOptions({}), {"json", "quiet",
                         [--normalize none|zscore|l2|minmax] [--label-column label]
                         [--outlier-label VALUE] --json
       prints one JSON object: detector, params, n, p, auroc, auprc, fit_seconds, score_seconds, ...
-  outlierlens-cli score|evaluate ... --threshold-rule detector|mad|iqr|otsu
+  outlierlens-cli score|evaluate ... --threshold-rule detector|mad|iqr|otsu|top
       decisions (the outlier column, flagged) without guessing the contamination: mad = median +
-      3 x 1.4826 x MAD of the training scores, iqr = Q3 + 1.5 x IQR, otsu = Otsu's histogram cut;
+      3 x 1.4826 x MAD of the training scores, iqr = Q3 + 1.5 x IQR, otsu = Otsu's histogram cut,
+      top = the 1000 highest scores (at most 1 % of the rows; the GUI's default from 200 000 rows);
       detector (default) = the (1 - contamination) quantile or the method's own rule
   outlierlens-cli score|evaluate ... --record-history
       iterative detectors (quadrics, gods, bods, kods and variants, acdt) record their training

@@ -75,6 +75,16 @@ bool onScreen(const QWidget* w)
     return true;
 }
 
+// Rows the shown result's decision flags at the document's threshold.
+long long flaggedCount(const MainWindow* window)
+{
+    const DataDocument* doc = window->document();
+    const auto r = doc ? doc->result() : nullptr;
+    if (!r)
+        return 0;
+    return static_cast<long long>((r->scores.array() > doc->threshold()).count());
+}
+
 } // namespace
 
 int LayoutReport::rankingVisibleRows(const MainWindow* window)
@@ -231,7 +241,10 @@ QJsonObject LayoutReport::report(const MainWindow* window)
             {"nested_scrolling", nested},
             {"ranking_visible_rows", rankingVisibleRows(window)},
             {"ranking_columns_cut", rankingColumnsCut(window)},
-            {"ranking_rows", table && table->model() ? table->model()->rowCount() : 0}};
+            {"ranking_rows", table && table->model() ? table->model()->rowCount() : 0},
+            {"threshold_rule", window->rankingPanel() ? window->rankingPanel()->thresholdRule() : QString()},
+            {"flagged", flaggedCount(window)},
+            {"quiet_points", view.quietPoints()}};
 }
 
 QString LayoutReport::write(const MainWindow* window, const QString& path)

@@ -1,5 +1,7 @@
 #include "view/layers/LegendAxesLayer.h"
 
+#include "metrics/Thresholds.h"
+
 #include "document/DataDocument.h"
 #include "display/GeometryChoice.h"
 #include "view/layers/PointColouring.h"
@@ -333,7 +335,7 @@ void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
         updateNote();
     }
     // Field: which quadrics and planes actually cross the grid (only those are listed).
-    if (changes & (Points | Positions | Colours | TopK | Glyphs | Visibility | Field))
+    if (changes & (Points | Positions | Colours | TopK | Glyphs | Visibility | Field | Style))
         updateLegend(ctx);
     // Decided before the host applies sceneMargins() in the same pass: the first frame drawn
     // already has the legend where it stays (a screenshot of it is the final picture).
@@ -486,7 +488,12 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
                                  PointColouring::componentColour(g.flats.front().cluster < 0 ? 0 : g.flats.front().cluster));
         if (ctx.doc->topK() > 0)
             entries.emplace_back(tr("top %1 by score (ring)").arg(ctx.doc->topK()), QColor(140, 0, 0));
-        entries.emplace_back(ctx.twoD ? tr("threshold contour") : tr("threshold iso-surface"), QColor(20, 20, 20));
+        // No entry for a surface drawn at 0 % (a big cloud's default, issue #54).
+        if (ctx.twoD || ctx.isoOpacity > 0.0)
+            entries.emplace_back(ctx.twoD ? tr("threshold contour") : tr("threshold iso-surface"), QColor(20, 20, 20));
+        if (by == ColourBy::Score && result && result->scores.size() == n && n >= kBigCloudRows)
+            // The entry's text takes its colour: a darker grey than the faded points, to be read.
+            entries.emplace_back(tr("below the threshold: small, faded"), QColor(130, 130, 130));
     }
     m_legend->SetNumberOfEntries(static_cast<int>(entries.size()));
     for (std::size_t e = 0; e < entries.size(); ++e) {

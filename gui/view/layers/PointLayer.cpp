@@ -2,6 +2,7 @@
 
 #include "document/DataDocument.h"
 #include "display/Grid.h"
+#include "metrics/Thresholds.h"
 #include "view/layers/PointColouring.h"
 #include "render/SpriteShader.h"
 #include "render/VtkSupport.h"
@@ -20,6 +21,7 @@
 #include <vtkUnsignedCharArray.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 namespace olens {
@@ -147,8 +149,9 @@ void PointLayer::update(const ViewContext& ctx, unsigned changes)
         m_uniforms->depthBias = ctx.twoD ? 1e-4f : 0.0f;
     }
     if (changes & (Colours | Threshold | Points)) {
-        m_poly->GetPointData()->SetScalars(ctx.colouring->colours());
-        m_poly->GetPointData()->AddArray(frontSizes(ctx));
+        vtkFloatArray* sizes = frontSizes(ctx);
+        m_poly->GetPointData()->SetScalars(quietColours(ctx.colouring->colours(), sizes));
+        m_poly->GetPointData()->AddArray(sizes);
         m_poly->Modified();
         updateFront(P);
     }
@@ -175,16 +178,41 @@ vtkFloatArray* PointLayer::frontSizes(const ViewContext& ctx)
                          && d.hasLabels() && d.labels.size() == n && n > 0;
     m_flagged = byScore || byLabel;
     m_front3D = byScore && !ctx.twoD;
+    // A big cloud (kBigCloudRows) coloured by score: what the threshold does not flag is drawn
+    // small and faded, so the flagged few stand out (issue #54: the torus vanished under yellow).
+    m_quiet = byScore && n >= kBigCloudRows;
+    m_quietCount = 0;
     updatePasses();
     if (!m_flagged)
         return sizes;
     m_sizes->DeepCopy(sizes);
     const double t = ctx.doc->threshold();
-    for (Eigen::Index i = 0; i < n; ++i)
-        if (byScore ? r->scores(i) > t : d.labels(i) == 1.0)
+    for (Eigen::Index i = 0; i < n; ++i) {
+        if (byScore ? r->scores(i) > t : d.labels(i) == 1.0) {
             m_sizes->SetValue(i, -m_sizes->GetValue(i));
+        } else if (m_quiet) {
+            m_sizes->SetValue(i, kQuietSize * m_sizes->GetValue(i));
+            ++m_quietCount;
+        }
+    }
     m_sizes->Modified(); // VTK's VBO cache keys on the array and its time stamp
     return m_sizes;
+}
+
+vtkUnsignedCharArray* PointLayer::quietColours(vtkUnsignedCharArray* colours, vtkFloatArray* sizes)
+{
+    if (!m_quiet || !colours || !sizes || colours->GetNumberOfTuples() != sizes->GetNumberOfTuples())
+        return colours;
+    m_quietColours->DeepCopy(colours);
+    const vtkIdType n = colours->GetNumberOfTuples();
+    unsigned char* c = m_quietColours->GetPointer(0);
+    for (vtkIdType i = 0; i < n; ++i)
+        if (sizes->GetValue(i) > 0.0f) // unflagged (flagged sizes are negative)
+            for (int k = 0; k < 3; ++k)
+                c[3 * i + k] = static_cast<unsigned char>(
+                    std::lround((1.0 - kQuietFade) * c[3 * i + k] + kQuietFade * kQuietGrey));
+    m_quietColours->Modified();
+    return m_quietColours;
 }
 
 void PointLayer::updateFront(const Eigen::MatrixX3d& P)

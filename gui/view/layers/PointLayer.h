@@ -3,12 +3,14 @@
 // rings and the selection highlight. The sprites are the view's pick target. A dense cloud is drawn
 // translucent (display/PointSizing autoPointOpacity): VTK's translucent pass (depth writes off)
 // draws the unflagged sprites, and a second actor on the same data draws the flagged ones opaque
-// in the opaque pass, in front (their depth written first), so outliers never fade.
+// in the opaque pass, in front (their depth written first), so outliers never fade. A big cloud
+// coloured by score draws what the threshold does not flag small and faded (issue #54).
 #include "view/layers/ViewLayer.h"
 
 #include "render/SpriteShader.h"
 
 #include <vtkNew.h>
+#include <vtkUnsignedCharArray.h>
 
 class vtkActor;
 class vtkFloatArray;
@@ -35,6 +37,13 @@ public:
     /// The opaque actor of the flagged sprites (visible while the cloud is translucent and some
     /// points are flagged).
     vtkActor* frontPoints() const { return m_front; }
+    /// Points drawn quiet (small and faded: a big cloud's unflagged points, issue #54); 0 otherwise.
+    Eigen::Index quietPoints() const { return m_quietCount; }
+    /// Size and colour weight of a quiet point: its sprite × kQuietSize, its colour mixed with
+    /// kQuietGrey by kQuietFade (the hue order of the colour map stays readable).
+    static constexpr float kQuietSize = 0.45f;
+    static constexpr double kQuietFade = 0.6;
+    static constexpr int kQuietGrey = 215;
 
 private:
     void updateTopK(const ViewContext& ctx);
@@ -42,6 +51,9 @@ private:
     void updatePasses();
     /// The colouring's sprite sizes, negated for the points to draw in front (3-D outliers).
     vtkFloatArray* frontSizes(const ViewContext& ctx);
+    /// The colours to draw: `colours` itself, or for a quiet cloud a copy with the unflagged
+    /// (positive `sizes`) faded.
+    vtkUnsignedCharArray* quietColours(vtkUnsignedCharArray* colours, vtkFloatArray* sizes);
     /// m_frontPoly: the flagged points alone (positions P, colours and sizes of m_poly).
     void updateFront(const Eigen::MatrixX3d& P);
 
@@ -59,6 +71,9 @@ private:
     double m_opacity = 1.0;
     bool m_flagged = false;        // some sizes are negative (flagged points)
     bool m_front3D = false;        // 3-D: the flagged points drawn in front even when opaque
+    bool m_quiet = false;          // a big cloud coloured by score: unflagged points small and faded
+    Eigen::Index m_quietCount = 0;
+    vtkNew<vtkUnsignedCharArray> m_quietColours; // the colouring's colours, unflagged ones faded
 };
 
 } // namespace olens

@@ -155,7 +155,13 @@ private slots:
         QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
         QFile f(report);
         QVERIFY(f.open(QIODevice::ReadOnly));
-        const QJsonArray at = QJsonDocument::fromJson(f.readAll()).object().value("selected_point_px").toArray();
+        const QJsonObject rep = QJsonDocument::fromJson(f.readAll()).object();
+        const QJsonArray at = rep.value("selected_point_px").toArray();
+        // Item 2: a big cloud's default threshold is the 1000 highest scores (a 0.1 contamination
+        // flagged 30 000 here, drawn large over the torus), and the rest is drawn small and faded.
+        QCOMPARE(rep.value("threshold_rule").toString(), QStringLiteral("top"));
+        QCOMPARE(rep.value("flagged").toInt(), 1000);
+        QCOMPARE(rep.value("quiet_points").toInt(), 299000);
         QCOMPARE(at.size(), 2);
         const QImage img(shot);
         QVERIFY(!img.isNull());
@@ -190,6 +196,9 @@ private slots:
         QSignalSpy finished(w.trainer(), &TrainingController::finished);
         w.detectorPanel()->train();
         QVERIFY(finished.wait(120000)); // a training on two loaded cores
+        // A small cloud keeps the detector's own threshold (the Top rule is for 200 000 rows on).
+        QCOMPARE(w.rankingPanel()->thresholdRule(), QStringLiteral("detector"));
+        QCOMPARE(w.view()->quietPoints(), 0LL);
         QAction* compare = w.action("actionCompareDetectors");
         QVERIFY(compare);
         compare->setChecked(true);

@@ -121,6 +121,18 @@ private slots:
         QVERIFY(parseThresholdRule("iqr") == ThresholdRule::Iqr);
         QVERIFY_THROWS_EXCEPTION(ParamError, parseThresholdRule("guess"));
         QVERIFY_THROWS_EXCEPTION(DataError, labelFreeThreshold(vd({1, NAN}), ThresholdRule::Mad));
+        // Top (#54): the 1000 highest, at most 1 % of the rows. 300 000 scores 0 … 299 999 (shuffled
+        // order does not matter): the threshold is the 1001st highest, 298 999, flagging 299 000 …
+        // 299 999. 500 rows: 1 % is 5 → the 6th highest, 494.
+        QCOMPARE(topCount(300000), Eigen::Index(1000));
+        QCOMPARE(topCount(500), Eigen::Index(5));
+        QCOMPARE(topCount(20), Eigen::Index(1));
+        Eigen::VectorXd big = Eigen::VectorXd::LinSpaced(300000, 0, 299999);
+        std::reverse(big.data(), big.data() + 150000);
+        QCOMPARE(labelFreeThreshold(big, ThresholdRule::Top), 298999.0);
+        QCOMPARE(static_cast<int>((big.array() > 298999.0).count()), 1000);
+        QCOMPARE(labelFreeThreshold(Eigen::VectorXd::LinSpaced(500, 0, 499), ThresholdRule::Top), 494.0);
+        QVERIFY(parseThresholdRule("top") == ThresholdRule::Top);
     }
 
     void consensusIsTheMeanOfTheMembersPercentiles()
