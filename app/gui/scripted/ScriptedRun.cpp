@@ -271,8 +271,10 @@ bool ScriptedRun::start()
         m_file = m_parser.positionalArguments().first();
     if (!m_file.isEmpty()) {
         QString error;
-        if (!m_window.openFile(m_file, &error))
+        if (!m_window.openFile(m_file, &error)) {
             fail(error);
+            m_inputFailed = true;
+        }
         else if (isSet("timings"))
             m_timeline.mark("file loaded");
     }
@@ -289,8 +291,10 @@ bool ScriptedRun::start()
     if (isSet("session")) {
         QString error;
         m_window.sessions()->setTextSizeFromSession(isSet("as-presented"));
-        if (!m_window.sessions()->open(value("session"), &error))
+        if (!m_window.sessions()->open(value("session"), &error)) {
             fail(error);
+            m_inputFailed = true;
+        }
         else if (const QString problem = m_window.sessions()->restoreProblem(); !problem.isEmpty())
             fail(problem); // also keeps --save-session from writing the session without its model
         else
@@ -317,8 +321,10 @@ bool ScriptedRun::start()
         m_window.log()->warning(QObject::tr("the previous run did not close cleanly and saved nothing to restore "
                                           "(an older session stays under File → Restore autosave)"));
     }
-    if (isSet("detector") && !m_window.detectorPanel()->setCurrentDetector(value("detector")))
+    if (isSet("detector") && !m_window.detectorPanel()->setCurrentDetector(value("detector"))) {
         fail(QStringLiteral("unknown detector '%1' (see outlierlens-cli list)").arg(value("detector")));
+        m_inputFailed = true;
+    }
     applyTrainingSetup();
     if (isSet("top-k"))
         m_window.document()->setTopK(value("top-k").toInt()); // checked in outputClash
@@ -539,6 +545,21 @@ void ScriptedRun::finish(const QImage& captured)
         if (isSet("timings"))
             m_timeline.mark("screenshot written");
     };
+    if (m_inputFailed) {
+        // The run's input could not be had (an unreadable --load or --session, an unknown
+        // detector): no output is written and what is there stays, as the CLI does — a missing
+        // data file left a screenshot of an empty window behind, exit 1 notwithstanding. (A
+        // failed training still gets its screenshots: they show the failure.)
+        for (const char* option : {"screenshot", "export-plots", "layout-report", "save-session", "window-screenshot"})
+            if (isSet(option))
+                std::fprintf(stderr, "outlierlens: --%s: not written, an earlier step failed (above); %s is kept as it was\n",
+                             option, qPrintable(value(option)));
+        if (m_headless) {
+            m_window.autosaves()->flushAutosave();
+            QApplication::exit(m_status);
+        }
+        return;
+    }
     const bool vectorShot = value("screenshot").endsWith(".pdf", Qt::CaseInsensitive);
     if (isSet("screenshot") && (m_figureSize.isValid() || isSet("transparent") || vectorShot)) {
         FigureOptions o;
@@ -565,8 +586,7 @@ void ScriptedRun::finish(const QImage& captured)
             fail(QStringLiteral("--layout-report: %1").arg(err));
     }
     if (isSet("save-session") && m_status != 0) {
-        // A failed start (missing data, refused training, a broken session) used to replace the
-        // file with an empty session that could not itself be opened: what is there stays.
+        // A step above failed (a screenshot or report could not be written): what is there stays.
         fail(QStringLiteral("--save-session: not written, an earlier step failed (above); %1 is kept as it was")
                  .arg(value("save-session")));
     } else if (isSet("save-session")) {

@@ -62,6 +62,7 @@ private:
     const QCommandLineParser& m_parser;
     StartupTimeline& m_timeline;
     int m_status = 0;
+    bool m_inputFailed = false; // --load, --session or --detector could not be had: no output is written
     bool m_headless = false;
     bool m_finished = false;
     bool m_presetApplied = false;

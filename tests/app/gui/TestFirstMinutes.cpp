@@ -333,6 +333,10 @@ private slots:
             {{"--load", data, "--top-k", "abc", "--exit"}, "--top-k"},
             {{"--load", data, "--top-k", "2147483648", "--exit"}, "--top-k"},
             {{"--load", dir.filePath("missing.csv"), "--save-session", kept, "--exit"}, "is kept as it was"},
+            // A failed step writes no output: a missing data file left a screenshot and a layout
+            // report of the empty window behind (exit 1 notwithstanding).
+            {{"--load", dir.filePath("missing.csv"), "--screenshot", dir.filePath("a.png"), "--layout-report",
+              dir.filePath("a.json"), "--exit"}, "--screenshot: not written"},
             {{"--load", data, "--compare", "knn:k=0,pca", "--exit"}, "outside [1"}, // exited 0 with a failed panel
         };
         for (const Case& c : cases) {
@@ -346,6 +350,7 @@ private slots:
             QCOMPARE(bytes(kept), keptBefore);
         }
         QVERIFY(!QFile::exists(dir.filePath("a.png")));
+        QVERIFY(!QFile::exists(dir.filePath("a.json")));
     }
 
     void helpAndVersionNeedNoDisplay()
