@@ -1,4 +1,5 @@
 #include "compare/ComparePanel.h"
+#include "render/VtkSupport.h"
 
 #include "view/CloudView.h"
 #include "detectors/TrainingHistory.h"
@@ -35,8 +36,12 @@ ComparePanel::ComparePanel(const CompareEntry& e, QObject* owner)
     // One line (CompareView wraps every header to two when its columns are too narrow): the panels
     // get the height; the full text is also the tooltip.
     title->setWordWrap(false);
+    // Its height follows its font (View → Text size reaches compare headers, issue #52: they kept
+    // 13 px beside 20 px ticks); one line, so the size hint is one line high.
     title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    title->setFixedHeight(title->fontMetrics().lineSpacing() + 4);
+    title->setMargin(2);
+    title->setProperty(kScalesWithTextProperty, true);
+    scaleWidgetFont(title);
     title->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     edit = new QToolButton;
     edit->setText(QStringLiteral("…"));

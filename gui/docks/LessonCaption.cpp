@@ -1,4 +1,5 @@
 #include "docks/LessonCaption.h"
+#include "render/VtkSupport.h"
 
 #include "document/DataDocument.h"
 #include "detectors/TrainingHistory.h"
@@ -19,7 +20,7 @@ LessonCaption::LessonCaption(DataDocument* document, QWidget* parent)
       m_next(new QToolButton(this)), m_count(new QLabel(this)), m_note(new QLabel(this))
 {
     setObjectName(QStringLiteral("LessonCaption"));
-    setProperty("olensScalesWithText", true); // View → Text size reaches it (TextSizeReaction::kScalesWithText)
+    setProperty(kScalesWithTextProperty, true); // View → Text size reaches it (TextSizeReaction)
     setStyleSheet(QStringLiteral("#LessonCaption { background: #fff8dc; border-bottom: 1px solid #d8c890; }"));
     m_label->setWordWrap(true);
     m_label->setTextFormat(Qt::RichText);

@@ -1,4 +1,5 @@
 #include "docks/TimelineBar.h"
+#include "render/VtkSupport.h"
 
 #include <QAbstractButton>
 
@@ -38,7 +39,7 @@ TimelineBar::TimelineBar(DataDocument* document, QWidget* parent)
     : QWidget(parent), m_doc(document), m_worker(new Worker(Worker::Policy::NewestWins, this)), m_timer(new QTimer(this))
 {
     setObjectName(QStringLiteral("TimelineBar"));
-    setProperty("olensScalesWithText", true); // View → Text size reaches it (TextSizeReaction::kScalesWithText)
+    setProperty(kScalesWithTextProperty, true); // View → Text size reaches it (TextSizeReaction)
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(6, 2, 6, 2);
     row->setSpacing(4);

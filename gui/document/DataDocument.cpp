@@ -1,5 +1,7 @@
 #include "document/DataDocument.h"
 
+#include <atomic>
+
 #include "base/Stats.h"
 
 #include "data/DataLoader.h"
@@ -339,12 +341,21 @@ void DataDocument::setPointSelection(std::vector<int> rows, int current)
         emit selectionChanged(current);
 }
 
+namespace {
+std::atomic<std::uint64_t> g_inputLimit{LoadOptions{}.maxBytes};
+} // namespace
+
+std::uint64_t inputLimitBytes() { return g_inputLimit.load(); }
+void setInputLimitBytes(std::uint64_t bytes) { g_inputLimit.store(bytes); }
+
 Dataset loadCloudFile(const QString& path)
 {
     if (!QFileInfo::exists(path))
         throw DataError("cannot open '" + path.toStdString() + "': no such file");
     // One loader for CLI and GUI: PLY (core/data/PlyReader) and text tables, bounded and validated.
-    return loadDataset(QFile::encodeName(path).toStdString());
+    LoadOptions o;
+    o.maxBytes = inputLimitBytes();
+    return loadDataset(QFile::encodeName(path).toStdString(), o);
 }
 
 } // namespace olens

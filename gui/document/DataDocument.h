@@ -195,4 +195,9 @@ std::shared_ptr<const FitResult> adjustResult(const FitResult& r, const Dataset&
 /// Throws olens::DataError with a message naming the file on failure.
 Dataset loadCloudFile(const QString& path);
 
+/// The GUI's input limit for data files (LoadOptions::maxBytes; 1 GiB unless --max-input-mb or the
+/// user's "open anyway" raised it): a 20 M-point CSV is 1.2 GB (issue #54).
+std::uint64_t inputLimitBytes();
+void setInputLimitBytes(std::uint64_t bytes);
+
 } // namespace olens

@@ -1,5 +1,8 @@
 #include "render/VtkSupport.h"
 
+#include <QVariant>
+#include <QWidget>
+
 #include <vtkActor.h>
 #include <vtkCellArray.h>
 #include <vtkContourFilter.h>
@@ -53,6 +56,15 @@ void setTextScale(double userScale, double devicePixelRatio)
 }
 
 double textScale() { return g_userScale; }
+
+void scaleWidgetFont(QWidget* w)
+{
+    if (!w->property("olensBaseFontPt").isValid())
+        w->setProperty("olensBaseFontPt", w->font().pointSizeF());
+    QFont f = w->font();
+    f.setPointSizeF(w->property("olensBaseFontPt").toDouble() * g_userScale);
+    w->setFont(f);
+}
 
 int fontPx(int base) { return std::max(6, static_cast<int>(std::lround(base * g_userScale * g_pixelRatio))); }
 

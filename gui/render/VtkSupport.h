@@ -17,6 +17,8 @@ class vtkTextActor;
 class vtkTextProperty;
 class vtkViewport;
 
+class QWidget;
+
 namespace olens {
 
 /// One vertex cell per row (display coordinates).
@@ -28,6 +30,11 @@ constexpr double kMinTextScale = 0.5;
 constexpr double kMaxTextScale = 4.0;
 void setTextScale(double userScale, double devicePixelRatio);
 double textScale(); ///< the user's scale (1 = default)
+/// A widget's font at the text size: its first font × textScale() (the first font is remembered in
+/// the widget's "olensBaseFontPt" property, so applying again does not compound).
+void scaleWidgetFont(QWidget* w);
+/// The widget property that makes View → Text size reach a widget and its children.
+constexpr const char* kScalesWithTextProperty = "olensScalesWithText";
 /// A base size in pixels as drawn now.
 int fontPx(int base);
 /// The view's text style: dark grey Arial of `size` (a base size, fontPx), no shadow, bold or italics.

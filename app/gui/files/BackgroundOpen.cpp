@@ -109,12 +109,35 @@ bool BackgroundOpen::open(const QString& path)
     m_path = path;
     m_session = false;
     m_editedMeanwhile = false;
+    // A file above the input limit (1 GiB: a 20 M-point CSV is 1.2 GB) is the user's own choice in
+    // an interactive open: say what it costs and let them open it (issue #54). A scripted run has
+    // --max-input-mb.
+    std::uint64_t limit = inputLimitBytes();
+    const auto size = static_cast<std::uint64_t>(QFileInfo(path).size());
+    if (QFileInfo(path).isFile() && size > limit && m_context.shell->isInteractive()) {
+        const double gb = double(size) / double(1ull << 30);
+        const auto answer = QMessageBox::question(
+            m_context.window, tr("Open a large file?"),
+            tr("%1 is %2 GB, above the input limit of %3 GB. Reading it takes about %4 GB of memory while "
+               "it is parsed. Open it anyway?")
+                .arg(QFileInfo(path).fileName())
+                .arg(gb, 0, 'f', 2)
+                .arg(double(limit) / double(1ull << 30), 0, 'f', 2)
+                .arg(2.0 * gb, 0, 'f', 1));
+        if (answer != QMessageBox::Yes) {
+            emit finished(false);
+            return false;
+        }
+        limit = size + 1;
+    }
     // The column roles chosen in File → Import are read here: QSettings belongs to this thread.
-    const auto roles = ImportDialog::remembered(path);
+    auto roles = ImportDialog::remembered(path);
+    LoadOptions options = roles ? *roles : LoadOptions{};
+    options.maxBytes = limit;
     const std::string file = QFile::encodeName(path).toStdString();
     m_context.window->statusBar()->showMessage(tr("Loading %1… (Esc cancels)").arg(QFileInfo(path).fileName()));
     m_worker->run<Dataset>(
-        [file, roles](const ProgressCallback&) { return roles ? loadDataset(file, *roles) : loadDataset(file); },
+        [file, options](const ProgressCallback&) { return loadDataset(file, options); },
         [this, path](Dataset d) {
             if (!mayReplace(tr("replace the data edited while %1 was loading").arg(QFileInfo(path).fileName())))
                 return;

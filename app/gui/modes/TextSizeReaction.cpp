@@ -49,22 +49,15 @@ void TextSizeReaction::apply(QWidget* window, double scale, bool remember)
     for (PlotWidget* p : window->findChildren<PlotWidget*>())
         p->setTextScale(textScale());
     // The widgets a class reads from the back row (the lesson caption, the timeline's counter) mark
-    // themselves with kScalesWithText: their font, and their children's, follows the text size too.
+    // themselves with kScalesWithTextProperty: their font, and their children's, follows the text size too.
     // It did not: 13 px capitals in the caption at the projector setting, beside 20 px ticks.
     // Each widget is set itself: a style sheet on the caption stops the font's propagation.
-    auto scaleFont = [](QWidget* w) {
-        if (!w->property("olensBaseFontPt").isValid())
-            w->setProperty("olensBaseFontPt", w->font().pointSizeF());
-        QFont f = w->font();
-        f.setPointSizeF(w->property("olensBaseFontPt").toDouble() * textScale());
-        w->setFont(f);
-    };
     for (QWidget* w : window->findChildren<QWidget*>()) {
-        if (!w->property(TextSizeReaction::kScalesWithText).toBool())
+        if (!w->property(kScalesWithTextProperty).toBool())
             continue;
-        scaleFont(w);
+        scaleWidgetFont(w);
         for (QWidget* child : w->findChildren<QWidget*>())
-            scaleFont(child);
+            scaleWidgetFont(child);
     }
 }
 

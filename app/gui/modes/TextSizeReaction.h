@@ -14,8 +14,8 @@ class TextSizeReaction : public QObject {
     Q_OBJECT
 public:
     static constexpr double kStep = 1.25;
-    /// A widget with this property set to true has its font (and its children's) scaled too.
-    static constexpr const char* kScalesWithText = "olensScalesWithText";
+    /// A widget with kScalesWithTextProperty (render/VtkSupport) set to true has its font, and its
+    /// children's, scaled too.
     TextSizeReaction(QMenu* view, QWidget* window);
     /// Applies a scale (clamped to [0.5, 4]) to every view and plot of the window; remembered in
     /// the settings unless `remember` is false (a scripted run's --text-size).

@@ -108,6 +108,10 @@ void ScriptedRun::addOptions(QCommandLineParser& parser)
     parser.addOption(QCommandLineOption("as-presented",
                                         "With --session: use the text size the session was saved with (a presenter's); "
                                         "without, the viewer's own setting stays."));
+    parser.addOption(QCommandLineOption("max-input-mb",
+                                        "Input limit for --load, in MB (default 1024; a 20 M-point CSV is 1.2 GB), as the "
+                                        "CLI's --max-input-mb.",
+                                        "N"));
     parser.addOption(QCommandLineOption("select-rank",
                                         "After training: select the point ranked K-th (1 = the highest score), as a "
                                         "click on that Ranking row; the layout report gives where it is (selected_point_px).",
@@ -266,6 +270,16 @@ bool ScriptedRun::start()
     // Keyboard focus from the start (shortcuts need an active window), also without a window manager.
     QTimer::singleShot(0, &m_window, [this] { m_window.activateWindow(); });
 
+    if (isSet("max-input-mb")) {
+        bool ok = false;
+        const long long mb = value("max-input-mb").toLongLong(&ok);
+        if (!ok || mb < 1 || mb > 1000000) {
+            fail(QStringLiteral("--max-input-mb: '%1' is not a whole number of MB from 1 to 1000000").arg(value("max-input-mb")));
+            m_inputFailed = true;
+        } else {
+            setInputLimitBytes(static_cast<std::uint64_t>(mb) << 20);
+        }
+    }
     m_file = value("load");
     if (m_file.isEmpty() && !m_parser.positionalArguments().isEmpty())
         m_file = m_parser.positionalArguments().first();

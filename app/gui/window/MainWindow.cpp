@@ -374,7 +374,10 @@ bool MainWindow::openFile(const QString& path, QString* error)
     try {
         // Column roles chosen in File → Import for this file, else the loader's defaults.
         const auto roles = ImportDialog::remembered(path);
-        Dataset d = roles && QFileInfo::exists(path) ? loadDataset(path.toStdString(), *roles) : loadCloudFile(path);
+        std::optional<LoadOptions> chosen = roles;
+        if (chosen)
+            chosen->maxBytes = inputLimitBytes();
+        Dataset d = chosen && QFileInfo::exists(path) ? loadDataset(path.toStdString(), *chosen) : loadCloudFile(path);
         adoptDataset(std::move(d), path);
         return true;
     } catch (const std::exception& e) {

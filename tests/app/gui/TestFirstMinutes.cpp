@@ -353,6 +353,30 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath("a.json")));
     }
 
+    void theInputLimitCanBeRaised()
+    {
+        // #54: a 20 M-point CSV (1.2 GB) was above the GUI's 1 GiB input limit, and the message named
+        // --max-input-mb, which the GUI did not have. A 1.3 MB file against 1 MB and 2 MB.
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("big.csv");
+        writeCsv(csv.toStdString(), generate("blobs", 32000, 3)); // about 1.3 MB
+        QVERIFY(QFileInfo(csv).size() > (1 << 20) && QFileInfo(csv).size() < (2 << 20));
+        QProcess low;
+        low.start(QStringLiteral(OLENS_GUI_PATH), {"--load", csv, "--max-input-mb", "1", "--exit"});
+        QVERIFY(low.waitForFinished(60000));
+        QCOMPARE(low.exitCode(), 1);
+        QVERIFY(low.readAllStandardError().contains("above the input limit"));
+        QProcess high;
+        high.start(QStringLiteral(OLENS_GUI_PATH), {"--load", csv, "--max-input-mb", "2", "--exit"});
+        QVERIFY(high.waitForFinished(60000));
+        QVERIFY2(high.exitCode() == 0, high.readAllStandardError().constData());
+        QProcess bad;
+        bad.start(QStringLiteral(OLENS_GUI_PATH), {"--load", csv, "--max-input-mb", "lots", "--exit"});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 1);
+        QVERIFY(bad.readAllStandardError().contains("--max-input-mb"));
+    }
+
     void helpAndVersionNeedNoDisplay()
     {
         // Over SSH without X, `outlierlens --help` aborted in QApplication ("could not connect to
