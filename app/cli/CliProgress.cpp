@@ -11,6 +11,9 @@ CliProgress::CliProgress(std::ostream& err, Mode mode, double timeoutSeconds, bo
     : m_err(err), m_mode(mode), m_timeout(timeoutSeconds), m_announce(announce),
       m_clock(clock ? std::move(clock) : Clock([] { return std::chrono::steady_clock::now(); })), m_start(m_clock())
 {
+    if (m_timeout > 0)
+        m_announce = false; // the run is bounded already: the notice would only add a line to its error
+
 }
 
 CliProgress::~CliProgress()

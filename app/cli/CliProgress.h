@@ -15,7 +15,8 @@ class CliProgress {
 public:
     enum class Mode { Off, Terminal, Lines };
     /// timeoutSeconds ≤ 0: no budget. `announce`: say once, on any stderr, when a fit will take
-    /// long (more than kAnnounceSeconds in all by the first seconds' pace; not with --quiet).
+    /// long (more than kAnnounceSeconds in all by the first seconds' pace; not with --quiet, nor
+    /// with a budget, which bounds the run already).
     using Clock = std::function<std::chrono::steady_clock::time_point()>;
     /// `clock`: the time source (tests give their own; default steady_clock::now).
     CliProgress(std::ostream& err, Mode mode, double timeoutSeconds, bool announce = false, Clock clock = {});

@@ -208,4 +208,8 @@ std::uint64_t matrixFingerprint(const Eigen::MatrixXd& X);
 ParamSpec contaminationParam(const std::string& naturalRule = {});
 /// The "seed" parameter of randomised detectors (int, default 0): same seed, same data → same scores.
 ParamSpec seedParam(const std::string& help);
+/// "tol" of the Riemannian fits (gods, bods, kods): stop when the objective fell by at most tol ×
+/// its whole decrease so far over the last 10 iterations (riemannian::CgOptions::progressTolerance);
+/// the paper's value is 0 (run to max_iter).
+ParamSpec objectiveTolParam(const std::string& defaultValue);
 } // namespace olens

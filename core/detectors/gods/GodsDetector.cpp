@@ -90,13 +90,7 @@ std::vector<ParamSpec> commonParams(bool bods)
     // bods' default is 0: one slab meets its gradient tolerance within 200 iterations on all 32 sets
     // of the study, and stopping it on the objective lost up to 0.19 AUROC (its ranking still moves
     // on a flat objective); gods and kods stop at 1e-3 (docs/benchmarks.md, "Convergence").
-    p.push_back(makeParamSpec("tol", ParamType::Real, bods ? "0" : "1e-3", 0, 1,
-                     "Stop when the objective fell by at most tol × its whole decrease so far over the last 10 "
-                     "iterations (0: run to max_iter or the gradient tolerance). The hinge objective need not reach "
-                     "a zero gradient, and its value tends to 0, so the decrease is measured against the progress made.",
-                     "GODS paper sec. 7.5, Fig. 9 (convergence judged on the objective); tol chosen on 21 real sets and "
-                     "11 toys (docs/benchmarks.md)"));
-    p.back().paperValue = "0"; // the paper runs its ~200 iterations (sec. 7.3)
+    p.push_back(objectiveTolParam(bods ? "0" : "1e-3"));
     p.push_back(makeParamSpec("seed", ParamType::Int, "0", 0, 2147483647,
                      "Seed of the point selection of the SVD initialisation and of the random frames.",
                      "OutlierLens (reproducibility)"));

@@ -269,13 +269,7 @@ DetectorInfo KodsDetector::info()
                      "Iterations of Riemannian conjugate gradient at most (stops earlier at tol, or when the Riemannian "
                      "gradient norm falls below 1e-6 times its initial value).",
                      paper + " sec. 6.2, 7.3 (about 200 iterations)"));
-    p.push_back(makeParamSpec("tol", ParamType::Real, "1e-3", 0, 1,
-                     "Stop when the objective fell by at most tol × its whole decrease so far over the last 10 "
-                     "iterations (0: run to max_iter or the gradient tolerance). The hinge objective need not reach "
-                     "a zero gradient, and its value tends to 0, so the decrease is measured against the progress made.",
-                     "GODS paper sec. 7.5, Fig. 9 (convergence judged on the objective); tol chosen on 21 real sets and "
-                     "11 toys (docs/benchmarks.md)"));
-    p.back().paperValue = "0"; // the paper runs its ~200 iterations (sec. 7.3)
+    p.push_back(objectiveTolParam("1e-3"));
     p.push_back(makeParamSpec("fit_rows", ParamType::Int, "auto", 1, KodsDetector::kMaxTrainingRows,
                      "Rows the duals are fitted on (a seeded random subset when fewer than n; every row is scored). "
                      "Memory 16·fit_rows² bytes, time about fit_rows² per iteration.",

@@ -192,6 +192,18 @@ private slots:
                                             "so far; less if it converges early); --timeout S stops it\n"));
             QVERIFY2(p.lastReport().find("(~47 s left)") != std::string::npos, p.lastReport().c_str());
         }
+        // A run with a budget (--timeout) is bounded already: no notice.
+        {
+            std::ostringstream err;
+            at(0);
+            CliProgress p(err, CliProgress::Mode::Off, 100.0, true, [&t] { return t; });
+            auto cb = p.callback();
+            ProgressInfo i;
+            i.fraction = 0.05;
+            at(2.5);
+            cb(i);
+            QVERIFY(err.str().empty());
+        }
         // A short fit says nothing.
         std::ostringstream err;
         at(0);
