@@ -113,6 +113,12 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
         updateLayers(ViewLayer::Threshold);
     });
     connect(m_doc, &DataDocument::topKChanged, this, [this] { updateLayers(ViewLayer::TopK); });
+    // A step-by-step training moving to its next step with the snapshot already drawn: what the
+    // view shows is that step now (drawnStep), nothing to redraw.
+    connect(m_doc, &DataDocument::shownStepChanged, this, [this] {
+        if (m_doc->liveGeometry() && m_doc->liveNormalizer())
+            m_drawnStep = m_doc->shown().step;
+    });
     connect(m_doc, &DataDocument::agreementChanged, this, [this] {
         takeAgreement();
         if (m_colourBy == ColourBy::Agreement)

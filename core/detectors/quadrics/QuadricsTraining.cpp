@@ -168,11 +168,14 @@ Eigen::VectorXd QuadricsDetector::doFit(const Eigen::MatrixXd& X, const Progress
         record(e.epoch + 1, e.meanLoss, false);
         runningSum = 0.0;
         runningCount = 0;
-        const bool last = e.epoch + 1 == epochs;
         lastReport = Clock::now();
+        // Every epoch's end carries its geometry: a step-by-step training pauses here, and the view
+        // must draw this epoch (throttled, an epoch shorter than 50 ms after the last snapshot left a
+        // paused training with no geometry at all: TestReplay under load, 1 run in 6). The GUI
+        // keeps only the newest snapshot, so fast epochs cost a few small matrices each.
         progress.report(static_cast<double>(e.epoch + 1) / static_cast<double>(epochs),
                         StepMark{"epoch", static_cast<double>(e.epoch + 1), epochs}, message(e.epoch),
-                        e.meanLoss, (last || msSince(lastSnapshot) >= 50.0) ? snapshot() : nullptr);
+                        e.meanLoss, snapshot());
     };
     minimizeMinibatch(*optimizer, theta, n, opts, gradient, afterBatch, afterEpoch);
     if (static_cast<int>(history.size()) < epochs) // converged early (tol): the final state for the live view
