@@ -82,6 +82,10 @@ double tailAgreement(const Eigen::VectorXd& scores, const Eigen::VectorXd& refer
     for (Eigen::Index i = 0; i < m; ++i)
         if (std::isnan(s(i)))
             s(i) = -std::numeric_limits<double>::infinity();
+    // Scores that all tie say nothing about order (the constant_scores warning speaks for them):
+    // their mid-rank 0.5 read as "below chance" and warned every such fit inverted.
+    if (m > 0 && (s.array() == s(0)).all())
+        return std::numeric_limits<double>::quiet_NaN();
     const Eigen::VectorXd r = midRanks(s);
     double sum = 0.0;
     for (Eigen::Index j = 0; j < t; ++j)

@@ -129,6 +129,8 @@ bool BackgroundOpen::open(const QString& path)
             return false;
         }
         limit = size + 1;
+        // The answer holds for the session: reopening it (or its autosave) reads the same file.
+        setInputLimitBytes(std::max(inputLimitBytes(), limit));
     }
     // The column roles chosen in File → Import are read here: QSettings belongs to this thread.
     auto roles = ImportDialog::remembered(path);

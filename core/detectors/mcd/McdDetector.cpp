@@ -326,6 +326,10 @@ GramStep gramStep(const Eigen::MatrixXd& U, const std::vector<int>& rows)
 double conditionRho(const GramStep& g)
 {
     const double lmax = std::max(g.eig.eigenvalues().maxCoeff(), 0.0) / static_cast<double>(g.C.rows());
+    // A subset of identical rows (S = 0): K = I meets any condition bound (ρ = 0 made det K 0 and
+    // every distance NaN).
+    if (!(lmax > 0.0) || !std::isfinite(lmax))
+        return 1.0;
     return lmax / (lmax + kConditionTarget - 1.0);
 }
 
@@ -349,10 +353,9 @@ Eigen::VectorXd gramDistances(const Eigen::MatrixXd& U, const GramStep& g, doubl
     return (Y.rowwise().squaredNorm() - quad) / rho;
 }
 
-Regularised regularisedCSteps(const Eigen::MatrixXd& U, int h, std::vector<int> rows)
+Regularised regularisedCSteps(const Eigen::MatrixXd& U, int h, std::vector<int> rows, double rho)
 {
     GramStep g = gramStep(U, rows);
-    const double rho = conditionRho(g);
     Regularised r{g.loc, rows, gramLogDet(g, rho, U.cols()), rho};
     for (int step = 0; step < kMaxSteps; ++step) {
         std::vector<int> next = smallest(gramDistances(U, g, rho), h);
@@ -605,11 +608,16 @@ Eigen::VectorXd McdDetector::fitRegularised(const Eigen::MatrixXd& X, const Prog
         std::sort(rows.begin(), rows.end());
         starts.push_back(std::move(rows));
     }
+    // One ρ for every start (the largest that any start's subset needs for cond K ≤ κ): the
+    // determinants of starts with different ρ are different objectives and cannot be compared.
+    double rho = 0.0;
+    for (const auto& rows : starts)
+        rho = std::max(rho, conditionRho(gramStep(U, rows)));
     Regularised best;
     bool first = true;
     for (std::size_t t = 0; t < starts.size(); ++t) {
-        Regularised r = regularisedCSteps(U, h, starts[t]);
-        if (first || r.logdet < best.logdet)
+        Regularised r = regularisedCSteps(U, h, starts[t], rho);
+        if (first || (std::isfinite(r.logdet) && !(best.logdet <= r.logdet)))
             best = std::move(r);
         first = false;
         progress.report(0.95 * double(t + 1) / double(starts.size()), "regularised C-steps (MRCD)");

@@ -535,9 +535,10 @@ private slots:
             const Eigen::VectorXd y = X.row(i).transpose() - mcd.location();
             QVERIFY(std::abs(y.dot(P * y) - s(i)) <= 1e-8 * s(i));
         }
-        // Boudt et al. sec. 3.2: ρ makes the condition number of the standardised K exactly κ = 50;
-        // the standardisation is diagonal, so K's extreme eigenvalues are those of D⁻¹ΣD⁻¹ for
-        // the robust scales D = 1.4826 · MAD of each column, computed here.
+        // Boudt et al. sec. 3.2: ρ keeps the condition number of the standardised K at most κ = 50
+        // (one ρ for every start: the largest any start needs); the standardisation is diagonal,
+        // so K's extreme eigenvalues are those of D⁻¹ΣD⁻¹ for the robust scales D = 1.4826 · MAD
+        // of each column, computed here; the smallest is ρ (K is ρI plus a rank-19 term).
         Eigen::VectorXd D(40);
         for (Eigen::Index j = 0; j < 40; ++j) {
             std::vector<double> c(X.col(j).data(), X.col(j).data() + 25);
@@ -550,7 +551,8 @@ private slots:
         }
         const Eigen::MatrixXd K = D.cwiseInverse().asDiagonal() * mcd.covariance() * D.cwiseInverse().asDiagonal();
         const Eigen::VectorXd ev = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(K).eigenvalues();
-        QVERIFY2(std::abs(ev.maxCoeff() / ev.minCoeff() - 50.0) < 1e-6, qPrintable(QString::number(ev.maxCoeff() / ev.minCoeff())));
+        QVERIFY2(ev.maxCoeff() / ev.minCoeff() <= 50.0 + 1e-6 && ev.maxCoeff() / ev.minCoeff() > 2.0,
+                 qPrintable(QString::number(ev.maxCoeff() / ev.minCoeff())));
         QVERIFY(std::abs(ev.minCoeff() - rho) < 1e-9);
         // Rescaling a feature does not change the ranking (robust standardisation per column).
         Eigen::MatrixXd Y = X;
@@ -563,6 +565,14 @@ private slots:
         const auto back = Registry::instance().load(nlohmann::json::parse(r->detector->toJson().dump()));
         QVERIFY((back->score(X) - s).cwiseAbs().maxCoeff() < 1e-8 * s.maxCoeff());
         QCOMPARE(back->figures().at("regularised"), rho);
+        // Review: most rows identical (the median start's subset has S = 0) made ρ = 0 and every
+        // score NaN. 4 rows × 3 features, three at the origin.
+        Eigen::MatrixXd Z = Eigen::MatrixXd::Zero(4, 3);
+        Z.row(3) << 1, 2, 3;
+        auto z = Registry::instance().create("mcd");
+        z->fit(Z);
+        QVERIFY(z->trainingScores().allFinite());
+        QVERIFY(z->trainingScores()(3) > z->trainingScores()(0));
     }
 };
 

@@ -414,6 +414,8 @@ private slots:
         // With no spread at all every row is at the median: the cap's top row (the first) counts.
         QCOMPARE(tailAgreement(Eigen::VectorXd::LinSpaced(5, 0, 4), Eigen::VectorXd::Ones(5)), 0.1);
         QVERIFY(std::isnan(tailAgreement(Eigen::VectorXd(), Eigen::VectorXd())));
+        // Scores that all tie: no order to judge (was 0.5, "inverted" beside constant_scores).
+        QVERIFY(std::isnan(tailAgreement(Eigen::VectorXd::Constant(10, 2.0), v)));
     }
 
     void aCleanCurveRankedWellIsNotCalledInverted()
