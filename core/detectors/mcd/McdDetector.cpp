@@ -283,8 +283,8 @@ nlohmann::json mcdState(const Eigen::VectorXd& offset, const Eigen::VectorXd& sc
 // MRCD (Boudt, Rousseeuw, Vanduffel & Verdonck, "The minimum regularized covariance determinant
 // estimator", Statistics and Computing 2020) for fewer rows than a covariance needs (n < p + 2,
 // where the MCD's h-subsets are all flat): on robustly standardised columns u = (x − median)/MAD,
-// the regularised covariance K(H) = ρ I + (1 − ρ) S(H) (their eq. 3 with target T = I), ρ chosen
-// per start so that K's condition number is κ = 50 (their sec. 3.2: the smallest ρ with cond ≤ κ),
+// the regularised covariance K(H) = ρ I + (1 − ρ) S(H) (their eq. 3 with target T = I), one ρ for
+// every start: the largest of the starts' smallest ρ with cond K ≤ κ = 50 (their sec. 3.2),
 // C-steps on the h rows of smallest (u − m)ᵀK⁻¹(u − m) (their Theorem 1: det K never rises),
 // h = ⌈0.75 n⌉ (their default α). Starts: the h rows nearest the coordinatewise median (one of
 // their deterministic starts) and kTrials random h-subsets. No consistency factor and no
