@@ -2,17 +2,37 @@
 
 #include "render/CameraHost.h"
 
+#include "render/VtkSupport.h"
+
 #include <vtkAxesActor.h>
 #include <vtkCamera.h>
+#include <vtkCaptionActor2D.h>
 #include <vtkGenericOpenGLRenderWindow.h>
+#include <vtkObjectFactory.h>
 #include <vtkOrientationMarkerWidget.h>
 #include <vtkRenderWindowInteractor.h>
+#include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
 
 #include <algorithm>
 #include <cmath>
 
 namespace olens {
+
+namespace {
+
+// The widget keeps its renderer protected; the layout report reads the letters' boxes in it.
+class TriadWidget : public vtkOrientationMarkerWidget {
+public:
+    static TriadWidget* New();
+    vtkTypeMacro(TriadWidget, vtkOrientationMarkerWidget);
+    vtkRenderer* triadRenderer() const { return Renderer; }
+};
+vtkStandardNewMacro(TriadWidget);
+
+} // namespace
 
 CameraRig* CameraRig::of(CameraHost* view)
 {
@@ -29,12 +49,13 @@ CameraRig::CameraRig(CameraHost* view) : QObject(view->cameraOwner()), m_view(vi
     axes->SetShaftTypeToCylinder();
     axes->SetCylinderRadius(0.03);
     axes->SetConeRadius(0.25);
-    m_triad = vtkSmartPointer<vtkOrientationMarkerWidget>::New();
+    m_triad = vtkSmartPointer<TriadWidget>::New();
+    m_axes = axes;
     m_triad->SetOrientationMarker(axes);
     m_triad->SetInteractor(view->cameraInteractor());
     m_triad->SetDefaultRenderer(view->renderer());
-    m_triad->SetViewport(0.0, 0.05, 0.17, 0.25); // above the grid note in the bottom-left corner
     m_triad->SetZoom(1.3);
+    applyTextSize();
     applyMode();
 }
 
@@ -108,6 +129,65 @@ void CameraRig::setOrientationTriadVisible(bool on)
 {
     m_triadWanted = on;
     applyMode();
+}
+
+void CameraRig::applyTextSize()
+{
+    // VTK fits each letter to a box that is a fraction of the triad's small viewport (7 px letters
+    // on a projector, issue #52). The letters are set in pixels instead, at View → Text size like
+    // every other text of the view.
+    // VTK's default letters are white with a shadow: on the white background only the shadow showed.
+    // Dark shades of the shafts' red, green and blue read on white and on a projector.
+    vtkCaptionActor2D* captions[] = {m_axes->GetXAxisCaptionActor2D(), m_axes->GetYAxisCaptionActor2D(),
+                                     m_axes->GetZAxisCaptionActor2D()};
+    const double colours[3][3] = {{0.7, 0.1, 0.1}, {0.1, 0.5, 0.1}, {0.1, 0.1, 0.7}};
+    for (int i = 0; i < 3; ++i) {
+        vtkCaptionActor2D* c = captions[i];
+        c->GetTextActor()->SetTextScaleModeToNone();
+        vtkTextProperty* t = c->GetCaptionTextProperty();
+        t->SetColor(colours[i][0], colours[i][1], colours[i][2]);
+        t->SetFontSize(fontPx(kTriadLetterPx));
+        t->SetFontFamilyToArial();
+        t->BoldOn();
+        t->ShadowOff();
+        t->ItalicOff();
+    }
+    applyLayout();
+}
+
+void CameraRig::applyLayout()
+{
+    // A square in the bottom-left corner, above the grid note, that grows with its letters: a
+    // fixed 17 % of the view left 26 px letters on top of each other at projector text.
+    vtkRenderWindow* win = m_view->renderer()->GetRenderWindow();
+    const int* size = win ? win->GetSize() : nullptr;
+    const double w = size && size[0] > 0 ? size[0] : 800.0, h = size && size[1] > 0 ? size[1] : 600.0;
+    const double wanted = kTriadSidePerLetter * triadLetterPx();
+    const double side = std::min(wanted, 0.3 * std::min(w, h));
+    // A view too small for the letters at the chosen text size (large text in a 1280×720 window
+    // with its docks) keeps the triad without letters: red, green, blue are x, y, z, as in every
+    // 3-D tool, and letters on top of each other say less than none.
+    m_axes->SetAxisLabels(side >= 0.999 * wanted);
+    const double y0 = 0.05;
+    m_triad->SetViewport(0.0, y0, std::min(1.0, side / w), std::min(1.0, y0 + side / h));
+    m_view->scheduleRender();
+}
+
+std::vector<CameraRig::TriadLetter> CameraRig::triadLetters() const
+{
+    std::vector<TriadLetter> out;
+    vtkRenderer* r = static_cast<TriadWidget*>(m_triad.Get())->triadRenderer();
+    if (!orientationTriadShown() || !r || !m_axes->GetAxisLabels())
+        return out;
+    for (vtkCaptionActor2D* c : {m_axes->GetXAxisCaptionActor2D(), m_axes->GetYAxisCaptionActor2D(),
+                                 m_axes->GetZAxisCaptionActor2D()})
+        out.push_back({c->GetTextActor(), r});
+    return out;
+}
+
+int CameraRig::triadLetterPx() const
+{
+    return m_axes->GetXAxisCaptionActor2D()->GetCaptionTextProperty()->GetFontSize();
 }
 
 bool CameraRig::orientationTriadShown() const

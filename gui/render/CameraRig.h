@@ -8,6 +8,11 @@
 #include <QObject>
 #include <vtkSmartPointer.h>
 
+#include <vector>
+
+class vtkAxesActor;
+class vtkRenderer;
+class vtkTextActor;
 class vtkOrientationMarkerWidget;
 
 namespace olens {
@@ -32,6 +37,23 @@ public:
     /// True while the triad is drawn (wanted and the view is 3-D).
     bool orientationTriadShown() const;
 
+    /// The triad's letters at View → Text size (CloudView::refreshText calls this).
+    void applyTextSize();
+    /// The letters' font size as set, device pixels.
+    int triadLetterPx() const;
+    static constexpr int kTriadLetterPx = 12;
+    /// The triad's square, in letters: room for three letters that do not touch.
+    static constexpr double kTriadSidePerLetter = 5.0;
+    /// Places the triad for the view's size and its letters (on a resize and a text size change).
+    void applyLayout();
+    /// The letters as drawn, for the layout report: each text actor with the renderer it is in
+    /// (empty while the triad is hidden).
+    struct TriadLetter {
+        vtkTextActor* text;
+        vtkRenderer* renderer;
+    };
+    std::vector<TriadLetter> triadLetters() const;
+
     /// VtkView::setMode calls this: re-applies the projection and the triad to the new mode.
     void applyMode();
 
@@ -44,6 +66,7 @@ private:
     explicit CameraRig(CameraHost* view);
     CameraHost* m_view;
     vtkSmartPointer<vtkOrientationMarkerWidget> m_triad;
+    vtkSmartPointer<vtkAxesActor> m_axes;
     bool m_parallel = false;
     bool m_triadWanted = true;
 };

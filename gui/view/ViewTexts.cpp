@@ -1,5 +1,6 @@
 #include "view/ViewTexts.h"
 
+#include "render/CameraRig.h"
 #include "render/VtkSupport.h"
 #include "view/CloudView.h"
 #include "view/layers/LegendAxesLayer.h"
@@ -43,6 +44,14 @@ std::vector<ViewText> viewTexts(const CloudView& view)
             const QString text = QString::fromUtf8(t->GetInput()).section('\n', 0, 0).left(40);
             out.push_back({text, toImage(r, bb[0], bb[1], bb[2], bb[3]), t->GetTextProperty()->GetFontSize()});
         }
+    }
+    // The orientation triad's letters, in the triad's own small renderer.
+    for (const auto& letter : CameraRig::of(const_cast<CloudView*>(&view))->triadLetters()) {
+        const auto bb = textBox(letter.text, letter.renderer);
+        if (bb[1] > bb[0] && bb[3] > bb[2])
+            out.push_back({QStringLiteral("triad ") + QString::fromUtf8(letter.text->GetInput()),
+                           toImage(letter.renderer, bb[0], bb[1], bb[2], bb[3]),
+                           letter.text->GetTextProperty()->GetFontSize()});
     }
     const LegendAxesLayer& legend = view.legendAxesLayer();
     if (legend.legendShown() && legend.sceneRenderer()) {

@@ -19,8 +19,8 @@ struct ViewText {
     int fontPx = 0;  ///< the font size drawn, device pixels
 };
 
-/// Every visible text of the view (the legend as one box; not the orientation triad's letters,
-/// which VTK scales to the triad's own viewport).
+/// Every visible text of the view: the legend as one box, the orientation triad's letters as
+/// "triad X", "triad Y", "triad Z".
 std::vector<ViewText> viewTexts(const CloudView& view);
 /// The selected and top-ranked points in view device pixels, y down.
 std::vector<QPointF> highlightedPoints(const CloudView& view);

@@ -211,7 +211,12 @@ QJsonObject LayoutReport::report(const MainWindow* window)
     };
     for (const ViewText& t : viewTexts(view)) {
         const bool number = t.what.size() <= 12 && !t.what.contains(' ');
-        least(t.what == "legend" ? t.what : number ? QStringLiteral("ticks") : QStringLiteral("labels"), t.fontPx);
+        const bool triad = t.what.startsWith(QStringLiteral("triad "));
+        least(t.what == "legend" ? t.what
+              : triad            ? QStringLiteral("triad")
+              : number           ? QStringLiteral("ticks")
+                                 : QStringLiteral("labels"),
+              t.fontPx);
     }
     const qreal dpr = window->devicePixelRatioF();
     auto widgetPx = [dpr](const QWidget* w) { return int(std::lround(QFontInfo(w->font()).pixelSize() * dpr)); };

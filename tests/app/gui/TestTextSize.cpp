@@ -11,6 +11,7 @@
 #include "dialogs/FigureExportDialog.h"
 #include "docks/DetectorPanel.h"
 #include "jobs/TrainingController.h"
+#include "render/CameraRig.h"
 #include "render/VtkSupport.h"
 #include "view/CloudView.h"
 #include "view/layers/AxesFrame2D.h"
@@ -209,6 +210,40 @@ private slots:
                                         .arg(scale).arg(box[0]).arg(box[1]).arg(box[2]).arg(box[3]).arg(p[0]).arg(p[1])));
             const QStringList overlaps = textOverlaps(*w.view(), 8.0);
             QVERIFY2(overlaps.isEmpty(), qPrintable(overlaps.join("; ")));
+        }
+        TextSizeReaction::apply(&w, 1.0, false);
+    }
+
+    void theTriadLettersFollowTheTextSize()
+    {
+        // Issue #52: the orientation triad's letters were fitted by VTK to a box of the triad's
+        // viewport (7 px on a projector) and drawn white on the white view. They now follow View →
+        // Text size, and the triad's square grows with them so that they do not cover each other.
+        MainWindow w;
+        QVERIFY(test::showAt(w, QSize(1600, 1000)));
+        QVERIFY(w.openFile(sample("seam3d.csv")));
+        QVERIFY(w.view()->isThreeD());
+        auto lettersAt = [&](double scale) {
+            TextSizeReaction::apply(&w, scale, false);
+            bool drawn = false;
+            w.view()->captureNextFrame([&](const QImage&) { drawn = true; });
+            [&] { QVERIFY(QTest::qWaitFor([&] { return drawn; }, 30000)); }();
+            std::vector<ViewText> letters;
+            for (const ViewText& t : viewTexts(*w.view()))
+                if (t.what.startsWith("triad "))
+                    letters.push_back(t);
+            return letters;
+        };
+        const auto small = lettersAt(1.0), large = lettersAt(2.0);
+        QCOMPARE(int(small.size()), 3);
+        QCOMPARE(int(large.size()), 3);
+        for (std::size_t i = 0; i < 3; ++i) {
+            QVERIFY2(small[i].fontPx >= 11, qPrintable(QString::number(small[i].fontPx)));
+            QCOMPARE(large[i].fontPx, fontPx(CameraRig::kTriadLetterPx));
+            QVERIFY2(large[i].box.height() > 1.6 * small[i].box.height(),
+                     qPrintable(QString("%1 px → %2 px").arg(small[i].box.height()).arg(large[i].box.height())));
+            for (std::size_t j = 0; j < i; ++j)
+                QVERIFY2(!large[i].box.intersects(large[j].box), qPrintable(large[i].what + " / " + large[j].what));
         }
         TextSizeReaction::apply(&w, 1.0, false);
     }
