@@ -23,6 +23,9 @@ Eigen::Index topCount(Eigen::Index rows);
 /// flag are drawn small and faded (issue #54: a 0.1 contamination flagged 100 000 points of a
 /// 1 M-point torus and the cloud disappeared under them).
 constexpr Eigen::Index kBigCloudRows = 200000;
+/// The one test of "a big cloud" (the Ranking's default rule, the faded points and their legend
+/// entry, the iso-surface's default, the autosave's model) so that they agree.
+constexpr bool isBigCloud(Eigen::Index rows) { return rows >= kBigCloudRows; }
 
 /// "detector", "mad", "iqr", "otsu", "top".
 const std::vector<std::string>& thresholdRuleNames();

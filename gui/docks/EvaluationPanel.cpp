@@ -1,5 +1,6 @@
 #include "docks/EvaluationPanel.h"
 
+#include "display/CurveThinning.h"
 #include "view/CloudView.h"
 #include "document/DataDocument.h"
 #include "metrics/Metrics.h"
@@ -33,6 +34,10 @@ QVector<double> toQVector(const std::vector<double>& v)
 {
     return QVector<double>(v.begin(), v.end());
 }
+
+// A curve as drawn: a vertex per distinct score made 4 × 36 MB of vectors at 5 M rows and a path
+// no screen shows apart; 1/4096 of the axis is below a pixel of any plot (display/CurveThinning).
+constexpr double kCurveTolerance = 1.0 / 4096.0;
 
 } // namespace
 
@@ -204,7 +209,8 @@ void EvaluationPanel::rebuild()
     d->roc->setXRange(-0.02, 1.02);
     d->roc->setYRange(-0.02, 1.02);
     d->roc->addLine({0.0, 1.0}, {0.0, 1.0}, kReference, tr("random"), 1.2, Qt::DashLine);
-    d->roc->addLine(toQVector(roc.x), toQVector(roc.y), kCurve, tr("ROC"), 2.0);
+    const Polyline rocDrawn = thinCurve(roc.x, roc.y, kCurveTolerance);
+    d->roc->addLine(toQVector(rocDrawn.x), toQVector(rocDrawn.y), kCurve, tr("ROC"), 2.0);
     d->rocPoint = d->roc->addPoints({}, {}, kOperating, tr("threshold"), 4.5);
 
     // Precision-recall, baseline at the outlier fraction
@@ -214,7 +220,8 @@ void EvaluationPanel::rebuild()
     d->pr->setYRange(-0.02, 1.02);
     d->pr->addLine({0.0, 1.0}, {baseline, baseline}, kReference, tr("random (%1)").arg(fmt3(baseline)), 1.2,
                    Qt::DashLine);
-    d->pr->addLine(toQVector(pr.x), toQVector(pr.y), kCurve, tr("PR"), 2.0);
+    const Polyline prDrawn = thinCurve(pr.x, pr.y, kCurveTolerance);
+    d->pr->addLine(toQVector(prDrawn.x), toQVector(prDrawn.y), kCurve, tr("PR"), 2.0);
     d->prPoint = d->pr->addPoints({}, {}, kOperating, tr("threshold"), 4.5);
 
     // Score histogram by class over the finite scores

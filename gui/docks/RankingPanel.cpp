@@ -262,7 +262,7 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
         // Big clouds (issue #54): unless the user chose a rule, the threshold is the 1000 highest
         // scores — a 0.1 contamination flags 100 000 points of a million and hides the cloud.
         if (!d->ruleChosen) {
-            const bool big = r->scores.size() >= kBigCloudRows; // the cloud's rows, as the view's test
+            const bool big = isBigCloud(r->scores.size()); // the cloud's rows, as the view's test
             d->rule->setCurrentIndex(big ? static_cast<int>(ThresholdRule::Top) : 0);
         }
         if (d->rule->currentIndex() <= 0)

@@ -339,7 +339,7 @@ void ViewControls::onDataset()
     // flagged points show through; 35 % for 3-D data, whose surface is the decision itself.
     if (!m_opacityChosen && !m_doc->changeIsEdit()) {
         m_settingOpacity = true;
-        m_opacity->setValue(d.rows() >= kBigCloudRows ? kBigCloudIsoPercent : many ? kProjectedIsoPercent : kIsoPercent);
+        m_opacity->setValue(isBigCloud(d.rows()) ? kBigCloudIsoPercent : many ? kProjectedIsoPercent : kIsoPercent);
         m_settingOpacity = false;
     }
     m_sigmaScale->setVisible(d.hasSigma());

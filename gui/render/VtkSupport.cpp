@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace olens {
 
@@ -32,7 +33,12 @@ vtkSmartPointer<vtkPolyData> vertexCloud(const Eigen::MatrixX3d& P)
     vtkNew<vtkPoints> pts;
     pts->SetDataTypeToDouble();
     pts->SetNumberOfPoints(P.rows());
+    // 32-bit offsets and ids while they fit: 8 bytes a point instead of 16 (160 MB at 20 M rows).
+    // Points stay double: VTK then shifts and scales them before its float upload, so clouds far
+    // from the origin (map coordinates) keep their detail.
     vtkNew<vtkCellArray> verts;
+    if (P.rows() < std::numeric_limits<int>::max())
+        verts->Use32BitStorage();
     verts->AllocateExact(P.rows(), P.rows());
     for (Eigen::Index i = 0; i < P.rows(); ++i) {
         pts->SetPoint(i, P(i, 0), P(i, 1), P(i, 2));

@@ -21,7 +21,8 @@ class QWidget;
 
 namespace olens {
 
-/// One vertex cell per row (display coordinates).
+/// One vertex cell per row (display coordinates). A new object: take it with ShallowCopy (a deep
+/// copy held two copies of a 20 M-row cloud at once).
 vtkSmartPointer<vtkPolyData> vertexCloud(const Eigen::MatrixX3d& P);
 /// View → Text size: every text the views draw (axes, ticks, legends, colour bars, notes) is
 /// `base` pixels × the user's scale × the screen's device pixel ratio (VTK sizes text in device

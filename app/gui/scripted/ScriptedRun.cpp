@@ -36,8 +36,13 @@
 #include <QMessageBox>
 #include <QTimer>
 
+#include <vtkCamera.h>
+#include <vtkRenderer.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <sys/stat.h>
 #include <vector>
 #include <utility>
@@ -116,6 +121,11 @@ void ScriptedRun::addOptions(QCommandLineParser& parser)
                                         "After training: select the point ranked K-th (1 = the highest score), as a "
                                         "click on that Ranking row; the layout report gives where it is (selected_point_px).",
                                         "K"));
+    parser.addOption(QCommandLineOption("orbit",
+                                        "Before the screenshots: turn the camera once around the data in N steps, "
+                                        "drawing each, and print the median and longest frame time (with --timings: "
+                                        "what rotating a big cloud costs). The camera ends where it began.",
+                                        "N"));
     parser.addOption(QCommandLineOption("lesson-step",
                                         "With --preset or a --session holding a lesson: show step N of the lesson "
                                         "(1-based) before the screenshots and the layout report, as Page Down would.",
@@ -223,6 +233,12 @@ QString ScriptedRun::outputClash() const
             return QStringLiteral("--select-rank: expected a rank from 1, got '%1'").arg(value("select-rank"));
         if (!isSet("train") && !isSet("preset") && !isSet("session"))
             return QStringLiteral("--select-rank selects a point of the ranking: add --train (or a --preset or --session with a model)");
+    }
+    if (isSet("orbit")) {
+        bool ok = false;
+        const int n = value("orbit").toInt(&ok);
+        if (!ok || n < 2 || n > 360)
+            return QStringLiteral("--orbit: expected a number of frames in 2..360, got '%1'").arg(value("orbit"));
     }
     if (isSet("lesson-step")) {
         bool ok = false;
@@ -546,10 +562,52 @@ void ScriptedRun::atLessonStep(std::function<void()> then)
     std::fprintf(stdout, "outlierlens: lesson step %d of %d\n", k, n);
 }
 
+void ScriptedRun::orbit(int steps, std::function<void()> then)
+{
+    // Each frame is drawn whole (no drag, so no level of detail): the cost of a still frame from
+    // any side, which is what a rotation settles on.
+    CloudView* view = m_window.view();
+    auto times = std::make_shared<std::vector<double>>();
+    auto step = std::make_shared<std::function<void(int)>>();
+    *step = [this, view, steps, times, then, weak = std::weak_ptr<std::function<void(int)>>(step)](int i) {
+        if (i > 0)
+            times->push_back(view->lastFrameMs());
+        if (i == steps) {
+            std::vector<double> t = *times;
+            std::sort(t.begin(), t.end());
+            std::fprintf(stderr, "outlierlens: orbit: %d frames, median %.0f ms, longest %.0f ms\n", steps,
+                         t[t.size() / 2], t.back());
+            if (isSet("timings"))
+                m_timeline.mark("orbit drawn");
+            then();
+            return;
+        }
+        view->renderer()->GetActiveCamera()->Azimuth(360.0 / steps);
+        view->renderer()->ResetCameraClippingRange();
+        view->scheduleRender();
+        view->captureNextFrame([weak, i](const QImage&) {
+            if (auto next = weak.lock())
+                (*next)(i + 1);
+        });
+    };
+    m_orbitStep = step; // kept alive until the run ends
+    (*step)(0);
+}
+
 void ScriptedRun::finish(const QImage& captured)
 {
     if (std::exchange(m_finished, true))
         return; // the fallback timer after a captured frame, or the other way round
+    if (isSet("orbit") && !m_inputFailed) {
+        // After a whole turn the camera is back: the captured frame is still the view as it is.
+        orbit(value("orbit").toInt(), [this, captured] { writeOutputs(captured); });
+        return;
+    }
+    writeOutputs(captured);
+}
+
+void ScriptedRun::writeOutputs(const QImage& captured)
+{
     const auto shotWritten = [this](const QString& err) {
         if (!err.isEmpty()) {
             fail(QStringLiteral("screenshot failed: %1").arg(err));
@@ -568,10 +626,7 @@ void ScriptedRun::finish(const QImage& captured)
             if (isSet(option))
                 std::fprintf(stderr, "outlierlens: --%s: not written, an earlier step failed (above); %s is kept as it was\n",
                              option, qPrintable(value(option)));
-        if (m_headless) {
-            m_window.autosaves()->flushAutosave();
-            QApplication::exit(m_status);
-        }
+        exitIfHeadless();
         return;
     }
     const bool vectorShot = value("screenshot").endsWith(".pdf", Qt::CaseInsensitive);
@@ -615,12 +670,17 @@ void ScriptedRun::finish(const QImage& captured)
         if (!err.isEmpty())
             fail(QStringLiteral("window screenshot failed: %1").arg(err));
     }
-    if (m_headless) {
-        // Before: the save queued behind the one started with the training was dropped at exit,
-        // so `view(..., return_scores=True)` found a session without the model in 3 of 20 runs.
-        m_window.autosaves()->flushAutosave();
-        QApplication::exit(m_status);
-    }
+    exitIfHeadless();
+}
+
+void ScriptedRun::exitIfHeadless()
+{
+    if (!m_headless)
+        return;
+    // Before: the save queued behind the one started with the training was dropped at exit,
+    // so `view(..., return_scores=True)` found a session without the model in 3 of 20 runs.
+    m_window.autosaves()->flushAutosave();
+    QApplication::exit(m_status);
 }
 
 } // namespace olens

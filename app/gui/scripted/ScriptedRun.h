@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 
 class QCommandLineParser;
 
@@ -52,6 +53,11 @@ private:
     /// headless, the exit. `captured`: the view's frame as drawn (saved as it is for a plain
     /// --screenshot instead of rendering once more). Runs once.
     void finish(const QImage& captured = QImage());
+    void writeOutputs(const QImage& captured);
+    /// Headless: completes the autosave and quits with the run's status.
+    void exitIfHeadless();
+    /// --orbit N: N frames around the data (camera azimuth 360/N each), then `then`.
+    void orbit(int steps, std::function<void()> then);
     /// --lesson-step N: goes to step N of the lesson, then calls `then` once the window shows it
     /// (at once without the option; after a failure, which it reports, too).
     void atLessonStep(std::function<void()> then);
@@ -68,6 +74,7 @@ private:
     bool m_presetApplied = false;
     QString m_file;
     QSize m_figureSize;
+    std::shared_ptr<std::function<void(int)>> m_orbitStep;
 };
 
 } // namespace olens

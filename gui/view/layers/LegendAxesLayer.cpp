@@ -491,7 +491,7 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
         // No entry for a surface drawn at 0 % (a big cloud's default, issue #54).
         if (ctx.twoD || ctx.isoOpacity > 0.0)
             entries.emplace_back(ctx.twoD ? tr("threshold contour") : tr("threshold iso-surface"), QColor(20, 20, 20));
-        if (by == ColourBy::Score && result && result->scores.size() == n && n >= kBigCloudRows)
+        if (by == ColourBy::Score && result && result->scores.size() == n && isBigCloud(n))
             // The entry's text takes its colour: a darker grey than the faded points, to be read.
             entries.emplace_back(tr("below the threshold: small, faded"), QColor(130, 130, 130));
     }

@@ -133,7 +133,7 @@ void PointLayer::update(const ViewContext& ctx, unsigned changes)
 {
     const Eigen::MatrixX3d& P = *ctx.display;
     if (changes & Points)
-        m_poly->DeepCopy(vertexCloud(P));
+        m_poly->ShallowCopy(vertexCloud(P));
     if (changes & Positions) {
         // Points move (data ↔ reconstruction) keeping their colours.
         vtkPoints* pts = m_poly->GetPoints();
@@ -180,7 +180,7 @@ vtkFloatArray* PointLayer::frontSizes(const ViewContext& ctx)
     m_front3D = byScore && !ctx.twoD;
     // A big cloud (kBigCloudRows) coloured by score: what the threshold does not flag is drawn
     // small and faded, so the flagged few stand out (issue #54: the torus vanished under yellow).
-    m_quiet = byScore && n >= kBigCloudRows;
+    m_quiet = byScore && isBigCloud(n);
     m_quietCount = 0;
     updatePasses();
     if (!m_flagged)
@@ -241,7 +241,7 @@ void PointLayer::updateFront(const Eigen::MatrixX3d& P)
             c->SetTypedComponent(j, k, colours->GetTypedComponent(i, k));
         z->SetValue(j, sizes->GetValue(i));
     }
-    m_frontPoly->DeepCopy(vertexCloud(F));
+    m_frontPoly->ShallowCopy(vertexCloud(F));
     m_frontPoly->GetPointData()->SetScalars(c);
     m_frontPoly->GetPointData()->AddArray(z);
     m_frontPoly->Modified();
@@ -254,7 +254,7 @@ void PointLayer::updateTopK(const ViewContext& ctx)
     Eigen::MatrixX3d P(k, 3);
     for (int r = 0; r < k; ++r)
         P.row(r) = display.row(ctx.doc->ranking()[static_cast<std::size_t>(r)]);
-    m_topPoly->DeepCopy(vertexCloud(P));
+    m_topPoly->ShallowCopy(vertexCloud(P));
     // Ring radius: a small fraction of the data box.
     const double diag = boxDiagonal(display);
     if (auto* gm = vtkGlyph3DMapper::SafeDownCast(m_top->GetMapper())) {
@@ -278,7 +278,7 @@ void PointLayer::updateSelection(const ViewContext& ctx)
         m_selection->VisibilityOff();
     } else {
         Eigen::MatrixX3d one = ctx.display->row(index);
-        m_selPoly->DeepCopy(vertexCloud(one));
+        m_selPoly->ShallowCopy(vertexCloud(one));
         m_selection->VisibilityOn();
     }
 }

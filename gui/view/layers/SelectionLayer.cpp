@@ -91,7 +91,7 @@ void SelectionLayer::update(const ViewContext& ctx, unsigned changes)
     Eigen::MatrixX3d P(static_cast<Eigen::Index>(rows.size()), 3);
     for (std::size_t r = 0; r < rows.size(); ++r)
         P.row(static_cast<Eigen::Index>(r)) = display.row(rows[r]);
-    m_poly->DeepCopy(vertexCloud(P));
+    m_poly->ShallowCopy(vertexCloud(P));
     vtkNew<vtkUnsignedCharArray> colours;
     colours->SetName("colours");
     colours->SetNumberOfComponents(3);

@@ -149,10 +149,15 @@ private slots:
         writeCsv(csv.toStdString(), generate("torus", 300000, 1));
         const QString shot = dir.filePath("s.png"), report = dir.filePath("r.json");
         QProcess p;
+        // --orbit (issue #54's "rotate" figure): a whole turn in 4 frames, timed; the camera ends
+        // where it began, so the report's point is where the screenshot (taken before) shows it.
         p.start(QStringLiteral(OLENS_GUI_PATH), {"--load", csv, "--detector", "knn", "--train", "--select-rank", "1",
-                                                 "--screenshot", shot, "--layout-report", report, "--exit"});
+                                                 "--orbit", "4", "--screenshot", shot, "--layout-report", report, "--exit"});
         QVERIFY(p.waitForFinished(300000));
-        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 0, err.constData());
+        QVERIFY2(QRegularExpression("orbit: 4 frames, median \\d+ ms, longest \\d+ ms").match(QString::fromUtf8(err)).hasMatch(),
+                 err.constData());
         QFile f(report);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonObject rep = QJsonDocument::fromJson(f.readAll()).object();
@@ -173,6 +178,11 @@ private slots:
         bad.start(QStringLiteral(OLENS_GUI_PATH), {"--load", csv, "--select-rank", "x", "--exit"});
         QVERIFY(bad.waitForFinished(60000));
         QCOMPARE(bad.exitCode(), 1);
+        QProcess badOrbit;
+        badOrbit.start(QStringLiteral(OLENS_GUI_PATH), {"--load", csv, "--orbit", "1", "--exit"});
+        QVERIFY(badOrbit.waitForFinished(60000));
+        QCOMPARE(badOrbit.exitCode(), 1);
+        QVERIFY(badOrbit.readAllStandardError().contains("2..360"));
     }
 
     void initTestCase()
