@@ -363,6 +363,18 @@ void rejectBinary(std::string_view text, const std::string& source)
     }
 }
 
+// A table's first character is never "{": that is JSON — most likely a session or a saved model
+// handed to the data loader (Ctrl+O instead of Ctrl+Shift+O), which read as a ragged row.
+void rejectJson(std::string_view text, const std::string& source)
+{
+    std::size_t i = text.rfind("\xEF\xBB\xBF", 0) == 0 ? 3 : 0; // a UTF-8 byte-order mark
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+        ++i;
+    if (i < text.size() && text[i] == '{')
+        failFile(source, "JSON, not a table: an OutlierLens session or model opens with File → Open session "
+                         "(Ctrl+Shift+O), outlierlens --session or outlierlens-cli score --model");
+}
+
 } // namespace
 
 Dataset parseDataset(std::string_view text, const std::string& sourceName, const LoadOptions& options)
@@ -370,6 +382,7 @@ Dataset parseDataset(std::string_view text, const std::string& sourceName, const
     if (!text.empty() && text.back() == '\x1A')
         text.remove_suffix(1); // the Ctrl-Z end-of-file mark of old DOS text files
     rejectBinary(text, sourceName);
+    rejectJson(text, sourceName);
     LineReader reader(text);
     std::string_view line;
     long long lineNo = 0;

@@ -104,6 +104,10 @@ bool BackgroundOpen::open(const QString& path)
         emit finished(false);
         return false;
     }
+    // A session handed to File → Open (the dialog's "All files") is opened as one: read as a table
+    // it failed with "ragged row" and no hint of File → Open session.
+    if (path.endsWith(QLatin1String(".olens.json"), Qt::CaseInsensitive))
+        return openSession(path);
     ++m_generation; // a session open waiting between its jobs is replaced
     setPending(false);
     m_path = path;

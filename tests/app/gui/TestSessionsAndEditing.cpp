@@ -535,6 +535,20 @@ private slots:
         QCOMPARE(w.document()->result()->scores, stored);
         QCOMPARE(w.detectorPanel()->currentDetector(), QString("lof"));
 
+        // A session given to File → Open (Ctrl+O, a recent data file) opens as a session: it was
+        // read as a table ("ragged row: 2 values, expected 1", found driving the GUI as a teacher).
+        {
+            QTemporaryDir dir;
+            const QString handed = dir.filePath("lesson.olens.json");
+            QVERIFY2(w.sessions()->save(handed, &error), qPrintable(error));
+            prepare(w, 60); // knn again
+            QVERIFY(w.backgroundOpen()->open(handed));
+            QVERIFY(finished.wait(20000));
+            QCOMPARE(finished.takeFirst().at(0).toBool(), true);
+            QCOMPARE(w.detectorPanel()->currentDetector(), QString("lof"));
+            QCOMPARE(w.document()->result()->scores, stored);
+        }
+
         // No autosave: said, nothing started, the state kept.
         QVERIFY(QFile::remove(autosave));
         restore->trigger();

@@ -505,6 +505,10 @@ void TestDataLoader::malformed_data()
     row("only header", "x,y\n# nothing else\n", "data.csv: no data rows (only the header at line 1)");
     row("duplicate", "x,y,x\n1,2,3\n", "data.csv:1: duplicate column name 'x' (columns 1 and 3)");
     row("duplicate after comment", "# c\na,b,c,b\n1,2,3,4\n", "data.csv:2: duplicate column name 'b' (columns 2 and 4)");
+    // A session handed to File → Open (Ctrl+O) read as "ragged row: 2 values, expected 1".
+    row("session json", "{\n  \"version\": 4,\n  \"data\": {}\n}\n",
+        "data.csv: JSON, not a table: an OutlierLens session or model opens with File → Open session "
+        "(Ctrl+Shift+O), outlierlens --session or outlierlens-cli score --model");
     row("only label", "label\n1\n0\n", "data.csv: no numeric feature column (all columns are label/sigma/excluded)");
     row("only excluded", "id,label\n1,0\n", "data.csv: no numeric feature column (all columns are label/sigma/excluded)",
         L, false, "id");
