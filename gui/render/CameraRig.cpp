@@ -7,6 +7,7 @@
 #include <vtkAxesActor.h>
 #include <vtkCamera.h>
 #include <vtkCaptionActor2D.h>
+#include <vtkCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkObjectFactory.h>
 #include <vtkOrientationMarkerWidget.h>
@@ -17,7 +18,9 @@
 #include <vtkTextProperty.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
 
 namespace olens {
 
@@ -54,13 +57,17 @@ CameraRig::CameraRig(CameraHost* view) : QObject(view->cameraOwner()), m_view(vi
     m_triad->SetOrientationMarker(axes);
     m_triad->SetInteractor(view->cameraInteractor());
     m_triad->SetDefaultRenderer(view->renderer());
-    m_triad->SetZoom(1.3);
+    m_triad->SetZoom(1.45); // larger: tips nearer the corners, letters apart; more: the letters beyond the tips are cut
+    // After the widget has turned its camera to the scene's (its observer has priority 0).
+    m_letterObserver = view->renderer()->AddObserver(vtkCommand::StartEvent, this, &CameraRig::separateLetters, -1.0f);
     applyTextSize();
     applyMode();
 }
 
 CameraRig::~CameraRig()
 {
+    if (vtkRenderer* r = m_view->renderer())
+        r->RemoveObserver(m_letterObserver);
     if (m_triad->GetEnabled())
         m_triad->SetEnabled(0);
     m_triad->SetInteractor(nullptr);
@@ -162,7 +169,7 @@ void CameraRig::applyLayout()
     vtkRenderWindow* win = m_view->renderer()->GetRenderWindow();
     const int* size = win ? win->GetSize() : nullptr;
     const double w = size && size[0] > 0 ? size[0] : 800.0, h = size && size[1] > 0 ? size[1] : 600.0;
-    const double wanted = kTriadSidePerLetter * triadLetterPx();
+    const double wanted = std::max(kTriadSidePerLetter * triadLetterPx(), 0.15 * std::min(w, h));
     const double side = std::min(wanted, 0.35 * std::min(w, h));
     // A view too small for the letters at the chosen text size (large text in a 1280×720 window
     // with its docks) keeps the triad without letters: red, green, blue are x, y, z, as in every
@@ -171,6 +178,51 @@ void CameraRig::applyLayout()
     const double y0 = 0.05;
     m_triad->SetViewport(0.0, y0, std::min(1.0, side / w), std::min(1.0, y0 + side / h));
     m_view->scheduleRender();
+}
+
+void CameraRig::separateLetters(vtkObject*, unsigned long, void*)
+{
+    // Two axes seen nearly along one direction put their letters on top of each other (X over Y at
+    // preset 1's camera once the letters follow the text size). The letter of the axis seen more
+    // end-on (its tip nearer the triad's centre) gives way; red, green, blue still say which is which.
+    vtkRenderer* r = static_cast<TriadWidget*>(m_triad.Get())->triadRenderer();
+    if (!m_triad->GetEnabled() || !m_axes->GetAxisLabels() || !r)
+        return;
+    auto display = [r](const double* world) {
+        r->SetWorldPoint(world[0], world[1], world[2], 1.0);
+        r->WorldToDisplay();
+        const double* d = r->GetDisplayPoint();
+        return std::array<double, 2>{d[0], d[1]};
+    };
+    const double zero[3] = {0.0, 0.0, 0.0};
+    const auto centre = display(zero);
+    vtkCaptionActor2D* captions[] = {m_axes->GetXAxisCaptionActor2D(), m_axes->GetYAxisCaptionActor2D(),
+                                     m_axes->GetZAxisCaptionActor2D()};
+    std::array<std::array<double, 2>, 3> tip;
+    std::array<double, 3> reach;
+    for (int i = 0; i < 3; ++i) {
+        tip[i] = display(captions[i]->GetAttachmentPoint());
+        reach[i] = std::hypot(tip[i][0] - centre[0], tip[i][1] - centre[1]);
+    }
+    std::array<bool, 3> shown{true, true, true};
+    const double clear = 1.2 * triadLetterPx();
+    for (int i = 0; i < 3; ++i)
+        for (int j = i + 1; j < 3; ++j)
+            if (shown[i] && shown[j] && std::hypot(tip[i][0] - tip[j][0], tip[i][1] - tip[j][1]) < clear)
+                shown[reach[i] < reach[j] ? i : j] = false;
+    const char* names[] = {"X", "Y", "Z"};
+    const char* current[] = {m_axes->GetXAxisLabelText(), m_axes->GetYAxisLabelText(), m_axes->GetZAxisLabelText()};
+    for (int i = 0; i < 3; ++i) {
+        const char* want = shown[i] ? names[i] : "";
+        if (!current[i] || std::strcmp(current[i], want) != 0) {
+            if (i == 0)
+                m_axes->SetXAxisLabelText(want);
+            else if (i == 1)
+                m_axes->SetYAxisLabelText(want);
+            else
+                m_axes->SetZAxisLabelText(want);
+        }
+    }
 }
 
 std::vector<CameraRig::TriadLetter> CameraRig::triadLetters() const

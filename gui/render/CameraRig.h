@@ -11,6 +11,7 @@
 #include <vector>
 
 class vtkAxesActor;
+class vtkObject;
 class vtkRenderer;
 class vtkTextActor;
 class vtkOrientationMarkerWidget;
@@ -43,7 +44,7 @@ public:
     int triadLetterPx() const;
     static constexpr int kTriadLetterPx = 12;
     /// The triad's square, in letters: room for three letters that do not touch.
-    static constexpr double kTriadSidePerLetter = 4.5;
+    static constexpr double kTriadSidePerLetter = 6.0;
     /// Places the triad for the view's size and its letters (on a resize and a text size change).
     void applyLayout();
     /// The letters as drawn, for the layout report: each text actor with the renderer it is in
@@ -64,6 +65,9 @@ signals:
 
 private:
     explicit CameraRig(CameraHost* view);
+    /// Before each render of the scene: hides the letter of an axis whose tip is too near another's.
+    void separateLetters(vtkObject*, unsigned long, void*);
+    unsigned long m_letterObserver = 0;
     CameraHost* m_view;
     vtkSmartPointer<vtkOrientationMarkerWidget> m_triad;
     vtkSmartPointer<vtkAxesActor> m_axes;

@@ -34,6 +34,13 @@ constexpr double kBarWidth = 14.0;
 constexpr double kTick = 4.0;
 constexpr double kTriangle = 10.0; // height of the clipped-end triangle
 
+// Between the tick labels and the title: a fixed 5 px left the projector's 26 px labels touching
+// the title's glyphs (issue #52, classroom mode); it grows with the title's size.
+double titleGap(int titlePx)
+{
+    return std::max(kGap, 0.4 * titlePx);
+}
+
 std::string shortNumber(double v)
 {
     char buf[32];
@@ -163,7 +170,7 @@ int ColourBar::stripWidth() const
         widest = std::max(widest, textSize(p, s, 72)[0]);
     vtkNew<vtkTextProperty> t;
     styleText(t, kTitleSize);
-    const double title = m_title.empty() ? 0.0 : textSize(t, m_title, 72)[1] + kGap;
+    const double title = m_title.empty() ? 0.0 : textSize(t, m_title, 72)[1] + titleGap(fontPx(kTitleSize));
     return static_cast<int>(std::ceil(kPad + title + widest + kGap + kTick + kBarWidth + 3 * kPad));
 }
 
@@ -203,7 +210,7 @@ void ColourBar::layout(vtkViewport* vp)
         m_titleActor->GetTextProperty()->SetFontSize(--titleSize);
         ts = textSize(m_titleActor->GetTextProperty(), m_title, dpi);
     }
-    const double titleCol = m_title.empty() ? 0.0 : ts[1] + kGap;
+    const double titleCol = m_title.empty() ? 0.0 : ts[1] + titleGap(titleSize);
     const double labelX = W - kPad - titleCol - widest;
     const double x1 = std::floor(labelX - kGap - kTick + 2);
     const double x0 = x1 - kBarWidth;

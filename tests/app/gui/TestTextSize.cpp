@@ -31,6 +31,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <vtkCamera.h>
 #include <vtkRenderer.h>
 
 #include <algorithm>
@@ -218,23 +219,29 @@ private slots:
     {
         // Issue #52: the orientation triad's letters were fitted by VTK to a box of the triad's
         // viewport (7 px on a projector) and drawn white on the white view. They now follow View →
-        // Text size, and the triad's square grows with them so that they do not cover each other.
+        // Text size, the triad's square grows with them, and where two axes are seen nearly along
+        // one direction the letter of the one seen more end-on gives way, so none covers another.
         MainWindow w;
         QVERIFY(test::showAt(w, QSize(1600, 1000)));
         QVERIFY(w.openFile(sample("seam3d.csv")));
         QVERIFY(w.view()->isThreeD());
-        auto lettersAt = [&](double scale) {
-            TextSizeReaction::apply(&w, scale, false);
+        CameraRig* rig = CameraRig::of(w.view());
+        auto letters = [&] {
             bool drawn = false;
             w.view()->captureNextFrame([&](const QImage&) { drawn = true; });
             [&] { QVERIFY(QTest::qWaitFor([&] { return drawn; }, 30000)); }();
-            std::vector<ViewText> letters;
+            std::vector<ViewText> out;
             for (const ViewText& t : viewTexts(*w.view()))
                 if (t.what.startsWith("triad "))
-                    letters.push_back(t);
-            return letters;
+                    out.push_back(t);
+            return out;
         };
-        const auto small = lettersAt(1.0), large = lettersAt(2.0);
+        // Isometric: the axes 120° apart on screen, all three letters.
+        rig->viewFrom(ViewPreset::Isometric);
+        TextSizeReaction::apply(&w, 1.0, false);
+        const auto small = letters();
+        TextSizeReaction::apply(&w, 2.0, false);
+        const auto large = letters();
         QCOMPARE(int(small.size()), 3);
         QCOMPARE(int(large.size()), 3);
         for (std::size_t i = 0; i < 3; ++i) {
@@ -242,8 +249,53 @@ private slots:
             QCOMPARE(large[i].fontPx, fontPx(CameraRig::kTriadLetterPx));
             QVERIFY2(large[i].box.height() > 1.6 * small[i].box.height(),
                      qPrintable(QString("%1 px → %2 px").arg(small[i].box.height()).arg(large[i].box.height())));
-            for (std::size_t j = 0; j < i; ++j)
-                QVERIFY2(!large[i].box.intersects(large[j].box), qPrintable(large[i].what + " / " + large[j].what));
+        }
+        // Turned every 30° about two axes: the letters shown never cover each other, and at least
+        // two are shown (a third gives way only when its axis is seen nearly end-on).
+        vtkCamera* cam = w.view()->renderer()->GetActiveCamera();
+        for (int turn = 0; turn < 12; ++turn) {
+            cam->Azimuth(30.0);
+            if (turn % 3 == 0)
+                cam->Elevation(25.0);
+            cam->OrthogonalizeViewUp();
+            w.view()->scheduleRender();
+            letters(); // the frame that decides the letters
+            const auto shown = letters();
+            QVERIFY2(shown.size() >= 2, qPrintable(QString("turn %1: %2 letters").arg(turn).arg(shown.size())));
+            for (std::size_t i = 0; i < shown.size(); ++i)
+                for (std::size_t j = 0; j < i; ++j)
+                    QVERIFY2(!shown[i].box.intersects(shown[j].box),
+                             qPrintable(QString("turn %1: %2 / %3").arg(turn).arg(shown[i].what, shown[j].what)));
+        }
+        TextSizeReaction::apply(&w, 1.0, false);
+    }
+
+    void theColourBarTitleKeepsClearOfItsLabels()
+    {
+        // Issue #52, found driving classroom mode at projector text: the title "outlier score" sat
+        // against the tick labels (a fixed 5 px gap). The gap grows with the text.
+        MainWindow w;
+        QVERIFY(test::showAt(w, QSize(1600, 1000)));
+        QVERIFY(w.openFile(sample("moons2d.csv")));
+        QVERIFY(w.detectorPanel()->setCurrentDetector("knn"));
+        QSignalSpy trained(w.trainer(), &TrainingController::finished);
+        w.detectorPanel()->train();
+        QVERIFY(trained.wait(60000));
+        for (double scale : {1.0, 2.0}) {
+            TextSizeReaction::apply(&w, scale, false);
+            w.view()->grabImage();
+            const auto boxes = w.view()->colourBar().textBoxes(w.view()->overlayRenderer());
+            QVERIFY(boxes.size() >= 4);
+            // The title is the box after the labels: the tallest (it is set vertically).
+            const auto title = *std::max_element(boxes.begin(), boxes.end(), [](const auto& a, const auto& b) {
+                return a[3] - a[2] < b[3] - b[2];
+            });
+            double labelsRight = -1e9;
+            for (const auto& b : boxes)
+                if (b != title && b[2] > title[2] - 1 && b[3] < title[3] + 1) // the labels beside the title
+                    labelsRight = std::max(labelsRight, b[1]);
+            const double gap = title[0] - labelsRight;
+            QVERIFY2(gap >= 0.3 * fontPx(13), qPrintable(QString("text %1: %2 px between labels and title").arg(scale).arg(gap)));
         }
         TextSizeReaction::apply(&w, 1.0, false);
     }
