@@ -11,6 +11,8 @@
 
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QEvent>
+#include <QFontMetrics>
 #include <QLabel>
 #include <QSlider>
 #include <QStyle>
@@ -56,6 +58,7 @@ TimelineBar::TimelineBar(DataDocument* document, QWidget* parent)
     // The counter takes what room there is but never widens the window (a laptop's 1024 px).
     m_label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_label->setMinimumWidth(0);
+    m_label->installEventFilter(this); // its width or font changed: the counter's longest form that fits
     m_slider->setMinimumWidth(60);
     m_speed = new QComboBox(this);
     m_speed->setToolTip(tr("Playback speed (recorded steps per second)"));
@@ -96,6 +99,15 @@ TimelineBar::TimelineBar(DataDocument* document, QWidget* parent)
     setVisible(false); // until a result with a recorded path arrives
     onResultChanged();
 }
+
+bool TimelineBar::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_label && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange))
+        QTimer::singleShot(0, this, [this] { updateLabel(); }); // not inside the label's own event
+    return QWidget::eventFilter(watched, event);
+}
+
+QString TimelineBar::counterText() const { return m_label->text(); }
 
 void TimelineBar::setAutoShow(bool on)
 {
@@ -195,12 +207,21 @@ void TimelineBar::updateLabel()
     m_label->setToolTip(QString()); // the bar's own tooltip (below) explains the recorded path
     const int i = std::clamp(currentIndex(), 0, n - 1);
     const HistoryStep& s = m_history->steps[static_cast<std::size_t>(i)];
-    QString text = tr("%1 %2 / %3").arg(QString::fromStdString(m_history->unit)).arg(s.step).arg(m_history->steps.back().step);
-    if (std::isfinite(s.loss))
-        text += tr(" · loss %1").arg(s.loss, 0, 'g', 5);
-    if (m_doc->shownStep() < 0)
-        text += tr(" (trained)");
+    // The longest form that fits: the loss goes first, then "(trained)" (at projector text with the
+    // docks open the label cut "loss 0.03900…" and the "(trained)" that says which model is shown).
+    const QString counter = tr("%1 %2 / %3").arg(QString::fromStdString(m_history->unit)).arg(s.step).arg(m_history->steps.back().step);
+    const QString loss = std::isfinite(s.loss) ? tr(" · loss %1").arg(s.loss, 0, 'g', 5) : QString();
+    const QString trained = m_doc->shownStep() < 0 ? tr(" (trained)") : QString();
+    const QString full = counter + loss + trained;
+    const int room = m_label->contentsRect().width();
+    const QFontMetrics fm(m_label->font());
+    QString text = full;
+    for (const QString& candidate : {full, counter + trained, counter})
+        if (text = candidate; room <= 0 || fm.horizontalAdvance(candidate) <= room)
+            break;
     m_label->setText(text);
+    if (text != full)
+        m_label->setToolTip(full);
     setToolTip(tr("%1 recorded states of %2 %3s (%4 in memory); the last is the trained model. "
                   "Keys: [ and ] step, P play/pause, { the start, } the trained model.")
                    .arg(n)

@@ -44,6 +44,9 @@ public:
     /// No minimum width of its own: the timeline never widens the window (it clips at the right
     /// in a very narrow one, as a toolbar does).
     QSize minimumSizeHint() const override;
+    /// The counter as shown: "epoch 40 / 100 · loss 0.039 (trained)", or a shorter form where the
+    /// bar has no room for it (the loss goes first, then "(trained)"; the tooltip has it all).
+    QString counterText() const;
     /// Frames per second while playing.
     int speed() const;
     /// Off: the bar stays hidden and serves only as the engine of another control (compare mode's
@@ -70,6 +73,9 @@ signals:
     void historyChanged();
     /// A step could not be built (message for the log).
     void failed(const QString& message);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void onResultChanged();

@@ -18,6 +18,8 @@
 #include "docks/DetectorPanel.h"
 #include "docks/LessonCaption.h"
 #include "docks/TimelineBar.h"
+#include <QFontMetrics>
+#include "modes/TextSizeReaction.h"
 #include "docks/RankingPanel.h"
 #include "reactions/Presets.h"
 #include "view/CloudView.h"
@@ -231,6 +233,22 @@ private slots:
         run->trigger();
         QVERIFY(finished.wait(30000));
         QCOMPARE(w.timeline()->stepCount(), 41);
+
+        // The counter at projector text keeps "(trained)" and gives up the loss first (found
+        // driving the GUI as a teacher: "… loss 0.03900…" cut, "(trained)" lost behind the speed box).
+        const QLabel* counter = w.timeline()->findChild<QLabel*>(QStringLiteral("TimelineLabel"));
+        QVERIFY(counter);
+        QTRY_VERIFY_WITH_TIMEOUT(w.timeline()->counterText().contains(QStringLiteral("loss")), 5000);
+        QVERIFY(w.timeline()->counterText().endsWith(QStringLiteral("(trained)")));
+        TextSizeReaction::apply(&w, 2.0, false);
+        auto fits = [&] {
+            return QFontMetrics(counter->font()).horizontalAdvance(counter->text()) <= counter->contentsRect().width();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(fits() && !w.timeline()->counterText().contains(QStringLiteral("loss")), 5000);
+        QVERIFY(w.timeline()->counterText().endsWith(QStringLiteral("(trained)")));
+        QVERIFY(counter->toolTip().contains(QStringLiteral("loss")));
+        TextSizeReaction::apply(&w, 1.0, false);
+        QTRY_VERIFY_WITH_TIMEOUT(w.timeline()->counterText().contains(QStringLiteral("loss")), 5000);
     }
 
     void oneStepShownEverywhereInALesson()
