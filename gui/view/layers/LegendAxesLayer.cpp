@@ -162,6 +162,10 @@ void LegendAxesLayer::layoutLegend(vtkObject*, unsigned long, void*)
         return;
     // After a camera move the chosen corner may cover something: the band. This runs at the start
     // of the scene's render, before VTK sets its viewport up: the host's new margins apply to it.
+    // The 3-D axes' labels are laid out when the overlay renders, after the scene: placed from
+    // those, the legend avoided the labels of the frame before (after Page Down it sat on "y" and
+    // "0"). They are laid out for this frame's camera first.
+    m_axes3D.layout();
     Placement p = bestCorner(); // one projection of the avoided points per frame
     if (chooseBand(p) && m_marginsChanged) {
         m_marginsChanged();

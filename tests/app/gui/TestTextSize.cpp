@@ -11,6 +11,7 @@
 #include "dialogs/FigureExportDialog.h"
 #include "docks/DetectorPanel.h"
 #include "jobs/TrainingController.h"
+#include "display/ViewPresets.h"
 #include "render/CameraRig.h"
 #include "render/VtkSupport.h"
 #include "view/CloudView.h"
@@ -266,6 +267,33 @@ private slots:
                 for (std::size_t j = 0; j < i; ++j)
                     QVERIFY2(!shown[i].box.intersects(shown[j].box),
                              qPrintable(QString("turn %1: %2 / %3").arg(turn).arg(shown[i].what, shown[j].what)));
+        }
+        TextSizeReaction::apply(&w, 1.0, false);
+    }
+
+    void theLegendAvoidsTheAxesLabelsOfTheFrameItIsIn()
+    {
+        // Found driving the GUI as a teacher: after Page Down the legend sat on the 3-D axes' "y"
+        // and "0". The legend was placed at the scene's start of frame from the axes' labels of
+        // the frame before (they are laid out by the overlay, which renders after the scene): after
+        // one change of camera or data box it avoided where the labels had been. One frame after
+        // each camera preset, no text covers the legend.
+        MainWindow w;
+        QVERIFY(test::showAt(w, QSize(1280, 720)));
+        QVERIFY(test::applyLessonPreset(w, 20));
+        TextSizeReaction::apply(&w, 1.5, false);
+        CameraRig* rig = CameraRig::of(w.view());
+        for (ViewPreset preset : {ViewPreset::PlusX, ViewPreset::MinusY, ViewPreset::PlusZ, ViewPreset::Isometric,
+                                  ViewPreset::MinusX, ViewPreset::PlusY, ViewPreset::MinusZ}) {
+            rig->viewFrom(preset);
+            bool drawn = false;
+            w.view()->captureNextFrame([&](const QImage&) { drawn = true; });
+            QVERIFY(QTest::qWaitFor([&] { return drawn; }, 30000));
+            QStringList legend;
+            for (const QString& o : textOverlaps(*w.view(), 0.0))
+                if (o.contains(QStringLiteral("legend")) && !o.contains(QStringLiteral("triad")))
+                    legend << o;
+            QVERIFY2(legend.isEmpty(), qPrintable(QString::fromStdString(viewPresetName(preset)) + ": " + legend.join("; ")));
         }
         TextSizeReaction::apply(&w, 1.0, false);
     }
