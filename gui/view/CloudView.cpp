@@ -74,8 +74,11 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
     renderer()->AddObserver(vtkCommand::StartEvent, this, &CloudView::adaptPointSize);
     setPickTarget(m_pointLayer->points());
     // Level of detail while a drag moves the camera; the full cloud is drawn again when it ends.
+    // A big cloud's still frame draws every k-th of its quiet points already (stillStride).
     connect(this, &VtkView::cameraDragging, this, [this](bool dragging) {
-        m_pointLayer->setLodStride(dragging ? lodStride(m_display.rows()) : 1);
+        m_dragging = dragging;
+        m_pointLayer->setLodStride(dragging ? std::max(lodStride(m_display.rows()), m_pointLayer->stillStride())
+                                            : m_pointLayer->stillStride());
         if (!dragging)
             scheduleRender();
     });
@@ -197,6 +200,7 @@ ViewContext CloudView::context() const
     c.selected = m_selected;
     c.gridText = gridDescription();
     c.sameCamera = m_sameCamera;
+    c.stillQuietBudget = m_stillQuietBudget;
     c.geometryChoice = &m_geometryChoice;
     c.bareOverlay = m_panelStyle.bareOverlay;
     return c;
@@ -318,6 +322,8 @@ double CloudView::effectivePointSize() const
 
 void CloudView::adaptPointSize(vtkObject*, unsigned long, void*)
 {
+    if (!m_dragging) // a new result may have made the cloud quiet, or not
+        m_pointLayer->setLodStride(m_pointLayer->stillStride());
     const int* size = renderWindow()->GetSize();
     m_sizer->adapt(renderer(), size[0], size[1], devicePixelRatioF());
 }
@@ -325,6 +331,17 @@ void CloudView::adaptPointSize(vtkObject*, unsigned long, void*)
 double CloudView::pointOpacity() const
 {
     return m_pointLayer->opacity();
+}
+
+int CloudView::quietStride() const
+{
+    return m_pointLayer->stillStride();
+}
+
+void CloudView::setStillQuietBudget(std::int64_t budget)
+{
+    m_stillQuietBudget = std::max<std::int64_t>(1, budget);
+    recolour();
 }
 
 long long CloudView::quietPoints() const

@@ -98,6 +98,11 @@ public:
     double pointOpacity() const;
     /// Points drawn quiet: a big cloud's points below the threshold, small and faded (issue #54).
     long long quietPoints() const;
+    /// A still frame draws every k-th quiet point (1: all); the layout report's "quiet_stride".
+    int quietStride() const;
+    /// At most this many quiet points in a still frame (display/PointSizing kStillQuietBudget; tests
+    /// lower it to see the rule on a small cloud).
+    void setStillQuietBudget(std::int64_t budget);
     /// Shows the points where the model reconstructs them (acdt: projected on their cluster's flat).
     void setShowReconstruction(bool on);
     bool hasReconstruction() const;
@@ -216,6 +221,8 @@ private:
     Projection m_projection;
     bool m_userProjection = false;
     bool m_sameCamera = false; // during rebuild(true): the points must stay under the cursor
+    bool m_dragging = false;   // a drag moves the camera: the drag's level of detail
+    std::int64_t m_stillQuietBudget = kStillQuietBudget;
     int m_fieldComponent = -1;
     Eigen::MatrixX3d m_display;
     ColourBy m_colourBy = ColourBy::Auto;

@@ -249,7 +249,8 @@ QJsonObject LayoutReport::report(const MainWindow* window)
             {"ranking_rows", table && table->model() ? table->model()->rowCount() : 0},
             {"threshold_rule", window->rankingPanel() ? window->rankingPanel()->thresholdRule() : QString()},
             {"flagged", flaggedCount(window)},
-            {"quiet_points", view.quietPoints()}};
+            {"quiet_points", view.quietPoints()},
+            {"quiet_stride", view.quietStride()}};
 }
 
 QString LayoutReport::write(const MainWindow* window, const QString& path)

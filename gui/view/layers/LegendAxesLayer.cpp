@@ -495,9 +495,14 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
         // No entry for a surface drawn at 0 % (a big cloud's default, issue #54).
         if (ctx.twoD || ctx.isoOpacity > 0.0)
             entries.emplace_back(ctx.twoD ? tr("threshold contour") : tr("threshold iso-surface"), QColor(20, 20, 20));
-        if (by == ColourBy::Score && result && result->scores.size() == n && isBigCloud(n))
+        if (by == ColourBy::Score && result && result->scores.size() == n && isBigCloud(n)) {
             // The entry's text takes its colour: a darker grey than the faded points, to be read.
-            entries.emplace_back(tr("below the threshold: small, faded"), QColor(130, 130, 130));
+            // It says so when a still frame draws only every k-th of them (PointLayer::stillStride).
+            const int k = lodStride(n, ctx.stillQuietBudget);
+            entries.emplace_back(k > 1 ? tr("below the threshold: small, faded, 1 in %1 drawn").arg(k)
+                                       : tr("below the threshold: small, faded"),
+                                 QColor(130, 130, 130));
+        }
     }
     m_legend->SetNumberOfEntries(static_cast<int>(entries.size()));
     for (std::size_t e = 0; e < entries.size(); ++e) {

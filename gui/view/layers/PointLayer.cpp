@@ -1,5 +1,7 @@
 #include "view/layers/PointLayer.h"
 
+#include "display/PointSizing.h"
+
 #include "document/DataDocument.h"
 #include "display/Grid.h"
 #include "metrics/Thresholds.h"
@@ -182,6 +184,7 @@ vtkFloatArray* PointLayer::frontSizes(const ViewContext& ctx)
     // small and faded, so the flagged few stand out (issue #54: the torus vanished under yellow).
     m_quiet = byScore && isBigCloud(n);
     m_quietCount = 0;
+    m_stillStride = m_quiet ? olens::lodStride(n, ctx.stillQuietBudget) : 1;
     updatePasses();
     if (!m_flagged)
         return sizes;

@@ -39,6 +39,9 @@ public:
     vtkActor* frontPoints() const { return m_front; }
     /// Points drawn quiet (small and faded: a big cloud's unflagged points, issue #54); 0 otherwise.
     Eigen::Index quietPoints() const { return m_quietCount; }
+    /// The level of detail of a still frame: every k-th quiet point (display/PointSizing
+    /// kStillQuietBudget); 1 when the cloud has no quiet points.
+    int stillStride() const { return m_stillStride; }
     /// Size and colour weight of a quiet point: its sprite × kQuietSize, its colour mixed with
     /// kQuietGrey by kQuietFade (the hue order of the colour map stays readable).
     static constexpr float kQuietSize = 0.45f;
@@ -73,6 +76,7 @@ private:
     bool m_front3D = false;        // 3-D: the flagged points drawn in front even when opaque
     bool m_quiet = false;          // a big cloud coloured by score: unflagged points small and faded
     Eigen::Index m_quietCount = 0;
+    int m_stillStride = 1;
     vtkNew<vtkUnsignedCharArray> m_quietColours; // the colouring's colours, unflagged ones faded
 };
 

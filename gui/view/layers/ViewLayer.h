@@ -4,6 +4,7 @@
 // and tells every layer what changed; each layer rebuilds or restyles only its own VTK props.
 // Layers never talk to each other: what one needs from another's inputs (point colours, whether
 // glyphs are shown) is derived from the context.
+#include "display/PointSizing.h"
 #include "display/GeometryChoice.h"
 #include "display/ScoreField.h"
 #include "linalg/Projection.h"
@@ -66,6 +67,7 @@ struct ViewContext {
     const GeometryChoice* geometryChoice = nullptr; ///< quadrics / frames the user chose to draw (null: all)
     bool bareOverlay = false;                   ///< PanelStyle::bareOverlay: no colour bar, legend, notes
     bool sameCamera = false;                    ///< an edit: camera kept, so the 2-D frame keeps its margins
+    std::int64_t stillQuietBudget = kStillQuietBudget; ///< quiet points a still frame draws at most
 
     bool quadricShown(std::size_t k) const { return !geometryChoice || geometryChoice->quadricShown(k); }
     bool frameShown(std::size_t f) const { return !geometryChoice || geometryChoice->frameShown(f); }
