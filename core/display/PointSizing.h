@@ -57,5 +57,12 @@ int lodStride(std::int64_t n, std::int64_t budget = kLodPointBudget);
 /// and selected points are all drawn. At 5 M rows under a software rasteriser: peak memory
 /// 2.98 → 2.17 GB, a frame 1.9 → 0.56 s, and the faded torus reads alike (docs/benchmarks.md).
 constexpr std::int64_t kStillQuietBudget = 1000000;
+/// Any other cloud's still frame draws at most this many of its points not flagged (labelled
+/// outliers, the selection and the top-k are all drawn): a 20 M-point cloud's first frame took
+/// 13 s and about 4 GB of the software rasteriser's memory before any result.
+constexpr std::int64_t kStillPointBudget = 4000000;
+/// The still frame's stride: every k-th point not flagged; `quiet`: a big cloud coloured by score,
+/// whose points below the threshold are faded (budget `quietBudget`), else kStillPointBudget.
+int stillStride(std::int64_t n, bool quiet, std::int64_t quietBudget = kStillQuietBudget);
 
 } // namespace olens

@@ -48,6 +48,7 @@ struct RankingPanel::Impl {
     QSpinBox* topK = nullptr;
     QComboBox* rule = nullptr; // label-free threshold rule (metrics/Thresholds), or the detector's own
     bool ruleChosen = false;   // the user picked a rule: no size-based default replaces it
+    double ruleThreshold = std::numeric_limits<double>::quiet_NaN(); // the rule's last threshold (the header names it)
     QTableView* table = nullptr;
     RankingModel* model = nullptr;
     RankingProxy* proxy = nullptr;
@@ -111,8 +112,14 @@ struct RankingPanel::Impl {
                       .arg(QString::number(t, 'g', 6));
         const bool own = t == r->threshold;
         const auto selected = static_cast<qlonglong>(doc->pointSelection().size());
+        // A label-free rule (a big cloud's automatic "top 1000" among them) is named as such: the
+        // header called it "your threshold", which the user never set.
+        const QString byRule = rule && rule->currentIndex() > 0 && t == ruleThreshold ? rule->currentText() : QString();
+        const QString detectorOwn = QString::number(r->threshold, 'g', 6);
         header->setText(summary.toHtmlEscaped()
-                        + (own ? QString() : tr(" — your threshold (the detector's: %1)").arg(QString::number(r->threshold, 'g', 6)))
+                        + (own               ? QString()
+                           : byRule.isEmpty() ? tr(" — your threshold (the detector's: %1)").arg(detectorOwn)
+                                              : tr(" — rule: %1 (the detector's: %2)").arg(byRule.toHtmlEscaped(), detectorOwn))
                         + (selected > 1 ? tr(", <b>%1 selected</b>").arg(selected) : QString())
                         + tr("<br><span style='background:%1'>&nbsp;red rows&nbsp;</span> flagged at this "
                              "threshold, <b>bold</b> rows: the top k")
@@ -179,6 +186,7 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
 {
     d->doc = document;
     d->header = new QLabel(this);
+    d->header->setObjectName(QStringLiteral("rankingHeader"));
     d->header->setTextFormat(Qt::RichText);
     d->header->setWordWrap(true);
     d->header->setToolTip(tr("Detector, number of points and how many the detector flags as outliers"));
@@ -259,6 +267,9 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
         const FitResult* r = d->doc->result().get(); // the document's: the table may not have it yet
         if (!r || !r->detector)
             return;
+        // The rule flags at most 1 % of the rows: "top 1000" said 1000 where it flags 5 of 500.
+        d->rule->setItemText(static_cast<int>(ThresholdRule::Top),
+                             tr("top %1").arg(static_cast<qlonglong>(topCount(r->detector->trainingScores().size()))));
         // Big clouds (issue #54): unless the user chose a rule, the threshold is the 1000 highest
         // scores — a 0.1 contamination flags 100 000 points of a million and hides the cloud.
         if (!d->ruleChosen) {
@@ -268,8 +279,8 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
         if (d->rule->currentIndex() <= 0)
             return;
         try {
-            d->doc->setThreshold(labelFreeThreshold(r->detector->trainingScores(),
-                                                    static_cast<ThresholdRule>(d->rule->currentIndex())));
+            d->ruleThreshold = labelFreeThreshold(r->detector->trainingScores(), static_cast<ThresholdRule>(d->rule->currentIndex()));
+            d->doc->setThreshold(d->ruleThreshold);
         } catch (const std::exception&) {
             d->rule->setCurrentIndex(0); // non-finite scores: keep the detector's threshold
         }

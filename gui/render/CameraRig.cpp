@@ -39,9 +39,14 @@ vtkStandardNewMacro(TriadWidget);
 
 CameraRig* CameraRig::of(CameraHost* view)
 {
-    if (auto* rig = view->cameraOwner()->findChild<CameraRig*>(QString(), Qt::FindDirectChildrenOnly))
+    if (auto* rig = find(view))
         return rig;
     return new CameraRig(view);
+}
+
+CameraRig* CameraRig::find(CameraHost* view)
+{
+    return view->cameraOwner()->findChild<CameraRig*>(QString(), Qt::FindDirectChildrenOnly);
 }
 
 CameraRig::CameraRig(CameraHost* view) : QObject(view->cameraOwner()), m_view(view)
@@ -58,7 +63,7 @@ CameraRig::CameraRig(CameraHost* view) : QObject(view->cameraOwner()), m_view(vi
     m_triad->SetInteractor(view->cameraInteractor());
     m_triad->SetDefaultRenderer(view->renderer());
     m_triad->SetZoom(1.45); // larger: tips nearer the corners, letters apart; more: the letters beyond the tips are cut
-    // After the widget has turned its camera to the scene's (its observer has priority 0).
+    // After the widget has turned its camera to the scene's (its observer has priority 1).
     m_letterObserver = view->renderer()->AddObserver(vtkCommand::StartEvent, this, &CameraRig::separateLetters, -1.0f);
     applyTextSize();
     applyMode();

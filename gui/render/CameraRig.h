@@ -25,6 +25,8 @@ class CameraRig : public QObject {
 public:
     /// The view's rig, created on first use.
     static CameraRig* of(CameraHost* view);
+    /// The view's rig if it has one (a compare panel has none: no triad), else null; creates nothing.
+    static CameraRig* find(CameraHost* view);
     ~CameraRig() override;
 
     bool isThreeD() const;

@@ -238,7 +238,8 @@ void CloudView::refreshText()
     // Every layer rebuilds its text (legend entries, tick labels, titles) with the new size; the
     // margins of the 2-D frame and the colour bar follow.
     updateLayers(ViewLayer::Everything);
-    CameraRig::of(this)->applyTextSize();
+    if (CameraRig* rig = CameraRig::find(this)) // compare panels have no triad
+        rig->applyTextSize();
 }
 
 void CloudView::applySceneViewport()
@@ -251,7 +252,8 @@ void CloudView::applySceneViewport()
     const double x0 = std::clamp(m[0] / w, 0.0, 0.3), y0 = std::clamp(m[1] / h, 0.0, 0.3);
     const double x1 = std::clamp(1.0 - m[2] / w, x0 + 0.4, 1.0), y1 = std::clamp(1.0 - m[3] / h, y0 + 0.4, 1.0);
     setSceneViewport(x0, y0, x1, y1);
-    CameraRig::of(this)->applyLayout();
+    if (CameraRig* rig = CameraRig::find(this))
+        rig->applyLayout();
 }
 
 void CloudView::resizeGL(int w, int h)

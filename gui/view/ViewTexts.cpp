@@ -46,7 +46,8 @@ std::vector<ViewText> viewTexts(const CloudView& view)
         }
     }
     // The orientation triad's letters, in the triad's own small renderer.
-    for (const auto& letter : CameraRig::of(const_cast<CloudView*>(&view))->triadLetters()) {
+    const CameraRig* rig = CameraRig::find(const_cast<CloudView*>(&view));
+    for (const auto& letter : rig ? rig->triadLetters() : std::vector<CameraRig::TriadLetter>{}) {
         const auto bb = textBox(letter.text, letter.renderer);
         if (bb[1] > bb[0] && bb[3] > bb[2])
             out.push_back({QStringLiteral("triad ") + QString::fromUtf8(letter.text->GetInput()),

@@ -97,6 +97,23 @@ bool BackgroundOpen::isBusy() const
     return m_worker->isBusy() || m_sessionPending;
 }
 
+namespace {
+
+// A session or a saved model is JSON: its first character (after a UTF-8 byte-order mark and white
+// space) is "{", which no table starts with. The name alone missed sessions saved as *.json.
+bool looksLikeSession(const QString& path)
+{
+    QFile f(path);
+    if (!QFileInfo(path).isFile() || !f.open(QIODevice::ReadOnly))
+        return false;
+    QByteArray head = f.read(256);
+    if (head.startsWith("\xEF\xBB\xBF"))
+        head.remove(0, 3);
+    return head.trimmed().startsWith('{');
+}
+
+} // namespace
+
 bool BackgroundOpen::open(const QString& path)
 {
     if (!QFileInfo::exists(path)) {
@@ -106,7 +123,7 @@ bool BackgroundOpen::open(const QString& path)
     }
     // A session handed to File → Open (the dialog's "All files") is opened as one: read as a table
     // it failed with "ragged row" and no hint of File → Open session.
-    if (path.endsWith(QLatin1String(".olens.json"), Qt::CaseInsensitive))
+    if (looksLikeSession(path))
         return openSession(path);
     ++m_generation; // a session open waiting between its jobs is replaced
     setPending(false);

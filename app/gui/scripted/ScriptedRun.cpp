@@ -239,6 +239,8 @@ QString ScriptedRun::outputClash() const
         const int n = value("orbit").toInt(&ok);
         if (!ok || n < 2 || n > 360)
             return QStringLiteral("--orbit: expected a number of frames in 2..360, got '%1'").arg(value("orbit"));
+        if (isSet("compare"))
+            return QStringLiteral("--orbit turns the main view's camera: it does not go with --compare");
     }
     if (isSet("lesson-step")) {
         bool ok = false;
@@ -567,9 +569,16 @@ void ScriptedRun::orbit(int steps, std::function<void()> then)
     // Each frame is drawn whole (no drag, so no level of detail): the cost of a still frame from
     // any side, which is what a rotation settles on.
     CloudView* view = m_window.view();
+    if (!view->isThreeD() || !view->isVisible()) {
+        std::fprintf(stderr, "outlierlens: --orbit: the view is %s; nothing turned\n",
+                     view->isVisible() ? "2-D (a plot does not turn)" : "hidden");
+        then();
+        return;
+    }
     auto times = std::make_shared<std::vector<double>>();
     auto step = std::make_shared<std::function<void(int)>>();
-    *step = [this, view, steps, times, then, weak = std::weak_ptr<std::function<void(int)>>(step)](int i) {
+    auto reached = std::make_shared<int>(0); // the step the orbit is at: a frame or its timeout moves it on
+    *step = [this, view, steps, times, then, reached, weak = std::weak_ptr<std::function<void(int)>>(step)](int i) {
         if (i > 0)
             times->push_back(view->lastFrameMs());
         if (i == steps) {
@@ -585,10 +594,17 @@ void ScriptedRun::orbit(int steps, std::function<void()> then)
         view->renderer()->GetActiveCamera()->Azimuth(360.0 / steps);
         view->renderer()->ResetCameraClippingRange();
         view->scheduleRender();
-        view->captureNextFrame([weak, i](const QImage&) {
+        // The frame moves the orbit on, or (a later field's screenshot request took its place, a
+        // view that never paints) 60 s do: a headless run never waits for ever.
+        auto advance = [weak, reached, i] {
+            if (*reached != i)
+                return;
+            *reached = i + 1;
             if (auto next = weak.lock())
                 (*next)(i + 1);
-        });
+        };
+        view->captureNextFrame([advance](const QImage&) { advance(); });
+        QTimer::singleShot(60000, &m_window, advance);
     };
     m_orbitStep = step; // kept alive until the run ends
     (*step)(0);

@@ -169,6 +169,7 @@ void LegendAxesLayer::layoutLegend(vtkObject*, unsigned long, void*)
     Placement p = bestCorner(); // one projection of the avoided points per frame
     if (chooseBand(p) && m_marginsChanged) {
         m_marginsChanged();
+        m_axes3D.layout(); // the labels for the scene's new size
         p = bestCorner(); // the scene's new size (only on the frame the band is taken)
     }
     const int* window = m_overlay ? m_overlay->GetSize() : nullptr;
@@ -388,6 +389,7 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
     const ColourBy by = ctx.colourBy;
     const bool customMode = by == ColourBy::Custom;
     const bool scoreMode = (by == ColourBy::Score && result) || customMode; // a scalar bar, no label legend
+    bool quietEntry = false; // the big cloud's faded points have their entry (with their stride)
     m_bar.setScale(customMode ? ctx.colouring->customTable() : ctx.colouring->scoreTable(),
                    customMode ? ctx.colouring->customScale() : ctx.colouring->scoreScale(),
                    customMode ? ctx.customTitle.toStdString()
@@ -495,15 +497,20 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
         // No entry for a surface drawn at 0 % (a big cloud's default, issue #54).
         if (ctx.twoD || ctx.isoOpacity > 0.0)
             entries.emplace_back(ctx.twoD ? tr("threshold contour") : tr("threshold iso-surface"), QColor(20, 20, 20));
-        if (by == ColourBy::Score && result && result->scores.size() == n && isBigCloud(n)) {
+        quietEntry = by == ColourBy::Score && result && result->scores.size() == n && isBigCloud(n);
+        if (quietEntry) {
             // The entry's text takes its colour: a darker grey than the faded points, to be read.
             // It says so when a still frame draws only every k-th of them (PointLayer::stillStride).
-            const int k = lodStride(n, ctx.stillQuietBudget);
+            const int k = stillStride(n, true, ctx.stillQuietBudget);
             entries.emplace_back(k > 1 ? tr("below the threshold: small, faded, 1 in %1 drawn").arg(k)
                                        : tr("below the threshold: small, faded"),
                                  QColor(130, 130, 130));
         }
     }
+    // Any other cloud too big for a still frame (PointLayer::stillStride): say that every k-th
+    // point is drawn, the flagged ones all.
+    if (const int k = stillStride(n, false); !quietEntry && k > 1)
+        entries.emplace_back(tr("1 in %1 points drawn (all flagged ones)").arg(k), QColor(130, 130, 130));
     m_legend->SetNumberOfEntries(static_cast<int>(entries.size()));
     for (std::size_t e = 0; e < entries.size(); ++e) {
         double rgb[3] = {entries[e].second.redF(), entries[e].second.greenF(), entries[e].second.blueF()};

@@ -184,7 +184,7 @@ vtkFloatArray* PointLayer::frontSizes(const ViewContext& ctx)
     // small and faded, so the flagged few stand out (issue #54: the torus vanished under yellow).
     m_quiet = byScore && isBigCloud(n);
     m_quietCount = 0;
-    m_stillStride = m_quiet ? olens::lodStride(n, ctx.stillQuietBudget) : 1;
+    m_stillStride = olens::stillStride(n, m_quiet, ctx.stillQuietBudget);
     updatePasses();
     if (!m_flagged)
         return sizes;

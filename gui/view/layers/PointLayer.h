@@ -39,8 +39,8 @@ public:
     vtkActor* frontPoints() const { return m_front; }
     /// Points drawn quiet (small and faded: a big cloud's unflagged points, issue #54); 0 otherwise.
     Eigen::Index quietPoints() const { return m_quietCount; }
-    /// The level of detail of a still frame: every k-th quiet point (display/PointSizing
-    /// kStillQuietBudget); 1 when the cloud has no quiet points.
+    /// The level of detail of a still frame: every k-th point not flagged (display/PointSizing
+    /// stillStride: a million of a big cloud's quiet points, 4 million of any other cloud's); 1 = all.
     int stillStride() const { return m_stillStride; }
     /// Size and colour weight of a quiet point: its sprite × kQuietSize, its colour mixed with
     /// kQuietGrey by kQuietFade (the hue order of the colour map stays readable).

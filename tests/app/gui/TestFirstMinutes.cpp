@@ -3,6 +3,7 @@
 // the edit-mode indicator, honest messages, the toolbar, About and Open Recent.
 #include "AppTestSupport.h"
 #include "view/CloudView.h"
+#include "metrics/Thresholds.h"
 #include "display/PointSizing.h"
 #include "view/layers/LegendAxesLayer.h"
 #include "view/ViewTexts.h"
@@ -206,6 +207,11 @@ private slots:
         w.detectorPanel()->train();
         QVERIFY(trained.wait(120000));
         QCOMPARE(w.view()->quietStride(), 1); // 249 000 quiet points: under the budget
+        // The automatic rule is named as a rule; the header called it "your threshold".
+        const auto* header = w.rankingPanel()->findChild<QLabel*>(QStringLiteral("rankingHeader"));
+        QVERIFY(header);
+        QVERIFY2(header->text().contains(QStringLiteral("rule: top 1000")), qPrintable(header->text()));
+        QVERIFY(!header->text().contains(QStringLiteral("your threshold")));
         auto frame = [&] {
             QImage img;
             w.view()->captureNextFrame([&](const QImage& i) { img = i; });
@@ -265,6 +271,12 @@ private slots:
         QVERIFY(finished.wait(120000)); // a training on two loaded cores
         // A small cloud keeps the detector's own threshold (the Top rule is for 200 000 rows on).
         QCOMPARE(w.rankingPanel()->thresholdRule(), QStringLiteral("detector"));
+        // The top rule is labelled with what it flags here: 1 % of the rows, not "top 1000".
+        const auto* rules = w.rankingPanel()->findChild<QComboBox*>(QStringLiteral("thresholdRule"));
+        QVERIFY(rules);
+        const Eigen::Index rows = w.document()->dataset().rows();
+        QCOMPARE(rules->itemText(static_cast<int>(ThresholdRule::Top)), QString("top %1").arg(topCount(rows)));
+        QVERIFY(topCount(rows) < 1000);
         QCOMPARE(w.view()->quietPoints(), 0LL);
         QAction* compare = w.action("actionCompareDetectors");
         QVERIFY(compare);

@@ -238,14 +238,22 @@ private slots:
         // driving the GUI as a teacher: "… loss 0.03900…" cut, "(trained)" lost behind the speed box).
         const QLabel* counter = w.timeline()->findChild<QLabel*>(QStringLiteral("TimelineLabel"));
         QVERIFY(counter);
+        QVERIFY(test::showAt(w, QSize(1280, 720))); // laid out: the label's width is the layout's
         QTRY_VERIFY_WITH_TIMEOUT(w.timeline()->counterText().contains(QStringLiteral("loss")), 5000);
         QVERIFY(w.timeline()->counterText().endsWith(QStringLiteral("(trained)")));
+        const QString full = w.timeline()->counterText(); // "epoch 40 / 40 · loss … (trained)"
         TextSizeReaction::apply(&w, 2.0, false);
-        auto fits = [&] {
-            return QFontMetrics(counter->font()).horizontalAdvance(counter->text()) <= counter->contentsRect().width();
-        };
-        QTRY_VERIFY_WITH_TIMEOUT(fits() && !w.timeline()->counterText().contains(QStringLiteral("loss")), 5000);
-        QVERIFY(w.timeline()->counterText().endsWith(QStringLiteral("(trained)")));
+        auto width = [&](const QString& t) { return QFontMetrics(counter->font()).horizontalAdvance(t); };
+        const QString plain = full.left(full.indexOf(QStringLiteral(" · "))); // "epoch 40 / 40"
+        // The longest form that fits is shown: whole, without the loss, then the bare counter.
+        QTRY_VERIFY_WITH_TIMEOUT(width(counter->text()) <= counter->contentsRect().width(), 5000);
+        const QString shown = w.timeline()->counterText();
+        const int room = counter->contentsRect().width();
+        QVERIFY2(width(full) > room, "2x text: the whole counter should not fit here");
+        if (!shown.endsWith(QStringLiteral("(trained)")))
+            QVERIFY(width(plain + QStringLiteral(" (trained)")) > room);
+        QVERIFY(shown.startsWith(plain));
+        QVERIFY(!shown.contains(QStringLiteral("loss")));
         QVERIFY(counter->toolTip().contains(QStringLiteral("loss")));
         TextSizeReaction::apply(&w, 1.0, false);
         QTRY_VERIFY_WITH_TIMEOUT(w.timeline()->counterText().contains(QStringLiteral("loss")), 5000);

@@ -539,7 +539,7 @@ private slots:
         // read as a table ("ragged row: 2 values, expected 1", found driving the GUI as a teacher).
         {
             QTemporaryDir dir;
-            const QString handed = dir.filePath("lesson.olens.json");
+            const QString handed = dir.filePath("lesson.json"); // by content: sessions may be *.json
             QVERIFY2(w.sessions()->save(handed, &error), qPrintable(error));
             prepare(w, 60); // knn again
             QVERIFY(w.backgroundOpen()->open(handed));

@@ -57,6 +57,19 @@ private slots:
         }
     }
 
+    void aStillFrameDrawsAtMostItsBudget()
+    {
+        // Issue #54: a still frame of a big cloud draws at most a million of its faded points, and
+        // of any other cloud at most four million (by hand: 5 M quiet → every 5th; 20 M → every 5th
+        // of any cloud, every 20th quiet one; under the budgets all).
+        QCOMPARE(stillStride(5000000, true), 5);
+        QCOMPARE(stillStride(20000000, true), 20);
+        QCOMPARE(stillStride(20000000, false), 5);
+        QCOMPARE(stillStride(3000000, false), 1);
+        QCOMPARE(stillStride(1000000, true), 1);
+        QCOMPARE(stillStride(250000, true, 50000), 5);
+    }
+
     void autoPointSizeCoversAQuarterOfTheDataArea()
     {
         // Sprites of diameter s cover n·π s²/4 pixels: a quarter of the data's screen area.
