@@ -175,7 +175,7 @@ void CameraRig::applyLayout()
     const int* size = win ? win->GetSize() : nullptr;
     const double w = size && size[0] > 0 ? size[0] : 800.0, h = size && size[1] > 0 ? size[1] : 600.0;
     const double wanted = std::max(kTriadSidePerLetter * triadLetterPx(), 0.15 * std::min(w, h));
-    const double side = std::min(wanted, 0.35 * std::min(w, h));
+    const double side = std::min(wanted, 0.4 * std::min(w, h));
     // A view too small for the letters at the chosen text size (large text in a 1280×720 window
     // with its docks) keeps the triad without letters: red, green, blue are x, y, z, as in every
     // 3-D tool, and letters on top of each other say less than none.

@@ -46,7 +46,7 @@ public:
     int triadLetterPx() const;
     static constexpr int kTriadLetterPx = 12;
     /// The triad's square, in letters: room for three letters that do not touch.
-    static constexpr double kTriadSidePerLetter = 6.0;
+    static constexpr double kTriadSidePerLetter = 5.0;
     /// Places the triad for the view's size and its letters (on a resize and a text size change).
     void applyLayout();
     /// The letters as drawn, for the layout report: each text actor with the renderer it is in

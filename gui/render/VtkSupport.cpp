@@ -63,10 +63,15 @@ void setTextScale(double userScale, double devicePixelRatio)
 
 double textScale() { return g_userScale; }
 
-void scaleWidgetFont(QWidget* w)
+void rememberWidgetFont(QWidget* w)
 {
     if (!w->property("olensBaseFontPt").isValid())
         w->setProperty("olensBaseFontPt", w->font().pointSizeF());
+}
+
+void scaleWidgetFont(QWidget* w)
+{
+    rememberWidgetFont(w);
     QFont f = w->font();
     f.setPointSizeF(w->property("olensBaseFontPt").toDouble() * g_userScale);
     w->setFont(f);

@@ -34,6 +34,10 @@ double textScale(); ///< the user's scale (1 = default)
 /// A widget's font at the text size: its first font × textScale() (the first font is remembered in
 /// the widget's "olensBaseFontPt" property, so applying again does not compound).
 void scaleWidgetFont(QWidget* w);
+/// Records a widget's first font (as scaleWidgetFont does) without changing it. A parent and its
+/// children are all recorded before any is scaled: a child recorded after its parent was scaled
+/// took the scaled font as its first and was scaled twice (2.4× text at a 1.56 setting).
+void rememberWidgetFont(QWidget* w);
 /// The widget property that makes View → Text size reach a widget and its children.
 constexpr const char* kScalesWithTextProperty = "olensScalesWithText";
 /// A base size in pixels as drawn now.

@@ -10,6 +10,8 @@
 #include <QMenu>
 #include <QSettings>
 
+#include <vector>
+
 namespace olens {
 
 namespace {
@@ -52,13 +54,21 @@ void TextSizeReaction::apply(QWidget* window, double scale, bool remember)
     // themselves with kScalesWithTextProperty: their font, and their children's, follows the text size too.
     // It did not: 13 px capitals in the caption at the projector setting, beside 20 px ticks.
     // Each widget is set itself: a style sheet on the caption stops the font's propagation.
+    // Every first font is recorded before any is changed (a child inherits its parent's scaled
+    // font: recorded after, it was scaled twice — a window started at a saved 1.56 showed the
+    // timeline at 2.4×).
+    std::vector<QWidget*> scaled;
     for (QWidget* w : window->findChildren<QWidget*>()) {
         if (!w->property(kScalesWithTextProperty).toBool())
             continue;
-        scaleWidgetFont(w);
+        scaled.push_back(w);
         for (QWidget* child : w->findChildren<QWidget*>())
-            scaleWidgetFont(child);
+            scaled.push_back(child);
     }
+    for (QWidget* w : scaled)
+        rememberWidgetFont(w);
+    for (QWidget* w : scaled)
+        scaleWidgetFont(w);
 }
 
 } // namespace olens

@@ -15,6 +15,8 @@
 #include "render/CameraRig.h"
 #include "render/VtkSupport.h"
 #include "view/CloudView.h"
+#include <QLabel>
+#include "docks/TimelineBar.h"
 #include "view/layers/AxesFrame2D.h"
 #include "view/layers/ColourBar.h"
 #include "view/layers/LegendAxesLayer.h"
@@ -145,6 +147,29 @@ private slots:
         QCOMPARE(textScale(), 1.25 * 1.25);
         w.sessions()->setTextSizeFromSession(false);
         TextSizeReaction::apply(&w, 1.0);
+    }
+
+    void aWindowStartedAtASavedTextSizeScalesItOnce()
+    {
+        // Found driving the GUI as a teacher: started with a saved text size of 1.5625, the
+        // timeline's counter, speed box and Live button were drawn at 2.4× (each child took its
+        // parent's scaled font as its first and was scaled again).
+        QSettings().setValue("view/text_scale", 1.5625);
+        {
+            MainWindow w;
+            QVERIFY(test::showAt(w, QSize(1280, 720)));
+            QCOMPARE(textScale(), 1.5625);
+            const double base = QApplication::font().pointSizeF();
+            const auto* counter = w.timeline()->findChild<QLabel*>(QStringLiteral("TimelineLabel"));
+            QVERIFY(counter);
+            for (const QWidget* x : {static_cast<const QWidget*>(w.timeline()), static_cast<const QWidget*>(counter)})
+                QVERIFY2(std::abs(x->font().pointSizeF() - 1.5625 * base) < 0.05,
+                         qPrintable(QString("%1 pt, expected %2").arg(x->font().pointSizeF()).arg(1.5625 * base)));
+            TextSizeReaction::apply(&w, 1.0);
+            QVERIFY(std::abs(counter->font().pointSizeF() - base) < 0.05);
+        }
+        QSettings().remove("view/text_scale");
+        setTextScale(1.0, qApp->devicePixelRatio());
     }
 
     void fontsFollowTheDevicePixelRatio()
