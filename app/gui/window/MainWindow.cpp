@@ -162,7 +162,15 @@ MainWindow::MainWindow(QWidget* parent)
             m_log->info(tr("fitted on %1 of %2 points; all scored (training points ringed)")
                             .arg(r->trainingRows.size())
                             .arg(r->scores.size()));
-        if (m_doc->thresholdIsUserSet())
+        // A label-free rule of the Ranking (a big cloud's automatic top 1000 among them) is named:
+        // the log called it "your threshold", which the user never set.
+        const QString rule = m_ranking ? m_ranking->thresholdRule() : QString();
+        if (r && !rule.isEmpty() && rule != QLatin1String("detector"))
+            m_log->info(tr("threshold %1 by the Ranking's rule '%2' (the detector's own: %3)")
+                            .arg(m_doc->threshold(), 0, 'g', 4)
+                            .arg(rule)
+                            .arg(r->threshold, 0, 'g', 4));
+        else if (m_doc->thresholdIsUserSet())
             m_log->info(tr("kept your threshold %1 (the detector's own: %2)")
                             .arg(m_doc->threshold(), 0, 'g', 4)
                             .arg(r->threshold, 0, 'g', 4));

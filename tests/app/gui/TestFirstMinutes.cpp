@@ -212,6 +212,8 @@ private slots:
         QVERIFY(header);
         QVERIFY2(header->text().contains(QStringLiteral("rule: top 1000")), qPrintable(header->text()));
         QVERIFY(!header->text().contains(QStringLiteral("your threshold")));
+        QVERIFY2(w.log()->toPlainText().contains(QStringLiteral("by the Ranking's rule 'top'")), qPrintable(w.log()->toPlainText()));
+        QVERIFY(!w.log()->toPlainText().contains(QStringLiteral("your threshold")));
         auto frame = [&] {
             QImage img;
             w.view()->captureNextFrame([&](const QImage& i) { img = i; });
