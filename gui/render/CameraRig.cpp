@@ -137,6 +137,15 @@ void CameraRig::viewFrom(ViewPreset preset)
     m_view->resetCamera(); // fits the data along the new direction, emits cameraChanged
 }
 
+void CameraRig::turn(double degrees)
+{
+    if (!isThreeD())
+        return;
+    m_view->renderer()->GetActiveCamera()->Azimuth(degrees);
+    m_view->renderer()->ResetCameraClippingRange();
+    m_view->scheduleRender();
+}
+
 void CameraRig::setOrientationTriadVisible(bool on)
 {
     m_triadWanted = on;

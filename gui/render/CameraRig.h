@@ -35,6 +35,8 @@ public:
     bool parallelProjection() const { return m_parallel; }
     /// Looks at the data along a preset direction, fitted as by VtkView::resetCamera (3-D only).
     void viewFrom(ViewPreset preset);
+    /// Turns the camera about the view-up axis by `degrees` (3-D; --orbit's step) and asks a frame.
+    void turn(double degrees);
     void setOrientationTriadVisible(bool on);
     bool orientationTriadVisible() const { return m_triadWanted; }
     /// True while the triad is drawn (wanted and the view is 3-D).

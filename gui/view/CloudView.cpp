@@ -73,12 +73,10 @@ CloudView::CloudView(DataDocument* document, QWidget* parent)
         layer->attach(renderer(), overlayRenderer());
     renderer()->AddObserver(vtkCommand::StartEvent, this, &CloudView::adaptPointSize);
     setPickTarget(m_pointLayer->points());
-    // Level of detail while a drag moves the camera; the full cloud is drawn again when it ends.
-    // A big cloud's still frame draws every k-th of its quiet points already (stillStride).
+    // Level of detail while a drag moves the camera (adaptPointSize sets it); the still frame's
+    // is drawn again when it ends.
     connect(this, &VtkView::cameraDragging, this, [this](bool dragging) {
         m_dragging = dragging;
-        m_pointLayer->setLodStride(dragging ? std::max(lodStride(m_display.rows()), m_pointLayer->stillStride())
-                                            : m_pointLayer->stillStride());
         if (!dragging)
             scheduleRender();
     });
@@ -324,8 +322,10 @@ double CloudView::effectivePointSize() const
 
 void CloudView::adaptPointSize(vtkObject*, unsigned long, void*)
 {
-    if (!m_dragging) // a new result may have made the cloud quiet, or not
-        m_pointLayer->setLodStride(m_pointLayer->stillStride());
+    // The one place the stride is set, before every frame: a drag's, else the still frame's (a new
+    // result may have made the cloud quiet, or not; a big cloud's still frame draws every k-th).
+    const int still = m_pointLayer->stillStride();
+    m_pointLayer->setLodStride(m_dragging ? std::max(lodStride(m_display.rows()), still) : still);
     const int* size = renderWindow()->GetSize();
     m_sizer->adapt(renderer(), size[0], size[1], devicePixelRatioF());
 }

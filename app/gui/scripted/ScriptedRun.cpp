@@ -22,6 +22,7 @@
 #include "document/DataDocument.h"
 #include "jobs/TrainingController.h"
 #include "registry/Registry.h"
+#include "render/CameraRig.h"
 #include "render/VtkSupport.h"
 #include "view/CloudView.h"
 #include "base/Messages.h"
@@ -35,9 +36,6 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QTimer>
-
-#include <vtkCamera.h>
-#include <vtkRenderer.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -591,9 +589,7 @@ void ScriptedRun::orbit(int steps, std::function<void()> then)
             then();
             return;
         }
-        view->renderer()->GetActiveCamera()->Azimuth(360.0 / steps);
-        view->renderer()->ResetCameraClippingRange();
-        view->scheduleRender();
+        CameraRig::of(view)->turn(360.0 / steps);
         // The frame moves the orbit on, or (a later field's screenshot request took its place, a
         // view that never paints) 60 s do: a headless run never waits for ever.
         auto advance = [weak, reached, i] {
