@@ -136,25 +136,43 @@ void Detector::commitFit(int dimension, Eigen::VectorXd trainingScores, std::uin
     m_fitted = true;
 }
 
+MatrixFingerprint::MatrixFingerprint(Eigen::Index rows, Eigen::Index cols)
+{
+    const std::int64_t shape[2] = {static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols)};
+    mix(shape, sizeof shape);
+}
+
+void MatrixFingerprint::add(const double* values, std::size_t count)
+{
+    mix(values, sizeof(double) * count);
+}
+
+void MatrixFingerprint::mix(const void* data, std::size_t bytes)
+{
+    const auto* b = static_cast<const unsigned char*>(data);
+    std::uint64_t h = m_h;
+    for (std::size_t i = 0; i < bytes; ++i) {
+        h ^= b[i];
+        h *= 1099511628211ULL;
+    }
+    m_h = h;
+}
+
 std::uint64_t matrixFingerprint(const Eigen::MatrixXd& X)
 {
-    std::uint64_t h = 1469598103934665603ULL;
-    auto mix = [&h](const void* data, std::size_t bytes) {
-        const auto* b = static_cast<const unsigned char*>(data);
-        for (std::size_t i = 0; i < bytes; ++i) {
-            h ^= b[i];
-            h *= 1099511628211ULL;
-        }
-    };
-    const std::int64_t shape[2] = {static_cast<std::int64_t>(X.rows()), static_cast<std::int64_t>(X.cols())};
-    mix(shape, sizeof shape);
-    mix(X.data(), sizeof(double) * static_cast<std::size_t>(X.size()));
-    return h == 0 ? 1 : h;
+    MatrixFingerprint f(X.rows(), X.cols());
+    f.add(X.data(), static_cast<std::size_t>(X.size()));
+    return f.value();
 }
 
 bool Detector::trainedOn(const Eigen::MatrixXd& X) const
 {
-    return m_fitted && m_fingerprint != 0 && X.rows() == m_trainingScores.size() && matrixFingerprint(X) == m_fingerprint;
+    return trainedOn(X.rows(), matrixFingerprint(X));
+}
+
+bool Detector::trainedOn(Eigen::Index rows, std::uint64_t fingerprint) const
+{
+    return m_fitted && m_fingerprint != 0 && rows == m_trainingScores.size() && fingerprint == m_fingerprint;
 }
 
 int Detector::autoInt(const std::string& name, int value)

@@ -103,6 +103,8 @@ public:
     /// True when X is exactly the matrix the detector was fitted on (same shape and values), so
     /// that trainingScores() are the scores of its rows; false after any edit of the data.
     bool trainedOn(const Eigen::MatrixXd& X) const;
+    /// The same from a matrix's shape and matrixFingerprint (MatrixFingerprint of rows never copied).
+    bool trainedOn(Eigen::Index rows, std::uint64_t fingerprint) const;
 
     bool isFitted() const { return m_fitted; }
     int inputDimension() const { return m_dim; }
@@ -201,6 +203,19 @@ private:
 
 /// FNV-1a hash of a matrix's shape and values (never 0).
 std::uint64_t matrixFingerprint(const Eigen::MatrixXd& X);
+
+/// matrixFingerprint fed in pieces, for a matrix that is never built whole (a session's check of
+/// a big cloud's normalised training rows): the shape first, then every value in column-major order.
+class MatrixFingerprint {
+public:
+    MatrixFingerprint(Eigen::Index rows, Eigen::Index cols);
+    void add(const double* values, std::size_t count);
+    std::uint64_t value() const { return m_h == 0 ? 1 : m_h; }
+
+private:
+    void mix(const void* data, std::size_t bytes);
+    std::uint64_t m_h = 1469598103934665603ULL;
+};
 
 /// The "contamination" parameter every detector has (default 0.1) for the default decision rule.
 /// With a `naturalRule` (the detector has a naturalThreshold()) it also accepts auto: scikit-learn's

@@ -11,8 +11,8 @@ struct Polyline {
     std::vector<double> x, y;
 };
 
-/// The points of (x, y) that are more than `tolerance` (in x or in y) from the last point kept,
-/// each with the point before it, and the first and last points. Every point left out lies within
+/// The points of (x, y) that metrics/CurveThinner keeps: those more than `tolerance` (in x or in y)
+/// from the last point kept, each with the point before it, and the first and last points. Every point left out lies within
 /// `tolerance` (in x and in y) of the kept point before it, so the drawing moves by at most
 /// `tolerance` of the axis (sub-pixel at 1/4096 on any screen); a monotone curve of the unit
 /// square (ROC) keeps at most 4 / tolerance + 2 points. x and y have one size.

@@ -7,10 +7,13 @@
 // divided once at the end.
 #include "metrics/Metrics.h"
 
+#include "metrics/CurveThinner.h"
+
 #include "base/Errors.h"
 
 #include <algorithm>
 #include <vector>
+#include <tuple>
 #include <utility>
 #include <cmath>
 #include <limits>
@@ -69,8 +72,13 @@ bool isDescendingOrder(const Eigen::VectorXd& scores, const std::vector<int>& or
     return true;
 }
 
-BinaryCurve binaryCurve(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels, const char* fn,
-                        const std::vector<int>* descending = nullptr)
+/// Walks the distinct scores in decreasing order, calling visit(tp, fp, score) at the last row of
+/// each run of equal scores with the cumulative counts (exact comparison, as numpy's diff); returns
+/// {positives, negatives}. `descending`, when it is the order by decreasing score, is walked
+/// instead of a sorted copy.
+template <typename Visit>
+std::pair<long long, long long> walkThresholds(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels,
+                                               const char* fn, const std::vector<int>* descending, Visit&& visit)
 {
     checkSizes(scores.size(), labels.size(), fn, "scores", "labels");
     checkBinary(labels, fn, "labels");
@@ -80,40 +88,45 @@ BinaryCurve binaryCurve(const Eigen::VectorXd& scores, const Eigen::VectorXi& la
         if (std::isnan(scores[i]))
             throw DataError(std::string(fn) + ": scores[" + std::to_string(i) + "] is NaN");
     }
-
-    // (score, label) pairs sorted in place: the comparisons read contiguous memory rather than
-    // scores[order[k]] at random (3× faster at a million points, where the GUI sorts after training).
-    // Stability is unnecessary: equal scores are grouped into one threshold below.
-    std::vector<std::pair<double, int>> sorted(static_cast<std::size_t>(scores.size()));
-    if (descending && isDescendingOrder(scores, *descending)) {
-        for (std::size_t k = 0; k < sorted.size(); ++k)
-            sorted[k] = {scores[(*descending)[k]], labels[(*descending)[k]]};
-    } else {
-        for (Eigen::Index i = 0; i < scores.size(); ++i)
-            sorted[static_cast<std::size_t>(i)] = {scores[i], labels[i]};
-        std::sort(sorted.begin(), sorted.end(),
-                  [](const std::pair<double, int>& a, const std::pair<double, int>& b) { return a.first > b.first; });
-    }
-
-    BinaryCurve c;
     long long tp = 0;
     long long fp = 0;
-    for (std::size_t k = 0; k < sorted.size(); ++k) {
-        const double s = sorted[k].first;
-        if (sorted[k].second == 1)
-            ++tp;
-        else
-            ++fp;
-        // Emit at the last index of each run of equal scores (exact comparison, as numpy's diff).
-        const bool lastOfRun = k + 1 == sorted.size() || sorted[k + 1].first != s;
-        if (lastOfRun) {
-            c.tps.push_back(tp);
-            c.fps.push_back(fp);
-            c.thresholds.push_back(s);
+    auto walk = [&](std::size_t n, auto&& at) {
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::pair<double, int> here = at(k);
+            if (here.second == 1)
+                ++tp;
+            else
+                ++fp;
+            if (k + 1 == n || at(k + 1).first != here.first)
+                visit(tp, fp, here.first);
         }
+    };
+    const auto n = static_cast<std::size_t>(scores.size());
+    if (descending && isDescendingOrder(scores, *descending)) {
+        walk(n, [&](std::size_t k) { return std::pair<double, int>(scores[(*descending)[k]], labels[(*descending)[k]]); });
+        return {tp, fp};
     }
-    c.positives = tp;
-    c.negatives = fp;
+    // (score, label) pairs sorted in place: the comparisons read contiguous memory rather than
+    // scores[order[k]] at random (3× faster at a million points, where the GUI sorts after training).
+    // Stability is unnecessary: equal scores are grouped into one threshold.
+    std::vector<std::pair<double, int>> sorted(n);
+    for (std::size_t i = 0; i < n; ++i)
+        sorted[i] = {scores[static_cast<Eigen::Index>(i)], labels[static_cast<Eigen::Index>(i)]};
+    std::sort(sorted.begin(), sorted.end(),
+              [](const std::pair<double, int>& a, const std::pair<double, int>& b) { return a.first > b.first; });
+    walk(n, [&](std::size_t k) { return sorted[k]; });
+    return {tp, fp};
+}
+
+BinaryCurve binaryCurve(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels, const char* fn,
+                        const std::vector<int>* descending = nullptr)
+{
+    BinaryCurve c;
+    std::tie(c.positives, c.negatives) = walkThresholds(scores, labels, fn, descending, [&](long long tp, long long fp, double s) {
+        c.tps.push_back(tp);
+        c.fps.push_back(fp);
+        c.thresholds.push_back(s);
+    });
     return c;
 }
 
@@ -155,24 +168,47 @@ Curve rocCurve(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels)
 
 namespace {
 
-double aurocFromCounts(const BinaryCurve& c)
-{
-    if (c.positives == 0 || c.negatives == 0)
-        return kNaN;
-    // Trapezoidal rule over the ROC points, starting at (0,0):
+/// The areas under the curves, summed as the thresholds arrive (decreasing score).
+struct AreaSums {
+    // AUROC: trapezoidal rule over the ROC points, starting at (0,0):
     //   area = Σ_k (FP_k − FP_{k−1}) · (TP_k + TP_{k−1}) / 2 / (P·N).
     // The doubled sum is an exact integer (equal to twice the Mann–Whitney U statistic, ties
     // counted one half), so the only rounding is the final division.
-    long long twiceArea = 0;
-    long long prevTp = 0;
-    long long prevFp = 0;
-    for (std::size_t k = 0; k < c.tps.size(); ++k) {
-        twiceArea += (c.fps[k] - prevFp) * (c.tps[k] + prevTp);
-        prevTp = c.tps[k];
-        prevFp = c.fps[k];
+    // AP = Σ_k (R_k − R_{k−1}) P_k over distinct scores in decreasing order, R_0 = 0
+    //    = (1/P) Σ_k (TP_k − TP_{k−1}) · TP_k / (TP_k + FP_k).
+    long long twiceArea = 0, prevTp = 0, prevFp = 0;
+    double apSum = 0.0;
+    void add(long long tp, long long fp)
+    {
+        twiceArea += (fp - prevFp) * (tp + prevTp);
+        if (tp > prevTp)
+            apSum += static_cast<double>(tp - prevTp) * static_cast<double>(tp) / static_cast<double>(tp + fp);
+        prevTp = tp;
+        prevFp = fp;
     }
-    return static_cast<double>(twiceArea)
-           / (2.0 * static_cast<double>(c.positives) * static_cast<double>(c.negatives));
+    double auroc(long long positives, long long negatives) const
+    {
+        return positives == 0 || negatives == 0
+                   ? kNaN
+                   : static_cast<double>(twiceArea) / (2.0 * static_cast<double>(positives) * static_cast<double>(negatives));
+    }
+    double averagePrecision(long long positives) const
+    {
+        return positives == 0 ? kNaN : apSum / static_cast<double>(positives);
+    }
+};
+
+AreaSums areaSums(const BinaryCurve& c)
+{
+    AreaSums a;
+    for (std::size_t k = 0; k < c.tps.size(); ++k)
+        a.add(c.tps[k], c.fps[k]);
+    return a;
+}
+
+double aurocFromCounts(const BinaryCurve& c)
+{
+    return areaSums(c).auroc(c.positives, c.negatives);
 }
 
 } // namespace
@@ -228,20 +264,7 @@ namespace {
 
 double apFromCounts(const BinaryCurve& c)
 {
-    if (c.positives == 0)
-        return kNaN;
-    // AP = Σ_k (R_k − R_{k−1}) P_k over distinct scores in decreasing order, R_0 = 0
-    //    = (1/P) Σ_k (TP_k − TP_{k−1}) · TP_k / (TP_k + FP_k).
-    double sum = 0.0;
-    long long prevTp = 0;
-    for (std::size_t k = 0; k < c.tps.size(); ++k) {
-        const long long dTp = c.tps[k] - prevTp;
-        if (dTp > 0)
-            sum += static_cast<double>(dTp) * static_cast<double>(c.tps[k])
-                   / static_cast<double>(c.tps[k] + c.fps[k]);
-        prevTp = c.tps[k];
-    }
-    return sum / static_cast<double>(c.positives);
+    return areaSums(c).averagePrecision(c.positives);
 }
 
 } // namespace
@@ -252,10 +275,37 @@ double averagePrecision(const Eigen::VectorXd& scores, const Eigen::VectorXi& la
 }
 
 RankingCurves rankingCurves(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels,
-                            const std::vector<int>* descending)
+                            const std::vector<int>* descending, double drawTolerance)
 {
-    const BinaryCurve c = binaryCurve(scores, labels, "rankingCurves", descending); // the one sort (or none)
-    return {rocFromCounts(c), prFromCounts(c), aurocFromCounts(c), apFromCounts(c)};
+    if (!(drawTolerance > 0.0)) {
+        const BinaryCurve c = binaryCurve(scores, labels, "rankingCurves", descending); // the one sort (or none)
+        return {rocFromCounts(c), prFromCounts(c), aurocFromCounts(c), apFromCounts(c)};
+    }
+    // The same points, areas and thresholds as above, each point offered to a thinner as it comes:
+    // the class totals first (the rates need them), then one walk.
+    checkSizes(scores.size(), labels.size(), "rankingCurves", "scores", "labels");
+    checkBinary(labels, "rankingCurves", "labels");
+    const long long positives = labels.cast<long long>().sum();
+    const long long negatives = static_cast<long long>(labels.size()) - positives;
+    const double P = static_cast<double>(positives);
+    const double N = static_cast<double>(negatives);
+    CurveThinner roc(drawTolerance), pr(drawTolerance);
+    roc.add(negatives > 0 ? 0.0 : kNaN, positives > 0 ? 0.0 : kNaN, kInf);
+    pr.add(0.0, 1.0, kInf);
+    AreaSums areas;
+    walkThresholds(scores, labels, "rankingCurves", descending, [&](long long tp, long long fp, double s) {
+        roc.add(negatives > 0 ? static_cast<double>(fp) / N : kNaN, positives > 0 ? static_cast<double>(tp) / P : kNaN, s);
+        pr.add(positives > 0 ? static_cast<double>(tp) / P : 1.0, static_cast<double>(tp) / static_cast<double>(tp + fp), s);
+        areas.add(tp, fp);
+    });
+    roc.finish();
+    pr.finish();
+    RankingCurves out;
+    out.roc = {roc.takeX(), roc.takeY(), roc.takeT()};
+    out.pr = {pr.takeX(), pr.takeY(), pr.takeT()};
+    out.auroc = areas.auroc(positives, negatives);
+    out.averagePrecision = areas.averagePrecision(positives);
+    return out;
 }
 
 // ---------------------------------------------------------------------------------------------

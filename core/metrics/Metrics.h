@@ -37,8 +37,11 @@ struct RankingCurves {
 };
 /// `descending`, when given, is the row order by decreasing score that the caller already has (the
 /// GUI's ranking): used instead of a sort when it is one (checked in O(n)), else ignored.
+/// `drawTolerance` > 0: the curves as drawn, thinned as the points arrive (metrics/CurveThinner,
+/// with their thresholds), never held whole (a 20 M-row result's curves were 1.6 GB for a moment,
+/// issue #54); the areas are those of the whole curves all the same.
 RankingCurves rankingCurves(const Eigen::VectorXd& scores, const Eigen::VectorXi& labels,
-                            const std::vector<int>* descending = nullptr);
+                            const std::vector<int>* descending = nullptr, double drawTolerance = 0.0);
 
 struct Confusion {
     long tp = 0, fp = 0, tn = 0, fn = 0;

@@ -349,14 +349,54 @@ Eigen::MatrixXd reconstructedRows(const FitResult& r, const Eigen::MatrixXd& X)
     return r.normalizer.inverseTransform(rec->reconstructTraining(), X.colwise().mean().transpose());
 }
 
+// One pass per normalised column over blocks of rows (the normaliser works row by row, so a
+// block's transform is those rows of the whole one): a 5 M-point cloud's click held a normalised
+// copy of every row (120 MB) to attribute one of them, and its autosave three (issue #54).
+std::optional<std::uint64_t> normalisedRowsFingerprint(const Normalizer& normalizer, const Eigen::MatrixXd& data,
+                                                       const std::vector<int>& trainingRows)
+{
+    for (const int r : trainingRows)
+        if (r < 0 || r >= data.rows())
+            return std::nullopt;
+    if (normalizer.isFitted() && normalizer.inputColumns() != data.cols())
+        return std::nullopt;
+    const bool all = trainingRows.empty();
+    const Eigen::Index n = all ? data.rows() : static_cast<Eigen::Index>(trainingRows.size());
+    auto transformed = [&](const Eigen::MatrixXd& raw) { return normalizer.isFitted() ? normalizer.transform(raw) : raw; };
+    constexpr Eigen::Index kSmall = 1 << 20; // values: one copy of a small matrix costs less than passes
+    if (n * data.cols() <= kSmall)
+        return matrixFingerprint(transformed(all ? data : Eigen::MatrixXd(data(trainingRows, Eigen::all))));
+    const Eigen::Index cols = normalizer.isFitted() ? static_cast<Eigen::Index>(normalizer.keptColumns().size()) : data.cols();
+    MatrixFingerprint f(n, cols);
+    constexpr Eigen::Index kBlock = 1 << 16;
+    Eigen::MatrixXd block;
+    for (Eigen::Index j = 0; j < cols; ++j)
+        for (Eigen::Index b = 0; b < n; b += kBlock) {
+            const Eigen::Index e = std::min(n, b + kBlock);
+            if (all) {
+                block = data.middleRows(b, e - b);
+            } else {
+                block.resize(e - b, data.cols());
+                for (Eigen::Index i = b; i < e; ++i)
+                    block.row(i - b) = data.row(trainingRows[static_cast<std::size_t>(i)]);
+            }
+            block = transformed(block);
+            f.add(block.col(j).data(), static_cast<std::size_t>(e - b));
+        }
+    return f.value();
+}
+
 Eigen::VectorXd featureContributions(const FitResult& r, const Eigen::MatrixXd& X, int row)
 {
     const FeatureAttribution* fa = r.detector ? r.detector->featureAttribution() : nullptr;
     if (!fa || row < 0 || row >= X.rows())
         return {};
-    const Eigen::MatrixXd Xn = r.normalizer.transform(X);
-    const int trainingRow = r.detector->trainedOn(Xn) ? row : -1;
-    return fa->attribute(Xn.row(row).transpose(), trainingRow);
+    // The row alone through the normaliser; whether it is a training row (kNN then leaves it out
+    // of its own neighbours) from the fingerprint of all rows, streamed, not from a copy of them.
+    const Eigen::VectorXd xn = r.normalizer.transform(X.row(row)).row(0).transpose();
+    const auto fingerprint = normalisedRowsFingerprint(r.normalizer, X);
+    const int trainingRow = fingerprint && r.detector->trainedOn(X.rows(), *fingerprint) ? row : -1;
+    return fa->attribute(xn, trainingRow);
 }
 
 std::string explainRow(const FitResult& r, const Eigen::MatrixXd& X, Eigen::Index row)

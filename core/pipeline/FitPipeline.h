@@ -117,6 +117,13 @@ int stepShownBy(const FitResult& r);
 /// coordinates; empty when the detector has no reconstruction or X are not its training rows.
 Eigen::MatrixXd reconstructedRows(const FitResult& r, const Eigen::MatrixXd& X);
 
+/// matrixFingerprint of `trainingRows` of `data` (empty = all) through the normaliser, computed
+/// over blocks of rows without building that matrix (its memory is the point: 480 MB at 20 M 3-D
+/// points, issue #54); empty when a row is out of range or the normaliser has other columns. With
+/// Detector::trainedOn(rows, fingerprint): whether a model was fitted on exactly those rows.
+std::optional<std::uint64_t> normalisedRowsFingerprint(const Normalizer& normalizer, const Eigen::MatrixXd& data,
+                                                       const std::vector<int>& trainingRows = {});
+
 /// The features that drive row `row` of X (feature coordinates): the FeatureAttribution
 /// capability's contributions, one per feature, in the detector's normalised space (kNN leaves a
 /// training row out of its neighbours when X are the training rows). Empty without the capability.

@@ -1,4 +1,6 @@
 #include "session/Session.h"
+
+#include "pipeline/FitPipeline.h"
 #include "session/SessionDataFile.h"
 
 #include "base/Json.h"
@@ -409,12 +411,12 @@ std::optional<Eigen::MatrixXd> normalisedTrainingRows(const Normalizer& normaliz
     for (const int r : trainingRows)
         if (r < 0 || r >= data.rows())
             return std::nullopt;
-    const Eigen::MatrixXd raw = trainingRows.empty() ? data : Eigen::MatrixXd(data(trainingRows, Eigen::all));
-    if (!normalizer.isFitted())
-        return raw;
-    if (normalizer.inputColumns() != raw.cols())
+    if (normalizer.isFitted() && normalizer.inputColumns() != data.cols())
         return std::nullopt;
-    return normalizer.transform(raw);
+    if (trainingRows.empty()) // all rows: transformed straight from the data, not from a copy
+        return normalizer.isFitted() ? normalizer.transform(data) : data;
+    const Eigen::MatrixXd raw = data(trainingRows, Eigen::all);
+    return normalizer.isFitted() ? normalizer.transform(raw) : raw;
 }
 
 } // namespace
@@ -423,9 +425,11 @@ nlohmann::json sessionModelJson(const Detector& detector, const Normalizer& norm
                                 const std::vector<int>& trainingRows, bool withHistory)
 {
     bool byReference = false;
-    if (data && detector.memorisedRows())
-        if (const auto rows = normalisedTrainingRows(normalizer, *data, trainingRows))
-            byReference = detector.trainedOn(*rows);
+    if (data && detector.memorisedRows()) {
+        const Eigen::Index n = trainingRows.empty() ? data->rows() : static_cast<Eigen::Index>(trainingRows.size());
+        if (const auto fingerprint = normalisedRowsFingerprint(normalizer, *data, trainingRows))
+            byReference = detector.trainedOn(n, *fingerprint);
+    }
     json j = detector.toJson(withHistory, byReference);
     j["normalizer"] = normalizer.toJson();
     return j;

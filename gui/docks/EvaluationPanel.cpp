@@ -1,6 +1,5 @@
 #include "docks/EvaluationPanel.h"
 
-#include "display/CurveThinning.h"
 #include "view/CloudView.h"
 #include "document/DataDocument.h"
 #include "metrics/Metrics.h"
@@ -36,7 +35,7 @@ QVector<double> toQVector(const std::vector<double>& v)
 }
 
 // A curve as drawn: a vertex per distinct score made 4 × 36 MB of vectors at 5 M rows and a path
-// no screen shows apart; 1/4096 of the axis is below a pixel of any plot (display/CurveThinning).
+// no screen shows apart; 1/4096 of the axis is below a pixel of any plot (metrics/CurveThinner, as rankingCurves walks them).
 constexpr double kCurveTolerance = 1.0 / 4096.0;
 
 } // namespace
@@ -188,7 +187,8 @@ void EvaluationPanel::rebuild()
     double auc = 0.0, ap = 0.0;
     try {
         // The document's ranking is this result's order by decreasing score: no second sort.
-        RankingCurves curves = rankingCurves(scores, d->flags, &d->doc->ranking());
+        // Thinned as they are walked: a big cloud's whole curves are never held (issue #54).
+        RankingCurves curves = rankingCurves(scores, d->flags, &d->doc->ranking(), kCurveTolerance);
         roc = std::move(curves.roc);
         pr = std::move(curves.pr);
         auc = curves.auroc;
@@ -209,8 +209,7 @@ void EvaluationPanel::rebuild()
     d->roc->setXRange(-0.02, 1.02);
     d->roc->setYRange(-0.02, 1.02);
     d->roc->addLine({0.0, 1.0}, {0.0, 1.0}, kReference, tr("random"), 1.2, Qt::DashLine);
-    const Polyline rocDrawn = thinCurve(roc.x, roc.y, kCurveTolerance);
-    d->roc->addLine(toQVector(rocDrawn.x), toQVector(rocDrawn.y), kCurve, tr("ROC"), 2.0);
+    d->roc->addLine(toQVector(roc.x), toQVector(roc.y), kCurve, tr("ROC"), 2.0);
     d->rocPoint = d->roc->addPoints({}, {}, kOperating, tr("threshold"), 4.5);
 
     // Precision-recall, baseline at the outlier fraction
@@ -220,8 +219,7 @@ void EvaluationPanel::rebuild()
     d->pr->setYRange(-0.02, 1.02);
     d->pr->addLine({0.0, 1.0}, {baseline, baseline}, kReference, tr("random (%1)").arg(fmt3(baseline)), 1.2,
                    Qt::DashLine);
-    const Polyline prDrawn = thinCurve(pr.x, pr.y, kCurveTolerance);
-    d->pr->addLine(toQVector(prDrawn.x), toQVector(prDrawn.y), kCurve, tr("PR"), 2.0);
+    d->pr->addLine(toQVector(pr.x), toQVector(pr.y), kCurve, tr("PR"), 2.0);
     d->prPoint = d->pr->addPoints({}, {}, kOperating, tr("threshold"), 4.5);
 
     // Score histogram by class over the finite scores

@@ -149,8 +149,8 @@ void TimelineBar::onResultChanged()
     pause();
     m_trained = trained;
     m_history = trained && trained->detector ? trained->detector->history() : nullptr;
-    // Any edit or new data installs a new trained result, so this copy stays the result's rows.
-    m_rows = m_history ? std::make_shared<const Eigen::MatrixXd>(m_doc->dataset().X) : nullptr;
+    // Any edit or new data installs a new trained result, so these shared rows stay the result's.
+    m_rows = m_history ? m_doc->sharedRows() : nullptr;
     const int n = stepCount();
     setVisible(m_autoShow && n > 1);
     m_requested = n - 1;

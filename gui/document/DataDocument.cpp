@@ -29,14 +29,14 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     // reaches the caller (File → Open reports it): the document never holds data the window does
     // not show.
     const bool stepWasShown = leaveStepViews();
-    Dataset oldData = std::move(m_data);
+    std::shared_ptr<const Dataset> oldData = m_data;
     const QString oldPath = m_path;
     const bool oldEdited = m_edited;
     const int oldSelected = m_selected;
     std::vector<int> oldSelection = m_selection;
     const double oldThreshold = m_threshold;
     std::shared_ptr<const FitResult> oldResult = m_result;
-    m_data = std::move(data);
+    m_data = std::make_shared<const Dataset>(std::move(data));
     m_path = path;
     m_edited = false;
     m_userThreshold = false;
@@ -76,7 +76,7 @@ void DataDocument::setDataset(Dataset data, const QString& path)
 
 void DataDocument::setAgreement(Agreement a)
 {
-    if (a.detectors.size() < 2 || a.flaggedBy.size() != m_data.rows())
+    if (a.detectors.size() < 2 || a.flaggedBy.size() != m_data->rows())
         a = Agreement{};
     if (a.detectors == m_agreement.detectors && a.quantile == m_agreement.quantile
         && a.flaggedBy.size() == m_agreement.flaggedBy.size() && a.flaggedBy == m_agreement.flaggedBy)
@@ -98,7 +98,7 @@ void DataDocument::editDataset(Dataset data, std::shared_ptr<const FitResult> ad
         m_userThreshold = m_trainedUserThreshold;
     }
     const double threshold = m_threshold;
-    m_data = std::move(data);
+    m_data = std::make_shared<const Dataset>(std::move(data));
     m_edited = true;
     m_live.reset();
     m_liveNorm.reset();
@@ -226,7 +226,7 @@ void DataDocument::endTrainingView()
 void DataDocument::showStep(int index, std::shared_ptr<const FitResult> stepResult)
 {
     const bool trainingWasShown = leaveTraining(); // a replay during a paused step training
-    if (index < 0 || !stepResult || stepResult->scores.size() != m_data.rows()) {
+    if (index < 0 || !stepResult || stepResult->scores.size() != m_data->rows()) {
         if (!leaveStep()) {
             if (trainingWasShown) {
                 emit resultChanged();
@@ -253,7 +253,7 @@ void DataDocument::showStep(int index, std::shared_ptr<const FitResult> stepResu
 
 void DataDocument::installResult(std::shared_ptr<const FitResult> result, bool keepThreshold)
 {
-    if (result && result->scores.size() != m_data.rows())
+    if (result && result->scores.size() != m_data->rows())
         result.reset(); // a result for other data must never be shown
     m_result = std::move(result);
     m_ranking.clear();
@@ -304,7 +304,7 @@ void DataDocument::setLiveGeometry(std::shared_ptr<const Geometry> g, std::share
 
 void DataDocument::setSelectedPoint(int index)
 {
-    if (index < -1 || index >= m_data.rows())
+    if (index < -1 || index >= m_data->rows())
         index = -1;
     std::vector<int> selection;
     if (index >= 0)
@@ -326,7 +326,7 @@ bool DataDocument::isSelected(int index) const
 
 void DataDocument::setPointSelection(std::vector<int> rows, int current)
 {
-    rows = normalizedSelection(std::move(rows), static_cast<int>(m_data.rows()));
+    rows = normalizedSelection(std::move(rows), static_cast<int>(m_data->rows()));
     if (current == kKeepCurrent)
         current = m_selected;
     if (!std::binary_search(rows.begin(), rows.end(), current))

@@ -21,9 +21,15 @@ class DataDocument : public QObject {
 public:
     explicit DataDocument(QObject* parent = nullptr) : QObject(parent) {}
 
-    const Dataset& dataset() const { return m_data; }
+    const Dataset& dataset() const { return *m_data; }
+    /// The same data, shared: a job or a save that reads them on another thread keeps this instead
+    /// of a copy (the document never changes a dataset in place, it installs a new one). Issue #54:
+    /// training, the timeline and the autosave each copied the rows (120 MB each at 5 M points).
+    std::shared_ptr<const Dataset> sharedDataset() const { return m_data; }
+    /// The rows of sharedDataset() (an aliasing pointer: it keeps the whole dataset alive).
+    std::shared_ptr<const Eigen::MatrixXd> sharedRows() const { return {m_data, &m_data->X}; }
     QString filePath() const { return m_path; }
-    bool isEmpty() const { return m_data.rows() == 0; }
+    bool isEmpty() const { return m_data->rows() == 0; }
 
     /// Replaces the data; clears the result (it belonged to the previous data).
     void setDataset(Dataset data, const QString& path);
@@ -137,7 +143,7 @@ public:
     const Agreement& agreement() const { return m_agreement; }
     bool hasAgreement() const
     {
-        return m_agreement.detectors.size() >= 2 && m_data.rows() > 0 && m_agreement.flaggedBy.size() == m_data.rows();
+        return m_agreement.detectors.size() >= 2 && m_data->rows() > 0 && m_agreement.flaggedBy.size() == m_data->rows();
     }
     /// Replaces it (an empty one clears it); emits agreementChanged.
     void setAgreement(Agreement a);
@@ -162,7 +168,7 @@ private:
     bool leaveStepViews(); // both of the above; true when either was shown
     void installResult(std::shared_ptr<const FitResult> result, bool keepThreshold = false); // no signals
 
-    Dataset m_data;
+    std::shared_ptr<const Dataset> m_data = std::make_shared<const Dataset>(); // never null
     QString m_path;
     int m_selected = -1;
     std::vector<int> m_selection; // sorted, distinct; contains m_selected when that is ≥ 0

@@ -226,11 +226,11 @@ bool Autosave::autosave()
     }
     std::shared_ptr<const FitResult> result = m_context.document->trainedResult();
     // A model that keeps its training rows (knn, lof) refers to them in the data: the rows of a
-    // file the session names are copied here (24 MB at a million 3-D points, ~10 ms) for the check
-    // that they are the rows it was fitted on; embedded rows are in the session already.
+    // file the session names, shared with the document (not copied), for the check that they are
+    // the rows it was fitted on; embedded rows are in the session already.
     std::shared_ptr<const Eigen::MatrixXd> fileRows;
     if (result && result->detector->memorisedRows() && !session.embedded)
-        fileRows = std::make_shared<const Eigen::MatrixXd>(m_context.document->dataset().X);
+        fileRows = m_context.document->sharedRows();
     const std::string file = QFile::encodeName(path()).toStdString();
     const std::string ownerPath = QFile::encodeName(autosaveOwner(m_dir)).toStdString();
     const QByteArray runId = m_runId;

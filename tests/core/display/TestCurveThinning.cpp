@@ -8,6 +8,8 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <numeric>
+#include <utility>
 #include <cmath>
 #include <random>
 
@@ -100,6 +102,48 @@ private slots:
         QVERIFY(corner);
         QVERIFY(p.x.size() < 450);
         QVERIFY(largestGap(x, y, p) <= 0.01 * std::sqrt(2.0) + 1e-12);
+    }
+
+    // The GUI's curves are thinned as rankingCurves walks the scores (issue #54: the whole curves
+    // of 20 M rows were 1.6 GB for a moment). The independent computation: the whole curves built
+    // first (rankingCurves without a tolerance), then thinned by thinCurve. The same points, the
+    // same thresholds at them and the same areas, bit for bit, with ties, with and without the
+    // caller's order.
+    void curvesThinnedAsWalkedEqualTheWholeCurvesThinned()
+    {
+        const Eigen::Index n = 200000;
+        std::mt19937 rng(11);
+        std::normal_distribution<double> g;
+        Eigen::VectorXd s(n);
+        Eigen::VectorXi l(n);
+        for (Eigen::Index i = 0; i < n; ++i) {
+            l(i) = i % 25 == 0;
+            s(i) = std::round((g(rng) + 2.0 * l(i)) * 5000.0) / 5000.0; // ~40 000 distinct scores: ties
+        }
+        std::vector<int> order(static_cast<std::size_t>(n));
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return s(a) > s(b); });
+        const double tol = 1.0 / 4096;
+        for (const std::vector<int>* descending : std::vector<const std::vector<int>*>{nullptr, &order}) {
+            const RankingCurves whole = rankingCurves(s, l, descending);
+            const RankingCurves thin = rankingCurves(s, l, descending, tol);
+            QCOMPARE(thin.auroc, whole.auroc);
+            QCOMPARE(thin.averagePrecision, whole.averagePrecision);
+            QCOMPARE(thin.auroc, auroc(s, l));
+            for (const auto& [w, t] : {std::pair(&whole.roc, &thin.roc), std::pair(&whole.pr, &thin.pr)}) {
+                const Polyline p = thinCurve(w->x, w->y, tol);
+                QCOMPARE(t->x, p.x);
+                QCOMPARE(t->y, p.y);
+                QVERIFY(t->x.size() < w->x.size() / 2);
+                // Each kept point carries the threshold of that point of the whole curve.
+                std::size_t j = 0;
+                for (std::size_t i = 0; i < t->x.size(); ++i) {
+                    while (j < w->x.size() && !(w->x[j] == t->x[i] && w->y[j] == t->y[i] && w->thresholds[j] == t->thresholds[i]))
+                        ++j;
+                    QVERIFY2(j < w->x.size(), qPrintable(QString("kept point %1 not on the whole curve").arg(i)));
+                }
+            }
+        }
     }
 
     void shortCurvesAndNoToleranceStayWhole()

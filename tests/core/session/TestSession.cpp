@@ -272,6 +272,48 @@ private slots:
         QVERIFY(!modelRefersToData(sessionModelJson(*pca->detector, pca->normalizer, &s.data.X, {})));
     }
 
+    // The big-cloud check (issue #54) hashes the normalised rows block by block, column by column,
+    // without building them; it must give matrixFingerprint of the matrix built whole, for every
+    // normaliser (row-wise l2, column-wise zscore/minmax with a dropped constant column), all rows
+    // or a part, and sizes below and above the one-copy cut (2^20 values) and not a multiple of the
+    // block. The whole-matrix hash is the independent computation.
+    void streamedFingerprintEqualsTheWholeMatrixs_data()
+    {
+        QTest::addColumn<QString>("norm");
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<bool>("part");
+        for (const char* norm : {"none", "zscore", "minmax", "l2"})
+            for (const int rows : {1000, 400'003})
+                for (const bool part : {false, true})
+                    QTest::addRow("%s %d %s", norm, rows, part ? "part" : "all") << QString(norm) << rows << part;
+    }
+    void streamedFingerprintEqualsTheWholeMatrixs()
+    {
+        QFETCH(QString, norm);
+        QFETCH(int, rows);
+        QFETCH(bool, part);
+        std::mt19937 rng(5);
+        std::normal_distribution<double> g(3.0, 2.0);
+        Eigen::MatrixXd X(rows, 4);
+        for (Eigen::Index i = 0; i < X.size(); ++i) X.data()[i] = g(rng);
+        X.col(2).setConstant(1.5); // minmax/zscore drop or zero a constant column
+        std::vector<int> subset;
+        if (part)
+            for (int i = 0; i < rows; i += 3) subset.push_back(i);
+        Normalizer n(parseNormalization(norm.toStdString()));
+        const Eigen::MatrixXd raw = part ? Eigen::MatrixXd(X(subset, Eigen::all)) : X;
+        n.fit(raw);
+        const std::uint64_t whole = matrixFingerprint(n.transform(raw));
+        const auto streamed = normalisedRowsFingerprint(n, X, subset);
+        QVERIFY(streamed.has_value());
+        QCOMPARE(*streamed, whole);
+        // One value changed in a row it reads: another fingerprint; a row out of range: none.
+        Eigen::MatrixXd Y = X;
+        Y(part ? subset.back() : rows - 1, 0) += 1e-9;
+        QVERIFY(*normalisedRowsFingerprint(n, Y, subset) != whole);
+        QVERIFY(!normalisedRowsFingerprint(n, X, {0, rows}).has_value());
+    }
+
     void referredRowsAreReadFromTheSessionsDataFile()
     {
         // A session that names a file (the autosave of file data): the CLI and Python read the rows
