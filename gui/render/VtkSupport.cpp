@@ -17,6 +17,7 @@
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
+#include <vtkSOADataArrayTemplate.h>
 #include <vtkTextActor.h>
 #include <vtkTextProperty.h>
 #include <vtkTextRenderer.h>
@@ -27,26 +28,54 @@
 
 namespace olens {
 
+namespace {
+
+vtkSmartPointer<vtkCellArray> vertexCells(Eigen::Index n)
+{
+    // 32-bit offsets and ids while they fit: 8 bytes a point instead of 16 (160 MB at 20 M rows).
+    auto verts = vtkSmartPointer<vtkCellArray>::New();
+    if (n < std::numeric_limits<int>::max())
+        verts->Use32BitStorage();
+    verts->AllocateExact(n, n);
+    for (vtkIdType i = 0; i < n; ++i)
+        verts->InsertNextCell(1, &i);
+    return verts;
+}
+
+} // namespace
+
+vtkSmartPointer<vtkPoints> sharedPoints(const Eigen::MatrixX3d& P)
+{
+    // VTK only reads them (the mapper's upload, the picker, the bounds); save = 1: not freed by VTK.
+    vtkNew<vtkSOADataArrayTemplate<double>> xyz;
+    xyz->SetNumberOfComponents(3);
+    for (int c = 0; c < 3; ++c)
+        xyz->SetArray(c, const_cast<double*>(P.col(c).data()), P.rows(), true, true);
+    auto pts = vtkSmartPointer<vtkPoints>::New();
+    pts->SetData(xyz);
+    return pts;
+}
+
+vtkSmartPointer<vtkPolyData> sharedVertexCloud(const Eigen::MatrixX3d& P)
+{
+    auto poly = vtkSmartPointer<vtkPolyData>::New();
+    poly->SetPoints(sharedPoints(P));
+    poly->SetVerts(vertexCells(P.rows()));
+    return poly;
+}
+
 vtkSmartPointer<vtkPolyData> vertexCloud(const Eigen::MatrixX3d& P)
 {
     auto poly = vtkSmartPointer<vtkPolyData>::New();
     vtkNew<vtkPoints> pts;
     pts->SetDataTypeToDouble();
     pts->SetNumberOfPoints(P.rows());
-    // 32-bit offsets and ids while they fit: 8 bytes a point instead of 16 (160 MB at 20 M rows).
     // Points stay double: VTK then shifts and scales them before its float upload, so clouds far
     // from the origin (map coordinates) keep their detail.
-    vtkNew<vtkCellArray> verts;
-    if (P.rows() < std::numeric_limits<int>::max())
-        verts->Use32BitStorage();
-    verts->AllocateExact(P.rows(), P.rows());
-    for (Eigen::Index i = 0; i < P.rows(); ++i) {
+    for (Eigen::Index i = 0; i < P.rows(); ++i)
         pts->SetPoint(i, P(i, 0), P(i, 1), P(i, 2));
-        const vtkIdType id = i;
-        verts->InsertNextCell(1, &id);
-    }
     poly->SetPoints(pts);
-    poly->SetVerts(verts);
+    poly->SetVerts(vertexCells(P.rows()));
     return poly;
 }
 

@@ -134,14 +134,13 @@ void PointLayer::updatePasses()
 void PointLayer::update(const ViewContext& ctx, unsigned changes)
 {
     const Eigen::MatrixX3d& P = *ctx.display;
+    // The cloud's points are the view's display matrix itself (sharedVertexCloud): taken again
+    // whenever that matrix is assigned, which both of these changes follow.
     if (changes & Points)
-        m_poly->ShallowCopy(vertexCloud(P));
+        m_poly->ShallowCopy(sharedVertexCloud(P));
     if (changes & Positions) {
         // Points move (data ↔ reconstruction) keeping their colours.
-        vtkPoints* pts = m_poly->GetPoints();
-        for (Eigen::Index i = 0; i < P.rows(); ++i)
-            pts->SetPoint(i, P(i, 0), P(i, 1), P(i, 2));
-        pts->Modified();
+        m_poly->SetPoints(sharedPoints(P));
         m_poly->Modified();
         updateFront(P);
     }
