@@ -37,7 +37,7 @@ public:
         m_result = doc.result();
         m_order.clear();
         m_rowOfSample.clear();
-        m_labels.resize(0);
+        m_labelled.reset();
         m_labelNames.clear();
         m_flags.resize(0);
         m_flagged = 0;
@@ -66,7 +66,7 @@ public:
                 m_rowOfSample[static_cast<std::size_t>(m_order[r])] = static_cast<int>(r);
             const Dataset& data = doc.dataset();
             if (data.hasLabels() && data.labels.size() == static_cast<Eigen::Index>(m_order.size())) {
-                m_labels = data.labels;
+                m_labelled = doc.sharedDataset(); // shared, not a copy (160 MB at 20 M rows)
                 for (const std::string& s : data.labelNames)
                     m_labelNames << QString::fromStdString(s);
             }
@@ -124,7 +124,7 @@ public:
             emit dataChanged(index(first, 0), index(last, ColumnCount - 1), {Qt::FontRole});
     }
 
-    bool hasLabels() const { return m_labels.size() > 0; }
+    bool hasLabels() const { return m_labelled != nullptr; }
     bool hasExplanations() const
     {
         return m_result && !m_result->explanations.empty()
@@ -154,7 +154,7 @@ public:
             const double s = m_result ? m_result->scores(i) : 0.0;
             return std::isnan(s) ? -std::numeric_limits<double>::infinity() : s;
         }
-        case ColLabel: return hasLabels() ? m_labels(i) : 0.0;
+        case ColLabel: return hasLabels() ? m_labelled->labels(i) : 0.0;
         case ColOutlier: return m_flags(i) != 0 ? 1.0 : 0.0;
         case ColFlaggedBy: return hasAgreement() ? m_flaggedBy(i) : 0.0;
         default: return 0.0;
@@ -164,7 +164,7 @@ public:
 
     QString labelText(int i) const
     {
-        const double v = m_labels(i);
+        const double v = m_labelled->labels(i);
         const int id = static_cast<int>(std::lround(v));
         if (!m_labelNames.isEmpty() && id == v && id >= 0 && id < m_labelNames.size())
             return m_labelNames[id];
@@ -292,7 +292,7 @@ private:
     std::shared_ptr<const FitResult> m_result;
     std::vector<int> m_order;
     std::vector<int> m_rowOfSample;
-    Eigen::VectorXd m_labels;
+    std::shared_ptr<const Dataset> m_labelled; // the data, when their labels are shown
     QStringList m_labelNames;
     QString m_labelName;
     Eigen::VectorXi m_flags;

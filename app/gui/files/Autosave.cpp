@@ -256,7 +256,11 @@ bool Autosave::autosave()
                                                  session.embedded ? &session.data.X : fileRows.get(), result->trainingRows,
                                                  h && h->bytes <= SessionManager::kSessionHistoryBytes);
             }
-            const QByteArray text = QByteArray::fromStdString(serializeSession(session));
+            // The text once, not copied into a QByteArray too: a 20 M-row knn's training scores
+            // alone are 213 MB of it (issue #54). The model's JSON goes before the write.
+            const std::string serialized = serializeSession(session);
+            session.model = nullptr;
+            const QByteArray text = QByteArray::fromRawData(serialized.data(), static_cast<qsizetype>(serialized.size()));
             writeFileAtomically(file, [&](std::ostream& out) { out.write(text.constData(), text.size()); });
             const QByteArray owner = runId + '\n' + contentHash(text);
             writeFileAtomically(ownerPath, [&](std::ostream& out) { out.write(owner.constData(), owner.size()); });
