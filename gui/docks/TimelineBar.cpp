@@ -141,6 +141,8 @@ bool TimelineBar::isPlaying() const { return m_timer->isActive(); }
 
 int TimelineBar::speed() const { return std::max(1, m_speed->currentData().toInt()); }
 
+bool TimelineBar::sliderEnabled() const { return m_slider->isEnabled(); }
+
 void TimelineBar::onResultChanged()
 {
     const auto trained = m_doc->trainedResult();
@@ -186,6 +188,11 @@ void TimelineBar::onShownStepChanged(int index)
 void TimelineBar::updateLabel()
 {
     const int n = stepCount();
+    // The slider marks a point of the recorded path; a step-by-step training shows none of them.
+    m_slider->setEnabled(!m_doc->showsTraining());
+    m_slider->setToolTip(m_doc->showsTraining() ? tr("A step-by-step training is shown, not a recorded step: "
+                                                     "P replays the recorded path, Esc brings the trained model back")
+                                                : QString());
     if (n == 0) {
         m_label->clear();
         return;

@@ -47,6 +47,9 @@ public:
     /// The counter as shown: "epoch 40 / 100 · loss 0.039 (trained)", or a shorter form where the
     /// bar has no room for it (the loss goes first, then "(trained)"; the tooltip has it all).
     QString counterText() const;
+    /// Whether the slider can be scrubbed: not while a step-by-step training (N) is shown, which
+    /// is no point of the recorded path (the slider stood at the recorded step it had left).
+    bool sliderEnabled() const;
     /// Frames per second while playing.
     int speed() const;
     /// Off: the bar stays hidden and serves only as the engine of another control (compare mode's

@@ -295,6 +295,7 @@ private slots:
         QCOMPARE(w.document()->trainedResult(), trained);
         QTRY_COMPARE_WITH_TIMEOUT(w.view()->drawnStep(), 3, 20000);
         QCOMPARE(w.timeline()->labelledStep(), 3);
+        QVERIFY(!w.timeline()->sliderEnabled()); // it stood at the recorded step 0 it had left
         QCOMPARE(w.detectorPanel()->describedStep(), 3);
         QCOMPARE(w.rankingPanel()->listedStep(), -1);
         QVERIFY(!caption->describesShown());
@@ -309,6 +310,7 @@ private slots:
         QVERIFY(caption->describesShown());
         QCOMPARE(w.view()->drawnStep(), 0);
         QCOMPARE(w.timeline()->labelledStep(), 0);
+        QVERIFY(w.timeline()->sliderEnabled());
         QCOMPARE(w.detectorPanel()->describedStep(), 0);
         QCOMPARE(w.rankingPanel()->listedStep(), 0);
         QVERIFY(t->isRunning()); // the training waits where it was
@@ -331,6 +333,7 @@ private slots:
         QVERIFY(cancelled.wait(20000));
         QVERIFY(!w.document()->showsTraining());
         QCOMPARE(w.document()->result(), trained);
+        QTRY_VERIFY_WITH_TIMEOUT(w.timeline()->sliderEnabled(), 20000);
         QCOMPARE(w.document()->shown().kind, DataDocument::Shown::Kind::Trained);
         QCOMPARE(int(w.document()->ranking().size()), int(w.document()->dataset().rows()));
     }
