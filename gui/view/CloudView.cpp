@@ -395,12 +395,13 @@ void CloudView::rebuild(bool keepCamera)
         m_projection = n > 0 || (d.cols() > 0 && d.cols() <= 3) ? Projection::automatic(d.X, d.featureNames)
                                                                 : Projection{};
     m_userProjection = m_userProjection && m_projection.origin.size() == d.cols();
+    m_pointLayer->retire(std::move(m_display)); // VTK reads its buffer until the Points update below
     m_display = n > 0 ? m_projection.toDisplay(d.X) : Eigen::MatrixX3d(0, 3);
     if (m_showReconstruction && n > 0)
         if (const auto r = m_doc->result()) {
             const Eigen::MatrixXd R = reconstructedRows(*r, d.X);
             if (R.rows() == n)
-                m_display = m_projection.toDisplay(R);
+                m_display = m_projection.toDisplay(R); // the data's own display was never shown
         }
     m_sizer->setDisplay(m_display);
     updateColours();
@@ -455,6 +456,7 @@ void CloudView::refreshPositions()
             if (R.rows() == n)
                 X = std::move(R);
         }
+    m_pointLayer->retire(std::move(m_display)); // VTK reads its buffer until the Positions update below
     m_display = m_projection.toDisplay(X);
     m_sizer->setDisplay(m_display);
     m_selected = m_doc->selectedPoint();

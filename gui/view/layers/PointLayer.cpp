@@ -144,6 +144,8 @@ void PointLayer::update(const ViewContext& ctx, unsigned changes)
         m_poly->Modified();
         updateFront(P);
     }
+    if (changes & (Points | Positions))
+        m_retired.clear(); // VTK reads P now
     if (changes & Points) {
         // NDC depth per pixel of sprite size: only in 2-D, where all points share z = 0 (in 3-D
         // the depth of the points themselves must decide).

@@ -10,6 +10,7 @@
 #include "render/SpriteShader.h"
 
 #include <vtkNew.h>
+#include <vector>
 #include <vtkUnsignedCharArray.h>
 
 class vtkActor;
@@ -27,6 +28,11 @@ public:
     void update(const ViewContext& ctx, unsigned changes) override;
 
     vtkActor* points() const { return m_points; }
+    /// The view's display matrix, about to be assigned anew: VTK reads the cloud's points from its
+    /// buffer (sharedVertexCloud), so the buffer is kept here (a move keeps its address) until the
+    /// next Points or Positions update takes the new one. Were the assignment or a layer to throw
+    /// in between, VTK would otherwise read freed memory.
+    void retire(Eigen::MatrixX3d&& display) { m_retired.push_back(std::move(display)); }
     void setPointSize(float pixels);
     /// Level of detail: draw every k-th point (1 = all) until set back.
     void setLodStride(int k) { m_uniforms->lodStride = k; }
@@ -61,6 +67,7 @@ private:
     void updateFront(const Eigen::MatrixX3d& P);
 
     vtkNew<vtkPolyData> m_poly;
+    std::vector<Eigen::MatrixX3d> m_retired; // display buffers m_poly may still read (retire)
     vtkNew<vtkActor> m_points;
     vtkNew<vtkPolyData> m_selPoly;
     vtkNew<vtkActor> m_selection;

@@ -8,6 +8,8 @@
 #include "view/layers/LegendAxesLayer.h"
 #include "view/layers/PointColouring.h"
 #include "view/layers/PointLayer.h"
+#include <vtkDataArray.h>
+#include <vtkPoints.h>
 #include "view/layers/UncertaintyLayer.h"
 
 #include <QtTest>
@@ -227,6 +229,45 @@ private slots:
         s.doc.setThreshold(0.95);
         layer.update(ctx, ViewLayer::Threshold);
         check({});
+    }
+
+    void theCloudsPointsAreTheDisplayMatrixItself()
+    {
+        // Issue #54: VTK reads the display coordinates in place (no 24 B-a-point copy). A display
+        // matrix assigned anew is retired to the layer first, so VTK's points stay readable until
+        // the next Points update takes the new one (were the assignment or another layer to throw
+        // in between, VTK read freed memory). 1 M rows: the buffer is mmap'ed, so a read after
+        // its release faults at once instead of passing by luck.
+        Dataset d;
+        d.featureNames = {"x", "y", "z"};
+        d.X = Eigen::MatrixXd::Random(1'000'000, 3);
+        Scene s(d);
+        PointLayer layer(std::make_shared<float>(1.0f));
+        layer.attach(s.scene, s.overlay);
+        const ViewContext ctx = s.context();
+        layer.update(ctx, ViewLayer::Points | ViewLayer::Colours);
+        const auto cloud = [&] { return vtkPolyData::SafeDownCast(layer.points()->GetMapper()->GetInput()); };
+        QCOMPARE(cloud()->GetNumberOfPoints(), vtkIdType(1'000'000));
+        QCOMPARE(cloud()->GetPoints()->GetData()->GetNumberOfComponents(), 3);
+        for (const vtkIdType i : {vtkIdType(0), vtkIdType(123'457), vtkIdType(999'999)}) {
+            double x[3];
+            cloud()->GetPoint(i, x);
+            for (int k = 0; k < 3; ++k)
+                QCOMPARE(x[k], s.display(i, k));
+        }
+        // In place: a value changed in the matrix is the value VTK reads.
+        s.display(5, 1) = 42.0;
+        QCOMPARE(cloud()->GetPoint(5)[1], 42.0);
+
+        const Eigen::MatrixX3d before = s.display;
+        layer.retire(std::move(s.display));
+        s.display = Eigen::MatrixX3d::Constant(10, 3, 7.0); // the old buffer is gone from the view
+        double last[3];
+        cloud()->GetPoint(999'999, last); // still the retired buffer, not freed memory
+        QCOMPARE(last[2], before(999'999, 2));
+        layer.update(s.context(), ViewLayer::Points | ViewLayer::Colours);
+        QCOMPARE(cloud()->GetNumberOfPoints(), vtkIdType(10));
+        QCOMPARE(cloud()->GetPoint(9)[0], 7.0);
     }
 
     void scoreColoursAreTheTablesColourPerPoint()
