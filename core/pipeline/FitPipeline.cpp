@@ -349,9 +349,26 @@ int stepShownBy(const FitResult& r)
 Eigen::MatrixXd reconstructedRows(const FitResult& r, const Eigen::MatrixXd& X)
 {
     const Reconstruction* rec = r.detector ? r.detector->reconstruction() : nullptr;
-    if (!rec || !r.detector->trainedOn(r.normalizer.transform(X)))
+    if (!rec)
+        return {};
+    const auto fingerprint = normalisedRowsFingerprint(r.normalizer, X); // not a copy of every row
+    if (!fingerprint || !r.detector->trainedOn(X.rows(), *fingerprint))
         return {};
     return r.normalizer.inverseTransform(rec->reconstructTraining(), X.colwise().mean().transpose());
+}
+
+std::optional<Eigen::MatrixXd> normalisedRows(const Normalizer& normalizer, const Eigen::MatrixXd& data,
+                                              const std::vector<int>& trainingRows)
+{
+    for (const int r : trainingRows)
+        if (r < 0 || r >= data.rows())
+            return std::nullopt;
+    if (normalizer.isFitted() && normalizer.inputColumns() != data.cols())
+        return std::nullopt;
+    if (trainingRows.empty()) // all rows: transformed straight from the data, not from a copy
+        return normalizer.isFitted() ? normalizer.transform(data) : data;
+    const Eigen::MatrixXd raw = data(trainingRows, Eigen::all);
+    return normalizer.isFitted() ? normalizer.transform(raw) : raw;
 }
 
 // One pass per normalised column over blocks of rows (the normaliser works row by row, so a
@@ -360,17 +377,19 @@ Eigen::MatrixXd reconstructedRows(const FitResult& r, const Eigen::MatrixXd& X)
 std::optional<std::uint64_t> normalisedRowsFingerprint(const Normalizer& normalizer, const Eigen::MatrixXd& data,
                                                        const std::vector<int>& trainingRows)
 {
+    const bool all = trainingRows.empty();
+    const Eigen::Index n = all ? data.rows() : static_cast<Eigen::Index>(trainingRows.size());
+    constexpr Eigen::Index kSmall = 1 << 20; // values: one copy of a small matrix costs less than passes
+    if (n * data.cols() <= kSmall) {
+        const auto rows = normalisedRows(normalizer, data, trainingRows);
+        return rows ? std::optional<std::uint64_t>(matrixFingerprint(*rows)) : std::nullopt;
+    }
     for (const int r : trainingRows)
         if (r < 0 || r >= data.rows())
             return std::nullopt;
     if (normalizer.isFitted() && normalizer.inputColumns() != data.cols())
         return std::nullopt;
-    const bool all = trainingRows.empty();
-    const Eigen::Index n = all ? data.rows() : static_cast<Eigen::Index>(trainingRows.size());
     auto transformed = [&](const Eigen::MatrixXd& raw) { return normalizer.isFitted() ? normalizer.transform(raw) : raw; };
-    constexpr Eigen::Index kSmall = 1 << 20; // values: one copy of a small matrix costs less than passes
-    if (n * data.cols() <= kSmall)
-        return matrixFingerprint(transformed(all ? data : Eigen::MatrixXd(data(trainingRows, Eigen::all))));
     const Eigen::Index cols = normalizer.isFitted() ? static_cast<Eigen::Index>(normalizer.keptColumns().size()) : data.cols();
     MatrixFingerprint f(n, cols);
     constexpr Eigen::Index kBlock = 1 << 16;

@@ -117,6 +117,10 @@ int stepShownBy(const FitResult& r);
 /// coordinates; empty when the detector has no reconstruction or X are not its training rows.
 Eigen::MatrixXd reconstructedRows(const FitResult& r, const Eigen::MatrixXd& X);
 
+/// `trainingRows` of `data` (empty = all) through the normaliser (as the model fitted on them saw
+/// them); empty when a row is out of range or the normaliser has other columns.
+std::optional<Eigen::MatrixXd> normalisedRows(const Normalizer& normalizer, const Eigen::MatrixXd& data,
+                                              const std::vector<int>& trainingRows = {});
 /// matrixFingerprint of `trainingRows` of `data` (empty = all) through the normaliser, computed
 /// over blocks of rows without building that matrix (its memory is the point: 480 MB at 20 M 3-D
 /// points, issue #54); empty when a row is out of range or the normaliser has other columns. With

@@ -401,25 +401,6 @@ RestoredModel restoreSessionModel(const nlohmann::json& model, int inputColumns)
     return r;
 }
 
-namespace {
-
-/// The rows a model was fitted on, as it saw them: `trainingRows` of `data` (empty = all) through
-/// the normaliser. Empty when a row is out of range or the normaliser has other columns.
-std::optional<Eigen::MatrixXd> normalisedTrainingRows(const Normalizer& normalizer, const Eigen::MatrixXd& data,
-                                                      const std::vector<int>& trainingRows)
-{
-    for (const int r : trainingRows)
-        if (r < 0 || r >= data.rows())
-            return std::nullopt;
-    if (normalizer.isFitted() && normalizer.inputColumns() != data.cols())
-        return std::nullopt;
-    if (trainingRows.empty()) // all rows: transformed straight from the data, not from a copy
-        return normalizer.isFitted() ? normalizer.transform(data) : data;
-    const Eigen::MatrixXd raw = data(trainingRows, Eigen::all);
-    return normalizer.isFitted() ? normalizer.transform(raw) : raw;
-}
-
-} // namespace
 
 nlohmann::json sessionModelJson(const Detector& detector, const Normalizer& normalizer, const Eigen::MatrixXd* data,
                                 const std::vector<int>& trainingRows, bool withHistory)
@@ -459,7 +440,7 @@ nlohmann::json modelWithTrainingRows(nlohmann::json model, const Eigen::MatrixXd
         for (const int r : trainingRows)
             if (r < 0 || r >= data.rows())
                 fail("/training_rows", "row " + std::to_string(r) + " is beyond the data's " + std::to_string(data.rows()));
-        auto taken = normalisedTrainingRows(normalizer, data, trainingRows);
+        auto taken = normalisedRows(normalizer, data, trainingRows);
         if (!taken)
             fail("/model/normalizer", "fitted on " + std::to_string(normalizer.inputColumns()) + " features, the data has " +
                                           std::to_string(data.cols()));
