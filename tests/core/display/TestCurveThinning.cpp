@@ -43,6 +43,22 @@ double largestGap(const std::vector<double>& x, const std::vector<double>& y, co
     return worst;
 }
 
+/// n scores of which every `every`-th row is an outlier (label 1) shifted up by `shift`; with
+/// `round` > 0 the scores are rounded to 1/round (ties).
+void shiftedScores(Eigen::Index n, int every, double shift, unsigned seed, double round, Eigen::VectorXd& s, Eigen::VectorXi& l)
+{
+    std::mt19937 rng(seed);
+    std::normal_distribution<double> g;
+    s.resize(n);
+    l.resize(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        l(i) = i % every == 0;
+        s(i) = g(rng) + shift * l(i);
+        if (round > 0)
+            s(i) = std::round(s(i) * round) / round;
+    }
+}
+
 double trapezoid(const std::vector<double>& x, const std::vector<double>& y)
 {
     double a = 0.0;
@@ -59,15 +75,9 @@ private slots:
     void aMillionPointRocIsDrawnWithFewPointsWithinTheTolerance()
     {
         // Scores of a million rows, outliers (5 %) shifted up: an ROC with ~10^6 vertices.
-        const Eigen::Index n = 1000000;
-        std::mt19937 rng(7);
-        std::normal_distribution<double> g;
-        Eigen::VectorXd s(n);
-        Eigen::VectorXi l(n);
-        for (Eigen::Index i = 0; i < n; ++i) {
-            l(i) = i % 20 == 0;
-            s(i) = g(rng) + 1.5 * l(i);
-        }
+        Eigen::VectorXd s;
+        Eigen::VectorXi l;
+        shiftedScores(1000000, 20, 1.5, 7, 0.0, s, l);
         const Curve roc = rocCurve(s, l);
         QVERIFY(roc.x.size() > 900000);
         const double tol = 1.0 / 4096;
@@ -112,14 +122,9 @@ private slots:
     void curvesThinnedAsWalkedEqualTheWholeCurvesThinned()
     {
         const Eigen::Index n = 200000;
-        std::mt19937 rng(11);
-        std::normal_distribution<double> g;
-        Eigen::VectorXd s(n);
-        Eigen::VectorXi l(n);
-        for (Eigen::Index i = 0; i < n; ++i) {
-            l(i) = i % 25 == 0;
-            s(i) = std::round((g(rng) + 2.0 * l(i)) * 5000.0) / 5000.0; // ~40 000 distinct scores: ties
-        }
+        Eigen::VectorXd s;
+        Eigen::VectorXi l;
+        shiftedScores(n, 25, 2.0, 11, 5000.0, s, l); // ~40 000 distinct scores: ties
         std::vector<int> order(static_cast<std::size_t>(n));
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return s(a) > s(b); });
