@@ -64,19 +64,45 @@ bool littleEndianHost()
     return first == 1;
 }
 
-std::string toBase64(const unsigned char* bytes, std::size_t size)
+/// Appends the base64 text of `size` bytes at the end of `out`; `size` must be a multiple of 3
+/// except for the last bytes of a text, which alone may end in padding.
+void appendBase64(std::string& out, const unsigned char* bytes, std::size_t size)
 {
-    std::string out;
-    out.reserve((size + 2) / 3 * 4);
+    std::size_t at = out.size();
+    out.resize(at + (size + 2) / 3 * 4);
+    char* o = out.data() + at;
     for (std::size_t i = 0; i < size; i += 3) {
         const std::uint32_t b = (std::uint32_t(bytes[i]) << 16) | (i + 1 < size ? std::uint32_t(bytes[i + 1]) << 8 : 0u)
                                 | (i + 2 < size ? std::uint32_t(bytes[i + 2]) : 0u);
-        out += kAlphabet[(b >> 18) & 63];
-        out += kAlphabet[(b >> 12) & 63];
-        out += i + 1 < size ? kAlphabet[(b >> 6) & 63] : '=';
-        out += i + 2 < size ? kAlphabet[b & 63] : '=';
+        *o++ = kAlphabet[(b >> 18) & 63];
+        *o++ = kAlphabet[(b >> 12) & 63];
+        *o++ = i + 1 < size ? kAlphabet[(b >> 6) & 63] : '=';
+        *o++ = i + 2 < size ? kAlphabet[b & 63] : '=';
     }
-    return out;
+}
+
+/// The packed object of `n` doubles, value(i) giving the i-th: encoded by chunks of a multiple of
+/// three doubles (24 bytes, whole base64 groups), so no byte copy of the array is ever made.
+template <class Value>
+nlohmann::json packed(std::size_t n, Value value)
+{
+    constexpr std::size_t kChunk = 3 * 256;
+    unsigned char buffer[kChunk * sizeof(double)];
+    const bool little = littleEndianHost();
+    std::string text;
+    text.reserve((n * sizeof(double) + 2) / 3 * 4);
+    for (std::size_t i = 0; i < n; i += kChunk) {
+        const std::size_t m = std::min(kChunk, n - i);
+        for (std::size_t k = 0; k < m; ++k) {
+            const double d = value(i + k);
+            unsigned char* b = buffer + k * sizeof(double);
+            std::memcpy(b, &d, sizeof(double));
+            if (!little)
+                std::reverse(b, b + sizeof(double));
+        }
+        appendBase64(text, buffer, m * sizeof(double));
+    }
+    return {{"f64le", std::move(text)}, {"n", n}};
 }
 
 bool fromBase64(const std::string& text, std::vector<unsigned char>& out)
@@ -125,18 +151,8 @@ bool packable(const nlohmann::json& v)
 
 nlohmann::json packArrays(const nlohmann::json& v)
 {
-    if (packable(v)) {
-        std::vector<unsigned char> bytes(v.size() * sizeof(double));
-        const bool little = littleEndianHost();
-        for (std::size_t i = 0; i < v.size(); ++i) {
-            const double d = v[i].get<double>();
-            unsigned char* b = bytes.data() + i * sizeof(double);
-            std::memcpy(b, &d, sizeof(double));
-            if (!little)
-                std::reverse(b, b + sizeof(double));
-        }
-        return {{"f64le", toBase64(bytes.data(), bytes.size())}, {"n", v.size()}};
-    }
+    if (packable(v))
+        return packed(v.size(), [&v](std::size_t i) { return v[i].get<double>(); });
     if (v.is_array()) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& e : v)
@@ -150,6 +166,26 @@ nlohmann::json packArrays(const nlohmann::json& v)
         return out;
     }
     return v;
+}
+
+nlohmann::json packArrays(nlohmann::json&& v)
+{
+    if (packable(v)) {
+        nlohmann::json p = packed(v.size(), [&v](std::size_t i) { return v[i].get<double>(); });
+        v = nullptr; // the array goes before the next one is packed
+        return p;
+    }
+    if (v.is_array() || v.is_object())
+        for (auto& e : v)
+            e = packArrays(std::move(e));
+    return std::move(v);
+}
+
+nlohmann::json packedDoubles(const double* v, std::size_t n)
+{
+    if (n < kPackedMinimum)
+        return std::vector<double>(v, v + n);
+    return packed(n, [v](std::size_t i) { return v[i]; });
 }
 
 nlohmann::json unpackArrays(const nlohmann::json& v, const std::string& where)

@@ -269,7 +269,7 @@ double Detector::threshold() const
     return m_threshold;
 }
 
-nlohmann::json Detector::toJson(bool withHistory, bool rowsByReference) const
+nlohmann::json Detector::toJson(bool withHistory, bool rowsByReference, bool packed) const
 {
     requireFitted("toJson");
     nlohmann::json j;
@@ -281,7 +281,9 @@ nlohmann::json Detector::toJson(bool withHistory, bool rowsByReference) const
         j["resolved"] = m_params.resolvedJson(); // what each `auto` parameter became on the training data
     j["dimension"] = m_dim;
     j["threshold"] = m_threshold;
-    j["training_scores"] = std::vector<double>(m_trainingScores.data(), m_trainingScores.data() + m_trainingScores.size());
+    const double* ts = m_trainingScores.data();
+    const auto n = static_cast<std::size_t>(m_trainingScores.size());
+    j["training_scores"] = packed ? packedDoubles(ts, n) : nlohmann::json(std::vector<double>(ts, ts + n));
     const MemorisedRows* memorised = rowsByReference && m_fingerprint != 0 ? memorisedRows() : nullptr;
     if (memorised) {
         j["state"] = memorised->stateWithoutRows();
@@ -293,6 +295,11 @@ nlohmann::json Detector::toJson(bool withHistory, bool rowsByReference) const
         j["training_fingerprint"] = std::to_string(m_fingerprint);
     if (withHistory && m_history)
         j["history"] = m_history->toJson();
+    if (packed) {
+        j["state"] = packArrays(std::move(j["state"]));
+        if (j.contains("history"))
+            j["history"] = packArrays(std::move(j["history"]));
+    }
     return j;
 }
 

@@ -128,8 +128,10 @@ public:
     /// "state"}, plus "history" (TrainingHistory::toJson) with `withHistory` when there is one.
     /// `rowsByReference` (a detector with MemorisedRows only): the state leaves the training rows
     /// out and "rows_by_reference" names the member they belong in; Registry::load refuses such a
-    /// model until core/session's modelWithTrainingRows() has put them back.
-    nlohmann::json toJson(bool withHistory = false, bool rowsByReference = false) const;
+    /// model until core/session's modelWithTrainingRows() has put them back. `packed`: long arrays
+    /// of doubles as base/Json.h's packArrays writes them, the training scores built packed (what a
+    /// session stores; a 20 M-row model's scores never exist as 320 MB of JSON numbers, #54).
+    nlohmann::json toJson(bool withHistory = false, bool rowsByReference = false, bool packed = false) const;
 
 protected:
     explicit Detector(ParamSet params) : m_params(std::move(params)) {}

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <cstdio>
+#include <iomanip>
 #include <optional>
 
 namespace olens {
@@ -185,7 +186,10 @@ std::vector<int> asRows(const json& v, const std::string& path)
 
 } // namespace
 
-std::string serializeSession(const Session& s)
+namespace {
+
+/// The session's JSON with `model` (its long arrays packed) as the model.
+json sessionJson(const Session& s, json model)
 {
     json j;
     j["format"] = "outlierlens-session";
@@ -208,7 +212,7 @@ std::string serializeSession(const Session& s)
     }
     j["data"] = packArrays(data);
     j["detector"] = s.detector ? detectorToJson(*s.detector) : json();
-    j["model"] = packArrays(s.model);
+    j["model"] = std::move(model);
     j["threshold"] = s.threshold ? json(*s.threshold) : json();
     j["top_k"] = s.topK;
     j["fit_on"] = toJson(s.fitOn);
@@ -240,7 +244,22 @@ std::string serializeSession(const Session& s)
         j["shown_step"] = s.shownStep;
     if (!s.origin.empty())
         j["origin"] = s.origin;
-    return j.dump(1) + "\n";
+    return j;
+}
+
+} // namespace
+
+std::string serializeSession(const Session& s)
+{
+    return sessionJson(s, packArrays(s.model)).dump(1) + "\n";
+}
+
+void writeSession(Session&& s, std::ostream& out)
+{
+    json model = std::move(s.model);
+    s.model = nullptr;
+    // The text streams out as it is made: a 20 M-row knn session is ~220 MB of it (#54).
+    out << std::setw(1) << sessionJson(s, packArrays(std::move(model))) << '\n';
 }
 
 Session parseSession(const std::string& text)
@@ -411,8 +430,8 @@ nlohmann::json sessionModelJson(const Detector& detector, const Normalizer& norm
         if (const auto fingerprint = normalisedRowsFingerprint(normalizer, *data, trainingRows))
             byReference = detector.trainedOn(n, *fingerprint);
     }
-    json j = detector.toJson(withHistory, byReference);
-    j["normalizer"] = normalizer.toJson();
+    json j = detector.toJson(withHistory, byReference, true);
+    j["normalizer"] = packArrays(normalizer.toJson());
     return j;
 }
 

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <iosfwd>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -126,6 +127,9 @@ constexpr std::uint64_t kMaxSessionFileBytes = std::uint64_t(256) << 20;
 constexpr int kMaxComparePanels = 9;
 
 std::string serializeSession(const Session& session);
+/// The same text written to `out` as it is made, consuming the session's model (its long arrays
+/// packed in place): for big models, no whole second copy of the model or of the text.
+void writeSession(Session&& session, std::ostream& out);
 /// Strict parse; throws DataError ("session /path: reason") on anything malformed or unknown.
 Session parseSession(const std::string& text);
 
@@ -140,7 +144,9 @@ RestoredModel restoreSessionModel(const nlohmann::json& model, int inputColumns)
 /// A fitted model as a session stores it (Detector::toJson + "normalizer"), for a session whose data
 /// are `data` (raw; the model fitted on `trainingRows` of them, empty = all): a memorising model
 /// (knn, lof) refers to those rows instead of copying them when they are the very rows it was fitted
-/// on (checked by fingerprint, O(n·p)); otherwise, or with `data` null, the whole model.
+/// on (checked by fingerprint, O(n·p)); otherwise, or with `data` null, the whole model. Its long
+/// arrays are packed as the session file holds them (base/Json.h's packArrays; parseSession gives
+/// them back unpacked).
 nlohmann::json sessionModelJson(const Detector& detector, const Normalizer& normalizer, const Eigen::MatrixXd* data,
                                 const std::vector<int>& trainingRows, bool withHistory = false);
 /// True when the model leaves its training rows to the session's data (a knn or lof model saved

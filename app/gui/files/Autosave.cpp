@@ -55,9 +55,15 @@ QByteArray readSmallFile(const QString& path)
     return f.read(1 << 16).trimmed();
 }
 
-QByteArray contentHash(const QByteArray& bytes)
+/// The hash of a file's bytes, read by blocks (an autosave can be hundreds of MB); empty when it
+/// cannot be read.
+QByteArray contentHash(const QString& path)
 {
-    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+    QFile f(path);
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (!f.open(QIODevice::ReadOnly) || !hash.addData(&f))
+        return {};
+    return hash.result().toHex();
 }
 
 } // namespace
@@ -121,15 +127,13 @@ Autosave::Autosave(const ReactionContext& context, SessionManager* sessions, Det
         const bool unclean = QFile::exists(dirtyMarker(m_dir));
         const QByteArray crashedRun = readSmallFile(dirtyMarker(m_dir));
         const QList<QByteArray> owner = readSmallFile(autosaveOwner(m_dir)).split('\n');
-        QFile autosaved(path());
-        const bool ownAutosave = unclean && !crashedRun.isEmpty() && owner.size() == 2 &&
-                                 owner[0] == crashedRun && autosaved.open(QIODevice::ReadOnly) &&
-                                 contentHash(autosaved.readAll()) == owner[1];
+        // (Hashed only after a crash: an autosave can be hundreds of MB.)
+        const bool ownAutosave = unclean && !crashedRun.isEmpty() && owner.size() == 2 && owner[0] == crashedRun &&
+                                 !owner[1].isEmpty() && contentHash(path()) == owner[1];
         // The crashed run's autosave becomes the pending recovery, a file no later run writes: the
         // next run (a headless one, say) autosaves and rewrites the dirty marker, and would otherwise
         // erase what the crash left before an interactive start could offer it.
         if (ownAutosave) {
-            autosaved.close();
             QFile::remove(recoveryPath());
             if (QFile::rename(path(), recoveryPath()))
                 QFile::remove(autosaveOwner(m_dir));
@@ -256,13 +260,14 @@ bool Autosave::autosave()
                                                  session.embedded ? &session.data.X : fileRows.get(), result->trainingRows,
                                                  h && h->bytes <= SessionManager::kSessionHistoryBytes);
             }
-            // The text once, not copied into a QByteArray too: a 20 M-row knn's training scores
-            // alone are 213 MB of it (issue #54). The model's JSON goes before the write.
-            const std::string serialized = serializeSession(session);
-            session.model = nullptr;
-            const QByteArray text = QByteArray::fromRawData(serialized.data(), static_cast<qsizetype>(serialized.size()));
-            writeFileAtomically(file, [&](std::ostream& out) { out.write(text.constData(), text.size()); });
-            const QByteArray owner = runId + '\n' + contentHash(text);
+            // Written as it is made, the model consumed: a 20 M-row knn's training scores alone are
+            // 213 MB of text, which existed three times over (#54). The hash reads the file back.
+            writeFileAtomically(file, [&](std::ostream& out) { writeSession(std::move(session), out); });
+            const QString written = QFile::decodeName(file.c_str());
+            const QByteArray hash = contentHash(written);
+            if (hash.isEmpty())
+                return QStringLiteral("cannot read back %1").arg(QDir::toNativeSeparators(written));
+            const QByteArray owner = runId + '\n' + hash;
             writeFileAtomically(ownerPath, [&](std::ostream& out) { out.write(owner.constData(), owner.size()); });
         } catch (const std::exception& e) {
             return QString::fromUtf8(e.what());

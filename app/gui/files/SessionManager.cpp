@@ -357,11 +357,13 @@ bool SessionManager::save(const QString& path, QString* error, DataPolicy data)
     if (m_autosave && QFileInfo(path).absoluteFilePath() == QFileInfo(m_autosave->path()).absoluteFilePath())
         m_autosave->supersede(); // an autosave in flight must not land after this save
     try {
-        const std::string text = serializeSession(capture(true, data, path));
+        Session session = capture(true, data, path);
         std::vector<std::string> data; // a session never replaces the data file it refers to
         if (!m_context.document->filePath().isEmpty())
             data.push_back(QFile::encodeName(m_context.document->filePath()).toStdString());
-        writeFileAtomically(QFile::encodeName(path).toStdString(), [&](std::ostream& out) { out << text; }, data);
+        // Streamed: a failed write leaves the file as it was (a temporary file is renamed at the end).
+        writeFileAtomically(QFile::encodeName(path).toStdString(),
+                            [&](std::ostream& out) { writeSession(std::move(session), out); }, data);
         return true;
     } catch (const std::exception& e) {
         if (error)

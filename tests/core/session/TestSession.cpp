@@ -20,6 +20,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <sstream>
 
 using namespace olens;
 
@@ -90,12 +91,50 @@ private slots:
         QVERIFY(std::memcmp(restored.data(), values.data(), values.size() * sizeof(double)) == 0);
         QCOMPARE(back["state"]["short"], doc["state"]["short"]);
         QCOMPARE(back["state"]["rows"], doc["state"]["rows"]);
+        // Packed in place (the tree consumed) and packed straight from the doubles: the same text.
+        nlohmann::json consumed = doc;
+        QCOMPARE(packArrays(std::move(consumed)), packed);
+        QCOMPARE(packedDoubles(values.data(), values.size()), packed["state"]["points"]);
+        QCOMPARE(packedDoubles(values.data() + 8, 10), nlohmann::json(std::vector<double>(values.begin() + 8, values.begin() + 18)));
+        for (const std::size_t n : {std::size_t(64), std::size_t(65), std::size_t(66), std::size_t(769), std::size_t(770)}) {
+            // Every tail a chunk of the encoder can leave (chunks of 768 doubles; base64 pads at 1, 2)
+            const nlohmann::json one = packedDoubles(values.data(), n);
+            const auto again = unpackArrays(one).get<std::vector<double>>();
+            QCOMPARE(again.size(), n);
+            QVERIFY(std::memcmp(again.data(), values.data(), n * sizeof(double)) == 0);
+        }
         // Compact: about 11 characters per double instead of ~20.
         nlohmann::json textOnly = doc;
         textOnly["state"]["points"] = std::vector<double>(values.begin() + 8, values.end());
         nlohmann::json packedOnly = packArrays(textOnly);
         QVERIFY2(packedOnly.dump().size() * 10 < textOnly.dump().size() * 7,
                  qPrintable(QString("%1 vs %2").arg(packedOnly.dump().size()).arg(textOnly.dump().size())));
+    }
+
+    void sessionsAreWrittenAsTheyAreMadeWithTheirModelPacked()
+    {
+        // Issue #54: a 20 M-row knn autosave held its scores as 320 MB of JSON numbers, again packed,
+        // and again as text (peak +0.9 GB at exit). The model is now built packed, and the text is
+        // streamed: the same bytes as serializeSession, the same model back.
+        Session s = fittedSession();
+        const Normalizer n = Normalizer::fromJson(s.model["normalizer"]);
+        const auto det = Registry::instance().load(s.model);
+        const nlohmann::json model = sessionModelJson(*det, n, nullptr, {});
+        QVERIFY(model["training_scores"].is_array()); // 60 scores: below kPackedMinimum
+        QVERIFY(model["state"]["points"].is_object()); // 60 × 2 values: packed where it is made
+        QCOMPARE(unpackArrays(model), s.model);
+        s.data = generate("moons", 300, 7, {{"outliers", "0.1"}});
+        const auto fitted = fitPipeline(Registry::instance().create("knn", {{"k", "4"}}), Normalizer(Normalization::ZScore), s.data.X, {});
+        s.model = sessionModelJson(*fitted->detector, fitted->normalizer, nullptr, {});
+        QVERIFY(s.model["training_scores"].is_object());
+        QCOMPARE(s.model["training_scores"]["n"].get<int>(), 300);
+        const std::string text = serializeSession(s);
+        std::ostringstream streamed;
+        writeSession(Session(s), streamed);
+        QCOMPARE(streamed.str(), text);
+        const Session r = parseSession(streamed.str());
+        const RestoredModel back = restoreSessionModel(r.model, 2);
+        QVERIFY(back.detector->trainingScores() == fitted->detector->trainingScores());
     }
 
     void versionTwoTextSessionsStillLoad()
@@ -247,7 +286,7 @@ private slots:
         const Session r = parseSession(serializeSession(s));
         const nlohmann::json back = sessionModel(r, {}, {}); // embedded rows: no file read
         QVERIFY(!modelRefersToData(back));
-        QVERIFY(back["state"] == full["state"]); // the same doubles, bit for bit (JSON compares them exactly)
+        QVERIFY(back["state"] == unpackArrays(full["state"])); // the same doubles, bit for bit (JSON compares them exactly)
         RestoredModel m = restoreSessionModel(back, 2);
         const auto again = resultForRows(std::shared_ptr<const Detector>(std::move(m.detector)), m.normalizer, r.data.X,
                                          false, r.trainingRows);
