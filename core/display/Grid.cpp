@@ -20,7 +20,7 @@ Eigen::MatrixXd GridSpec::displayPoints(Eigen::Index first, Eigen::Index count) 
     return U;
 }
 
-GridSpec gridAround(const Eigen::MatrixX3d& display, int dims, double margin, int res2d, int res3d)
+GridSpec gridAround(const Eigen::Ref<const Eigen::MatrixX3d>& display, int dims, double margin, int res2d, int res3d)
 {
     GridSpec g;
     g.dims = dims;
@@ -47,7 +47,7 @@ GridSpec gridAround(const Eigen::MatrixX3d& display, int dims, double margin, in
     return g;
 }
 
-double boxDiagonal(const Eigen::MatrixX3d& display)
+double boxDiagonal(const Eigen::Ref<const Eigen::MatrixX3d>& display)
 {
     if (display.rows() == 0)
         return 1.0;

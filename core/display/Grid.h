@@ -20,10 +20,10 @@ struct GridSpec {
 /// The grid over the box of the display points, widened by `margin` × its size per side (a
 /// degenerate axis gets 0.2 × the largest size, so p = 1 still shows a band). dims 2: z = 0 and
 /// res2d² points; dims 3: res3d³. Default grid when there are no points.
-GridSpec gridAround(const Eigen::MatrixX3d& display, int dims, double margin, int res2d, int res3d);
+GridSpec gridAround(const Eigen::Ref<const Eigen::MatrixX3d>& display, int dims, double margin, int res2d, int res3d);
 
 /// Diagonal of the display points' bounding box (1 without points, never below 1e-12): the scale
 /// for rings, glyph offsets and depth nudges.
-double boxDiagonal(const Eigen::MatrixX3d& display);
+double boxDiagonal(const Eigen::Ref<const Eigen::MatrixX3d>& display);
 
 } // namespace olens

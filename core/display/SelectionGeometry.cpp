@@ -7,7 +7,7 @@
 
 namespace olens {
 
-Eigen::MatrixX2d projectToDisplay(const Eigen::MatrixX3d& world, const Eigen::Matrix4d& composite,
+Eigen::MatrixX2d projectToDisplay(const Eigen::Ref<const Eigen::MatrixX3d>& world, const Eigen::Matrix4d& composite,
                                   const DisplayViewport& viewport)
 {
     const double nan = std::numeric_limits<double>::quiet_NaN();

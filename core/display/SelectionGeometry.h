@@ -23,7 +23,7 @@ struct DisplayViewport {
 /// world → normalised-view matrix (vtkCamera::GetCompositeProjectionTransformMatrix with the
 /// viewport's aspect, z range −1…1). Points behind the camera or outside the viewport (not drawn)
 /// get NaN, so no region selects them.
-Eigen::MatrixX2d projectToDisplay(const Eigen::MatrixX3d& world, const Eigen::Matrix4d& composite,
+Eigen::MatrixX2d projectToDisplay(const Eigen::Ref<const Eigen::MatrixX3d>& world, const Eigen::Matrix4d& composite,
                                   const DisplayViewport& viewport);
 
 /// Rows of `screen` inside the axis-aligned rectangle spanned by two corners (any order; the

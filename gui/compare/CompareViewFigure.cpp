@@ -56,7 +56,7 @@ double CompareView::dataAspect() const
     if (m_panels.empty())
         return 1.0;
     const CloudView* v = m_panels.front()->view;
-    const Eigen::MatrixX3d& d = v->displayPoints();
+    const auto& d = v->displayPoints();
     if (d.rows() < 2 || v->projection().displayDims() != 2)
         return 1.0;
     const double w = d.col(0).maxCoeff() - d.col(0).minCoeff();

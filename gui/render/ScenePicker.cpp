@@ -5,6 +5,9 @@
 #include <QPolygonF>
 
 #include <vtkCamera.h>
+#include <vtkDataSet.h>
+#include <vtkIntArray.h>
+#include <vtkPointData.h>
 #include <vtkMatrix4x4.h>
 #include <vtkPointPicker.h>
 #include <vtkProp3D.h>
@@ -45,10 +48,15 @@ int ScenePicker::pick(vtkRenderer* renderer, int width, int height, int x, int y
     m_picker->SetTolerance(radius / diag);
     if (!m_picker->Pick(x, height - 1 - y, 0.0, renderer))
         return -1;
-    return static_cast<int>(m_picker->GetPointId());
+    const vtkIdType id = m_picker->GetPointId();
+    // A target that holds some rows only (a big cloud's still frame) says which row each point is.
+    vtkDataSet* data = m_picker->GetDataSet();
+    if (auto* rows = data ? vtkIntArray::SafeDownCast(data->GetPointData()->GetArray(kRowArray)) : nullptr)
+        return id >= 0 && id < rows->GetNumberOfTuples() ? rows->GetValue(id) : -1;
+    return static_cast<int>(id);
 }
 
-Eigen::MatrixX2d ScenePicker::toScreen(vtkRenderer* ren, int width, int height, const Eigen::MatrixX3d& world)
+Eigen::MatrixX2d ScenePicker::toScreen(vtkRenderer* ren, int width, int height, const Eigen::Ref<const Eigen::MatrixX3d>& world)
 {
     // The camera's world → normalised view matrix, then the scene viewport in display pixels.
     double vp[4];
@@ -62,7 +70,7 @@ Eigen::MatrixX2d ScenePicker::toScreen(vtkRenderer* ren, int width, int height, 
     return projectToDisplay(world, composite, viewport);
 }
 
-std::vector<int> ScenePicker::pointsInRegion(vtkRenderer* ren, int width, int height, const Eigen::MatrixX3d& display,
+std::vector<int> ScenePicker::pointsInRegion(vtkRenderer* ren, int width, int height, const Eigen::Ref<const Eigen::MatrixX3d>& display,
                                              const QPolygonF& widgetPolygon, double dpr)
 {
     if (display.rows() == 0 || widgetPolygon.size() < 3 || width <= 0 || height <= 0)

@@ -23,8 +23,10 @@ public:
 
     /// The picker (also the interactor's).
     vtkPointPicker* picker() const;
-    /// The actor whose points can be picked (its mapper input's point ids are the sample indices).
+    /// The actor whose points can be picked: its mapper input's point ids are the rows, or, when it
+    /// holds some rows only, its int point array kRowArray says which row each point is.
     void setTarget(vtkProp3D* prop);
+    static constexpr const char* kRowArray = "olensRow";
     vtkProp3D* target() const { return m_target; }
     /// Id of the target's point within `radius` device pixels of the device pixel (x, y) (y down)
     /// of a window `width` × `height` device pixels, or -1.
@@ -32,10 +34,10 @@ public:
 
     /// Device-pixel positions (y up, VTK's display coordinates) of world points under the
     /// renderer's camera and viewport, in a window `width` × `height` device pixels.
-    static Eigen::MatrixX2d toScreen(vtkRenderer* renderer, int width, int height, const Eigen::MatrixX3d& world);
+    static Eigen::MatrixX2d toScreen(vtkRenderer* renderer, int width, int height, const Eigen::Ref<const Eigen::MatrixX3d>& world);
     /// Rows of `display` (world coordinates) whose projection lies inside `widgetPolygon` (widget
     /// logical pixels, y down; device pixel ratio `dpr`) in a window `width` × `height` device pixels.
-    static std::vector<int> pointsInRegion(vtkRenderer* renderer, int width, int height, const Eigen::MatrixX3d& display,
+    static std::vector<int> pointsInRegion(vtkRenderer* renderer, int width, int height, const Eigen::Ref<const Eigen::MatrixX3d>& display,
                                            const QPolygonF& widgetPolygon, double dpr);
 
 private:

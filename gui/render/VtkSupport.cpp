@@ -44,7 +44,7 @@ vtkSmartPointer<vtkCellArray> vertexCells(Eigen::Index n)
 
 } // namespace
 
-vtkSmartPointer<vtkPoints> sharedPoints(const Eigen::MatrixX3d& P)
+vtkSmartPointer<vtkPoints> sharedPoints(const Eigen::Ref<const Eigen::MatrixX3d>& P)
 {
     // VTK only reads them (the mapper's upload, the picker, the bounds); save = 1: not freed by VTK.
     vtkNew<vtkSOADataArrayTemplate<double>> xyz;
@@ -56,7 +56,7 @@ vtkSmartPointer<vtkPoints> sharedPoints(const Eigen::MatrixX3d& P)
     return pts;
 }
 
-vtkSmartPointer<vtkPolyData> sharedVertexCloud(const Eigen::MatrixX3d& P)
+vtkSmartPointer<vtkPolyData> sharedVertexCloud(const Eigen::Ref<const Eigen::MatrixX3d>& P)
 {
     auto poly = vtkSmartPointer<vtkPolyData>::New();
     poly->SetPoints(sharedPoints(P));
@@ -64,7 +64,7 @@ vtkSmartPointer<vtkPolyData> sharedVertexCloud(const Eigen::MatrixX3d& P)
     return poly;
 }
 
-vtkSmartPointer<vtkPolyData> vertexCloud(const Eigen::MatrixX3d& P)
+vtkSmartPointer<vtkPolyData> vertexCloud(const Eigen::Ref<const Eigen::MatrixX3d>& P)
 {
     auto poly = vtkSmartPointer<vtkPolyData>::New();
     vtkNew<vtkPoints> pts;

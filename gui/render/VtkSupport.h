@@ -25,12 +25,12 @@ namespace olens {
 
 /// One vertex cell per row (display coordinates). A new object: take it with ShallowCopy (a deep
 /// copy held two copies of a 20 M-row cloud at once).
-vtkSmartPointer<vtkPolyData> vertexCloud(const Eigen::MatrixX3d& P);
+vtkSmartPointer<vtkPolyData> vertexCloud(const Eigen::Ref<const Eigen::MatrixX3d>& P);
 /// The same over P's own columns, not a copy (VTK reads them as a structure of arrays): 24 bytes a
 /// point less, 480 MB at 20 M rows (issue #54). P must outlive the result and keep its buffer: after
 /// P is assigned anew (a move swaps its buffer), take sharedPoints(P) again before VTK draws.
-vtkSmartPointer<vtkPolyData> sharedVertexCloud(const Eigen::MatrixX3d& P);
-vtkSmartPointer<vtkPoints> sharedPoints(const Eigen::MatrixX3d& P);
+vtkSmartPointer<vtkPolyData> sharedVertexCloud(const Eigen::Ref<const Eigen::MatrixX3d>& P);
+vtkSmartPointer<vtkPoints> sharedPoints(const Eigen::Ref<const Eigen::MatrixX3d>& P);
 /// View → Text size: every text the views draw (axes, ticks, legends, colour bars, notes) is
 /// `base` pixels × the user's scale × the screen's device pixel ratio (VTK sizes text in device
 /// pixels: without the ratio, text shrinks as QT_SCALE_FACTOR grows). One setting for all views.

@@ -2,6 +2,8 @@
 #include <vtk_glew.h>
 
 #include "render/VtkView.h"
+
+#include "base/Memory.h"
 #include "render/CameraRig.h"
 #include "render/ScenePicker.h"
 #include "render/SelectionOverlay.h"
@@ -319,6 +321,8 @@ void VtkView::paintGL()
         m_lastFrameMs = double(clock.nsecsElapsed()) * 1e-6;
     if (render)
         emit frameRendered();
+    if (render && std::exchange(m_releaseAfterFrame, false))
+        QTimer::singleShot(0, this, [] { releaseFreedMemory(); });
     if (m_capture && !m_sceneDirty) {
         // Inside paintGL QOpenGLWidget reads its framebuffer as drawn instead of rendering again.
         auto done = std::exchange(m_capture, {});

@@ -107,6 +107,10 @@ public:
     void holdRepaint(int ms);
     /// The scene changed: render it at the next paint (update() alone may only re-show the last frame).
     void scheduleRender() override;
+    /// Big buffers were replaced (a big cloud's points or colours): once the next frame has let go
+    /// of the old ones (VTK and the GL driver free them as they draw), the allocator gives their
+    /// pages back to the system (base/Memory.h).
+    void releaseMemoryAfterFrame() { m_releaseAfterFrame = true; }
     void releaseRepaint();
     bool repaintHeld() const;
     /// Renders the view for a slide: at `size` (logical pixels; invalid = the widget's size — the
@@ -192,6 +196,7 @@ private:
     double m_lastFrameMs = 0.0;
     int m_framesDrawn = 0;
     bool m_sceneDirty = true; // changed since the last render (scheduleRender, requestRepaint)
+    bool m_releaseAfterFrame = false; // releaseMemoryAfterFrame: after the next frame rendered
     bool m_resized = false;   // VTK's window resized since the last render
     bool m_haveFrame = false; // VTK's framebuffer holds a rendered frame (since the GL context)
     double m_pickRadius = 8.0;

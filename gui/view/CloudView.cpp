@@ -8,6 +8,7 @@
 
 #include "document/DataDocument.h"
 #include "display/Grid.h"
+#include "metrics/Thresholds.h"
 #include "pipeline/FitPipeline.h"
 #include "render/CameraFlight.h"
 #include "render/CameraRig.h"
@@ -214,6 +215,8 @@ void CloudView::updateLayers(unsigned changes)
     for (auto& layer : m_layers)
         layer->update(ctx, changes);
     m_drawnStep = live && liveNorm ? m_doc->shown().step : result ? stepShownBy(*result) : -1;
+    if ((changes & (ViewLayer::Points | ViewLayer::Positions | ViewLayer::Colours | ViewLayer::Threshold)) && isBigCloud(m_display.rows()))
+        releaseMemoryAfterFrame(); // the cloud's old buffers, and a new result's temporaries
     applySceneViewport();
     requestRepaint();
 }
@@ -395,14 +398,17 @@ void CloudView::rebuild(bool keepCamera)
         m_projection = n > 0 || (d.cols() > 0 && d.cols() <= 3) ? Projection::automatic(d.X, d.featureNames)
                                                                 : Projection{};
     m_userProjection = m_userProjection && m_projection.origin.size() == d.cols();
-    m_pointLayer->retire(std::move(m_display)); // VTK reads its buffer until the Points update below
-    m_display = n > 0 ? m_projection.toDisplay(d.X) : Eigen::MatrixX3d(0, 3);
+    bool shown = false;
     if (m_showReconstruction && n > 0)
         if (const auto r = m_doc->result()) {
-            const Eigen::MatrixXd R = reconstructedRows(*r, d.X);
-            if (R.rows() == n)
-                m_display = m_projection.toDisplay(R); // the data's own display was never shown
+            auto R = std::make_shared<const Eigen::MatrixXd>(reconstructedRows(*r, d.X));
+            if (R->rows() == n) {
+                showRows(*R, R); // the data's own display was never shown
+                shown = true;
+            }
         }
+    if (!shown)
+        showRows(d.X, m_doc->sharedRows());
     m_sizer->setDisplay(m_display);
     updateColours();
     m_sameCamera = keepCamera;
@@ -429,6 +435,22 @@ void CloudView::rebuild(bool keepCamera)
     emit gridChanged(gridDescription());
 }
 
+void CloudView::showRows(const Eigen::MatrixXd& X, std::shared_ptr<const void> owner)
+{
+    m_pointLayer->retire(m_displayOwner); // VTK reads its buffer until the Points or Positions update
+    const Projection& p = m_projection;
+    const bool asTheyAre = X.cols() == 3 && p.displayDims() == 3 && p.origin.size() == 3 && p.origin.isZero(0.0)
+                           && p.basis == Eigen::Matrix3d::Identity();
+    if (asTheyAre && owner) {
+        m_displayOwner = std::move(owner);
+        new (&m_display) DisplayPoints(X.data(), X.rows(), 3); // re-seating a Map (Eigen's documented way)
+    } else {
+        auto own = std::make_shared<const Eigen::MatrixX3d>(X.rows() > 0 ? p.toDisplay(X) : Eigen::MatrixX3d(0, 3));
+        new (&m_display) DisplayPoints(own->data(), own->rows(), 3);
+        m_displayOwner = std::move(own);
+    }
+}
+
 void CloudView::setShowReconstruction(bool on)
 {
     m_showReconstruction = on;
@@ -449,15 +471,14 @@ void CloudView::refreshPositions()
     const Eigen::Index n = d.rows();
     if (n == 0)
         return;
-    Eigen::MatrixXd X = d.X;
+    std::shared_ptr<const Eigen::MatrixXd> X = m_doc->sharedRows();
     if (m_showReconstruction)
         if (const auto r = m_doc->result()) {
-            Eigen::MatrixXd R = reconstructedRows(*r, d.X);
-            if (R.rows() == n)
+            auto R = std::make_shared<const Eigen::MatrixXd>(reconstructedRows(*r, d.X));
+            if (R->rows() == n)
                 X = std::move(R);
         }
-    m_pointLayer->retire(std::move(m_display)); // VTK reads its buffer until the Positions update below
-    m_display = m_projection.toDisplay(X);
+    showRows(*X, X);
     m_sizer->setDisplay(m_display);
     m_selected = m_doc->selectedPoint();
     updateLayers(ViewLayer::Positions);

@@ -51,8 +51,9 @@ public:
     explicit CloudView(DataDocument* document, QWidget* parent = nullptr);
     ~CloudView() override;
 
-    /// n×3 display coordinates of the samples (z = 0 in 2D).
-    const Eigen::MatrixX3d& displayPoints() const { return m_display; }
+    /// n×3 display coordinates of the samples (z = 0 in 2D): the data's rows themselves when they
+    /// are shown as they are (DisplayPoints).
+    const DisplayPoints& displayPoints() const { return m_display; }
     /// Colour for a label value (0 inlier, 1 outlier, other ids from a palette; NaN = unlabelled).
     static QColor colourFor(double label);
     /// Colour of the k-th geometry component (quadric, frame, cluster).
@@ -81,6 +82,7 @@ public:
     const AxesFrame2D& axesFrame2D() const;
     /// The legend, notes and axes (ViewTexts reads what they drew).
     const LegendAxesLayer& legendAxesLayer() const { return *m_legendAxesLayer; }
+    const PointLayer& pointLayer() const { return *m_pointLayer; }
     /// The empty canvas's "click to add a point" hint is shown (data with columns and no rows).
     bool canvasHintShown() const;
     std::vector<std::array<double, 4>> axesLabelBoxes3D() const;
@@ -224,7 +226,13 @@ private:
     bool m_dragging = false;   // a drag moves the camera: the drag's level of detail
     std::int64_t m_stillQuietBudget = kStillQuietBudget;
     int m_fieldComponent = -1;
-    Eigen::MatrixX3d m_display;
+    /// What m_display's numbers live in: the data's rows (the document's shared dataset), or their
+    /// projection. Kept by the point layer while VTK may still read the numbers (retire).
+    std::shared_ptr<const void> m_displayOwner;
+    DisplayPoints m_display{nullptr, 0, 3};
+    /// Shows `X` (the data's rows, or their reconstruction): in place when the projection is the
+    /// identity and `owner` keeps X alive, else projected into a matrix of the view's own.
+    void showRows(const Eigen::MatrixXd& X, std::shared_ptr<const void> owner);
     ColourBy m_colourBy = ColourBy::Auto;
     PanelStyle m_panelStyle;
     QString m_colourMap = "viridis";

@@ -25,7 +25,7 @@ void SpriteSizer::setPointSize(double pixels)
         *m_scale = 1.0f;
 }
 
-void SpriteSizer::setDisplay(const Eigen::MatrixX3d& display)
+void SpriteSizer::setDisplay(const Eigen::Ref<const Eigen::MatrixX3d>& display)
 {
     m_rows = display.rows();
     if (m_rows == 0)

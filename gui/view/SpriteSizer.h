@@ -29,7 +29,7 @@ public:
     double effectiveSize(double pixelRatio) const { return m_pointSize * pixelRatio * *m_scale; }
 
     /// Once per change of the display coordinates, not once per render (1M rows: a full scan).
-    void setDisplay(const Eigen::MatrixX3d& display);
+    void setDisplay(const Eigen::Ref<const Eigen::MatrixX3d>& display);
     /// Before a render: size factor and opacity for the renderer's camera in a window of
     /// `width` × `height` device pixels.
     void adapt(vtkRenderer* renderer, int width, int height, double pixelRatio);

@@ -3,6 +3,7 @@
 
 #include "files/SessionManager.h"
 #include "base/AtomicWriter.h"
+#include "base/Memory.h"
 #include "base/ParallelFor.h"
 #include "docks/DetectorPanel.h"
 #include "document/DataDocument.h"
@@ -291,6 +292,7 @@ void Autosave::autosaveFinished()
         m_problemReported = false; // a later failure is news again
         ++m_autosaves;
     }
+    releaseFreedMemory(); // the model's text (213 MB at 20 M rows) is freed on the pool thread
     // Big embedded data make a save slow: then save less often (never more than ~10 % of the time).
     m_debounce.setInterval(std::max<qint64>(kDebounceMs, 10 * m_saveClock.elapsed()));
     if (m_saveQueued) {

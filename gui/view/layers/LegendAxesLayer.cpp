@@ -236,7 +236,7 @@ std::vector<std::array<double, 3>> LegendAxesLayer::projectAvoided() const
         return out;
     const int* size = m_scene->GetSize();
     vtkMatrix4x4* m = m_scene->GetActiveCamera()->GetCompositeProjectionTransformMatrix(m_scene->GetTiledAspectRatio(), -1, 1);
-    auto project = [&](const Eigen::MatrixX3d& pts, double weight) {
+    auto project = [&](const Eigen::Ref<const Eigen::MatrixX3d>& pts, double weight) {
         for (Eigen::Index i = 0; i < pts.rows(); ++i) {
             const double in[4] = {pts(i, 0), pts(i, 1), pts(i, 2), 1.0};
             double o[4];
@@ -310,7 +310,7 @@ void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
     if (ctx.display && (changes & (Points | Positions | TopK | Selection | Colours))) {
         // What the legend must not cover (layoutLegend): a stride sample of the points, and the
         // selected point with the top-ranked ones (the ring, the lesson's point).
-        const Eigen::MatrixX3d& d = *ctx.display;
+        const auto& d = *ctx.display;
         const Eigen::Index n = d.rows(), stride = std::max<Eigen::Index>(1, n / kAvoidSample);
         m_avoid.resize((n + stride - 1) / stride, 3);
         for (Eigen::Index i = 0, k = 0; i < n; i += stride, ++k)
@@ -350,7 +350,7 @@ void LegendAxesLayer::update(const ViewContext& ctx, unsigned changes)
 
 void LegendAxesLayer::updateAxes(const ViewContext& ctx)
 {
-    const Eigen::MatrixX3d& display = *ctx.display;
+    const auto& display = *ctx.display;
     const Projection& projection = *ctx.projection;
     const Eigen::Index n = display.rows();
     double bounds[6] = {-1, 1, -1, 1, -1, 1}; // an empty canvas: the box the camera fits (VtkView)

@@ -6,12 +6,14 @@
 #include "display/Grid.h"
 #include "metrics/Thresholds.h"
 #include "view/layers/PointColouring.h"
+#include "render/ScenePicker.h"
 #include "render/SpriteShader.h"
 #include "render/VtkSupport.h"
 
 #include <vtkActor.h>
 #include <vtkFloatArray.h>
 #include <vtkGlyph3DMapper.h>
+#include <vtkIntArray.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
@@ -131,40 +133,41 @@ void PointLayer::updatePasses()
     m_front->SetVisibility(split);
 }
 
+void PointLayer::setLodStride(int k)
+{
+    m_lodStride = std::max(1, k);
+    // The still frame's points only: a drag's stride counts among them.
+    const int s = m_subset ? m_stillStride : 1;
+    m_uniforms->lodStride = (m_lodStride + s - 1) / s;
+}
+
+vtkIdType PointLayer::cloudPoints() const
+{
+    return m_poly->GetNumberOfPoints();
+}
+
 void PointLayer::update(const ViewContext& ctx, unsigned changes)
 {
-    const Eigen::MatrixX3d& P = *ctx.display;
-    // The cloud's points are the view's display matrix itself (sharedVertexCloud): taken again
-    // whenever that matrix is assigned, which both of these changes follow.
-    if (changes & Points)
-        m_poly->ShallowCopy(sharedVertexCloud(P));
-    if (changes & Positions) {
-        // Points move (data ↔ reconstruction) keeping their colours.
-        m_poly->SetPoints(sharedPoints(P));
-        m_poly->Modified();
-        updateFront(P);
-    }
-    if (changes & (Points | Positions))
-        m_retired.clear(); // VTK reads P now
     if (changes & Points) {
         // NDC depth per pixel of sprite size: only in 2-D, where all points share z = 0 (in 3-D
         // the depth of the points themselves must decide).
         m_uniforms->depthBias = ctx.twoD ? 1e-4f : 0.0f;
     }
-    if (changes & (Colours | Threshold | Points)) {
-        vtkFloatArray* sizes = frontSizes(ctx);
-        m_poly->GetPointData()->SetScalars(quietColours(ctx.colouring->colours(), sizes));
-        m_poly->GetPointData()->AddArray(sizes);
-        m_poly->Modified();
-        updateFront(P);
+    if (changes & (Colours | Threshold | Points | Positions)) {
+        // Points move (data ↔ reconstruction) keeping their colours; a new threshold or colouring
+        // changes which points a still frame draws.
+        updateCloud(ctx, changes);
+        updateFront();
     }
+    if (changes & (Points | Positions))
+        m_retired.clear(); // VTK reads the display matrix now, or a copy of its rows
     if (changes & (Positions | TopK))
         updateTopK(ctx);
     if (changes & (Positions | Selection))
         updateSelection(ctx);
 }
 
-vtkFloatArray* PointLayer::frontSizes(const ViewContext& ctx)
+void PointLayer::classify(const ViewContext& ctx)
 {
     // Coloured by score: the points the decision flags (score above the threshold) get a negative
     // size; coloured by label, those labelled outliers (1). In 3-D the sprite shader draws the
@@ -181,18 +184,100 @@ vtkFloatArray* PointLayer::frontSizes(const ViewContext& ctx)
                          && d.hasLabels() && d.labels.size() == n && n > 0;
     m_flagged = byScore || byLabel;
     m_front3D = byScore && !ctx.twoD;
+    m_scores = byScore ? &r->scores : nullptr;
+    m_labels = byLabel ? &d.labels : nullptr;
+    m_cut = byScore ? ctx.doc->threshold() : 0.0;
     // A big cloud (kBigCloudRows) coloured by score: what the threshold does not flag is drawn
     // small and faded, so the flagged few stand out (issue #54: the torus vanished under yellow).
     m_quiet = byScore && isBigCloud(n);
     m_quietCount = 0;
-    m_stillStride = olens::stillStride(n, m_quiet, ctx.stillQuietBudget);
+    m_stillStride = olens::stillStride(ctx.display->rows(), m_quiet, ctx.stillQuietBudget);
     updatePasses();
+}
+
+void PointLayer::updateCloud(const ViewContext& ctx, unsigned changes)
+{
+    const auto& P = *ctx.display;
+    classify(ctx);
+    vtkFloatArray* sizes = ctx.colouring->sizes();
+    vtkUnsignedCharArray* colours = ctx.colouring->colours();
+    const Eigen::Index n = P.rows();
+    const bool whole = m_stillStride <= 1 || !sizes || !colours || sizes->GetNumberOfTuples() != n
+                       || colours->GetNumberOfTuples() != n || colours->GetNumberOfComponents() != 3;
+    if (whole) {
+        // The cloud's points are the view's display matrix itself (sharedVertexCloud): taken again
+        // whenever that matrix is assigned (a Points or Positions change follows).
+        if (m_subset || (changes & (Points | Positions)))
+            m_poly->ShallowCopy(sharedVertexCloud(P));
+        m_subset = false;
+        vtkFloatArray* drawn = frontSizes(ctx);
+        m_poly->GetPointData()->SetScalars(quietColours(colours, drawn));
+        m_poly->GetPointData()->AddArray(drawn);
+        m_poly->Modified();
+        setLodStride(m_lodStride);
+        return;
+    }
+    // The still frame's points alone: every k-th row not flagged, every flagged row. At 20 M rows
+    // and k = 20, 1.2 M points instead of 20 M in VTK's cells and buffers and in the rasteriser's
+    // copy of them (~2 GB; issue #54). The rows come along for picking.
+    const float* z = sizes->GetPointer(0);
+    const unsigned char* c = colours->GetPointer(0);
+    const int k = m_stillStride;
+    std::vector<int> rows;
+    rows.reserve(static_cast<std::size_t>(n / k + 1));
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const bool flagged = flaggedRow(i);
+        if (!flagged && m_quiet)
+            ++m_quietCount;
+        if (flagged || i % k == 0)
+            rows.push_back(static_cast<int>(i));
+    }
+    const auto m = static_cast<Eigen::Index>(rows.size());
+    Eigen::MatrixX3d F(m, 3);
+    vtkNew<vtkUnsignedCharArray> rgb;
+    rgb->SetName(colours->GetName());
+    rgb->SetNumberOfComponents(3);
+    rgb->SetNumberOfTuples(m);
+    vtkNew<vtkFloatArray> size;
+    size->SetName(sizes->GetName());
+    size->SetNumberOfTuples(m);
+    vtkNew<vtkIntArray> row;
+    row->SetName(ScenePicker::kRowArray);
+    row->SetNumberOfTuples(m);
+    unsigned char* out = rgb->GetPointer(0);
+    for (Eigen::Index j = 0; j < m; ++j) {
+        const int i = rows[static_cast<std::size_t>(j)];
+        F.row(j) = P.row(i);
+        row->SetValue(j, i);
+        const bool flagged = m_flagged && flaggedRow(i);
+        const bool quiet = m_quiet && !flagged;
+        size->SetValue(j, flagged ? -z[i] : quiet ? kQuietSize * z[i] : z[i]);
+        for (int q = 0; q < 3; ++q) {
+            const unsigned char v = c[3 * i + q];
+            out[3 * j + q] = quiet ? static_cast<unsigned char>(std::lround((1.0 - kQuietFade) * v + kQuietFade * kQuietGrey)) : v;
+        }
+    }
+    rows = {};
+    m_poly->ShallowCopy(vertexCloud(F));
+    m_poly->GetPointData()->SetScalars(rgb);
+    m_poly->GetPointData()->AddArray(size);
+    m_poly->GetPointData()->AddArray(row);
+    m_poly->Modified();
+    m_subset = true;
+    m_sizes->Initialize();        // the whole cloud's copies are not needed
+    m_quietColours->Initialize();
+    setLodStride(m_lodStride);
+}
+
+vtkFloatArray* PointLayer::frontSizes(const ViewContext& ctx)
+{
+    vtkFloatArray* sizes = ctx.colouring->sizes();
     if (!m_flagged)
         return sizes;
+    const Eigen::Index n = sizes->GetNumberOfTuples();
     m_sizes->DeepCopy(sizes);
-    const double t = ctx.doc->threshold();
     for (Eigen::Index i = 0; i < n; ++i) {
-        if (byScore ? r->scores(i) > t : d.labels(i) == 1.0) {
+        if (flaggedRow(i)) {
             m_sizes->SetValue(i, -m_sizes->GetValue(i));
         } else if (m_quiet) {
             m_sizes->SetValue(i, kQuietSize * m_sizes->GetValue(i));
@@ -219,14 +304,14 @@ vtkUnsignedCharArray* PointLayer::quietColours(vtkUnsignedCharArray* colours, vt
     return m_quietColours;
 }
 
-void PointLayer::updateFront(const Eigen::MatrixX3d& P)
+void PointLayer::updateFront()
 {
     auto* sizes = vtkFloatArray::SafeDownCast(m_poly->GetPointData()->GetArray("olensPointSize"));
     auto* colours = vtkUnsignedCharArray::SafeDownCast(m_poly->GetPointData()->GetScalars());
-    std::vector<Eigen::Index> ids;
-    if (m_flagged && sizes && colours && sizes->GetNumberOfTuples() == P.rows()
-        && colours->GetNumberOfTuples() == P.rows())
-        for (Eigen::Index i = 0; i < P.rows(); ++i)
+    const vtkIdType n = m_poly->GetNumberOfPoints();
+    std::vector<vtkIdType> ids;
+    if (m_flagged && sizes && colours && sizes->GetNumberOfTuples() == n && colours->GetNumberOfTuples() == n)
+        for (vtkIdType i = 0; i < n; ++i)
             if (sizes->GetValue(i) < 0.0f)
                 ids.push_back(i);
     const auto m = static_cast<Eigen::Index>(ids.size());
@@ -239,8 +324,10 @@ void PointLayer::updateFront(const Eigen::MatrixX3d& P)
     z->SetName("olensPointSize");
     z->SetNumberOfTuples(m);
     for (Eigen::Index j = 0; j < m; ++j) {
-        const Eigen::Index i = ids[static_cast<std::size_t>(j)];
-        F.row(j) = P.row(i);
+        const vtkIdType i = ids[static_cast<std::size_t>(j)];
+        double x[3];
+        m_poly->GetPoint(i, x);
+        F.row(j) << x[0], x[1], x[2];
         for (int k = 0; k < 3; ++k)
             c->SetTypedComponent(j, k, colours->GetTypedComponent(i, k));
         z->SetValue(j, sizes->GetValue(i));
@@ -253,7 +340,7 @@ void PointLayer::updateFront(const Eigen::MatrixX3d& P)
 
 void PointLayer::updateTopK(const ViewContext& ctx)
 {
-    const Eigen::MatrixX3d& display = *ctx.display;
+    const auto& display = *ctx.display;
     const int k = std::min<int>(ctx.doc->topK(), static_cast<int>(ctx.doc->ranking().size()));
     Eigen::MatrixX3d P(k, 3);
     for (int r = 0; r < k; ++r)

@@ -73,7 +73,7 @@ void SelectionLayer::update(const ViewContext& ctx, unsigned changes)
 {
     if (!(changes & (Points | Positions | Colours | Selection)))
         return;
-    const Eigen::MatrixX3d& display = *ctx.display;
+    const auto& display = *ctx.display;
     static const std::vector<int> none;
     const auto result = ctx.doc->result();
     const std::vector<int>& sel = m_marks == Marks::Selection ? ctx.doc->pointSelection()

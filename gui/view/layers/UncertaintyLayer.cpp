@@ -64,7 +64,7 @@ void UncertaintyLayer::build(const ViewContext& ctx)
         return;
     }
     const Dataset& d = ctx.doc->dataset();
-    const Eigen::MatrixX3d& display = *ctx.display;
+    const auto& display = *ctx.display;
     const Eigen::Index n = d.rows();
     const bool flat = ctx.twoD;
     // Each glyph is the unit disk / sphere mapped by the point's symmetric glyph matrix.

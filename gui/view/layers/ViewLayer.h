@@ -46,11 +46,16 @@ struct PanelStyle {
     }
 };
 
+/// n×3 display coordinates of a view's points: the data's own rows when they are shown as they
+/// are (three features, the identity projection; not a copy: 480 MB at 20 M rows, issue #54), else
+/// their projection.
+using DisplayPoints = Eigen::Map<const Eigen::MatrixX3d>;
+
 /// What a layer may draw from; valid for the duration of one update.
 struct ViewContext {
     const DataDocument* doc = nullptr;
     const Projection* projection = nullptr;
-    const Eigen::MatrixX3d* display = nullptr;  ///< n×3 display coordinates of the points
+    const DisplayPoints* display = nullptr;     ///< n×3 display coordinates of the points
     bool twoD = true;                           ///< the projection shows ≤ 2 dimensions
     std::shared_ptr<const FieldData> field;     ///< the sampled field to draw (null: none yet)
     const Geometry* flatGeometry = nullptr;     ///< live snapshot or result geometry (flats)

@@ -6,6 +6,7 @@
 #include "metrics/Thresholds.h"
 #include "display/PointSizing.h"
 #include "view/layers/LegendAxesLayer.h"
+#include "view/layers/PointLayer.h"
 #include "view/ViewTexts.h"
 #include "scripted/CommandLine.h"
 #include "reactions/AboutReaction.h"
@@ -246,8 +247,18 @@ private slots:
         const QImage picked = frame();
         const QPointF at = selectedPointPx(*w.view());
         QVERIFY(test::selectionPixelsNear(picked, at.toPoint(), 20) >= 60);
+        // VTK (and the rasteriser's copy) hold only the still frame's points, every flagged one
+        // among them; a click there still names the row (ScenePicker maps the cloud's ids back).
+        const vtkIdType held = w.view()->pointLayer().cloudPoints();
+        QVERIFY2(held < 250000 / 4 && held >= 250000 / 5, qPrintable(QString::number(held)));
+        const int hit = w.view()->pickPoint(at.toPoint()); // the top point, or a drawn one beside it
+        QVERIFY(hit >= 0);
+        const auto& P = w.view()->displayPoints();
+        const QPointF seen = w.view()->worldToWidget(P(hit, 0), P(hit, 1), P(hit, 2));
+        QVERIFY2(QLineF(seen, at).length() <= 10.0, qPrintable(QString("row %1 is %2 px away").arg(hit).arg(QLineF(seen, at).length())));
         w.view()->setStillQuietBudget(kStillQuietBudget);
         QCOMPARE(w.view()->quietStride(), 1);
+        QCOMPARE(w.view()->pointLayer().cloudPoints(), vtkIdType(250000));
     }
 
     void initTestCase()

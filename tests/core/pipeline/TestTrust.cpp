@@ -528,6 +528,16 @@ private slots:
         X.row(30) = X.row(0); // 30 of 300: 10 %
         d->fit(X);
         QVERIFY(hasWarning(diagnoseFit(*d, X, d->trainingScores()), "duplicates"));
+        // Rows equal as numbers are repeats whatever the sign of a zero (the count sorts rows by a
+        // hash of their bits; -0 and +0 hash alike): 30 of 300 at the origin after the first.
+        Eigen::MatrixXd Z = test::gaussianRows(300, 2, 5);
+        for (int i = 0; i <= 30; ++i)
+            Z.row(i) << (i % 2 ? -0.0 : 0.0), (i % 3 ? 0.0 : -0.0);
+        d->fit(Z);
+        QVERIFY(hasWarning(diagnoseFit(*d, Z, d->trainingScores()), "duplicates"));
+        Z(30, 1) = 1e-300; // one of them no longer a repeat: 29 of 300
+        d->fit(Z);
+        QVERIFY(!hasWarning(diagnoseFit(*d, Z, d->trainingScores()), "duplicates"));
     }
 
     void mcdOnAFlatIsWarnedNearSingular()

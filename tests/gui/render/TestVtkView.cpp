@@ -459,6 +459,10 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(ring2d(), "ring2d.csv");
+        // Two features: the view's own coordinates, z = 0.
+        QVERIFY(view.displayPoints().data() != doc.dataset().X.data());
+        QVERIFY(view.displayPoints().col(2).isZero(0.0));
+        QVERIFY(view.displayPoints().leftCols(2) == doc.dataset().X);
         QSignalSpy spy(&view, &VtkView::pointPicked);
         for (int target : {2, 5}) {
             const auto& P = view.displayPoints();
@@ -484,6 +488,10 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&view, 60000));
         doc.setDataset(cube3d(), "cube3d.csv");
         view.grabImage();
+        // Three features shown as they are: the view's coordinates are the data's rows themselves
+        // (issue #54: no 24 B-a-point copy).
+        QVERIFY(view.displayPoints().data() == doc.dataset().X.data());
+        QCOMPARE(view.displayPoints().rows(), doc.dataset().X.rows());
         // The corner nearest the camera is never occluded.
         const auto& P = view.displayPoints();
         const QPointF w = view.worldToWidget(P(1, 0), P(1, 1), P(1, 2));

@@ -48,7 +48,8 @@ Dataset square(bool sigma)
 struct Scene {
     DataDocument doc;
     Projection projection;
-    Eigen::MatrixX3d display;
+    std::shared_ptr<Eigen::MatrixX3d> display; // what the view's display coordinates live in
+    DisplayPoints shown{nullptr, 0, 3};
     PointColouring colouring;
     vtkNew<vtkRenderer> scene, overlay;
 
@@ -56,15 +57,20 @@ struct Scene {
     {
         doc.setDataset(d, QString());
         projection = Projection::automatic(d.X, d.featureNames);
-        display = projection.toDisplay(d.X);
+        show(std::make_shared<Eigen::MatrixX3d>(projection.toDisplay(d.X)));
         colouring.update(d, nullptr, ColourBy::Label, Eigen::VectorXd(), 0.0, 1.0, 9.0f);
+    }
+    void show(std::shared_ptr<Eigen::MatrixX3d> m)
+    {
+        display = std::move(m);
+        new (&shown) DisplayPoints(display->data(), display->rows(), 3);
     }
     ViewContext context() const
     {
         ViewContext c;
         c.doc = &doc;
         c.projection = &projection;
-        c.display = &display;
+        c.display = &shown;
         c.twoD = true;
         c.colouring = &colouring;
         c.layerOn.fill(true);
@@ -215,7 +221,7 @@ private slots:
                 double x[3];
                 f->GetPoint(vtkIdType(j), x);
                 for (int k = 0; k < 3; ++k) {
-                    QCOMPARE(x[k], s.display(i, k));
+                    QCOMPARE(x[k], (*s.display)(i, k));
                     QCOMPARE(colours->GetTypedComponent(vtkIdType(j), k), s.colouring.colours()->GetTypedComponent(i, k));
                 }
                 QVERIFY(sizes->GetValue(vtkIdType(j)) < 0.0f);
@@ -253,15 +259,15 @@ private slots:
             double x[3];
             cloud()->GetPoint(i, x);
             for (int k = 0; k < 3; ++k)
-                QCOMPARE(x[k], s.display(i, k));
+                QCOMPARE(x[k], (*s.display)(i, k));
         }
         // In place: a value changed in the matrix is the value VTK reads.
-        s.display(5, 1) = 42.0;
+        (*s.display)(5, 1) = 42.0;
         QCOMPARE(cloud()->GetPoint(5)[1], 42.0);
 
-        const Eigen::MatrixX3d before = s.display;
-        layer.retire(std::move(s.display));
-        s.display = Eigen::MatrixX3d::Constant(10, 3, 7.0); // the old buffer is gone from the view
+        const Eigen::MatrixX3d before = *s.display;
+        layer.retire(s.display);
+        s.show(std::make_shared<Eigen::MatrixX3d>(Eigen::MatrixX3d::Constant(10, 3, 7.0))); // the old buffer is gone from the view
         double last[3];
         cloud()->GetPoint(999'999, last); // still the retired buffer, not freed memory
         QCOMPARE(last[2], before(999'999, 2));
