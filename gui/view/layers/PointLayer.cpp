@@ -32,6 +32,19 @@ namespace olens {
 
 namespace {
 
+/// A quiet point's colour channel: mixed with kQuietGrey by kQuietFade.
+unsigned char quietChannel(unsigned char v)
+{
+    return static_cast<unsigned char>(
+        std::lround((1.0 - PointLayer::kQuietFade) * v + PointLayer::kQuietFade * PointLayer::kQuietGrey));
+}
+
+/// The sprite size drawn: negative for a flagged point (drawn in front), shrunk for a quiet one.
+float drawnSize(float size, bool flagged, bool quiet)
+{
+    return flagged ? -size : quiet ? PointLayer::kQuietSize * size : size;
+}
+
 /// A sprite actor on the layer's points: direct RGBA colours per point, round anti-aliased
 /// sprites with an outline sized per point (shaders/points.*.glsl), its own mapper and uniforms.
 void setUpSpriteActor(vtkActor* actor, vtkPolyData* poly, SpriteUniforms* uniforms)
@@ -251,11 +264,9 @@ void PointLayer::updateCloud(const ViewContext& ctx, unsigned changes)
         row->SetValue(j, i);
         const bool flagged = m_flagged && flaggedRow(i);
         const bool quiet = m_quiet && !flagged;
-        size->SetValue(j, flagged ? -z[i] : quiet ? kQuietSize * z[i] : z[i]);
-        for (int q = 0; q < 3; ++q) {
-            const unsigned char v = c[3 * i + q];
-            out[3 * j + q] = quiet ? static_cast<unsigned char>(std::lround((1.0 - kQuietFade) * v + kQuietFade * kQuietGrey)) : v;
-        }
+        size->SetValue(j, drawnSize(z[i], flagged, quiet));
+        for (int q = 0; q < 3; ++q)
+            out[3 * j + q] = quiet ? quietChannel(c[3 * i + q]) : c[3 * i + q];
     }
     rows = {};
     m_poly->ShallowCopy(vertexCloud(F));
@@ -277,12 +288,9 @@ vtkFloatArray* PointLayer::frontSizes(const ViewContext& ctx)
     const Eigen::Index n = sizes->GetNumberOfTuples();
     m_sizes->DeepCopy(sizes);
     for (Eigen::Index i = 0; i < n; ++i) {
-        if (flaggedRow(i)) {
-            m_sizes->SetValue(i, -m_sizes->GetValue(i));
-        } else if (m_quiet) {
-            m_sizes->SetValue(i, kQuietSize * m_sizes->GetValue(i));
-            ++m_quietCount;
-        }
+        const bool flagged = flaggedRow(i);
+        m_sizes->SetValue(i, drawnSize(m_sizes->GetValue(i), flagged, m_quiet && !flagged));
+        m_quietCount += m_quiet && !flagged;
     }
     m_sizes->Modified(); // VTK's VBO cache keys on the array and its time stamp
     return m_sizes;
@@ -298,8 +306,7 @@ vtkUnsignedCharArray* PointLayer::quietColours(vtkUnsignedCharArray* colours, vt
     for (vtkIdType i = 0; i < n; ++i)
         if (sizes->GetValue(i) > 0.0f) // unflagged (flagged sizes are negative)
             for (int k = 0; k < 3; ++k)
-                c[3 * i + k] = static_cast<unsigned char>(
-                    std::lround((1.0 - kQuietFade) * c[3 * i + k] + kQuietFade * kQuietGrey));
+                c[3 * i + k] = quietChannel(c[3 * i + k]);
     m_quietColours->Modified();
     return m_quietColours;
 }
