@@ -19,9 +19,29 @@
 
 namespace olens {
 
+/// The tree over the columns of P. nanoflann's own Eigen adaptor indexes with Eigen::Index, so its
+/// permutation of the points took 8 B a point (160 MB at 20 M points, issue #54); this dataset view
+/// indexes with 32 bits. nanoflann builds the tree in its constructor (it was built a second time).
 struct PointIndex::Tree {
-    using Kd = nanoflann::KDTreeEigenMatrixAdaptor<Eigen::MatrixXd, -1, nanoflann::metric_L2, false>;
-    explicit Tree(const Eigen::MatrixXd& P) : kd(P.rows(), std::cref(P), 16) { kd.index->buildIndex(); }
+    struct Columns { // nanoflann's dataset interface
+        const Eigen::MatrixXd& P;
+        std::size_t kdtree_get_point_count() const { return static_cast<std::size_t>(P.cols()); }
+        double kdtree_get_pt(std::uint32_t i, std::size_t d) const { return P(static_cast<Eigen::Index>(d), i); }
+        template <class Box> bool kdtree_get_bbox(Box&) const { return false; }
+    };
+    using Kd = nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Adaptor<double, Columns, double, std::uint32_t>, Columns, -1,
+                                                   std::uint32_t>;
+    explicit Tree(const Eigen::MatrixXd& P)
+        : points{checkedSize(P)}, kd(static_cast<int>(P.rows()), points, nanoflann::KDTreeSingleIndexAdaptorParams(16))
+    {
+    }
+    static const Eigen::MatrixXd& checkedSize(const Eigen::MatrixXd& P)
+    {
+        if (P.cols() > static_cast<Eigen::Index>(std::numeric_limits<std::uint32_t>::max()))
+            throw ParamError("the neighbour index holds at most 4 294 967 295 points; got " + std::to_string(P.cols()));
+        return P;
+    }
+    Columns points;
     Kd kd;
 };
 
@@ -119,7 +139,7 @@ std::size_t PointIndex::nearest(const double* q, std::size_t k, Eigen::Index* id
     if (!m_dups) {
         nanoflann::KNNResultSet<double, Eigen::Index> result(k);
         result.init(idx, d2);
-        m_tree->kd.index->findNeighbors(result, q, nanoflann::SearchParams());
+        m_tree->kd.findNeighbors(result, q, nanoflann::SearchParams());
         return result.size();
     }
     // k distinct neighbours hold at least k points: search them, then write out their copies.
@@ -130,7 +150,7 @@ std::size_t PointIndex::nearest(const double* q, std::size_t k, Eigen::Index* id
     ud2.resize(kq);
     nanoflann::KNNResultSet<double, Eigen::Index> result(kq);
     result.init(uidx.data(), ud2.data());
-    m_tree->kd.index->findNeighbors(result, q, nanoflann::SearchParams());
+    m_tree->kd.findNeighbors(result, q, nanoflann::SearchParams());
     std::size_t out = 0;
     for (std::size_t t = 0; t < result.size() && out < k; ++t) {
         const auto g = static_cast<std::size_t>(uidx[t]);

@@ -50,11 +50,11 @@ struct RankingPanel::Impl {
     bool ruleChosen = false;   // the user picked a rule: no size-based default replaces it
     double ruleThreshold = std::numeric_limits<double>::quiet_NaN(); // the rule's last threshold (the header names it)
     QTableView* table = nullptr;
-    RankingModel* model = nullptr;
-    RankingProxy* proxy = nullptr;
+    RankingModel* model = nullptr; // sorts and filters its rows itself
     RankingFilterBar* filter = nullptr;
     QString summary;      // the header's first line as plain text
     bool syncing = false; // set while one side updates the other: breaks selection loops
+    bool keepScroll = false; // the threshold is being dragged: re-arranged rows do not scroll the table
 
     /// Fixed widths from the header text and the widest expected cell (measuring 1e5 rows is too slow).
     void sizeColumns()
@@ -126,27 +126,13 @@ struct RankingPanel::Impl {
                               .arg(QLatin1String(kFlaggedTintCss)));
     }
 
-    int sampleAtProxyRow(int row) const
-    {
-        const QModelIndex src = proxy->mapToSource(proxy->index(row, 0));
-        return src.isValid() ? model->sampleAt(src.row()) : -1;
-    }
-
-    int proxyRowOfSample(int sample) const
-    {
-        const int src = model->rowOfSample(sample);
-        if (src < 0)
-            return -1;
-        return proxy->mapFromSource(model->index(src, 0)).row();
-    }
-
     /// The samples of the table rows in a selection (each once).
     std::vector<int> samplesIn(const QItemSelection& selection) const
     {
         std::vector<int> samples;
         for (const QItemSelectionRange& r : selection)
             for (int row = r.top(); row <= r.bottom(); ++row)
-                samples.push_back(sampleAtProxyRow(row));
+                samples.push_back(model->sampleAt(row));
         return combineSelection({}, samples, SelectionOp::Replace);
     }
 
@@ -157,7 +143,7 @@ struct RankingPanel::Impl {
     {
         std::vector<int> rows;
         for (int sample : doc->pointSelection())
-            if (const int row = proxyRowOfSample(sample); row >= 0)
+            if (const int row = model->rowOfSample(sample); row >= 0)
                 rows.push_back(row);
         std::sort(rows.begin(), rows.end());
         QItemSelection sel;
@@ -165,18 +151,18 @@ struct RankingPanel::Impl {
             std::size_t b = a;
             while (b + 1 < rows.size() && rows[b + 1] == rows[b] + 1)
                 ++b;
-            sel.append(QItemSelectionRange(proxy->index(rows[a], 0), proxy->index(rows[b], ColumnCount - 1)));
+            sel.append(QItemSelectionRange(model->index(rows[a], 0), model->index(rows[b], ColumnCount - 1)));
             a = b + 1;
         }
         syncing = true;
-        QItemSelectionModel* model = table->selectionModel();
-        model->select(sel, QItemSelectionModel::ClearAndSelect);
-        const int current = proxyRowOfSample(doc->selectedPoint());
+        QItemSelectionModel* selection = table->selectionModel();
+        selection->select(sel, QItemSelectionModel::ClearAndSelect);
+        const int current = model->rowOfSample(doc->selectedPoint());
         const int shown = current >= 0 ? current : (rows.empty() ? -1 : rows.front());
         if (current >= 0)
-            model->setCurrentIndex(proxy->index(current, 0), QItemSelectionModel::NoUpdate);
+            selection->setCurrentIndex(model->index(current, 0), QItemSelectionModel::NoUpdate);
         if (shown >= 0 && scroll)
-            table->scrollTo(proxy->index(shown, 0), QAbstractItemView::PositionAtCenter);
+            table->scrollTo(model->index(shown, 0), QAbstractItemView::PositionAtCenter);
         syncing = false;
         return !rows.empty();
     }
@@ -201,20 +187,19 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     topKLabel->setToolTip(d->topK->toolTip());
 
     d->model = new RankingModel(this);
-    d->proxy = new RankingProxy(this);
-    d->proxy->setSourceModel(d->model);
-    d->proxy->setSortRole(RankingModel::SortRole);
     d->filter = new RankingFilterBar(d->doc, this);
-    d->proxy->filter = d->filter;
-    connect(d->filter, &RankingFilterBar::filterChanged, this, [this] {
-        d->syncing = true; // rows leaving the table stay selected in the document
-        d->proxy->refilter();
-        d->syncing = false;
-        d->showDocumentSelection();
-    });
+    d->model->setFilter(d->filter);
+    // A sort or a filter moves rows: the rows leaving the table stay selected in the document, and
+    // the document's selection is shown again in the new order.
+    d->model->arranging = [this](bool before) {
+        d->syncing = before;
+        if (!before)
+            d->showDocumentSelection(!d->keepScroll);
+    };
+    connect(d->filter, &RankingFilterBar::filterChanged, this, [this] { d->model->refilter(); });
 
     d->table = new QTableView(this);
-    d->table->setModel(d->proxy);
+    d->table->setModel(d->model);
     d->table->setSelectionBehavior(QAbstractItemView::SelectRows);
     d->table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     d->table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -326,7 +311,7 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
                 sel = combineSelection(sel, d->samplesIn(selected), SelectionOp::Add);
                 QItemSelectionModel* model = d->table->selectionModel();
                 const QModelIndex cur = model->currentIndex();
-                const int current = cur.isValid() && model->isRowSelected(cur.row(), {}) ? d->sampleAtProxyRow(cur.row())
+                const int current = cur.isValid() && model->isRowSelected(cur.row(), {}) ? d->model->sampleAt(cur.row())
                                                                                          : DataDocument::kKeepCurrent;
                 d->syncing = true;
                 d->doc->setPointSelection(std::move(sel), current);
@@ -335,7 +320,7 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     connect(d->table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& cur) {
         if (d->syncing || !cur.isValid())
             return;
-        const int sample = d->sampleAtProxyRow(cur.row());
+        const int sample = d->model->sampleAt(cur.row());
         if (sample == d->doc->selectedPoint() || !d->doc->isSelected(sample))
             return; // not selected (yet): selectionChanged decides
         d->syncing = true;
@@ -349,12 +334,10 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
             d->updateSummary(); // the number selected
         if (d->syncing)
             return; // the table's own change
-        if (d->filter->show() == RankingFilterBar::Show::Selection) {
-            d->syncing = true;
-            d->proxy->refilter();
-            d->syncing = false;
-        }
-        d->showDocumentSelection();
+        if (d->filter->show() == RankingFilterBar::Show::Selection)
+            d->model->refilter(); // shows the selection when done
+        else
+            d->showDocumentSelection();
     };
     connect(d->doc, &DataDocument::selectionChanged, this, follow);
     connect(d->doc, &DataDocument::pointSelectionChanged, this, follow);
@@ -367,7 +350,7 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     });
 
     connect(d->table, &QAbstractItemView::doubleClicked, this, [this](const QModelIndex& idx) {
-        const int sample = d->sampleAtProxyRow(idx.row());
+        const int sample = d->model->sampleAt(idx.row());
         if (sample >= 0)
             emit flyToRequested(sample);
     });
@@ -415,7 +398,9 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
         if (!r)
             return;
         d->syncing = true; // rows a filter hides as the threshold moves stay selected in the document
+        d->keepScroll = true;
         d->model->setThreshold(t);
+        d->keepScroll = false;
         d->syncing = false;
         d->updateSummary();
         d->showDocumentSelection(false); // the table stays where it is while the threshold is dragged
@@ -456,7 +441,7 @@ RankingFilterBar* RankingPanel::filterBar() const
 
 int RankingPanel::rowOfSample(int index) const
 {
-    return d->proxyRowOfSample(index);
+    return d->model->rowOfSample(index);
 }
 
 int RankingPanel::listedStep() const
@@ -490,7 +475,7 @@ QString RankingPanel::selectedRowsCsv() const
         fields << csvField(d->model->headerData(c, Qt::Horizontal, Qt::UserRole).toString());
     lines << fields.join(QLatin1Char(','));
     for (int r : rows) {
-        const int src = d->proxy->mapToSource(d->proxy->index(r, 0)).row();
+        const int src = d->model->rankAt(r);
         fields.clear();
         for (int c : columns)
             fields << csvField(c == ColOutlier     ? (d->model->sortKey(src, c) != 0 ? QStringLiteral("1") : QStringLiteral("0"))
@@ -507,7 +492,7 @@ bool RankingPanel::eventFilter(QObject* watched, QEvent* event)
         auto* key = static_cast<QKeyEvent*>(event);
         if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) && key->modifiers() == Qt::NoModifier) {
             const QModelIndex cur = d->table->currentIndex();
-            const int sample = cur.isValid() ? d->sampleAtProxyRow(cur.row()) : -1;
+            const int sample = cur.isValid() ? d->model->sampleAt(cur.row()) : -1;
             if (sample >= 0)
                 emit flyToRequested(sample);
             return true;

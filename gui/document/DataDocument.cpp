@@ -261,12 +261,21 @@ void DataDocument::installResult(std::shared_ptr<const FitResult> result, bool k
         // Descending score, ties by row: computed with the scores on the worker when it could be
         // (a million rows: 0.1 s no longer on the GUI thread), else here.
         const Eigen::VectorXd& s = m_result->scores;
-        m_ranking = m_result->ranking.size() == static_cast<std::size_t>(s.size()) ? m_result->ranking : rankByScore(s);
+        // The result's own is used as it is (ranking()): a copy was 80 MB at 20 M rows (issue #54).
+        if (m_result->ranking.size() != static_cast<std::size_t>(s.size()))
+            m_ranking = rankByScore(s);
         if (!keepThreshold) {
             m_threshold = m_result->threshold;
             m_userThreshold = false;
         }
     }
+}
+
+const std::vector<int>& DataDocument::ranking() const
+{
+    if (m_result && m_result->ranking.size() == static_cast<std::size_t>(m_result->scores.size()))
+        return m_result->ranking;
+    return m_ranking;
 }
 
 void DataDocument::setThreshold(double t)

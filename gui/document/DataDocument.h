@@ -121,8 +121,9 @@ public:
     std::shared_ptr<const Normalizer> liveNormalizer() const { return m_liveNorm; }
     void setLiveGeometry(std::shared_ptr<const Geometry> g, std::shared_ptr<const Normalizer> normalizer = nullptr);
 
-    /// Sample indices sorted by decreasing score (empty without a result).
-    const std::vector<int>& ranking() const { return m_ranking; }
+    /// Sample indices sorted by decreasing score (empty without a result): the result's own when
+    /// it brought one (ranked on the training worker), else ranked here.
+    const std::vector<int>& ranking() const;
 
     /// What the next training trains (detector, parameters, normalisation, rows to fit on): the
     /// Detector dock edits it; training, sessions, presets, the command line and auto-retrain read it.
@@ -182,7 +183,7 @@ private:
     bool m_trainedUserThreshold = false;
     std::shared_ptr<const Geometry> m_live;
     std::shared_ptr<const Normalizer> m_liveNorm;
-    std::vector<int> m_ranking;
+    std::vector<int> m_ranking; // only for a result without its own ranking (ranking())
     TrainingSetup m_setup;
     Agreement m_agreement;
     double m_threshold = 0.0;

@@ -342,6 +342,45 @@ private slots:
             QCOMPARE(cell(t, r, ColIndex), QString::number(kRanking[r]));
     }
 
+    // Issue #54: the ranking of a 20 M-row result exists once. The document shows the result's own
+    // (it kept a copy), and a table in rank order lists no rows of its own.
+    void rankingSharedAndSortsFollowTheThreshold()
+    {
+        DataDocument doc;
+        RankingPanel panel(&doc);
+        doc.setDataset(makeData(6, false), "a.csv");
+        auto r = makeResult(false);
+        r->ranking.assign(std::begin(kRanking), std::end(kRanking)); // ranked on the worker
+        doc.setResult(r);
+        QCOMPARE(&doc.ranking(), &r->ranking);
+        QTableView* t = panel.table();
+        for (int row = 0; row < 6; ++row)
+            QCOMPARE(cell(t, row, ColIndex), QString::number(kRanking[row]));
+
+        // Sorted by the flag column (unflagged first, ties in rank order), the rows follow the
+        // threshold as it moves: at 0.7, samples 4 (1.23) and 3, 1 are flagged.
+        doc.setSelectedPoint(5);
+        t->sortByColumn(ColOutlier, Qt::AscendingOrder);
+        const int atOwn[6] = {4, 0, 5, 2, 3, 1};
+        for (int row = 0; row < 6; ++row)
+            QCOMPARE(cell(t, row, ColIndex), QString::number(atOwn[row]));
+        doc.setThreshold(0.7);
+        const int atLower[6] = {0, 5, 2, 3, 1, 4};
+        for (int row = 0; row < 6; ++row)
+            QCOMPARE(cell(t, row, ColIndex), QString::number(atLower[row]));
+        QCOMPARE(panel.rowOfSample(5), 1);
+        QCOMPARE(t->currentIndex().row(), 1); // the selected point moved with its row
+        QCOMPARE(doc.selectedPoint(), 5);
+
+        // Descending is the ascending order reversed; rank ascending is the ranking again.
+        t->sortByColumn(ColOutlier, Qt::DescendingOrder);
+        for (int row = 0; row < 6; ++row)
+            QCOMPARE(cell(t, row, ColIndex), QString::number(atLower[5 - row]));
+        t->sortByColumn(ColRank, Qt::AscendingOrder);
+        for (int row = 0; row < 6; ++row)
+            QCOMPARE(panel.rowOfSample(kRanking[row]), row);
+    }
+
     void copiesSelectedRowsAsCsv()
     {
         DataDocument doc;
