@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QAbstractListModel>
 #include <QListView>
+#include <QPointer>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -145,8 +146,12 @@ SplomPanel::SplomPanel(DataDocument* document, CloudView* view, QWidget* parent)
         m_limitHit = true;
         updateNote();
     };
-    if (m_view)
-        connect(m_view, &CloudView::coloursChanged, this, [this] { m_matrix->setColours(m_view->pointColours()); });
+    if (m_view) {
+        m_matrix->setColourSource([view = QPointer<CloudView>(m_view), doc = m_doc](int row, QRgb fallback) {
+            return view ? view->pointColour(row, doc->dataset().rows(), fallback) : fallback;
+        });
+        connect(m_view, &CloudView::coloursChanged, m_matrix, &SplomWidget::coloursChanged);
+    }
     onDataset();
 }
 
@@ -160,8 +165,6 @@ void SplomPanel::onDataset()
     const Dataset& d = m_doc->dataset();
     m_checklist->reset(d.featureNames);
     setFeatures(splomDefaultFeatures(int(d.cols())));
-    if (m_view)
-        m_matrix->setColours(m_view->pointColours());
     updateAttribution();
 }
 

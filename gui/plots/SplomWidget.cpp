@@ -39,10 +39,7 @@ SplomWidget::SplomWidget(DataDocument* document, QWidget* parent) : QWidget(pare
     setMouseTracking(false);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setToolTip(tr("Drag a box in a cell to select the points inside (Shift adds, Ctrl subtracts); a click picks a point (Shift-click adds it)"));
-    connect(m_doc, &DataDocument::datasetChanged, this, [this] {
-        m_colours.clear();
-        invalidate();
-    });
+    connect(m_doc, &DataDocument::datasetChanged, this, &SplomWidget::invalidate);
     connect(m_doc, &DataDocument::resultChanged, this, &SplomWidget::invalidate);
     connect(m_doc, &DataDocument::pointSelectionChanged, this, &SplomWidget::invalidate);
     connect(m_doc, &DataDocument::selectionChanged, this, qOverload<>(&SplomWidget::update));
@@ -59,9 +56,9 @@ void SplomWidget::setFeatures(std::vector<int> features)
     invalidate();
 }
 
-void SplomWidget::setColours(std::vector<QRgb> colours)
+void SplomWidget::setColourSource(ColourSource source)
 {
-    m_colours = std::move(colours);
+    m_colourSource = std::move(source);
     invalidate();
 }
 
@@ -96,10 +93,9 @@ void SplomWidget::relayout()
 
 QRgb SplomWidget::colourOf(int row) const
 {
-    if (m_colours.size() == std::size_t(m_doc->dataset().rows()))
-        return m_colours[std::size_t(row)];
     const Dataset& d = m_doc->dataset();
-    return PointColouring::colourFor(d.hasLabels() ? d.labels(row) : std::nan("")).rgb();
+    const QRgb byLabel = PointColouring::colourFor(d.hasLabels() ? d.labels(row) : std::nan("")).rgb();
+    return m_colourSource ? m_colourSource(row, byLabel) : byLabel;
 }
 
 void SplomWidget::render()

@@ -10,6 +10,7 @@
 #include <QImage>
 #include <QRgb>
 #include <QWidget>
+#include <functional>
 #include <vector>
 
 namespace olens {
@@ -28,7 +29,12 @@ public:
     void setFeatures(std::vector<int> features);
     const std::vector<int>& features() const { return m_features; }
     /// One colour per row (the main view's); other sizes fall back to label colours.
-    void setColours(std::vector<QRgb> colours);
+    /// Where the points' colours come from (the 3-D view's, row by row: a copy of every row's colour
+    /// was 80 MB at 20 M rows for the ≤ kMaxPoints drawn, issue #54); `fallback` is returned for a
+    /// row it has no colour for. Call colorsChanged() when they change.
+    using ColourSource = std::function<QRgb(int row, QRgb fallback)>;
+    void setColourSource(ColourSource source);
+    void coloursChanged() { invalidate(); }
     /// The cells as last laid out for the current size (widget pixels).
     const SplomLayout& layout() const { return m_layout; }
     /// Rows drawn (all of them unless decimated).
@@ -57,7 +63,7 @@ private:
 
     DataDocument* m_doc;
     std::vector<int> m_features;
-    std::vector<QRgb> m_colours;
+    ColourSource m_colourSource;
     SplomLayout m_layout;
     std::vector<int> m_drawn; // rows drawn, in drawing order (low scores first: outliers on top)
     QImage m_cache;

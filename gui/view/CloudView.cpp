@@ -279,6 +279,11 @@ std::vector<QRgb> CloudView::pointColours() const
     return m_colouring->rgb();
 }
 
+QRgb CloudView::pointColour(int row, long long rows, QRgb fallback) const
+{
+    return m_colouring->rgbAt(row, rows, fallback);
+}
+
 const ColourBar& CloudView::colourBar() const
 {
     return m_legendAxesLayer->colourBar();

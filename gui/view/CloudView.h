@@ -78,6 +78,9 @@ public:
     /// The points' colours as drawn (RGB, one per sample; empty before the first update), for
     /// views that colour like this one (the scatter-plot matrix); coloursChanged() follows changes.
     std::vector<QRgb> pointColours() const;
+    /// One point's colour as drawn (pointColours()[row]), or `fallback` unless the view's colours
+    /// are for `rows` rows.
+    QRgb pointColour(int row, long long rows, QRgb fallback) const;
     /// The 2-D plot frame, and the boxes of the 3-D axes' texts (for tests).
     const AxesFrame2D& axesFrame2D() const;
     /// The legend, notes and axes (ViewTexts reads what they drew).

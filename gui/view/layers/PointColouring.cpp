@@ -64,6 +64,14 @@ std::vector<QRgb> PointColouring::rgb() const
     return out;
 }
 
+QRgb PointColouring::rgbAt(long long row, long long rows, QRgb fallback) const
+{
+    if (!m_colours || m_colours->GetNumberOfTuples() != rows || row < 0 || row >= rows)
+        return fallback;
+    const auto i = static_cast<vtkIdType>(row);
+    return qRgb(m_colours->GetTypedComponent(i, 0), m_colours->GetTypedComponent(i, 1), m_colours->GetTypedComponent(i, 2));
+}
+
 QColor PointColouring::colourFor(double label)
 {
     if (std::isnan(label))

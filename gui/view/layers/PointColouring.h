@@ -70,6 +70,8 @@ public:
     vtkFloatArray* sizes() const;
     /// The colours of the last update as RGB values (empty before the first).
     std::vector<QRgb> rgb() const;
+    /// rgb()[row] without the copy of every row's; `fallback` unless the colours are for `rows` rows.
+    QRgb rgbAt(long long row, long long rows, QRgb fallback) const;
 
 private:
     /// Rank / decision tables over the training scores' range (PanelStyle).
