@@ -250,7 +250,7 @@ CompareView::Panel* CompareView::makePanel(const Entry& entry)
 {
     auto panel = std::make_unique<Panel>(entry, this);
     Panel* p = panel.get();
-    p->doc->setDataset(m_source->dataset(), m_source->filePath());
+    p->doc->setDataset(m_source->sharedDataset(), m_source->filePath()); // shared, not copied
     p->view->setPanelStyle(panelStyle());
     // Every panel by its score's percentile, the clustering ones (acdt) too: one key reads for all.
     p->view->setColourBy(CloudView::ColourBy::Score);
@@ -535,7 +535,7 @@ void CompareView::onSourceDataChanged()
         if (edit)
             p->doc->editDataset(m_source->dataset(), nullptr);
         else
-            p->doc->setDataset(m_source->dataset(), m_source->filePath());
+            p->doc->setDataset(m_source->sharedDataset(), m_source->filePath()); // shared, not copied
     p->view->setPanelStyle(panelStyle());
     // Every panel by its score's percentile, the clustering ones (acdt) too: one key reads for all.
     p->view->setColourBy(CloudView::ColourBy::Score);

@@ -18,11 +18,19 @@
 #include <limits>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
 
 namespace olens {
 
 void DataDocument::setDataset(Dataset data, const QString& path)
 {
+    setDataset(std::make_shared<const Dataset>(std::move(data)), path);
+}
+
+void DataDocument::setDataset(std::shared_ptr<const Dataset> data, const QString& path)
+{
+    if (!data)
+        throw std::invalid_argument("DataDocument::setDataset: no data");
     // A transaction: the views build their projections and statistics from the new data inside
     // datasetChanged. If any of them fails (bad_alloc in a projection, …) the previous data,
     // result, threshold and selection come back, every observer rebuilds from them, and the error
@@ -36,7 +44,7 @@ void DataDocument::setDataset(Dataset data, const QString& path)
     std::vector<int> oldSelection = m_selection;
     const double oldThreshold = m_threshold;
     std::shared_ptr<const FitResult> oldResult = m_result;
-    m_data = std::make_shared<const Dataset>(std::move(data));
+    m_data = std::move(data);
     m_path = path;
     m_edited = false;
     m_userThreshold = false;

@@ -33,6 +33,9 @@ public:
 
     /// Replaces the data; clears the result (it belonged to the previous data).
     void setDataset(Dataset data, const QString& path);
+    /// The same with data shared with another document (compare mode's panels show the main
+    /// window's rows: a copy each was 32 B a row per panel, issue #54). Never null.
+    void setDataset(std::shared_ptr<const Dataset> data, const QString& path);
 
     /// An edit of the current data (points added, moved or deleted): installs the new data with a
     /// result already adjusted to it (or null), keeps the camera and the selection when still

@@ -357,6 +357,8 @@ private slots:
         for (int i = 0; i < 2; ++i) {
             QCOMPARE(cv.panelDocument(i)->dataset().rows(), Eigen::Index(420));
             QVERIFY(cv.panelDocument(i)->dataset().X.isApprox(next.X));
+            // One copy of the rows for the window and every panel (issue #54: a copy each).
+            QCOMPARE(&cv.panelDocument(i)->dataset(), &source.dataset());
             QVERIFY(!cv.panelDocument(i)->result());
         }
         QVERIFY(all.wait(30000));
