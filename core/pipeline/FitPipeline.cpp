@@ -410,17 +410,29 @@ std::optional<std::uint64_t> normalisedRowsFingerprint(const Normalizer& normali
     return f.value();
 }
 
+bool fittedOnRows(const FitResult& r, const Eigen::MatrixXd& X)
+{
+    // From the fingerprint of all rows, streamed, not from a copy of them.
+    const auto fingerprint = r.detector ? normalisedRowsFingerprint(r.normalizer, X) : std::nullopt;
+    return fingerprint && r.detector->trainedOn(X.rows(), *fingerprint);
+}
+
 Eigen::VectorXd featureContributions(const FitResult& r, const Eigen::MatrixXd& X, int row)
 {
     const FeatureAttribution* fa = r.detector ? r.detector->featureAttribution() : nullptr;
     if (!fa || row < 0 || row >= X.rows())
         return {};
-    // The row alone through the normaliser; whether it is a training row (kNN then leaves it out
-    // of its own neighbours) from the fingerprint of all rows, streamed, not from a copy of them.
+    return featureContributions(r, X, row, fittedOnRows(r, X));
+}
+
+Eigen::VectorXd featureContributions(const FitResult& r, const Eigen::MatrixXd& X, int row, bool xAreTheTrainingRows)
+{
+    const FeatureAttribution* fa = r.detector ? r.detector->featureAttribution() : nullptr;
+    if (!fa || row < 0 || row >= X.rows())
+        return {};
+    // The row alone through the normaliser; a training row is left out of its own neighbours (kNN).
     const Eigen::VectorXd xn = r.normalizer.transform(X.row(row)).row(0).transpose();
-    const auto fingerprint = normalisedRowsFingerprint(r.normalizer, X);
-    const int trainingRow = fingerprint && r.detector->trainedOn(X.rows(), *fingerprint) ? row : -1;
-    return fa->attribute(xn, trainingRow);
+    return fa->attribute(xn, xAreTheTrainingRows ? row : -1);
 }
 
 std::string explainRow(const FitResult& r, const Eigen::MatrixXd& X, Eigen::Index row)

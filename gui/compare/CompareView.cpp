@@ -1,4 +1,5 @@
 #include "compare/CompareView.h"
+#include "metrics/Thresholds.h"
 
 #include "dialogs/DetectorChooserDialog.h"
 
@@ -201,6 +202,7 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
                 startPanel(p.get());
     });
 
+    applyQuantile(defaultQuantile(m_source->dataset().rows()));
     std::vector<Entry> entries;
     for (const auto& id : defaultDetectorIds())
         entries.push_back(defaultEntry(id));
@@ -500,7 +502,18 @@ void CompareView::onPanelResult(Panel* p)
         uniformFit(); // the colour bar may have narrowed this panel's scene (not while replaying: no jumps)
 }
 
+double CompareView::defaultQuantile(Eigen::Index rows)
+{
+    return isBigCloud(rows) ? kBigCloudQuantile : kDefaultQuantile;
+}
+
 void CompareView::setQuantile(double q)
+{
+    m_quantileChosen = true;
+    applyQuantile(q);
+}
+
+void CompareView::applyQuantile(double q)
 {
     q = std::clamp(q, kMinQuantile, kMaxQuantile);
     if (m_quantileBox->value() != q) {
@@ -528,6 +541,8 @@ void CompareView::onSourceDataChanged()
     // An edit of the source (points added / moved / deleted) is an edit of the panels' data too,
     // so their views keep the camera.
     const bool edit = m_source->changeIsEdit();
+    if (!edit && !m_quantileChosen)
+        applyQuantile(defaultQuantile(m_source->dataset().rows()));
     for (auto& p : m_panels) {
         const bool wanted = p->doc->result() || p->trainer->isRunning() || p->restart || p->pending;
         p->restart = false;

@@ -45,6 +45,11 @@ public:
     using Entry = CompareEntry;
     static constexpr int kMaxPanels = 9;
     static constexpr double kDefaultQuantile = 0.95;
+    /// The default for a big cloud (isBigCloud): 0.95 flagged 50 000 points of a 1 M-point torus in
+    /// every panel and hid it, as the main view's 0.1 contamination did (issue #54).
+    static constexpr double kBigCloudQuantile = 0.999;
+    /// The quantile a cloud of `rows` rows starts at, until the user chooses one.
+    static double defaultQuantile(Eigen::Index rows);
 
     /// The default parameters and the paper's normalisation (DetectorInfo::normalization) of a
     /// registered detector; throws ParamError for an unknown id.
@@ -115,7 +120,8 @@ public slots:
     void trainAll();
     void cancelAll();
     /// Shared threshold quantile q in [0.5, 0.999]: each panel's threshold is the q-quantile of its
-    /// training scores (about (1 − q)·n points flagged per panel).
+    /// training scores (about (1 − q)·n points flagged per panel). The user's choice: new data
+    /// no longer reset it to defaultQuantile().
     void setQuantile(double q);
     /// Opens the detector chooser; on OK the panels are replaced and trained.
     void chooseDetectors();
@@ -145,6 +151,8 @@ protected:
     void showEvent(QShowEvent* e) override;
 
 private:
+    /// setQuantile without marking it the user's choice (the size-based default).
+    void applyQuantile(double q);
     using Panel = ComparePanel;
     Panel* makePanel(const Entry& entry);
     void destroyPanel(std::unique_ptr<Panel> panel);
@@ -191,6 +199,7 @@ private:
     QString m_statusText;
     QTimer* m_retrainTimer;
     double m_quantile = kDefaultQuantile;
+    bool m_quantileChosen = false; // set by setQuantile: the data's size no longer picks it
     int m_columns = 0;
     bool m_syncing = false;
     bool m_userCamera = false; // a user camera move is shared until the next fit

@@ -216,7 +216,11 @@ void SplomPanel::updateAttribution()
         m_chart->showMessage(tr("Select a point to see the features that drive its score"));
         return;
     }
-    const Eigen::VectorXd c = featureContributions(*r, d.X, row);
+    // "Fitted on these rows?" streams every row: asked once per result and data, not per click.
+    const auto data = m_doc->sharedDataset();
+    if (m_fittedOn.result.lock() != r || m_fittedOn.data.lock() != data)
+        m_fittedOn = {r, data, fittedOnRows(*r, d.X)};
+    const Eigen::VectorXd c = featureContributions(*r, d.X, row, m_fittedOn.answer);
     if (c.size() != d.cols()) {
         m_chart->showMessage(tr("No attribution for point %1").arg(row));
         return;

@@ -4,6 +4,7 @@
 // like the central view and sharing the document's selection, and under it the features that drive
 // the current point's score when the detector can say (FeatureAttribution capability).
 #include <QWidget>
+#include <memory>
 #include <vector>
 
 class QLabel;
@@ -15,6 +16,8 @@ class AttributionChart;
 class CloudView;
 class DataDocument;
 class SplomWidget;
+struct Dataset;
+struct FitResult;
 
 class SplomPanel : public QWidget {
     Q_OBJECT
@@ -46,6 +49,13 @@ private:
     AttributionChart* m_chart;
     QLabel* m_note;
     bool m_limitHit = false;
+    /// Whether the result's model was fitted on the data's rows (weak: a cached answer keeps
+    /// neither a replaced result nor replaced data alive, and dies with them).
+    struct FittedOn {
+        std::weak_ptr<const FitResult> result;
+        std::weak_ptr<const Dataset> data;
+        bool answer = false;
+    } m_fittedOn;
 };
 
 } // namespace olens

@@ -142,6 +142,17 @@ private slots:
         }
         QCOMPARE(featureContributions(*r, X, -1).size(), Eigen::Index(0));
         QCOMPARE(featureContributions(*r, X, int(X.rows())).size(), Eigen::Index(0));
+        // "Fitted on these rows" asked once (the SPLOM caches it per result and data): the same
+        // contributions; other rows are not the training rows, and their point is then a new one
+        // (kNN keeps it among its neighbours: contribution of the nearest other point differs).
+        QVERIFY(fittedOnRows(*r, X));
+        for (int i : {0, 50})
+            QCOMPARE(featureContributions(*r, X, i, true), featureContributions(*r, X, i));
+        Eigen::MatrixXd moved = X;
+        moved(7, 2) += 1e-9;
+        QVERIFY(!fittedOnRows(*r, moved));
+        QVERIFY(!fittedOnRows(*r, X.topRows(X.rows() - 1)));
+        QCOMPARE(featureContributions(*r, moved, 50), featureContributions(*r, X, 50, false));
         // Detectors without the capability say so (no guess).
         auto lof = fitPipeline(Registry::instance().create("lof"), Normalizer(), X);
         QVERIFY(!lof->detector->featureAttribution());

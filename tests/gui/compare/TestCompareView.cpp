@@ -17,6 +17,7 @@
 #include "jobs/TrainingController.h"
 #include "jobs/Worker.h"
 #include "docks/RankingModel.h"
+#include "metrics/Thresholds.h"
 #include "docks/RankingPanel.h"
 
 #include <QApplication>
@@ -133,6 +134,30 @@ private slots:
         QVERIFY(!cv.trainButton()->shortcut().isEmpty());
         QVERIFY(cv.trainButton()->toolTip().contains(cv.trainButton()->shortcut().toString()));
         QVERIFY(!cv.quantileBox()->toolTip().isEmpty());
+    }
+
+    // Issue #54: at 0.95 every panel flagged 50 000 points of a 1 M-point torus and hid it. A big
+    // cloud starts at 0.999; a quantile the user chose stays when new data come.
+    void bigCloudsStartAtTheTopTenthOfAPercent()
+    {
+        auto cloud = [](Eigen::Index n) {
+            Dataset d;
+            d.featureNames = {"x", "y", "z"};
+            d.X = Eigen::MatrixXd::Random(n, 3);
+            return d;
+        };
+        DataDocument source;
+        source.setDataset(cloud(kBigCloudRows), "big.csv");
+        CompareView cv(&source);
+        QCOMPARE(cv.quantile(), 0.999);
+        QCOMPARE(cv.quantileBox()->value(), 0.999);
+        source.setDataset(cloud(kBigCloudRows - 1), "small.csv");
+        QCOMPARE(cv.quantile(), 0.95);
+        source.setDataset(cloud(kBigCloudRows), "big.csv");
+        QCOMPARE(cv.quantile(), 0.999);
+        cv.quantileBox()->setValue(0.99); // the user's choice
+        source.setDataset(cloud(1000), "small.csv");
+        QCOMPARE(cv.quantile(), 0.99);
     }
 
     void layoutChoosesColumns()
