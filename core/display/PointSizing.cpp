@@ -80,9 +80,9 @@ int lodStride(std::int64_t n, std::int64_t budget)
     return static_cast<int>((n + budget - 1) / budget);
 }
 
-int stillStride(std::int64_t n, bool quiet, std::int64_t quietBudget)
+int stillStride(std::int64_t n, bool quiet, std::int64_t quietBudget, std::int64_t pointBudget)
 {
-    return lodStride(n, quiet ? quietBudget : kStillPointBudget);
+    return lodStride(n, quiet ? quietBudget : pointBudget);
 }
 
 } // namespace olens

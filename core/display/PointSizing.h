@@ -63,6 +63,8 @@ constexpr std::int64_t kStillQuietBudget = 1000000;
 constexpr std::int64_t kStillPointBudget = 4000000;
 /// The still frame's stride: every k-th point not flagged; `quiet`: a big cloud coloured by score,
 /// whose points below the threshold are faded (budget `quietBudget`), else kStillPointBudget.
-int stillStride(std::int64_t n, bool quiet, std::int64_t quietBudget = kStillQuietBudget);
+/// `pointBudget` replaces kStillPointBudget (compare mode's panels share the budgets).
+int stillStride(std::int64_t n, bool quiet, std::int64_t quietBudget = kStillQuietBudget,
+                std::int64_t pointBudget = kStillPointBudget);
 
 } // namespace olens

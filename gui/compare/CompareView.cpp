@@ -327,6 +327,9 @@ bool CompareView::setDetectors(const std::vector<Entry>& entries, QString* error
         }
     }
     m_replay->refresh(); // the kept panels are back in the list
+    // The panels share one still-frame budget: together they draw what one view draws.
+    for (auto& p : m_panels)
+        p->view->setStillBudgetShare(static_cast<int>(m_panels.size()));
     relayout(true);
     if (keptView && m_userCamera)
         syncCamera(keptView); // new panels join the user's camera
@@ -541,23 +544,25 @@ void CompareView::onSourceDataChanged()
     // An edit of the source (points added / moved / deleted) is an edit of the panels' data too,
     // so their views keep the camera.
     const bool edit = m_source->changeIsEdit();
-    if (!edit && !m_quantileChosen)
-        applyQuantile(defaultQuantile(m_source->dataset().rows()));
     for (auto& p : m_panels) {
         const bool wanted = p->doc->result() || p->trainer->isRunning() || p->restart || p->pending;
         p->restart = false;
         // A running worker sees datasetChanged, cancels itself and drops its result.
         if (edit)
-            p->doc->editDataset(m_source->dataset(), nullptr);
+            p->doc->editDataset(m_source->sharedDataset(), nullptr); // shared, not copied
         else
             p->doc->setDataset(m_source->sharedDataset(), m_source->filePath()); // shared, not copied
-    p->view->setPanelStyle(panelStyle());
-    // Every panel by its score's percentile, the clustering ones (acdt) too: one key reads for all.
-    p->view->setColourBy(CloudView::ColourBy::Score);
+        p->view->setPanelStyle(panelStyle());
+        // Every panel by its score's percentile, the clustering ones (acdt) too: one key reads for all.
+        p->view->setColourBy(CloudView::ColourBy::Score);
         p->state = Panel::State::Idle;
         p->pending = wanted && !m_source->isEmpty();
         p->updateTitle();
     }
+    // The size-based default once the panels hold the new data (before, it re-thresholded the old
+    // results about to be dropped).
+    if (!edit && !m_quantileChosen)
+        applyQuantile(defaultQuantile(m_source->dataset().rows()));
     if (std::any_of(m_panels.begin(), m_panels.end(), [](const auto& p) { return p->pending; }))
         m_retrainTimer->start();
     updateStrip();

@@ -19,7 +19,7 @@ void RankingModel::rebuild(const DataDocument& doc)
 {
     beginResetModel();
     m_result = doc.result();
-    m_ownOrder.clear();
+    std::vector<int>().swap(m_ownOrder); // its memory too, when the result's ranking is shared
     m_order = &m_ownOrder;
     m_rankOfSample.clear();
     m_labelled.reset();
@@ -73,22 +73,22 @@ void RankingModel::setAgreement(const DataDocument& doc)
 {
     takeAgreement(doc);
     if (m_sortColumn == ColFlaggedBy && m_listed)
-        arrange();
+        arrange(false);
     else if (rowCount() > 0)
         emit dataChanged(index(0, ColFlaggedBy), index(rowCount() - 1, ColFlaggedBy), {Qt::DisplayRole, SortRole});
     emit headerDataChanged(Qt::Horizontal, ColFlaggedBy, ColFlaggedBy);
 }
 
-void RankingModel::setThreshold(double t)
+bool RankingModel::setThreshold(double t)
 {
     if (!m_result || ranks() == 0)
-        return;
+        return false;
     const bool ownBefore = m_ownDecisions;
     const double before = m_threshold;
     setFlagRule(t);
     if (arrangedByFlags()) {
-        arrange();
-        return;
+        arrange(false);
+        return true;
     }
     // Only the ranks whose decision changed (in score order: usually one short run), so dragging
     // the threshold stays smooth with 1e5 rows.
@@ -102,13 +102,14 @@ void RankingModel::setThreshold(double t)
         }
     }
     if (first < 0)
-        return;
+        return false;
     if (m_listed) { // sorted by another column: the changed ranks are anywhere; repaint what is shown
         first = 0;
         last = rowCount() - 1;
     }
     if (last >= first)
         emit dataChanged(index(first, 0), index(last, ColumnCount - 1), {Qt::DisplayRole, Qt::BackgroundRole, SortRole});
+    return false;
 }
 
 void RankingModel::setTopK(int k)
@@ -134,7 +135,7 @@ void RankingModel::sort(int column, Qt::SortOrder order)
         return;
     m_sortColumn = column;
     m_sortOrder = order;
-    arrange();
+    arrange(false); // the selection moves with its rows (persistent indexes); the table stays put
 }
 
 bool RankingModel::hasExplanations() const
@@ -346,10 +347,10 @@ void RankingModel::computeShown()
         m_rowOfRank[static_cast<std::size_t>(m_shown[t])] = static_cast<int>(t);
 }
 
-void RankingModel::arrange()
+void RankingModel::arrange(bool scroll)
 {
     if (arranging)
-        arranging(true);
+        arranging(true, scroll);
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
     std::vector<int> samples;
@@ -366,7 +367,7 @@ void RankingModel::arrange()
     changePersistentIndexList(before, after);
     emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
     if (arranging)
-        arranging(false);
+        arranging(false, scroll);
 }
 
 } // namespace olens

@@ -42,20 +42,23 @@ public:
     void setAgreement(const DataDocument& doc);
     bool hasAgreement() const { return m_agreementOf > 0; }
     /// Rows listed by the compare panels' agreement alone (no result in the main window).
-    bool agreementOnly() const { return !m_result && rowCount() > 0; }
+    bool agreementOnly() const { return !m_result && ranks() > 0; }
     int agreementOf() const { return m_agreementOf; }
     QString agreementNames() const { return m_agreementNames; }
     /// The document's threshold moved (e.g. dragged in the Evaluation histogram): new decisions.
-    void setThreshold(double t);
+    /// True when the rows were re-arranged (a filter or sort on the flags; `arranging` was called).
+    bool setThreshold(double t);
     void setTopK(int k);
     void setLabelName(const QString& name) { m_labelName = name; }
 
     /// Which rows are shown (null: all), and called around every re-arrangement of the rows (a
-    /// sort, a filter): `arranging(true)` before, `arranging(false)` after.
+    /// sort, a filter): `arranging(true, scroll)` before, `arranging(false, scroll)` after; `scroll`:
+    /// whether the table should bring the selection into view (a filter) or stay where it is (a
+    /// sort, a threshold drag).
     void setFilter(const RankingFilterBar* filter) { m_filter = filter; }
-    std::function<void(bool)> arranging;
+    std::function<void(bool before, bool scroll)> arranging;
     /// Applies the filter again (its choice, the selection or the threshold it reads changed).
-    void refilter() { arrange(); }
+    void refilter() { arrange(true); }
     /// The table's header sort (QTableView::setSortingEnabled): rank ascending is the ranking itself.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
@@ -64,6 +67,8 @@ public:
     bool textLabels() const { return !m_labelNames.isEmpty(); }
     const FitResult* result() const { return m_result.get(); }
     long flaggedCount() const { return m_flagged; }
+    /// Every ranked row, shown or filtered out (rowCount() counts the shown ones).
+    int rankCount() const { return ranks(); }
 
     /// The rank (0-based) a table row shows, -1 outside the table.
     int rankAt(int row) const;
@@ -97,7 +102,7 @@ private:
     void computeShown();
     /// computeShown() as a layout change: persistent indexes (the table's selection and current
     /// row) follow their samples, or become invalid when filtered out.
-    void arrange();
+    void arrange(bool scroll);
     /// Whether the rows shown depend on the flags (filter on them, sort by them).
     bool arrangedByFlags() const;
 

@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace olens {
 
@@ -54,7 +55,7 @@ struct RankingPanel::Impl {
     RankingFilterBar* filter = nullptr;
     QString summary;      // the header's first line as plain text
     bool syncing = false; // set while one side updates the other: breaks selection loops
-    bool keepScroll = false; // the threshold is being dragged: re-arranged rows do not scroll the table
+    bool syncingBefore = false; // `syncing` outside a re-arrangement of the rows (restored after it)
 
     /// Fixed widths from the header text and the widest expected cell (measuring 1e5 rows is too slow).
     void sizeColumns()
@@ -64,7 +65,8 @@ struct RankingPanel::Impl {
         bold.setBold(true);
         const QFontMetrics bm(bold); // top-k rows are bold
         QHeaderView* hh = table->horizontalHeader();
-        const int digits = QString::number(std::max(model->rowCount(), 1)).size();
+        // Of every ranked row (text() takes a rank), not of the rows a kept filter shows now.
+        const int digits = QString::number(std::max(model->rankCount(), 1)).size();
         // Compact (issue #52: at 1024×600 the flag and "flagged by" columns fell off the right edge
         // and a sideways scroll hid index and score): short headers with their tooltips, the score
         // column as wide as the scores shown (the top and the bottom of the ranking), not as wide
@@ -77,7 +79,7 @@ struct RankingPanel::Impl {
         hh->resizeSection(ColRank, width(ColRank, QString(digits, QLatin1Char('0'))));
         hh->resizeSection(ColIndex, width(ColIndex, QString(digits, QLatin1Char('0'))));
         QString widestScore = QStringLiteral("0.0");
-        const int rows = model->rowCount();
+        const int rows = model->rankCount();
         for (int r = 0; r < rows; r = r < 100 || r >= rows - 100 ? r + 1 : rows - 100) {
             const QString t = model->text(r, ColScore);
             if (bm.horizontalAdvance(t) > bm.horizontalAdvance(widestScore))
@@ -85,7 +87,7 @@ struct RankingPanel::Impl {
         }
         hh->resizeSection(ColScore, width(ColScore, widestScore));
         QString widestLabel = QStringLiteral("0");
-        for (int r = 0; r < std::min(model->rowCount(), 200); ++r) { // label names: a sample is enough
+        for (int r = 0; r < std::min(model->rankCount(), 200); ++r) { // label names: a sample is enough
             const QString t = model->text(r, ColLabel);
             if (t.size() > widestLabel.size())
                 widestLabel = t;
@@ -107,7 +109,7 @@ struct RankingPanel::Impl {
         const double t = doc->threshold();
         summary = tr("%1: %2 points, %3 flagged (threshold %4)")
                       .arg(id)
-                      .arg(model->rowCount())
+                      .arg(model->rankCount())
                       .arg(model->flaggedCount())
                       .arg(QString::number(t, 'g', 6));
         const bool own = t == r->threshold;
@@ -191,10 +193,14 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
     d->model->setFilter(d->filter);
     // A sort or a filter moves rows: the rows leaving the table stay selected in the document, and
     // the document's selection is shown again in the new order.
-    d->model->arranging = [this](bool before) {
-        d->syncing = before;
-        if (!before)
-            d->showDocumentSelection(!d->keepScroll);
+    d->model->arranging = [this](bool before, bool scroll) {
+        if (before) {
+            d->syncingBefore = std::exchange(d->syncing, true);
+            return;
+        }
+        d->syncing = false;
+        d->showDocumentSelection(scroll);
+        d->syncing = d->syncingBefore;
     };
     connect(d->filter, &RankingFilterBar::filterChanged, this, [this] { d->model->refilter(); });
 
@@ -397,13 +403,14 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
         const FitResult* r = d->model->result();
         if (!r)
             return;
+        if (r != d->doc->result().get())
+            return; // a new result's rule, before the table has the result: rebuild() reads the threshold
         d->syncing = true; // rows a filter hides as the threshold moves stay selected in the document
-        d->keepScroll = true;
-        d->model->setThreshold(t);
-        d->keepScroll = false;
+        const bool arranged = d->model->setThreshold(t);
         d->syncing = false;
         d->updateSummary();
-        d->showDocumentSelection(false); // the table stays where it is while the threshold is dragged
+        if (!arranged) // (a re-arrangement has shown it)
+            d->showDocumentSelection(false); // the table stays where it is while the threshold is dragged
     });
     connect(d->doc, &DataDocument::datasetChanged, this, rebuild);
     connect(d->doc, &DataDocument::resultChanged, this, rebuild);

@@ -41,6 +41,8 @@ public:
     /// result already adjusted to it (or null), keeps the camera and the selection when still
     /// valid, and marks the document as edited (sessions then embed the data).
     void editDataset(Dataset data, std::shared_ptr<const FitResult> adjusted);
+    /// The same with data shared with another document (compare mode's panels follow the window's edits).
+    void editDataset(std::shared_ptr<const Dataset> data, std::shared_ptr<const FitResult> adjusted);
     /// True while the datasetChanged() being delivered comes from editDataset (views keep the camera).
     bool changeIsEdit() const { return m_inEdit; }
     /// The data differ from the file they were loaded from (edited, or generated in the app).

@@ -199,7 +199,8 @@ ViewContext CloudView::context() const
     c.selected = m_selected;
     c.gridText = gridDescription();
     c.sameCamera = m_sameCamera;
-    c.stillQuietBudget = m_stillQuietBudget;
+    c.stillQuietBudget = std::max<std::int64_t>(1, m_stillQuietBudget / m_stillBudgetShare);
+    c.stillPointBudget = std::max<std::int64_t>(1, kStillPointBudget / m_stillBudgetShare);
     c.geometryChoice = &m_geometryChoice;
     c.bareOverlay = m_panelStyle.bareOverlay;
     return c;
@@ -351,6 +352,15 @@ int CloudView::quietStride() const
 void CloudView::setStillQuietBudget(std::int64_t budget)
 {
     m_stillQuietBudget = std::max<std::int64_t>(1, budget);
+    recolour();
+}
+
+void CloudView::setStillBudgetShare(int views)
+{
+    views = std::max(1, views);
+    if (views == m_stillBudgetShare)
+        return;
+    m_stillBudgetShare = views;
     recolour();
 }
 

@@ -108,6 +108,10 @@ public:
     /// At most this many quiet points in a still frame (display/PointSizing kStillQuietBudget; tests
     /// lower it to see the rule on a small cloud).
     void setStillQuietBudget(std::int64_t budget);
+    /// This view is one of `views` that share the still frame's budgets (compare mode's panels):
+    /// each draws at most 1/views of them. Two panels of a 5 M-point cloud drew 2.5 M points each
+    /// and the software renderer held ~240 B a point drawn (issue #54).
+    void setStillBudgetShare(int views);
     /// Shows the points where the model reconstructs them (acdt: projected on their cluster's flat).
     void setShowReconstruction(bool on);
     bool hasReconstruction() const;
@@ -228,6 +232,7 @@ private:
     bool m_sameCamera = false; // during rebuild(true): the points must stay under the cursor
     bool m_dragging = false;   // a drag moves the camera: the drag's level of detail
     std::int64_t m_stillQuietBudget = kStillQuietBudget;
+    int m_stillBudgetShare = 1;
     int m_fieldComponent = -1;
     /// What m_display's numbers live in: the data's rows (the document's shared dataset), or their
     /// projection. Kept by the point layer while VTK may still read the numbers (retire).

@@ -509,7 +509,7 @@ void LegendAxesLayer::updateLegend(const ViewContext& ctx)
     }
     // Any other cloud too big for a still frame (PointLayer::stillStride): say that every k-th
     // point is drawn, the flagged ones all.
-    if (const int k = stillStride(n, false); !quietEntry && k > 1)
+    if (const int k = stillStride(n, false, ctx.stillQuietBudget, ctx.stillPointBudget); !quietEntry && k > 1)
         entries.emplace_back(tr("1 in %1 points drawn (all flagged ones)").arg(k), QColor(130, 130, 130));
     m_legend->SetNumberOfEntries(static_cast<int>(entries.size()));
     for (std::size_t e = 0; e < entries.size(); ++e) {

@@ -204,7 +204,7 @@ void PointLayer::classify(const ViewContext& ctx)
     // small and faded, so the flagged few stand out (issue #54: the torus vanished under yellow).
     m_quiet = byScore && isBigCloud(n);
     m_quietCount = 0;
-    m_stillStride = olens::stillStride(ctx.display->rows(), m_quiet, ctx.stillQuietBudget);
+    m_stillStride = olens::stillStride(ctx.display->rows(), m_quiet, ctx.stillQuietBudget, ctx.stillPointBudget);
     updatePasses();
 }
 

@@ -73,6 +73,7 @@ struct ViewContext {
     bool bareOverlay = false;                   ///< PanelStyle::bareOverlay: no colour bar, legend, notes
     bool sameCamera = false;                    ///< an edit: camera kept, so the 2-D frame keeps its margins
     std::int64_t stillQuietBudget = kStillQuietBudget; ///< quiet points a still frame draws at most
+    std::int64_t stillPointBudget = kStillPointBudget; ///< unflagged points a still frame draws at most
 
     bool quadricShown(std::size_t k) const { return !geometryChoice || geometryChoice->quadricShown(k); }
     bool frameShown(std::size_t f) const { return !geometryChoice || geometryChoice->frameShown(f); }

@@ -256,6 +256,16 @@ private slots:
         const auto& P = w.view()->displayPoints();
         const QPointF seen = w.view()->worldToWidget(P(hit, 0), P(hit, 1), P(hit, 2));
         QVERIFY2(QLineF(seen, at).length() <= 10.0, qPrintable(QString("row %1 is %2 px away").arg(hit).arg(QLineF(seen, at).length())));
+        // One of two compare panels: half the budget each (25 000 quiet points: every 10th), and
+        // VTK holds half as many points again.
+        w.view()->setStillBudgetShare(2);
+        QCOMPARE(w.view()->quietStride(), 10);
+        frame();
+        frame();
+        QVERIFY(legendSays("1 in 10 drawn"));
+        const vtkIdType halved = w.view()->pointLayer().cloudPoints();
+        QVERIFY2(halved < 250000 / 8 && halved >= 250000 / 10, qPrintable(QString::number(halved)));
+        w.view()->setStillBudgetShare(1);
         w.view()->setStillQuietBudget(kStillQuietBudget);
         QCOMPARE(w.view()->quietStride(), 1);
         QCOMPARE(w.view()->pointLayer().cloudPoints(), vtkIdType(250000));

@@ -5,6 +5,7 @@
 
 #include "document/DataDocument.h"
 #include "GuiTestSupport.h"
+#include "docks/RankingFilterBar.h"
 #include "docks/RankingPanel.h"
 
 #include <QApplication>
@@ -379,6 +380,13 @@ private slots:
         t->sortByColumn(ColRank, Qt::AscendingOrder);
         for (int row = 0; row < 6; ++row)
             QCOMPARE(panel.rowOfSample(kRanking[row]), row);
+
+        // A filter shows fewer rows; the header still counts every point (review: it counted the shown).
+        panel.filterBar()->setShow(RankingFilterBar::Show::Flagged);
+        QCOMPARE(t->model()->rowCount(), 3);
+        QVERIFY2(panel.headerText().contains("6 points, 3 flagged"), qPrintable(panel.headerText()));
+        panel.filterBar()->setShow(RankingFilterBar::Show::All);
+        QCOMPARE(t->model()->rowCount(), 6);
     }
 
     void copiesSelectedRowsAsCsv()
