@@ -56,6 +56,14 @@ void CompareKey::setThreeD(bool on)
     update();
 }
 
+void CompareKey::setSurfaceShown(bool on)
+{
+    if (on == m_surface)
+        return;
+    m_surface = on;
+    update();
+}
+
 QSize CompareKey::sizeHint() const
 {
     return {kWidth, 260};
@@ -117,7 +125,7 @@ void CompareKey::paintEvent(QPaintEvent*)
         p.setPen(QColor(15, 15, 15));
         p.setFont(bold);
         p.drawText(QRect(bar.right() + 7, qy - line / 2, width() - bar.right() - 9, line),
-                   Qt::AlignLeft | Qt::AlignVCenter, tr("%1 threshold").arg(100.0 * q, 0, 'g', 4));
+                   Qt::AlignLeft | Qt::AlignVCenter, tr("%1 threshold").arg(100.0 * q, 0, 'g', 7));
         p.setFont(font());
         y = bar.bottom() + line + 6;
     } else {
@@ -151,9 +159,18 @@ void CompareKey::paintEvent(QPaintEvent*)
         y += 4;
     }
     // What every panel draws.
-    const QString threshold = m_threeD ? tr("threshold surface: the %1-quantile of each panel's training scores")
-                                       : tr("threshold: the %1-quantile of each panel's training scores");
-    entry(threshold.arg(q, 0, 'g', 4), [&](QRect r) {
+    const bool surface = m_threeD && m_surface;
+    const QString threshold = surface    ? tr("threshold surface: the %1-quantile of each panel's training scores")
+                              : m_threeD ? tr("threshold: the %1-quantile of each panel's training scores (a big "
+                                              "cloud: no surface, the points above it drawn large)")
+                                         : tr("threshold: the %1-quantile of each panel's training scores");
+    entry(threshold.arg(q, 0, 'g', 7), [&](QRect r) {
+        if (m_threeD && !surface) {
+            p.setPen(Qt::NoPen);
+            p.setBrush(m_decision ? PointColouring::outlierPointColour() : m_colours->mapColour(1.0));
+            p.drawEllipse(QPointF(r.center()), 4.5, 4.5);
+            return;
+        }
         if (m_threeD) {
             p.setPen(Qt::NoPen);
             p.setBrush(QColor(120, 140, 170, 150)); // the iso-surface's colour (FieldLayer)

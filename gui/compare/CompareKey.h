@@ -22,6 +22,10 @@ public:
     void setDecisionOnly(bool on);
     /// 3-D panels draw the threshold as an iso-surface and no percentile contours.
     void setThreeD(bool on);
+    /// Whether 3-D panels draw the threshold surface (not for a big cloud: at a 0.999 cut a
+    /// neighbour field's surface is a froth around every sparse point and hid the cloud).
+    void setSurfaceShown(bool on);
+    bool surfaceShown() const { return m_surface; }
     bool decisionOnly() const { return m_decision; }
     /// The bar's title (for tests).
     static QString barTitle();
@@ -37,6 +41,7 @@ private:
     double m_quantile = 0.95;
     bool m_decision = false;
     bool m_threeD = false;
+    bool m_surface = true;
 };
 
 } // namespace olens

@@ -41,7 +41,7 @@ namespace olens {
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kMinQuantile = 0.5;
-constexpr double kMaxQuantile = 0.999;
+constexpr double kMaxQuantile = 0.99999; // a big cloud's top 1 000 of 20 M rows is 0.99995
 
 bool registered(const std::string& id)
 {
@@ -100,7 +100,7 @@ CompareView::CompareView(DataDocument* source, QWidget* parent)
 
     m_choose->setToolTip(tr("Choose the detectors to compare (2–9 panels)"));
     m_quantileBox->setRange(kMinQuantile, kMaxQuantile);
-    m_quantileBox->setDecimals(3);
+    m_quantileBox->setDecimals(5);
     m_quantileBox->setSingleStep(0.005);
     m_quantileBox->setValue(m_quantile);
     m_quantileBox->setToolTip(tr("Shared threshold quantile q: every panel draws its threshold contour at the "
@@ -507,7 +507,11 @@ void CompareView::onPanelResult(Panel* p)
 
 double CompareView::defaultQuantile(Eigen::Index rows)
 {
-    return isBigCloud(rows) ? kBigCloudQuantile : kDefaultQuantile;
+    if (!isBigCloud(rows))
+        return kDefaultQuantile;
+    // The main window's "top 1000" (metrics/Thresholds topCount), on the spin box's 5 decimals.
+    const double q = 1.0 - static_cast<double>(topCount(rows)) / static_cast<double>(rows);
+    return std::clamp(std::round(q * 1e5) / 1e5, kMinQuantile, kMaxQuantile);
 }
 
 void CompareView::setQuantile(double q)

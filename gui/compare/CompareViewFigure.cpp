@@ -1,6 +1,7 @@
 // CompareView's figure: the grid of panels (column count from the available size), the one key
 // (CompareKey) for every panel, the toolbar strip's state, the shared camera and selection, and
 // the figure as an image. Split from CompareView.cpp (panels and training).
+#include "metrics/Thresholds.h"
 #include "compare/CompareView.h"
 
 #include "view/CloudView.h"
@@ -36,6 +37,11 @@ void CompareView::updateStrip()
     m_caption->setText(note);
     m_caption->setVisible(!note.isEmpty());
     m_key->setThreeD(!m_panels.empty() && m_panels.front()->view->projection().displayDims() == 3);
+    // A big cloud's panels draw no threshold surface, as the main view starts (ViewControls).
+    const bool surface = !isBigCloud(m_source->dataset().rows());
+    m_key->setSurfaceShown(surface);
+    for (const auto& p : m_panels)
+        p->view->setIsoOpacity(surface ? CloudView::kDefaultIsoOpacity : 0.0);
 
     int running = 0;
     for (const auto& p : m_panels)

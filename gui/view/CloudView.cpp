@@ -652,7 +652,10 @@ void CloudView::setLayerVisible(Layer layer, bool on)
 
 void CloudView::setIsoOpacity(double opacity)
 {
-    m_isoOpacity = std::clamp(opacity, 0.0, 1.0);
+    opacity = std::clamp(opacity, 0.0, 1.0);
+    if (opacity == m_isoOpacity)
+        return;
+    m_isoOpacity = opacity;
     updateLayers(ViewLayer::Style);
 }
 

@@ -41,6 +41,8 @@ class UncertaintyLayer;
 class CloudView : public VtkView {
     Q_OBJECT
 public:
+    /// The threshold iso-surface's opacity unless changed (View controls start big clouds at 0).
+    static constexpr double kDefaultIsoOpacity = 0.35;
     /// The training step whose geometry the layers drew last (a step-by-step training's, a
     /// recorded step's, the trained model's last), -1 without one.
     int drawnStep() const { return m_drawnStep; }
@@ -123,6 +125,7 @@ public:
     void setLayerVisible(Layer layer, bool on);
     bool layerVisible(Layer layer) const { return m_layerOn[static_cast<int>(layer)]; }
     void setIsoOpacity(double opacity);
+    double isoOpacity() const { return m_isoOpacity; }
     void setGridResolution2D(int n);
     void setGridResolution3D(int n);
     /// Extra margin around the data box, as a fraction of its size per side.
@@ -245,7 +248,7 @@ private:
     PanelStyle m_panelStyle;
     QString m_colourMap = "viridis";
     std::array<bool, kLayerSwitches> m_layerOn{};
-    double m_isoOpacity = 0.35;
+    double m_isoOpacity = kDefaultIsoOpacity;
     std::shared_ptr<float> m_spriteScale = std::make_shared<float>(1.0f); // shader factor on sprite sizes
     std::unique_ptr<SpriteSizer> m_sizer; // sprite size and opacity before each render
     bool m_showReconstruction = false;

@@ -16,6 +16,7 @@
 #include "registry/Registry.h"
 #include "jobs/TrainingController.h"
 #include "jobs/Worker.h"
+#include "compare/CompareKey.h"
 #include "docks/RankingModel.h"
 #include "metrics/Thresholds.h"
 #include "docks/RankingPanel.h"
@@ -124,9 +125,11 @@ private slots:
         QCOMPARE(cv.panelCount(), int(ids.size()));
         QVERIFY_EXCEPTION_THROWN(CompareView::defaultEntry("nope"), std::exception);
 
-        // The quantile is clamped to [0.5, 0.999] and shown in the spin box.
+        // The quantile is clamped to [0.5, 0.99999] and shown in the spin box.
         cv.setQuantile(0.2);
         QCOMPARE(cv.quantile(), 0.5);
+        cv.setQuantile(1.0);
+        QCOMPARE(cv.quantile(), 0.99999);
         cv.setQuantile(0.9);
         QCOMPARE(cv.quantileBox()->value(), 0.9);
         cv.quantileBox()->setValue(0.97);
@@ -137,7 +140,7 @@ private slots:
     }
 
     // Issue #54: at 0.95 every panel flagged 50 000 points of a 1 M-point torus and hid it. A big
-    // cloud starts at 0.999; a quantile the user chose stays when new data come.
+    // cloud starts at the main window's top 1 000; a quantile the user chose stays when new data come.
     void bigCloudsStartAtTheTopTenthOfAPercent()
     {
         auto cloud = [](Eigen::Index n) {
@@ -149,12 +152,22 @@ private slots:
         DataDocument source;
         source.setDataset(cloud(kBigCloudRows), "big.csv");
         CompareView cv(&source);
-        QCOMPARE(cv.quantile(), 0.999);
-        QCOMPARE(cv.quantileBox()->value(), 0.999);
+        QCOMPARE(cv.quantile(), 0.995); // the top 1 000 of 200 000, as the main window's rule
+        QCOMPARE(cv.quantileBox()->value(), 0.995);
+        // No threshold surface either (a froth around every sparse point at that cut), and the key
+        // says so.
+        QVERIFY(!cv.key()->surfaceShown());
+        for (int i = 0; i < cv.panelCount(); ++i)
+            QCOMPARE(cv.panelView(i)->isoOpacity(), 0.0);
         source.setDataset(cloud(kBigCloudRows - 1), "small.csv");
         QCOMPARE(cv.quantile(), 0.95);
+        QVERIFY(cv.key()->surfaceShown());
+        for (int i = 0; i < cv.panelCount(); ++i)
+            QCOMPARE(cv.panelView(i)->isoOpacity(), CloudView::kDefaultIsoOpacity);
         source.setDataset(cloud(kBigCloudRows), "big.csv");
-        QCOMPARE(cv.quantile(), 0.999);
+        QCOMPARE(cv.quantile(), 0.995);
+        QCOMPARE(CompareView::defaultQuantile(1000000), 0.999);
+        QCOMPARE(CompareView::defaultQuantile(20000000), 0.99995);
         cv.quantileBox()->setValue(0.99); // the user's choice
         source.setDataset(cloud(1000), "small.csv");
         QCOMPARE(cv.quantile(), 0.99);
