@@ -135,7 +135,9 @@ void RankingModel::sort(int column, Qt::SortOrder order)
         return;
     m_sortColumn = column;
     m_sortOrder = order;
-    arrange(false); // the selection moves with its rows (persistent indexes); the table stays put
+    // The selection moves with its rows and is brought into view (else the table would show
+    // whatever rows now sit at the old scroll offset, driven by hand at 300 000 rows).
+    arrange(true);
 }
 
 bool RankingModel::hasExplanations() const

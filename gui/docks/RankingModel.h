@@ -53,8 +53,8 @@ public:
 
     /// Which rows are shown (null: all), and called around every re-arrangement of the rows (a
     /// sort, a filter): `arranging(true, scroll)` before, `arranging(false, scroll)` after; `scroll`:
-    /// whether the table should bring the selection into view (a filter) or stay where it is (a
-    /// sort, a threshold drag).
+    /// whether the table should bring the selection (or the top) into view (a sort, a filter) or
+    /// stay where it is (a threshold drag, new agreement counts).
     void setFilter(const RankingFilterBar* filter) { m_filter = filter; }
     std::function<void(bool before, bool scroll)> arranging;
     /// Applies the filter again (its choice, the selection or the threshold it reads changed).

@@ -199,7 +199,8 @@ RankingPanel::RankingPanel(DataDocument* document, QWidget* parent) : QWidget(pa
             return;
         }
         d->syncing = false;
-        d->showDocumentSelection(scroll);
+        if (!d->showDocumentSelection(scroll) && scroll)
+            d->table->scrollToTop();
         d->syncing = d->syncingBefore;
     };
     connect(d->filter, &RankingFilterBar::filterChanged, this, [this] { d->model->refilter(); });
