@@ -141,7 +141,7 @@ private slots:
 
     // Issue #54: at 0.95 every panel flagged 50 000 points of a 1 M-point torus and hid it. A big
     // cloud starts at the main window's top 1 000; a quantile the user chose stays when new data come.
-    void bigCloudsStartAtTheTopTenthOfAPercent()
+    void bigCloudsStartAtTheTopThousand()
     {
         auto cloud = [](Eigen::Index n) {
             Dataset d;
