@@ -1,4 +1,5 @@
 #include "docks/RankingFilterBar.h"
+#include "pipeline/DecisionsAt.h"
 
 #include "document/DataDocument.h"
 
@@ -113,11 +114,8 @@ bool RankingFilterBar::accepts(int sample) const
         return d.hasLabels() && sample < d.labels.size() && d.labels(sample) == m_combo->currentData().toList().value(1).toDouble();
     if (!r || sample >= r->scores.size())
         return true;
-    // As the Ranking's outlier column: the detector's decisions at its own threshold, else score > threshold.
-    const double t = m_doc->threshold();
-    const bool flagged = t == r->threshold && r->outlier.size() == r->scores.size() ? r->outlier(sample) != 0
-                                                                                    : r->scores(sample) > t;
-    return flagged == (s == Show::Flagged);
+    // As the Ranking's outlier column.
+    return DecisionsAt(*r, m_doc->threshold())(sample) == (s == Show::Flagged);
 }
 
 void RankingFilterBar::onIndexEntered()

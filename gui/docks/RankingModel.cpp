@@ -25,7 +25,7 @@ void RankingModel::rebuild(const DataDocument& doc)
     m_labelled.reset();
     m_labelNames.clear();
     m_flagged = 0;
-    m_ownDecisions = false;
+    m_decisions = {};
     const Eigen::Index n = doc.dataset().rows();
     if (m_result) {
         // The result's own ranking is shared, not copied (80 MB at 20 M rows, issue #54).
@@ -83,8 +83,7 @@ bool RankingModel::setThreshold(double t)
 {
     if (!m_result || ranks() == 0)
         return false;
-    const bool ownBefore = m_ownDecisions;
-    const double before = m_threshold;
+    const DecisionsAt before = m_decisions;
     setFlagRule(t);
     if (arrangedByFlags()) {
         arrange(false);
@@ -95,7 +94,7 @@ bool RankingModel::setThreshold(double t)
     int first = -1, last = -1;
     for (int r = 0; r < ranks(); ++r) {
         const int i = sampleOfRank(r);
-        if (flagged(i, ownBefore, before) != flagged(i)) {
+        if (before(i) != flagged(i)) {
             if (first < 0)
                 first = r;
             last = r;
@@ -291,18 +290,10 @@ void RankingModel::takeAgreement(const DataDocument& doc)
     m_agreementQuantile = valid ? doc.agreement().quantile : 0.0;
 }
 
-bool RankingModel::flagged(int i, bool ownDecisions, double threshold) const
-{
-    if (!m_result)
-        return false;
-    return ownDecisions ? m_result->outlier(i) != 0 : m_result->scores(i) > threshold;
-}
-
 void RankingModel::setFlagRule(double threshold)
 {
     const Eigen::Index n = m_result->scores.size();
-    m_threshold = threshold;
-    m_ownDecisions = m_result->outlier.size() == n && threshold == m_result->threshold;
+    m_decisions = DecisionsAt(*m_result, threshold);
     m_flagged = 0;
     for (Eigen::Index i = 0; i < n; ++i)
         m_flagged += flagged(static_cast<int>(i)) ? 1 : 0;

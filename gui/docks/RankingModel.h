@@ -7,6 +7,8 @@
 #include <QColor>
 #include <QStringList>
 
+#include "pipeline/DecisionsAt.h"
+
 #include <Eigen/Core>
 
 #include <functional>
@@ -93,10 +95,9 @@ private:
     QString labelText(int sample) const;
     QString explanation(int sample) const;
     void takeAgreement(const DataDocument& doc);
-    /// Whether a sample is flagged: at the detector's own threshold its own decision, at a user
-    /// threshold score > threshold. Read from the result, not stored per row (80 MB at 20 M rows).
-    bool flagged(int sample, bool ownDecisions, double threshold) const;
-    bool flagged(int sample) const { return flagged(sample, m_ownDecisions, m_threshold); }
+    /// Whether a sample is flagged (DecisionsAt): read from the result, not stored per row (80 MB
+    /// at 20 M rows).
+    bool flagged(int sample) const { return m_decisions(sample); }
     void setFlagRule(double threshold);
     /// The ranks shown under the filter and sort (none listed: all, in rank order).
     void computeShown();
@@ -119,8 +120,7 @@ private:
     std::shared_ptr<const Dataset> m_labelled; // the data, when their labels are shown
     QStringList m_labelNames;
     QString m_labelName;
-    double m_threshold = 0.0; // the flag rule (flagged())
-    bool m_ownDecisions = false;
+    DecisionsAt m_decisions; // the flag rule (none without a result)
     long m_flagged = 0;
     int m_topK = 0;
     Eigen::VectorXi m_flaggedBy; // per sample, of m_agreementOf detectors (empty: no agreement)

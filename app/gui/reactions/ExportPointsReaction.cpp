@@ -1,4 +1,5 @@
 #include "reactions/ExportPointsReaction.h"
+#include "pipeline/DecisionsAt.h"
 
 #include "document/DataDocument.h"
 #include "dialogs/ImportDialog.h"
@@ -54,9 +55,10 @@ QString ExportPointsReaction::save(const DataDocument* doc, Which which, const Q
     if (!r || r->scores.size() != d.rows())
         return tr("nothing to export: train a detector first");
     // The decisions at the document's threshold: what the Ranking dock shows as flagged.
-    const double t = doc->threshold();
-    const bool own = t == r->threshold && r->outlier.size() == r->scores.size();
-    const Eigen::VectorXi flags = own ? r->outlier : Eigen::VectorXi((r->scores.array() > t).cast<int>());
+    const DecisionsAt flagged(*r, doc->threshold());
+    Eigen::VectorXi flags(r->scores.size());
+    for (Eigen::Index i = 0; i < flags.size(); ++i)
+        flags(i) = flagged(i) ? 1 : 0;
     std::vector<Eigen::Index> rows;
     if (which == Which::Selected) {
         if (doc->pointSelection().empty())

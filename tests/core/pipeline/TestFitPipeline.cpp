@@ -4,6 +4,7 @@
 #include "data/Generators.h"
 #include "data/Normalizer.h"
 #include "pipeline/FitDiagnostics.h"
+#include "pipeline/DecisionsAt.h"
 #include "pipeline/FitPipeline.h"
 #include "registry/Registry.h"
 
@@ -23,6 +24,27 @@ class TestFitPipeline : public QObject {
     }
 
 private slots:
+    // The Ranking, its filter and the export flag through DecisionsAt: at the detector's own
+    // threshold its own decisions (even where they differ from score > threshold, e.g. GODS eq. 23),
+    // at any other threshold score > threshold, the threshold itself not flagged.
+    void decisionsAtOwnAndUserThresholds()
+    {
+        FitResult r;
+        r.scores = Eigen::Vector4d(0.1, 0.5, 0.9, 0.5);
+        r.threshold = 0.5;
+        r.outlier = Eigen::Vector4i(0, 1, 0, 0); // the method's own rule, not score > 0.5
+        const DecisionsAt own(r, 0.5);
+        QVERIFY(!own(0) && own(1) && !own(2) && !own(3));
+        const DecisionsAt user(r, 0.4);
+        QVERIFY(!user(0) && user(1) && user(2) && user(3));
+        const DecisionsAt atScore(r, 0.9);
+        QVERIFY(!atScore(2));
+        r.outlier.resize(0); // no decisions of its own: score > threshold at its threshold too
+        const DecisionsAt none(r, 0.5);
+        QVERIFY(!none(1) && none(2));
+        QVERIFY(!DecisionsAt()(0)); // no result: nothing flagged
+    }
+
     void fitGivesTheMethodsOwnTrainingScores()
     {
         const Eigen::MatrixXd X = blob(80, 2, 3);
